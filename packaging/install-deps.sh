@@ -11,7 +11,7 @@ packages=(
   # render and export
   libopenscenegraph-dev openscenegraph libtinygltf-dev
   # ui
-  qt6-base-dev qt6-base-dev-tools libgl-dev libglx-mesa0 libgl1-mesa-dri
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-mesa0 libgl1-mesa-dri
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev xvfb xauth
 )
