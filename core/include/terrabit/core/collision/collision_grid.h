@@ -1,0 +1,103 @@
+#pragma once
+/// CollisionGrid: the bit layers of a region of tiles, laid out for probes that cross tile
+/// borders transparently. A dense table maps a tile slot of the region to its bits, so finding
+/// the word of a cell is two shifts and two loads, whatever the layer.
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/geometry.h"
+#include "terrabit/core/raster/bit_tile.h"
+#include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::core {
+
+/// The most layers one grid holds: probe results are 64-bit layer masks.
+inline constexpr int kMaxCollisionLayers = 64;
+/// A mask selecting every layer.
+inline constexpr std::uint64_t kAllLayers = ~std::uint64_t{0};
+
+class CollisionGrid {
+public:
+    /// An empty grid: no tiles, no layers; every probe is clear.
+    CollisionGrid() = default;
+    CollisionGrid(const CollisionGrid& other) { *this = other; }
+    CollisionGrid& operator=(const CollisionGrid& other);
+    CollisionGrid(CollisionGrid&&) noexcept = default;
+    CollisionGrid& operator=(CollisionGrid&&) noexcept = default;
+
+    /// A grid over the bounding rectangle of `tiles` (all at one zoom) holding copies of the named
+    /// layers of `source`. Tiles of the rectangle that are not in `tiles`, or that the source has
+    /// no bits for, read as clear. Errors: mixed zooms, an unknown layer name, more than
+    /// kMaxCollisionLayers layers, a region of more than maxTiles tiles.
+    static Result<CollisionGrid> build(const LayerSource& source, std::span<const TileId> tiles,
+                                       std::span<const std::string> layerNames, std::size_t maxTiles = 1u << 16);
+
+    /// Adds a layer whose bits come from bitsOf(tile) for every tile of the region (nullptr:
+    /// clear), e.g. an evaluated expression or the placed scene's occupancy. Returns its id.
+    Result<int> addLayer(std::string name, const std::function<const BitTile*(const TileId&)>& bitsOf);
+
+    int zoom() const { return mZoom; }
+    /// The north-west tile of the region.
+    TileId origin() const { return TileId{mZoom, mTileX0, mTileY0}; }
+    int tilesWide() const { return mTilesWide; }
+    int tilesHigh() const { return mTilesHigh; }
+    /// Layer names in id order.
+    const std::vector<std::string>& layerNames() const { return mLayerNames; }
+    int layerCount() const { return static_cast<int>(mLayerNames.size()); }
+    /// The id of a named layer, or -1.
+    int layerId(std::string_view name) const;
+    /// A mask of the named layers; an error names the first unknown one.
+    Result<std::uint64_t> layerMask(std::span<const std::string> names) const;
+
+    /// The region's extent in global cells: [x0, x0 + width) × [y0, y0 + height).
+    std::int64_t cellX0() const { return std::int64_t{mTileX0} * kTileCells; }
+    std::int64_t cellY0() const { return std::int64_t{mTileY0} * kTileCells; }
+    std::int64_t cellWidth() const { return std::int64_t{mTilesWide} * kTileCells; }
+    std::int64_t cellHeight() const { return std::int64_t{mTilesHigh} * kTileCells; }
+
+    /// The word holding region-local cell (lx, ly) of a layer; (lx, ly) must be inside the region.
+    /// Hot: every probe goes through here.
+    std::uint64_t word(int layer, std::int64_t lx, std::int64_t ly) const {
+        const std::uint64_t* bits = mTable[static_cast<std::size_t>(layer) * mSlots +
+                                           static_cast<std::size_t>((ly >> 8) * mTilesWide + (lx >> 8))];
+        return bits[((ly & 255) << 2) | ((lx & 255) >> 6)];
+    }
+    /// True when region-local cell (lx, ly) lies inside the region.
+    bool inside(std::int64_t lx, std::int64_t ly) const {
+        return lx >= 0 && ly >= 0 && lx < cellWidth() && ly < cellHeight();
+    }
+
+    /// The layers set at global cell (gx, gy), restricted to mask; 0 outside the region.
+    std::uint64_t layersAt(std::int64_t gx, std::int64_t gy, std::uint64_t mask = kAllLayers) const;
+    /// The cells of a tile of the region where none of the masked layers is set (walkable cells
+    /// when the mask selects the blocking layers). A tile outside the region is all walkable.
+    BitTile walkable(const TileId& tile, std::uint64_t blockingMask) const;
+    /// The bits of one layer in one tile of the region (a copy; clear outside the region).
+    BitTile tileBits(int layer, const TileId& tile) const;
+
+private:
+    void rebuildTable();
+    std::size_t slotOf(const TileId& t) const;
+
+    int mZoom = 0;
+    std::uint32_t mTileX0 = 0;
+    std::uint32_t mTileY0 = 0;
+    int mTilesWide = 0;
+    int mTilesHigh = 0;
+    std::size_t mSlots = 0;  ///< tilesWide × tilesHigh
+    std::vector<std::string> mLayerNames;
+    /// mTiles[0] is the shared clear tile; the others are copies of layer bits.
+    std::vector<BitTile> mTiles = std::vector<BitTile>(1);
+    /// Per layer, per slot: index into mTiles.
+    std::vector<std::uint32_t> mTileIndex;
+    /// Per layer, per slot: pointer to the words of mTiles[mTileIndex[i]].
+    std::vector<const std::uint64_t*> mTable;
+};
+
+}  // namespace terrabit::core

@@ -1,0 +1,38 @@
+#pragma once
+// An in-memory LayerSource for tests: named layers over any set of tiles, and random filling.
+
+#include <map>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "terrabit/core/raster/layer_source.h"
+
+namespace terrabit::test {
+
+class MemoryLayerSource : public core::LayerSource {
+public:
+    explicit MemoryLayerSource(std::vector<std::string> names) : mNames(std::move(names)) {}
+
+    const std::vector<std::string>& layerNames() const override { return mNames; }
+    const core::BitTile* tile(const core::TileId& id, int layer) const override {
+        auto it = mTiles.find({id, layer});
+        return it == mTiles.end() ? nullptr : &it->second;
+    }
+    core::BitTile& at(const core::TileId& id, int layer) { return mTiles[{id, layer}]; }
+
+    /// Fills a layer of a tile at random: each cell set with probability p.
+    void randomize(const core::TileId& id, int layer, double p, std::mt19937_64& rng) {
+        core::BitTile& t = at(id, layer);
+        std::bernoulli_distribution on(p);
+        for (int y = 0; y < core::BitTile::kSize; ++y)
+            for (int x = 0; x < core::BitTile::kSize; ++x) t.assign(x, y, on(rng));
+    }
+
+private:
+    std::vector<std::string> mNames;
+    std::map<std::pair<core::TileId, int>, core::BitTile> mTiles;
+};
+
+}  // namespace terrabit::test
