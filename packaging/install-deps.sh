@@ -9,7 +9,7 @@ packages=(
   # core
   libgdal-dev gdal-bin libgeos-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libpng-dev
   # render and export
-  libopenscenegraph-dev openscenegraph libtinygltf-dev
+  libopenscenegraph-dev openscenegraph libtinygltf-dev libstb-dev libtinyobjloader-dev
   # ui
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-mesa0 libgl1-mesa-dri
   # tests and benchmarks
