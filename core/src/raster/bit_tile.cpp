@@ -37,19 +37,19 @@ inline void rowWise(std::uint64_t* a, const std::uint64_t* b, Op op) {
 #endif
 
 TERRABIT_VECTOR_CLONES void orWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](auto x, auto y) { return x | y; });
+    rowWise(a, b, [](const auto& x, const auto& y) { return x | y; });
 }
 TERRABIT_VECTOR_CLONES void andWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](auto x, auto y) { return x & y; });
+    rowWise(a, b, [](const auto& x, const auto& y) { return x & y; });
 }
 TERRABIT_VECTOR_CLONES void xorWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](auto x, auto y) { return x ^ y; });
+    rowWise(a, b, [](const auto& x, const auto& y) { return x ^ y; });
 }
 TERRABIT_VECTOR_CLONES void andNotWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](auto x, auto y) { return x & ~y; });
+    rowWise(a, b, [](const auto& x, const auto& y) { return x & ~y; });
 }
 TERRABIT_VECTOR_CLONES void invertWords(std::uint64_t* a) {
-    rowWise(a, a, [](auto x, auto) { return ~x; });
+    rowWise(a, a, [](const auto& x, const auto&) { return ~x; });
 }
 TERRABIT_VECTOR_CLONES int popcountWords(const std::uint64_t* a) {
     int n = 0;

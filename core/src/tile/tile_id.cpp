@@ -19,6 +19,13 @@ Status checkZoom(int zoom) {
 
 double tileSize(int zoom) { return 2.0 * kMercatorHalfWorld / static_cast<double>(std::uint64_t{1} << zoom); }
 
+// The west edge of column x and the north edge of row y in EPSG:3857 metres. Every bound, cell
+// transform and point lookup goes through these two, so neighbouring tiles share their border
+// coordinate bit for bit (x * size is rounded, and minX + size would not equal the next
+// column's minX).
+double columnWest(std::uint64_t x, int zoom) { return -kMercatorHalfWorld + static_cast<double>(x) * tileSize(zoom); }
+double rowNorth(std::uint64_t y, int zoom) { return kMercatorHalfWorld - static_cast<double>(y) * tileSize(zoom); }
+
 }  // namespace
 
 Result<TileId> TileId::fromZxy(int zoom, std::int64_t x, std::int64_t y) {
@@ -91,10 +98,8 @@ std::optional<TileId> TileId::neighbour(int dx, int dy) const {
 double TileId::sizeMercator() const { return tileSize(zoom); }
 
 Box2 TileId::boundsMercator() const {
-    const double size = sizeMercator();
-    const double minX = -kMercatorHalfWorld + x * size;
-    const double maxY = kMercatorHalfWorld - y * size;
-    return Box2{{minX, maxY - size}, {minX + size, maxY}};
+    return Box2{{columnWest(x, zoom), rowNorth(std::uint64_t{y} + 1, zoom)},
+                {columnWest(std::uint64_t{x} + 1, zoom), rowNorth(y, zoom)}};
 }
 
 Box2 TileId::boundsLonLat() const {
@@ -105,19 +110,13 @@ Box2 TileId::boundsLonLat() const {
 }
 
 Vec2 TileId::mercatorToCell(Vec2 mercator) const {
-    const double size = sizeMercator();
-    const double cell = size / kTileCells;
-    const double minX = -kMercatorHalfWorld + x * size;
-    const double maxY = kMercatorHalfWorld - y * size;
-    return {(mercator.x - minX) / cell, (maxY - mercator.y) / cell};
+    const double cell = cellSizeMercator();
+    return {(mercator.x - columnWest(x, zoom)) / cell, (rowNorth(y, zoom) - mercator.y) / cell};
 }
 
 Vec2 TileId::cellToMercator(Vec2 cell) const {
-    const double size = sizeMercator();
-    const double c = size / kTileCells;
-    const double minX = -kMercatorHalfWorld + x * size;
-    const double maxY = kMercatorHalfWorld - y * size;
-    return {minX + cell.x * c, maxY - cell.y * c};
+    const double c = cellSizeMercator();
+    return {columnWest(x, zoom) + cell.x * c, rowNorth(y, zoom) - cell.y * c};
 }
 
 Vec2 lonLatToMercator(LonLat lonLat) {
@@ -140,8 +139,24 @@ Result<TileId> tileAt(Vec2 mercator, int zoom) {
     if (std::isnan(mercator.x) || std::isnan(mercator.y)) return Error{"tileAt: the point has a NaN coordinate"};
     const double size = tileSize(zoom);
     const double n = static_cast<double>(std::uint64_t{1} << zoom);
-    const double tx = std::clamp(std::floor((mercator.x + kMercatorHalfWorld) / size), 0.0, n - 1.0);
-    const double ty = std::clamp(std::floor((kMercatorHalfWorld - mercator.y) / size), 0.0, n - 1.0);
+    auto tx =
+        static_cast<std::uint64_t>(std::clamp(std::floor((mercator.x + kMercatorHalfWorld) / size), 0.0, n - 1.0));
+    auto ty =
+        static_cast<std::uint64_t>(std::clamp(std::floor((kMercatorHalfWorld - mercator.y) / size), 0.0, n - 1.0));
+    // The division above can land one tile off next to a border; settle the point against the
+    // same edges boundsMercator reports, so a point on a border is always in the east/south tile
+    // and a box equal to a tile's bounds touches that tile's east and south neighbours.
+    const std::uint64_t last = (std::uint64_t{1} << zoom) - 1;
+    if (tx < last && mercator.x >= columnWest(tx + 1, zoom)) {
+        ++tx;
+    } else if (tx > 0 && mercator.x < columnWest(tx, zoom)) {
+        --tx;
+    }
+    if (ty < last && mercator.y <= rowNorth(ty + 1, zoom)) {
+        ++ty;
+    } else if (ty > 0 && mercator.y > rowNorth(ty, zoom)) {
+        --ty;
+    }
     return TileId{zoom, static_cast<std::uint32_t>(tx), static_cast<std::uint32_t>(ty)};
 }
 

@@ -55,7 +55,8 @@ struct TileId {
     double sizeMercator() const;
     /// Edge length of one cell in EPSG:3857 metres (not ground metres: see metresPerCell).
     double cellSizeMercator() const { return sizeMercator() / kTileCells; }
-    /// The tile's extent in EPSG:3857 metres (min is south-west).
+    /// The tile's extent in EPSG:3857 metres (min is south-west). Neighbouring tiles report
+    /// bit-identical coordinates for their shared border.
     Box2 boundsMercator() const;
     /// The tile's extent in degrees (x = longitude, y = latitude; min is south-west).
     Box2 boundsLonLat() const;
@@ -76,10 +77,12 @@ Vec2 lonLatToMercator(LonLat lonLat);
 /// EPSG:3857 metres to longitude/latitude in degrees.
 LonLat mercatorToLonLat(Vec2 mercator);
 /// Ground metres covered by one cell's edge at a latitude (degrees) and zoom:
-/// the Mercator cell size times cos(latitude).
+/// the Mercator cell size times cos(latitude). A zoom outside 0..kMaxZoom is clamped into it.
 double metresPerCell(double latitudeDeg, int zoom);
-/// The tile holding a point given in EPSG:3857 metres at a zoom; points beyond the world's edge
-/// are clamped onto the border tiles. An error for a zoom outside 0..kMaxZoom or a NaN point.
+/// The tile holding a point given in EPSG:3857 metres at a zoom: the one whose boundsMercator()
+/// has min.x <= x < max.x and min.y < y <= max.y, so a point on a border belongs to the tile east
+/// or south of it. Points beyond the world's edge (infinities included) are clamped onto the
+/// border tiles. An error for a zoom outside 0..kMaxZoom or a NaN coordinate.
 Result<TileId> tileAt(Vec2 mercator, int zoom);
 /// Every tile at a zoom that the box (EPSG:3857 metres, closed) touches, in row-major order.
 /// Fails for an empty or non-finite box, a bad zoom, or more than maxTiles tiles.
