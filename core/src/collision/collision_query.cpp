@@ -1,9 +1,23 @@
 #include "terrabit/core/collision/collision_query.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
 namespace terrabit::core {
+
+namespace {
+// floor and ceil to integers without a libm call (the baseline x86-64 target has no roundsd);
+// callers clamp first, so the conversion is in range.
+inline std::int64_t floorToInt(double v) {
+    const auto i = static_cast<std::int64_t>(v);
+    return i - (v < static_cast<double>(i));
+}
+inline std::int64_t ceilToInt(double v) {
+    const auto i = static_cast<std::int64_t>(v);
+    return i + (v > static_cast<double>(i));
+}
+}  // namespace
 
 std::uint64_t CollisionQuery::spanLayers(int y, std::int64_t x0, std::int64_t x1, std::uint64_t mask,
                                          std::vector<CellHit>* hits) const {
@@ -61,38 +75,36 @@ ProbeResult CollisionQuery::triangle(Vec2 a, Vec2 b, Vec2 c, std::uint64_t mask,
 
 ProbeResult CollisionQuery::rectangle(const Box2& box, std::uint64_t mask, std::vector<CellHit>* hits,
                                       Coverage coverage) {
-    const Vec2 lo = toLocal(box.min);
-    const Vec2 hi = toLocal(box.max);
-    if (!(lo.x <= hi.x && lo.y <= hi.y) || !isFinite(lo) || !isFinite(hi)) return {};
-    const CollisionGrid& g = *mGrid;
-    // Axis-aligned fast path: no scan conversion, the covered cells are a range per axis.
+    // Axis-aligned: no scan conversion, the covered cells are a range per axis.
     // Conservative: cells whose open interior meets the closed box; centre: centres in the box
     // under the rasterizer's tie rule (x in (lo, hi], y in [lo, hi)).
-    double x0, x1, y0, y1;
+    const CollisionGrid& g = *mGrid;
+    std::int64_t ix0, ix1, iy0, iy1;
     if (coverage == Coverage::Conservative) {
-        x0 = std::floor(lo.x);
-        x1 = std::ceil(hi.x);
-        y0 = std::floor(lo.y);
-        y1 = std::ceil(hi.y);
-        if (lo.x == hi.x && x0 == lo.x) return {};  // a zero-width box on a column border
-        if (lo.y == hi.y && y0 == lo.y) return {};
+        if (!localCellRange(box, ix0, ix1, iy0, iy1)) return {};
     } else {
-        x0 = std::floor(lo.x + 0.5);
-        x1 = std::floor(hi.x + 0.5);
-        y0 = std::ceil(lo.y - 0.5);
-        y1 = std::ceil(hi.y - 0.5);
+        const Vec2 lo = toLocal(box.min);
+        const Vec2 hi = toLocal(box.max);
+        if (!(lo.x <= hi.x && lo.y <= hi.y) || !isFinite(lo) || !isFinite(hi)) return {};
+        const double w = static_cast<double>(g.cellWidth());
+        const double h = static_cast<double>(g.cellHeight());
+        // Clamped first (no NaN here), so the conversions cannot overflow.
+        ix0 = std::max<std::int64_t>(floorToInt(std::clamp(lo.x + 0.5, -1.0, w + 1.0)), 0);
+        ix1 = std::min<std::int64_t>(floorToInt(std::clamp(hi.x + 0.5, -1.0, w + 1.0)), g.cellWidth());
+        iy0 = std::max<std::int64_t>(ceilToInt(std::clamp(lo.y - 0.5, -1.0, h + 1.0)), 0);
+        iy1 = std::min<std::int64_t>(ceilToInt(std::clamp(hi.y - 0.5, -1.0, h + 1.0)), g.cellHeight());
+        if (!(ix0 < ix1 && iy0 < iy1)) return {};
     }
-    const double w = static_cast<double>(g.cellWidth());
-    const double h = static_cast<double>(g.cellHeight());
-    x0 = std::fmax(x0, 0.0);
-    y0 = std::fmax(y0, 0.0);
-    x1 = std::fmin(x1, w);
-    y1 = std::fmin(y1, h);
     std::uint64_t result = 0;
-    for (double y = y0; y < y1; y += 1.0) {
-        result |=
-            spanLayers(static_cast<int>(y), static_cast<std::int64_t>(x0), static_cast<std::int64_t>(x1), mask, hits);
+    if (hits == nullptr) {
+        const std::uint64_t layers = g.layerCount() >= 64 ? kAllLayers : (std::uint64_t{1} << g.layerCount()) - 1;
+        for (std::uint64_t todo = mask & layers; todo; todo &= todo - 1) {
+            const int layer = std::countr_zero(todo);
+            if (anyInCells(layer, ix0, ix1, iy0, iy1)) result |= std::uint64_t{1} << layer;
+        }
+        return {result};
     }
+    for (std::int64_t y = iy0; y < iy1; ++y) result |= spanLayers(static_cast<int>(y), ix0, ix1, mask, hits);
     return {result};
 }
 

@@ -153,6 +153,9 @@ TEST(CollisionQuery, RectanglesMatchBruteForce) {
         auto [layers, cells] = reference(region, box, [&](auto x, auto y) { return convexMeetsOpenCell(poly, x, y); });
         ASSERT_EQ(r.layers, layers) << i;
         ASSERT_EQ(cellsOf(found), cells) << i;
+        ASSERT_EQ(q.rectangle(box).layers, layers) << i;  // the yes/no fast path
+        ASSERT_EQ(q.rectangle(box, 0b100).layers, layers & 0b100) << i;
+        ASSERT_EQ(q.rectangleHits(box, 1), ((layers >> 1) & 1u) != 0) << i;
         hits += r.hit();
     }
     EXPECT_GT(hits, 100);  // the reference is exercised on both answers

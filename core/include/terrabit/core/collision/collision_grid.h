@@ -61,13 +61,16 @@ public:
     std::int64_t cellWidth() const { return std::int64_t{mTilesWide} * kTileCells; }
     std::int64_t cellHeight() const { return std::int64_t{mTilesHigh} * kTileCells; }
 
-    /// The word holding region-local cell (lx, ly) of a layer; (lx, ly) must be inside the region.
-    /// Hot: every probe goes through here.
-    std::uint64_t word(int layer, std::int64_t lx, std::int64_t ly) const {
+    /// A pointer to the word holding region-local cell (lx, ly) of a layer; (lx, ly) must be
+    /// inside the region. The same word of the rows below it in the same tile follows every
+    /// BitTile::kWordsPerRow words. Hot: every probe goes through here.
+    const std::uint64_t* wordPointer(int layer, std::int64_t lx, std::int64_t ly) const {
         const std::uint64_t* bits = mTable[static_cast<std::size_t>(layer) * mSlots +
                                            static_cast<std::size_t>((ly >> 8) * mTilesWide + (lx >> 8))];
-        return bits[((ly & 255) << 2) | ((lx & 255) >> 6)];
+        return bits + (((ly & 255) << 2) | ((lx & 255) >> 6));
     }
+    /// The word holding region-local cell (lx, ly) of a layer.
+    std::uint64_t word(int layer, std::int64_t lx, std::int64_t ly) const { return *wordPointer(layer, lx, ly); }
     /// True when region-local cell (lx, ly) lies inside the region.
     bool inside(std::int64_t lx, std::int64_t ly) const {
         return lx >= 0 && ly >= 0 && lx < cellWidth() && ly < cellHeight();
