@@ -1,0 +1,141 @@
+#pragma once
+/// Scene: what the placement passes produce and what render, export and collision consume —
+/// plain data, no behaviour beyond small derived values.
+///
+/// Frame (DESIGN.md): metres on the ground, origin at the scene origin (GroundFrame), Y up. Axes
+/// as glTF expects them, right-handed: +X east, +Y up, +Z south (so north is -Z). A ground point
+/// (east e, north n) at height h is (e, h, -n).
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/geometry.h"
+#include "terrabit/core/tile/ground_frame.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::core {
+
+/// A 3-D vector in scene metres (x east, y up, z south), single precision as GPUs take it.
+struct Vec3f {
+    float x = 0.0f;
+    float y = 0.0f;
+    float z = 0.0f;
+    friend bool operator==(const Vec3f&, const Vec3f&) = default;
+};
+
+/// An axis-aligned box in scene metres; empty when min > max.
+struct Box3f {
+    Vec3f min{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    Vec3f max{-std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+              -std::numeric_limits<float>::max()};
+    bool empty() const { return min.x > max.x; }
+    void extend(Vec3f p);
+    void extend(const Box3f& b);
+};
+
+/// A ground point (metres east, north of the origin) at a height, in the scene frame.
+inline Vec3f groundToScene(Vec2 ground, double height = 0.0) {
+    return {static_cast<float>(ground.x), static_cast<float>(height), static_cast<float>(-ground.y)};
+}
+
+/// One placed copy of a model: translate · rotate about +Y by yaw · scale.
+struct Instance {
+    Vec3f position;                    ///< the model origin (centre of its footprint on the ground), metres
+    float yaw = 0.0f;                  ///< radians about +Y, counter-clockwise seen from above
+    Vec3f scale{1, 1, 1};              ///< per-axis scale of the model (x: width, y: height, z: depth)
+    std::uint32_t source = kNoSource;  ///< index into Scene::sources, or kNoSource
+    static constexpr std::uint32_t kNoSource = 0xffffffffu;
+    friend bool operator==(const Instance&, const Instance&) = default;
+};
+
+/// The instance's 4×4 transform, column-major (OpenGL/glTF order): T · Ry(yaw) · S.
+std::array<float, 16> transformMatrix(const Instance& instance);
+/// The instance's rotation as a unit quaternion (x, y, z, w), as glTF stores it.
+std::array<float, 4> rotationQuaternion(const Instance& instance);
+
+/// The instances of one asset within one block of n × n cells of one tile: the unit of instanced
+/// drawing and of culling (one draw call per block per asset).
+struct InstanceBlock {
+    int asset = -1;                   ///< index into Scene::assets
+    TileId tile;                      ///< the tile holding the block
+    int blockX = 0;                   ///< block column within the tile, 0 .. 256/n - 1
+    int blockY = 0;                   ///< block row within the tile
+    std::vector<Instance> instances;  ///< in placement order (deterministic)
+    Box3f bounds;                     ///< of the instances' transformed model bounds, metres
+};
+
+/// What happened to one building footprint.
+enum class BuildingOutcome : std::uint8_t {
+    Placed,       ///< a model was placed
+    NoModelFits,  ///< no model of the allowed ones fits the footprint's box
+    Blocked,      ///< models fit, but each fitting pose overlapped occupied cells
+};
+
+/// "placed", "no model fits" or "blocked".
+const char* outcomeName(BuildingOutcome outcome);
+
+/// The target box of a footprint: its minimum-area oriented box, in ground metres.
+struct OrientedBox {
+    Vec2 centre;         ///< ground metres east, north of the origin
+    Vec2 halfExtents;    ///< half the box's width (along its axis) and depth, metres
+    double angle = 0.0;  ///< radians, counter-clockwise from east to the box's width axis
+};
+
+/// One building footprint and its outcome.
+struct BuildingRecord {
+    std::uint32_t source = Instance::kNoSource;  ///< index into Scene::sources
+    TileId tile;                                 ///< the tile holding the footprint's centre (the one that placed it)
+    OrientedBox target;                          ///< the box the model had to fit
+    BuildingOutcome outcome = BuildingOutcome::NoModelFits;
+    int asset = -1;      ///< the placed model (index into Scene::assets), -1 when none
+    Instance placement;  ///< where it was placed (valid when outcome == Placed)
+};
+
+/// A merged rectangle of cells [x0, x1) × [y0, y1) within a tile (greedy meshing of a layer).
+struct CellRect {
+    std::uint16_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    friend bool operator==(const CellRect&, const CellRect&) = default;
+};
+
+/// A flat ground surface of one layer in one tile (a road or water mesh), as merged cell runs.
+struct SurfacePatch {
+    TileId tile;
+    std::string layer;       ///< the layer it comes from ("road", "water"…)
+    float elevation = 0.0f;  ///< metres above the ground plane (water lies slightly below: < 0)
+    std::array<std::uint8_t, 3> colour{128, 128, 128};  ///< sRGB
+    std::vector<CellRect> rects;
+};
+
+/// Counts that describe a bake.
+struct SceneStatistics {
+    std::size_t buildingsPlaced = 0;
+    std::size_t buildingsBlocked = 0;
+    std::size_t buildingsUnmatched = 0;
+    std::vector<std::size_t> instancesPerAsset;  ///< indexed like Scene::assets
+    std::size_t vegetationCellsRequested = 0;    ///< cells the vegetation mask allowed
+    std::size_t vegetationInstances = 0;         ///< trees, bushes and grass placed
+    double requestedDensity = 0.0;               ///< instances per plantable cell the rules asked for
+    double achievedDensity = 0.0;                ///< instances per plantable cell placed
+};
+
+/// A baked scene.
+struct Scene {
+    GroundFrame frame;                      ///< origin and zoom; metres and cells convert through it
+    std::uint64_t seed = 0;                 ///< the scene seed every random choice was keyed with
+    std::vector<TileId> tiles;              ///< the baked tiles, sorted (y, x)
+    int blockCells = 32;                    ///< n of the n × n cell blocks
+    std::vector<std::string> assets;        ///< catalogue ids of the assets used, sorted
+    std::vector<std::string> sources;       ///< source feature ids referenced by instances and records
+    std::vector<InstanceBlock> blocks;      ///< sorted by (tile, blockY, blockX, asset)
+    std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
+    std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
+    SceneStatistics statistics;
+
+    /// Total instances over all blocks.
+    std::size_t instanceCount() const;
+};
+
+}  // namespace terrabit::core

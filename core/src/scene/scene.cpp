@@ -1,0 +1,52 @@
+#include "terrabit/core/scene/scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace terrabit::core {
+
+void Box3f::extend(Vec3f p) {
+    min = {std::min(min.x, p.x), std::min(min.y, p.y), std::min(min.z, p.z)};
+    max = {std::max(max.x, p.x), std::max(max.y, p.y), std::max(max.z, p.z)};
+}
+
+void Box3f::extend(const Box3f& b) {
+    if (b.empty()) return;
+    extend(b.min);
+    extend(b.max);
+}
+
+std::array<float, 16> transformMatrix(const Instance& i) {
+    // T · Ry(yaw) · S, column-major. Ry turns +X towards -Z (counter-clockwise seen from +Y).
+    const float c = std::cos(i.yaw);
+    const float s = std::sin(i.yaw);
+    return {c * i.scale.x, 0.0f,         -s * i.scale.x, 0.0f,  // column 0
+            0.0f,          i.scale.y,    0.0f,           0.0f,  // column 1
+            s * i.scale.z, 0.0f,         c * i.scale.z,  0.0f,  // column 2
+            i.position.x,  i.position.y, i.position.z,   1.0f};
+}
+
+std::array<float, 4> rotationQuaternion(const Instance& i) {
+    const float h = 0.5f * i.yaw;
+    return {0.0f, std::sin(h), 0.0f, std::cos(h)};
+}
+
+const char* outcomeName(BuildingOutcome outcome) {
+    switch (outcome) {
+        case BuildingOutcome::Placed:
+            return "placed";
+        case BuildingOutcome::NoModelFits:
+            return "no model fits";
+        case BuildingOutcome::Blocked:
+            return "blocked";
+    }
+    return "unknown";
+}
+
+std::size_t Scene::instanceCount() const {
+    std::size_t n = 0;
+    for (const InstanceBlock& b : blocks) n += b.instances.size();
+    return n;
+}
+
+}  // namespace terrabit::core

@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "terrabit/core/scene/scene.h"
+
+using namespace terrabit::core;
+
+namespace {
+/// Applies a column-major 4×4 matrix to a point.
+Vec3f transformPoint(const std::array<float, 16>& m, Vec3f p) {
+    return {m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+            m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]};
+}
+/// Rotates a point by a unit quaternion (x, y, z, w).
+Vec3f rotate(const std::array<float, 4>& q, Vec3f p) {
+    const float x = q[0], y = q[1], z = q[2], w = q[3];
+    // v' = v + 2w (q × v) + 2 q × (q × v)
+    const float cx = y * p.z - z * p.y, cy = z * p.x - x * p.z, cz = x * p.y - y * p.x;
+    const float ccx = y * cz - z * cy, ccy = z * cx - x * cz, ccz = x * cy - y * cx;
+    return {p.x + 2 * (w * cx + ccx), p.y + 2 * (w * cy + ccy), p.z + 2 * (w * cz + ccz)};
+}
+}  // namespace
+
+TEST(Scene, GroundNorthIsMinusZ) {
+    const Vec3f p = groundToScene({3.0, 5.0}, 2.0);
+    EXPECT_EQ(p, (Vec3f{3.0f, 2.0f, -5.0f}));
+}
+
+TEST(Scene, QuarterTurnYawPointsTheModelWidthAxisNorth) {
+    Instance i;
+    i.yaw = static_cast<float>(std::numbers::pi / 2);
+    const Vec3f east = transformPoint(transformMatrix(i), {1, 0, 0});
+    EXPECT_NEAR(east.x, 0.0f, 1e-6f);
+    EXPECT_NEAR(east.z, -1.0f, 1e-6f);  // north
+}
+
+TEST(Scene, MatrixAndQuaternionAgree) {
+    for (float yaw : {0.0f, 0.3f, 1.0f, 2.5f, -1.2f}) {
+        Instance i;
+        i.yaw = yaw;
+        i.scale = {2, 3, 4};
+        i.position = {10, 1, -7};
+        const Vec3f p{0.5f, 1.5f, -2.0f};
+        const Vec3f viaMatrix = transformPoint(transformMatrix(i), p);
+        const Vec3f r = rotate(rotationQuaternion(i), {p.x * 2, p.y * 3, p.z * 4});
+        EXPECT_NEAR(viaMatrix.x, r.x + 10, 1e-5f);
+        EXPECT_NEAR(viaMatrix.y, r.y + 1, 1e-5f);
+        EXPECT_NEAR(viaMatrix.z, r.z - 7, 1e-5f);
+    }
+}
+
+TEST(Scene, InstanceCountSumsBlocks) {
+    Scene s;
+    s.blocks.resize(2);
+    s.blocks[0].instances.resize(3);
+    s.blocks[1].instances.resize(4);
+    EXPECT_EQ(s.instanceCount(), 7u);
+}
