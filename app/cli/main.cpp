@@ -1,0 +1,178 @@
+// terrabit-cli: argument parsing only. Every command is a function of terrabit::io
+// (core/io/map_commands.h) that tests call directly. To add a subcommand, add one add…Command
+// function below and one line in main().
+
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/io/progress_printer.h"
+#include "terrabit/core/io/resource_paths.h"
+
+namespace io = terrabit::core::io;
+
+namespace {
+
+/// What every subcommand shares: the executable (to find default resources), the exit code its
+/// callback sets, and progress on stderr.
+struct CliContext {
+    std::filesystem::path executable;
+    int exitCode = 0;
+    bool quiet = false;
+
+    terrabit::core::ProgressCallback progress() const {
+        if (quiet) return {};
+        return io::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
+    }
+};
+
+/// Options naming the input map, shared by the map commands.
+struct InputOptions {
+    std::string file;
+    std::string rules;
+    std::vector<std::string> openOptions;
+
+    void add(CLI::App& cmd) {
+        cmd.add_option("FILE", file,
+                       "Map file: OSM PBF or XML, GeoPackage, Shapefile, GeoJSON, FlatGeobuf, MBTiles, a z/x/y folder "
+                       "of vector tiles, or anything else GDAL/OGR reads")
+            ->required();
+        cmd.add_option(
+            "--rules", rules,
+            "Classification rules (YAML); default: resources/rules/default.yaml found beside the executable");
+        cmd.add_option("--open-option,--oo", openOptions,
+                       "GDAL open option KEY=VALUE (repeatable), e.g. ZOOM_LEVEL=13");
+    }
+    io::MapInput input(const CliContext& ctx) const {
+        io::MapInput in;
+        in.file = file;
+        in.openOptions = openOptions;
+        if (!rules.empty()) {
+            in.rules = rules;
+        } else if (const auto def = io::defaultRulesFile(ctx.executable)) {
+            in.rules = *def;
+        }
+        return in;
+    }
+};
+
+/// Options choosing tiles, shared by tiles and rasterize.
+struct TileOptions {
+    int zoom = 17;
+    std::vector<std::string> quadkeys;
+    std::vector<double> bbox;
+    std::size_t maxTiles = 65536;
+    int threads = 0;
+
+    void add(CLI::App& cmd, bool selection) {
+        cmd.add_option("--zoom,-z", zoom, "Tile zoom level (a z17 cell is about 1.19 m × cos(latitude))")
+            ->capture_default_str()
+            ->check(CLI::Range(0, 30));
+        if (selection) {
+            cmd.add_option("--tiles", quadkeys,
+                           "Comma-separated quadkeys; a shorter one stands for all its tiles at --zoom "
+                           "(default: every tile with content)")
+                ->delimiter(',');
+            cmd.add_option("--bbox", bbox, "Longitude/latitude box W,S,E,N in degrees: every tile it touches")
+                ->delimiter(',')
+                ->expected(4);
+        }
+        cmd.add_option("--max-tiles", maxTiles, "Refuse to work on more tiles than this")->capture_default_str();
+        cmd.add_option("--threads,-j", threads,
+                       "Worker threads (default: one per core); any count gives the same bits");
+    }
+    io::TileSelection selection() const {
+        io::TileSelection s;
+        s.zoom = zoom;
+        s.quadkeys = quadkeys;
+        s.maxTiles = maxTiles;
+        if (bbox.size() == 4) s.bboxLonLat = terrabit::core::Box2{{bbox[0], bbox[1]}, {bbox[2], bbox[3]}};
+        return s;
+    }
+};
+
+void addInfoCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd =
+        app.add_subcommand("info", "Show a map's layers, feature counts per class, extent and a suggested zoom");
+    auto input = std::make_shared<InputOptions>();
+    input->add(*cmd);
+    cmd->callback([&ctx, input] {
+        io::InfoCommand c;
+        c.input = input->input(ctx);
+        ctx.exitCode = io::runInfo(c, std::cout, std::cerr, ctx.progress());
+    });
+}
+
+void addTilesCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand("tiles", "List the quadkeys of the tiles that hold content at a zoom");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    input->add(*cmd);
+    tiles->add(*cmd, false);
+    cmd->callback([&ctx, input, tiles] {
+        io::TilesCommand c;
+        c.input = input->input(ctx);
+        c.selection = tiles->selection();
+        c.threads = tiles->threads;
+        ctx.exitCode = io::runTiles(c, std::cout, std::cerr, ctx.progress());
+    });
+}
+
+void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand(
+        "rasterize",
+        "Rasterize a map into per-tile bit layers: <out>/<quadkey>/<layer>.tif (georeferenced 1-bit GeoTIFF, "
+        "EPSG:3857), <out>/<quadkey>/preview.png (layers in colour) and <out>/summary.json (per-layer and "
+        "per-tile coverage, warnings, timings)");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    auto out = std::make_shared<std::string>();
+    input->add(*cmd);
+    tiles->add(*cmd, true);
+    cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
+    cmd->callback([&ctx, input, tiles, out] {
+        io::RasterizeCommand c;
+        c.input = input->input(ctx);
+        c.selection = tiles->selection();
+        c.threads = tiles->threads;
+        c.outDir = *out;
+        ctx.exitCode = io::runRasterize(c, std::cout, std::cerr, ctx.progress());
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CliContext ctx;
+    ctx.executable = io::currentExecutable(argc > 0 ? argv[0] : nullptr);
+
+    CLI::App app{"terrabit-cli: turn real map data into per-tile bit layers for game scenes"};
+    app.require_subcommand(1);
+    app.add_flag("--quiet,-q", ctx.quiet, "No progress on stderr");
+    app.footer(
+        "Run `terrabit-cli <command> --help` for a command's options.\n"
+        "Tiles are Web Mercator XYZ tiles named by Bing quadkeys; a tile is 256×256 cells.\n"
+        "Rules: resources/rules/default.yaml documents the format; copy it and pass --rules to change what goes "
+        "into which layer.\n"
+        "Exit codes: 0 done (problems in the data are reported as warnings on stderr), 1 nothing usable was read "
+        "or an output could not be written, 2 bad arguments or rules.\n"
+        "Map data from OpenStreetMap: © OpenStreetMap contributors, ODbL 1.0.");
+
+    addInfoCommand(app, ctx);
+    addTilesCommand(app, ctx);
+    addRasterizeCommand(app, ctx);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        // CLI11's own codes for a bad command line become our "bad arguments".
+        return code == 0 ? 0 : io::kExitBadArguments;
+    }
+    return ctx.exitCode;
+}

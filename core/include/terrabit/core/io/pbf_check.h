@@ -1,0 +1,28 @@
+#pragma once
+/// A quick structural check of OpenStreetMap PBF files: GDAL's reader stops at a truncated or
+/// corrupt block, sometimes silently; this walks the block framing first so the user hears
+/// which block is broken and where.
+
+#include <cstdint>
+#include <filesystem>
+
+#include "terrabit/core/result.h"
+
+namespace terrabit::core::io {
+
+/// What the framing walk found in a PBF file that passed.
+struct PbfFraming {
+    std::uint64_t blocks = 0;  ///< OSMHeader and OSMData blocks
+    std::uint64_t bytes = 0;   ///< file size, bytes
+};
+
+/// Walks the blocks of a PBF file (4-byte length, BlobHeader, Blob) without decompressing them.
+/// Fails, naming the file, the block number and the byte offset, when the file ends inside a
+/// block (truncated), a block header is not a valid BlobHeader, or the first block is not an
+/// OSMHeader. Cheap: reads only the block headers.
+Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file);
+
+/// True when the file starts like an OSM PBF file (a BlobHeader of type "OSMHeader").
+bool looksLikePbf(const std::filesystem::path& file);
+
+}  // namespace terrabit::core::io

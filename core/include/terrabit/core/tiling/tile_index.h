@@ -1,0 +1,72 @@
+#pragma once
+/// TileIndex: which layer entries reach which tile at one zoom — a grid spatial index built once
+/// from each entry's bounds, so a tile's features are looked up, never searched for. It also
+/// holds every feature's vertices in global cell coordinates, so that going to a tile's own cell
+/// coordinates is an exact subtraction.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "terrabit/core/result.h"
+#include "terrabit/core/rules/classifier.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::core {
+
+/// Cells beyond a tile's edge that clipped shapes keep, on top of a line's half width: enough
+/// that clipping never changes a cell inside the tile under either coverage rule.
+inline constexpr double kClipMarginCells = 2.0;
+
+class TileIndex {
+public:
+    /// An empty index (no tiles).
+    TileIndex() = default;
+
+    /// Indexes every entry of `map` at `zoom`. `tiles` is the tile set (any order; duplicates
+    /// and tiles of another zoom are errors); empty means every tile that some entry's bounds,
+    /// grown by its half width and kClipMarginCells, touch. Tiles are kept sorted by (y, x).
+    /// Fails for a bad zoom, or when the tile set would exceed maxTiles. Line widths and point
+    /// radii go from metres to cells at the latitude of each feature's centre, so that a feature
+    /// has one width in every tile it crosses (no seam where tiles meet); within a z17 tile that
+    /// latitude differs from the tile's by well under 0.1 % of the width.
+    /// `map` must outlive the index.
+    static Result<TileIndex> build(const ClassifiedMap& map, int zoom, std::span<const TileId> tiles = {},
+                                   std::size_t maxTiles = std::size_t{1} << 20);
+
+    int zoom() const { return mZoom; }
+    const ClassifiedMap& map() const { return *mMap; }
+    /// The tiles, sorted north to south, west to east; a tile's slot is its position here.
+    const std::vector<TileId>& tiles() const { return mTiles; }
+    /// The slot of a tile, or nothing when the index does not hold it.
+    std::optional<std::size_t> slot(const TileId& tile) const;
+    /// The entries (indices into map().entries) that reach the tile in `slot`, ascending.
+    std::span<const std::uint32_t> entries(std::size_t slot) const {
+        return std::span<const std::uint32_t>(mEntries).subspan(mFirst[slot], mFirst[slot + 1] - mFirst[slot]);
+    }
+    /// The vertices of entry e's feature in global cell coordinates at this zoom: x east and y
+    /// south from the world's north-west corner, one unit per cell; tile (tx, ty) holds
+    /// [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
+    std::span<const Vec2> cells(std::uint32_t entry) const;
+    /// Entry e's line half width or point radius in cells (0 for areas).
+    double sizeCells(std::uint32_t entry) const { return mSizeCells[entry]; }
+    /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
+    const Box2& reach(std::uint32_t entry) const { return mReach[entry]; }
+
+private:
+    const ClassifiedMap* mMap = nullptr;
+    int mZoom = 0;
+    std::vector<TileId> mTiles;
+    std::unordered_map<TileId, std::size_t> mSlots;
+    std::vector<std::size_t> mFirst{0};  ///< CSR: slot s holds mEntries[mFirst[s] .. mFirst[s+1])
+    std::vector<std::uint32_t> mEntries;
+    std::vector<Vec2> mCells;                ///< every indexed feature's vertices, global cells
+    std::vector<std::uint32_t> mCellsBegin;  ///< per entry, into mCells
+    std::vector<double> mSizeCells;          ///< per entry
+    std::vector<Box2> mReach;                ///< per entry
+};
+
+}  // namespace terrabit::core

@@ -1,0 +1,39 @@
+#pragma once
+/// TileRasterizer: draws every layer of one tile from a TileIndex with the Foundation
+/// Rasterizer. Keep one per thread: it owns the rasterizer's scratch and its own clipping
+/// buffers, so after warming up a tile allocates nothing.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "terrabit/core/raster/bit_tile.h"
+#include "terrabit/core/raster/rasterizer.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/tiling/tile_index.h"
+
+namespace terrabit::core {
+
+class TileRasterizer {
+public:
+    /// Clears `out` (one BitTile per layer id of the index's map; at least that many) and draws
+    /// the entries of tile `slot` into it: areas under the even-odd rule, lines with round joins
+    /// and caps at their width, points as disks, each with its layer's coverage rule. Shapes are
+    /// clipped to the tile grown by kClipMarginCells (plus a line's half width) first, which
+    /// leaves every cell inside the tile as drawing the whole shape would. Finally every parent
+    /// layer becomes the union of its classes (and of what it took itself).
+    Status rasterize(const TileIndex& index, std::size_t slot, std::span<BitTile> out);
+
+private:
+    void clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi);
+    void drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage, BitTile& target);
+
+    Rasterizer mRasterizer;
+    std::vector<Vec2> mPoints;  ///< the current shape in tile cells
+    std::vector<std::uint32_t> mRingEnds;
+    std::vector<Vec2> mClip;  ///< Sutherland–Hodgman ping-pong buffer
+    std::vector<Vec2> mClipOut;
+};
+
+}  // namespace terrabit::core

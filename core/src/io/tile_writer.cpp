@@ -1,0 +1,161 @@
+#include "terrabit/core/io/tile_writer.h"
+
+#include <cpl_error.h>
+#include <cpl_string.h>
+#include <gdal_priv.h>
+#include <ogr_spatialref.h>
+
+#include <atomic>
+#include <fstream>
+#include <system_error>
+#include <thread>
+
+#include "terrabit/core/io/map_reader.h"
+
+namespace terrabit::core::io {
+
+namespace {
+
+constexpr std::uint8_t kBackground = 0xf2;
+
+struct DatasetCloser {
+    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
+};
+using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+
+/// A name in the same folder that no other writer (thread or process) uses at the same time.
+std::filesystem::path temporaryName(const std::filesystem::path& file) {
+    static std::atomic<unsigned> counter{0};
+    const auto tid = std::hash<std::thread::id>{}(std::this_thread::get_id());
+    return file.parent_path() / (file.filename().string() + ".tmp-" + std::to_string(tid % 1000000) + "-" +
+                                 std::to_string(counter.fetch_add(1)));
+}
+
+Status renameInto(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code ec;
+    std::filesystem::rename(from, to, ec);
+    if (ec) {
+        std::filesystem::remove(from, ec);
+        return Error{to.string() + ": cannot move the finished file into place (" + ec.message() + ")"};
+    }
+    return {};
+}
+
+std::string lastGdalError() {
+    const char* m = CPLGetLastErrorMsg();
+    return m && *m ? std::string(" (GDAL: ") + m + ")" : std::string();
+}
+
+Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    if (!gtiff) return Error{file.string() + ": GDAL has no GTiff driver"};
+    const std::filesystem::path tmp = temporaryName(file);
+    CPLStringList options;
+    options.AddString("NBITS=1");
+    options.AddString("COMPRESS=DEFLATE");
+    {
+        DatasetPtr ds(gtiff->Create(tmp.string().c_str(), BitTile::kSize, BitTile::kSize, 1, GDT_Byte, options.List()));
+        if (!ds) return Error{file.string() + ": cannot create the GeoTIFF" + lastGdalError()};
+        const Box2 b = tile.boundsMercator();
+        double transform[6] = {b.min.x, tile.cellSizeMercator(), 0.0, b.max.y, 0.0, -tile.cellSizeMercator()};
+        ds->SetGeoTransform(transform);
+        OGRSpatialReference srs;
+        srs.importFromEPSG(3857);
+        ds->SetSpatialRef(&srs);
+        std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
+        if (bits)
+            bits->toImage(std::span<std::uint8_t, BitTile::kSize * BitTile::kSize>(image.data(), image.size()), 1, 0);
+        GDALRasterBand* band = ds->GetRasterBand(1);
+        if (band->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, image.data(), BitTile::kSize, BitTile::kSize,
+                           GDT_Byte, 0, 0, nullptr) != CE_None) {
+            return Error{file.string() + ": cannot write the GeoTIFF" + lastGdalError()};
+        }
+        // Flushing writes the compressed strips; an error there is a failed write too.
+        CPLErrorReset();
+        ds->FlushCache(true);
+        if (CPLGetLastErrorType() >= CE_Failure)
+            return Error{file.string() + ": cannot finish the GeoTIFF" + lastGdalError()};
+    }
+    return renameInto(tmp, file);
+}
+
+Status writePng(const std::vector<std::uint8_t>& rgb, const std::filesystem::path& file) {
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
+    if (!mem || !png) return Error{file.string() + ": GDAL has no PNG driver"};
+    DatasetPtr src(mem->Create("", BitTile::kSize, BitTile::kSize, 3, GDT_Byte, nullptr));
+    if (!src) return Error{file.string() + ": cannot make the preview image" + lastGdalError()};
+    // Pixel-interleaved RGB into three bands.
+    if (src->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, const_cast<std::uint8_t*>(rgb.data()),
+                      BitTile::kSize, BitTile::kSize, GDT_Byte, 3, nullptr, 3, 3 * BitTile::kSize, 1,
+                      nullptr) != CE_None) {
+        return Error{file.string() + ": cannot make the preview image" + lastGdalError()};
+    }
+    const std::filesystem::path tmp = temporaryName(file);
+    {
+        DatasetPtr out(png->CreateCopy(tmp.string().c_str(), src.get(), FALSE, nullptr, nullptr, nullptr));
+        if (!out) return Error{file.string() + ": cannot write the PNG" + lastGdalError()};
+        CPLErrorReset();
+        out->FlushCache(true);
+        if (CPLGetLastErrorType() >= CE_Failure)
+            return Error{file.string() + ": cannot finish the PNG" + lastGdalError()};
+    }
+    // The PNG driver may leave a side-car for metadata; the preview needs none.
+    std::error_code ec;
+    std::filesystem::remove(tmp.string() + ".aux.xml", ec);
+    return renameInto(tmp, file);
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> previewImage(const LayerStore& store, std::size_t slot,
+                                       const std::vector<LayerInfo>& layers) {
+    std::vector<std::uint8_t> rgb(3 * BitTile::kSize * BitTile::kSize, kBackground);
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const BitTile* bits = store.at(slot, static_cast<int>(l));
+        if (!bits) continue;
+        const Rgb c = layers[l].colour;
+        bits->forEachSetCell([&](int x, int y) {
+            std::uint8_t* p = &rgb[3 * (static_cast<std::size_t>(y) * BitTile::kSize + static_cast<std::size_t>(x))];
+            p[0] = c.r;
+            p[1] = c.g;
+            p[2] = c.b;
+        });
+    }
+    return rgb;
+}
+
+Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers,
+                            const std::filesystem::path& outDir) {
+    initGdal();
+    const TileId tile = store.tiles()[slot];
+    const std::string key = tile.quadkey();
+    const std::filesystem::path dir = outDir / key;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return Error{dir.string() + ": cannot create the folder (" + ec.message() + ")"};
+
+    TileFiles files;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const std::string name = layers[l].name + ".tif";
+        if (Status s = writeGeoTiff(store.at(slot, static_cast<int>(l)), tile, dir / name); !s) return s.error();
+        files.layers.push_back(key + "/" + name);
+    }
+    if (Status s = writePng(previewImage(store, slot, layers), dir / "preview.png"); !s) return s.error();
+    files.preview = key + "/preview.png";
+    return files;
+}
+
+Status writeFileAtomically(const std::filesystem::path& file, const std::string& contents) {
+    const std::filesystem::path tmp = temporaryName(file);
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) return Error{file.string() + ": cannot create the file"};
+        out << contents;
+        out.flush();
+        if (!out) return Error{file.string() + ": cannot write the file"};
+    }
+    return renameInto(tmp, file);
+}
+
+}  // namespace terrabit::core::io

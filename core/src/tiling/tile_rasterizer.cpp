@@ -1,0 +1,194 @@
+#include "terrabit/core/tiling/tile_rasterizer.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace terrabit::core {
+
+namespace {
+
+/// Liang–Barsky: clips segment a-b to the square [lo, hi]²; false when nothing is left.
+bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
+    double t0 = 0.0, t1 = 1.0;
+    const Vec2 d = b - a;
+    const double p[4] = {-d.x, d.x, -d.y, d.y};
+    const double q[4] = {a.x - lo, hi - a.x, a.y - lo, hi - a.y};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0) return false;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0.0) {
+            if (t > t1) return false;
+            t0 = std::fmax(t0, t);
+        } else {
+            if (t < t0) return false;
+            t1 = std::fmin(t1, t);
+        }
+    }
+    // Keep the original end points bit for bit where they are not clipped.
+    const Vec2 a0 = a;
+    if (t0 > 0.0) a = a0 + d * t0;
+    if (t1 < 1.0) b = a0 + d * t1;
+    return true;
+}
+
+}  // namespace
+
+void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi) {
+    // Sutherland–Hodgman against the four sides. On a concave ring it leaves zero-width bridges
+    // along the clip border; they lie kClipMarginCells outside the tile, where the even-odd fill
+    // and the conservative edge walk of the rasterizer cannot reach a tile cell.
+    mClip.clear();
+    for (const Vec2& p : ring) mClip.push_back(p - offset);
+    for (int side = 0; side < 4 && !mClip.empty(); ++side) {
+        auto inside = [&](Vec2 p) {
+            switch (side) {
+                case 0:
+                    return p.x >= lo;
+                case 1:
+                    return p.x <= hi;
+                case 2:
+                    return p.y >= lo;
+                default:
+                    return p.y <= hi;
+            }
+        };
+        auto cut = [&](Vec2 a, Vec2 b) {
+            const double edge = (side == 0 || side == 2) ? lo : hi;
+            if (side < 2) {
+                const double t = (edge - a.x) / (b.x - a.x);
+                return Vec2{edge, a.y + (b.y - a.y) * t};
+            }
+            const double t = (edge - a.y) / (b.y - a.y);
+            return Vec2{a.x + (b.x - a.x) * t, edge};
+        };
+        mClipOut.clear();
+        const std::size_t n = mClip.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            const Vec2 a = mClip[i];
+            const Vec2 b = mClip[(i + 1) % n];
+            const bool ina = inside(a);
+            const bool inb = inside(b);
+            if (ina) mClipOut.push_back(a);
+            if (ina != inb) mClipOut.push_back(cut(a, b));
+        }
+        std::swap(mClip, mClipOut);
+    }
+    if (mClip.size() >= 3) {
+        mPoints.insert(mPoints.end(), mClip.begin(), mClip.end());
+        mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
+    }
+}
+
+void TileRasterizer::drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage,
+                              BitTile& target) {
+    const double lo = -kClipMarginCells - halfWidth;
+    const double hi = kTileCells + kClipMarginCells + halfWidth;
+    mPoints.clear();
+    auto flush = [&] {
+        if (!mPoints.empty()) (void)mRasterizer.polyline(mPoints, 2.0 * halfWidth, coverage, target);
+        mPoints.clear();
+    };
+    if (line.size() == 1) {
+        Vec2 p = line[0] - offset;
+        if (p.x >= lo && p.x <= hi && p.y >= lo && p.y <= hi)
+            (void)mRasterizer.polyline({&p, 1}, 2.0 * halfWidth, coverage, target);
+        return;
+    }
+    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+        const Vec2 a0 = line[i] - offset;
+        const Vec2 b0 = line[i + 1] - offset;
+        Vec2 a = a0, b = b0;
+        if (!clipSegment(a, b, lo, hi)) {
+            flush();
+            continue;
+        }
+        // Continue the current run when this segment starts where the last one ended unclipped.
+        if (mPoints.empty() || !(a == a0) || !(mPoints.back() == a0)) {
+            flush();
+            mPoints.push_back(a);
+        }
+        mPoints.push_back(b);
+        if (!(b == b0)) flush();
+    }
+    flush();
+}
+
+Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::span<BitTile> out) {
+    const ClassifiedMap& map = index.map();
+    const std::size_t layerCount = map.layers.size();
+    if (out.size() < layerCount) {
+        return Error{"TileRasterizer: " + std::to_string(out.size()) + " tiles given for " +
+                     std::to_string(layerCount) + " layers"};
+    }
+    for (std::size_t l = 0; l < layerCount; ++l) out[l].reset();
+    const TileId tile = index.tiles()[slot];
+    const Vec2 offset{static_cast<double>(tile.x) * kTileCells, static_cast<double>(tile.y) * kTileCells};
+    const Box2 clipBox{{offset.x - kClipMarginCells, offset.y - kClipMarginCells},
+                       {offset.x + kTileCells + kClipMarginCells, offset.y + kTileCells + kClipMarginCells}};
+
+    // This loop is hot: it runs for every feature of every tile.
+    Status status;
+    for (const std::uint32_t e : index.entries(slot)) {
+        const LayerEntry& entry = map.entries[e];
+        const Feature& f = *entry.feature;
+        BitTile& target = out[entry.layer];
+        const Coverage coverage = map.layers[entry.layer].coverage;
+        const std::span<const Vec2> cells = index.cells(e);
+        const double size = index.sizeCells(e);
+        switch (f.kind) {
+            case FeatureKind::Area: {
+                mPoints.clear();
+                mRingEnds.clear();
+                const Box2& reach = index.reach(e);
+                const bool inside = reach.min.x >= clipBox.min.x && reach.max.x <= clipBox.max.x &&
+                                    reach.min.y >= clipBox.min.y && reach.max.y <= clipBox.max.y;
+                std::uint32_t begin = 0;
+                for (const std::uint32_t end : f.partEnds) {
+                    const auto ring = cells.subspan(begin, end - begin);
+                    if (inside) {
+                        for (const Vec2& p : ring) mPoints.push_back(p - offset);
+                        mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
+                    } else {
+                        clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells);
+                    }
+                    begin = end;
+                }
+                if (mRingEnds.empty()) break;
+                const Status s =
+                    mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target);
+                if (!s && status) status = Error{"feature " + f.id + ": " + s.message()};
+                break;
+            }
+            case FeatureKind::Line: {
+                std::uint32_t begin = 0;
+                for (const std::uint32_t end : f.partEnds) {
+                    drawLine(cells.subspan(begin, end - begin), offset, size, coverage, target);
+                    begin = end;
+                }
+                break;
+            }
+            case FeatureKind::Point: {
+                const double reachCells = size + kClipMarginCells;
+                for (const Vec2& c : cells) {
+                    const Vec2 p = c - offset;
+                    if (p.x < -reachCells || p.y < -reachCells || p.x > kTileCells + reachCells ||
+                        p.y > kTileCells + reachCells) {
+                        continue;
+                    }
+                    (void)mRasterizer.point(p, size, coverage, target);
+                }
+                break;
+            }
+        }
+    }
+
+    for (std::size_t l = 0; l < layerCount; ++l) {
+        for (const int cls : map.layers[l].classes) out[l] |= out[static_cast<std::size_t>(cls)];
+    }
+    return status;
+}
+
+}  // namespace terrabit::core
