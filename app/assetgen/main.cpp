@@ -1,0 +1,84 @@
+// terrabit-assetgen: writes Terrabit's default model library (resources/assets) and renders
+// previews of any catalogue. The models themselves are built in terrabit::core
+// (default_asset_library.h) so tests can check them without running this program.
+//
+//   terrabit-assetgen --out resources/assets          regenerate the shipped library
+//   terrabit-assetgen --stats --out DIR                also print a table of the models
+//   xvfb-run -a terrabit-assetgen --catalogue resources/assets/catalogue.yaml --preview /tmp/asset-previews
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/assets/default_asset_library.h"
+
+#ifdef TERRABIT_ASSETGEN_PREVIEW
+#include "model_preview.h"
+#endif
+
+namespace {
+
+void printStats() {
+    const auto library = terrabit::core::buildDefaultAssetLibrary();
+    std::printf("%-18s %-9s %9s %9s %8s %6s %6s\n", "id", "category", "width_m", "depth_m", "height_m", "tris",
+                "verts");
+    for (const auto& a : library) {
+        std::printf("%-18s %-9s %9.2f %9.2f %8.2f %6zu %6zu\n", a.info.id.c_str(), a.info.category.c_str(),
+                    a.info.footprint.width, a.info.footprint.depth, a.info.height, a.mesh.triangleCount(),
+                    a.mesh.vertexCount());
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Writes Terrabit's default asset library and renders previews of asset catalogues."};
+    std::string out;
+    std::string catalogueFile;
+    std::string previewDir;
+    bool stats = false;
+    int cellSize = 320;
+    app.add_option("--out", out, "Write the default library (models/*.glb and catalogue.yaml) into this folder");
+    app.add_option("--catalogue", catalogueFile, "Catalogue to preview (default: the one --out writes)");
+    app.add_option("--preview", previewDir, "Render <id>.png per model and contact-sheet.png into this folder");
+    app.add_option("--cell", cellSize, "Preview picture size in pixels (default 320)")->check(CLI::Range(64, 2048));
+    app.add_flag("--stats", stats, "Print each default model's footprint, height and triangle count");
+    CLI11_PARSE(app, argc, argv);
+    if (out.empty() && previewDir.empty() && !stats) {
+        std::cerr << app.help();
+        return 2;
+    }
+    if (stats) printStats();
+    if (!out.empty()) {
+        if (terrabit::core::Status s = terrabit::core::writeDefaultAssetLibrary(out); !s) {
+            std::cerr << "terrabit-assetgen: " << s.message() << "\n";
+            return 1;
+        }
+        std::cerr << "terrabit-assetgen: wrote the default library to " << out << "\n";
+    }
+    if (!previewDir.empty()) {
+#ifdef TERRABIT_ASSETGEN_PREVIEW
+        if (catalogueFile.empty() && !out.empty()) catalogueFile = out + "/catalogue.yaml";
+        if (catalogueFile.empty()) {
+            std::cerr << "terrabit-assetgen: --preview needs --catalogue FILE (or --out DIR)\n";
+            return 2;
+        }
+        auto catalogue = terrabit::core::AssetCatalogue::load(catalogueFile);
+        if (!catalogue) {
+            std::cerr << "terrabit-assetgen: " << catalogue.message() << "\n";
+            return 1;
+        }
+        if (terrabit::core::Status s = terrabit::assetgen::renderPreviews(*catalogue, previewDir, {cellSize, 6}); !s) {
+            std::cerr << "terrabit-assetgen: " << s.message() << "\n";
+            return 1;
+        }
+        std::cerr << "terrabit-assetgen: previews in " << previewDir << " (contact-sheet.png)\n";
+#else
+        std::cerr << "terrabit-assetgen: built without the render module; --preview is unavailable\n";
+        return 2;
+#endif
+    }
+    return 0;
+}

@@ -1,0 +1,439 @@
+#include "terrabit/core/assets/asset_catalogue.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "terrabit/core/assets/asset_mesh.h"
+
+namespace terrabit::core {
+
+namespace {
+
+// "file:line:column" with yaml-cpp's 0-based marks shown 1-based, as editors count.
+std::string where(std::string_view source, const YAML::Mark& mark) {
+    std::string s(source);
+    if (mark.is_null()) return s;
+    return s + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+}
+
+std::string describe(const YAML::Node& node) {
+    if (node.IsScalar()) return "'" + node.Scalar() + "'";
+    if (node.IsSequence()) return "a list";
+    if (node.IsMap()) return "a map";
+    return "nothing";
+}
+
+// Turns one catalogue entry into an AssetInfo; everything it reports carries the location.
+class EntryParser {
+public:
+    EntryParser(std::string_view source, const std::filesystem::path& baseDir) : mSource(source), mBaseDir(baseDir) {}
+
+    Result<AssetInfo> parse(const YAML::Node& entry, std::size_t index) {
+        mAssetName = "asset #" + std::to_string(index + 1);
+        if (!entry.IsMap()) {
+            return Error{where(mSource, entry.Mark()) + ": " + mAssetName + ": expected a map of keys, got " +
+                         describe(entry)};
+        }
+        AssetInfo info;
+        info.line = entry.Mark().is_null() ? 0 : entry.Mark().line + 1;
+        // The id first, so every later message can name the asset.
+        if (const YAML::Node id = entry["id"]; id) {
+            Result<std::string> s = text(id, "id");
+            if (!s) return s.error();
+            if (s->empty()) return fail(id, "id", "must not be empty");
+            info.id = *s;
+            mAssetName = "asset '" + info.id + "'";
+        } else {
+            return fail(entry, "id", "is missing");
+        }
+        bool haveFootprint = false;
+        bool haveHeight = false;
+        std::set<std::string> seen;
+        for (auto it = entry.begin(); it != entry.end(); ++it) {
+            const YAML::Node key = it->first;
+            const YAML::Node value = it->second;
+            if (!key.IsScalar()) return fail(key, "?", "keys must be plain words");
+            const std::string& name = key.Scalar();
+            if (!seen.insert(name).second) return fail(key, name, "appears twice");
+            if (name == "id") continue;
+            if (name == "file") {
+                Result<std::string> s = text(value, name);
+                if (!s) return s.error();
+                if (s->empty()) return fail(value, name, "must not be empty");
+                info.file = *s;
+                mFileNode = value;
+            } else if (name == "category") {
+                Result<std::string> s = text(value, name);
+                if (!s) return s.error();
+                if (s->empty()) return fail(value, name, "must not be empty");
+                info.category = *s;
+            } else if (name == "footprint") {
+                Result<AssetFootprint> f = footprint(value);
+                if (!f) return f.error();
+                info.footprint = *f;
+                haveFootprint = true;
+            } else if (name == "height") {
+                Result<double> h = positive(value, name);
+                if (!h) return h.error();
+                info.height = *h;
+                haveHeight = true;
+            } else if (name == "tags") {
+                if (value.IsNull()) continue;
+                if (!value.IsSequence()) return fail(value, name, "expected a list of words, got " + describe(value));
+                for (const YAML::Node& t : value) {
+                    Result<std::string> s = text(t, name);
+                    if (!s) return s.error();
+                    if (s->empty()) return fail(t, name, "a tag must not be empty");
+                    if (!info.hasTag(*s)) info.tags.push_back(*s);
+                }
+            } else if (name == "weight") {
+                Result<double> w = number(value, name);
+                if (!w) return w.error();
+                if (*w < 0.0) return fail(value, name, "must be zero or more, got " + value.Scalar());
+                info.weight = *w;
+            } else {
+                return fail(key, name,
+                            "is not a catalogue key (expected id, file, category, footprint, height, "
+                            "tags or weight)");
+            }
+        }
+        if (info.file.empty()) return fail(entry, "file", "is missing");
+        if (info.category.empty()) return fail(entry, "category", "is missing");
+
+        const std::filesystem::path file(info.file);
+        info.path = (file.is_absolute() ? file : mBaseDir / file).lexically_normal();
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(info.path, ec)) {
+            return fail(mFileNode, "file", "model '" + info.path.string() + "' does not exist");
+        }
+        mNeedsMesh = !haveFootprint || !haveHeight;
+        mHaveFootprint = haveFootprint;
+        mHaveHeight = haveHeight;
+        return info;
+    }
+
+    // Reads the mesh when a size is missing (or when asked to verify) and fills the gaps.
+    Status measure(AssetInfo& info, bool verify) {
+        if (!mNeedsMesh && !verify) return Status::success();
+        Result<AssetMesh> mesh = readAssetMesh(info.path);
+        if (!mesh) return fail(mFileNode, "file", mesh.message());
+        info.bounds = mesh->bounds();
+        if (!mHaveFootprint) {
+            info.footprint = mesh->footprint();
+            info.footprintMeasured = true;
+            if (info.footprint.width <= 0.0 || info.footprint.depth <= 0.0) {
+                return fail(mFileNode, "footprint",
+                            "model '" + info.path.string() +
+                                "' is flat in X or Z, so its footprint cannot be measured; "
+                                "give footprint: {width, depth}");
+            }
+        }
+        if (!mHaveHeight) {
+            info.height = mesh->height();
+            info.heightMeasured = true;
+            if (info.height <= 0.0) {
+                return fail(
+                    mFileNode, "height",
+                    "model '" + info.path.string() + "' is flat in Y, so its height cannot be measured; give height");
+            }
+        }
+        return Status::success();
+    }
+
+private:
+    Error fail(const YAML::Node& node, std::string_view key, std::string_view what) const {
+        return Error{where(mSource, node.Mark()) + ": " + mAssetName + ": key '" + std::string(key) + "' " +
+                     std::string(what)};
+    }
+
+    Result<std::string> text(const YAML::Node& node, std::string_view key) const {
+        if (!node.IsScalar()) return fail(node, key, "expected a word, got " + describe(node));
+        return node.Scalar();
+    }
+
+    Result<double> number(const YAML::Node& node, std::string_view key) const {
+        if (!node.IsScalar()) return fail(node, key, "expected a number, got " + describe(node));
+        double v = 0.0;
+        if (!YAML::convert<double>::decode(node, v) || !std::isfinite(v)) {
+            return fail(node, key, "expected a number, got '" + node.Scalar() + "'");
+        }
+        return v;
+    }
+
+    Result<double> positive(const YAML::Node& node, std::string_view key) const {
+        Result<double> v = number(node, key);
+        if (!v) return v;
+        if (*v <= 0.0) return fail(node, key, "must be more than 0 metres, got " + node.Scalar());
+        return v;
+    }
+
+    Result<AssetFootprint> footprint(const YAML::Node& node) const {
+        AssetFootprint f;
+        if (node.IsSequence()) {
+            if (node.size() != 2) return fail(node, "footprint", "expected [width, depth] or {width: …, depth: …}");
+            Result<double> w = positive(node[0], "footprint");
+            if (!w) return w.error();
+            Result<double> d = positive(node[1], "footprint");
+            if (!d) return d.error();
+            return AssetFootprint{*w, *d};
+        }
+        if (!node.IsMap()) {
+            return fail(node, "footprint", "expected {width: …, depth: …} in metres, got " + describe(node));
+        }
+        bool haveWidth = false;
+        bool haveDepth = false;
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+            if (name == "width" || name == "depth") {
+                Result<double> v = positive(it->second, "footprint." + name);
+                if (!v) return v.error();
+                (name == "width" ? f.width : f.depth) = *v;
+                (name == "width" ? haveWidth : haveDepth) = true;
+            } else {
+                return fail(it->first, "footprint." + name, "is not a footprint key (expected width and depth)");
+            }
+        }
+        if (!haveWidth) return fail(node, "footprint.width", "is missing");
+        if (!haveDepth) return fail(node, "footprint.depth", "is missing");
+        return f;
+    }
+
+    std::string mSource;
+    std::filesystem::path mBaseDir;
+    std::string mAssetName;
+    YAML::Node mFileNode;
+    bool mNeedsMesh = false;
+    bool mHaveFootprint = false;
+    bool mHaveHeight = false;
+};
+
+Result<AssetCatalogue> parseUnguarded(std::string_view yaml, const std::filesystem::path& baseDir,
+                                      std::string_view source, const AssetCatalogueOptions& options) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(yaml));
+    } catch (const YAML::ParserException& e) {
+        return Error{where(source, e.mark) + ": YAML syntax error: " + e.msg};
+    }
+    if (!root || root.IsNull()) return Error{std::string(source) + ": the catalogue is empty (expected 'assets:')"};
+    if (!root.IsMap()) {
+        return Error{where(source, root.Mark()) + ": expected a map with 'version' and 'assets', got " +
+                     describe(root)};
+    }
+    YAML::Node assets;
+    std::set<std::string> seen;
+    for (auto it = root.begin(); it != root.end(); ++it) {
+        const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
+        if (!seen.insert(name).second)
+            return Error{where(source, it->first.Mark()) + ": key '" + name + "' appears twice"};
+        if (name == "version") {
+            int version = 0;
+            if (!it->second.IsScalar() || !YAML::convert<int>::decode(it->second, version)) {
+                return Error{where(source, it->second.Mark()) + ": key 'version' expected a whole number, got " +
+                             describe(it->second)};
+            }
+            if (version != AssetCatalogue::kFormatVersion) {
+                return Error{where(source, it->second.Mark()) + ": key 'version' is " + std::to_string(version) +
+                             "; this Terrabit reads version " + std::to_string(AssetCatalogue::kFormatVersion)};
+            }
+        } else if (name == "assets") {
+            assets = it->second;
+        } else {
+            return Error{where(source, it->first.Mark()) + ": key '" + name +
+                         "' is not a catalogue key (expected version and assets)"};
+        }
+    }
+    if (!assets) return Error{where(source, root.Mark()) + ": key 'assets' is missing"};
+    AssetCatalogue catalogue;
+    if (assets.IsNull()) return catalogue;
+    if (!assets.IsSequence()) {
+        return Error{where(source, assets.Mark()) + ": key 'assets' expected a list of assets, got " +
+                     describe(assets)};
+    }
+    std::size_t index = 0;
+    for (const YAML::Node& entry : assets) {
+        EntryParser parser(source, baseDir);
+        Result<AssetInfo> info = parser.parse(entry, index++);
+        if (!info) return info.error();
+        if (catalogue.find(info->id) != nullptr) {
+            return Error{where(source, entry["id"].Mark()) + ": asset '" + info->id +
+                         "': key 'id' is used twice (also at line " + std::to_string(catalogue.find(info->id)->line) +
+                         ")"};
+        }
+        if (Status s = parser.measure(*info, options.verifyModels); !s) return s.error();
+        if (Status s = catalogue.add(std::move(*info)); !s) {
+            return Error{where(source, entry.Mark()) + ": " + s.message()};
+        }
+    }
+    return catalogue;
+}
+
+bool plainWord(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '-' || c == '.' || c == '/';
+        if (!ok) return false;
+    }
+    // Words YAML would read as something other than a string get quoted.
+    static const char* const kReserved[] = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"};
+    std::string lower(s);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (const char* r : kReserved) {
+        if (lower == r) return false;
+    }
+    if ((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '.') return false;
+    return true;
+}
+
+std::string yamlScalar(std::string_view s) {
+    if (plainWord(s)) return std::string(s);
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+// Millimetres are the finest size worth writing; trailing zeros are dropped so hand-typed
+// values read back as typed.
+std::string formatNumber(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    std::string s(buf);
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    if (s == "-0") s = "0";
+    return s;
+}
+
+}  // namespace
+
+Result<AssetCatalogue> AssetCatalogue::parse(std::string_view yaml, const std::filesystem::path& baseDir,
+                                             std::string_view sourceName, const AssetCatalogueOptions& options) {
+    // yaml-cpp reports through exceptions; none may leave core.
+    try {
+        return parseUnguarded(yaml, baseDir, sourceName, options);
+    } catch (const YAML::Exception& e) {
+        return Error{where(sourceName, e.mark) + ": " + e.msg};
+    } catch (const std::exception& e) {
+        return Error{std::string(sourceName) + ": " + e.what()};
+    }
+}
+
+Result<AssetCatalogue> AssetCatalogue::load(const std::filesystem::path& file, const AssetCatalogueOptions& options) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return Error{"catalogue '" + file.string() + "' cannot be opened"};
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return Error{"catalogue '" + file.string() + "' cannot be read"};
+    return parse(text.str(), file.parent_path(), file.string(), options);
+}
+
+Status AssetCatalogue::add(AssetInfo info) {
+    const std::string name = "asset '" + info.id + "'";
+    if (info.id.empty()) return Error{"an asset has no id"};
+    if (find(info.id) != nullptr) return Error{name + ": id is used twice"};
+    if (info.category.empty()) return Error{name + ": no category"};
+    if (!(info.footprint.width > 0.0) || !(info.footprint.depth > 0.0) || !std::isfinite(info.footprint.width) ||
+        !std::isfinite(info.footprint.depth)) {
+        return Error{name + ": footprint " + formatNumber(info.footprint.width) + " × " +
+                     formatNumber(info.footprint.depth) + " m is not positive"};
+    }
+    if (!(info.height > 0.0) || !std::isfinite(info.height)) {
+        return Error{name + ": height " + formatNumber(info.height) + " m is not positive"};
+    }
+    if (!(info.weight >= 0.0) || !std::isfinite(info.weight)) {
+        return Error{name + ": weight " + formatNumber(info.weight) + " is negative"};
+    }
+    mAssets.push_back(std::move(info));
+    return Status::success();
+}
+
+void AssetCatalogue::merge(const AssetCatalogue& other) {
+    for (const AssetInfo& info : other.mAssets) {
+        auto it = std::find_if(mAssets.begin(), mAssets.end(), [&](const AssetInfo& a) { return a.id == info.id; });
+        if (it != mAssets.end()) {
+            *it = info;
+        } else {
+            mAssets.push_back(info);
+        }
+    }
+}
+
+const AssetInfo* AssetCatalogue::find(std::string_view id) const {
+    for (const AssetInfo& a : mAssets) {
+        if (a.id == id) return &a;
+    }
+    return nullptr;
+}
+
+std::vector<const AssetInfo*> AssetCatalogue::ofCategory(std::string_view category) const {
+    AssetFilter filter;
+    filter.category = std::string(category);
+    return select(filter);
+}
+
+std::vector<const AssetInfo*> AssetCatalogue::select(const AssetFilter& filter) const {
+    std::vector<const AssetInfo*> out;
+    for (const AssetInfo& a : mAssets) {
+        if (!filter.category.empty() && a.category != filter.category) continue;
+        if (!std::all_of(filter.allTags.begin(), filter.allTags.end(),
+                         [&](const std::string& t) { return a.hasTag(t); })) {
+            continue;
+        }
+        if (!filter.anyTags.empty() && std::none_of(filter.anyTags.begin(), filter.anyTags.end(),
+                                                    [&](const std::string& t) { return a.hasTag(t); })) {
+            continue;
+        }
+        if (std::any_of(filter.noneTags.begin(), filter.noneTags.end(),
+                        [&](const std::string& t) { return a.hasTag(t); })) {
+            continue;
+        }
+        out.push_back(&a);
+    }
+    return out;
+}
+
+std::vector<std::string> AssetCatalogue::categories() const {
+    std::set<std::string> set;
+    for (const AssetInfo& a : mAssets) set.insert(a.category);
+    return {set.begin(), set.end()};
+}
+
+std::string AssetCatalogue::toYaml(std::string_view headerComment) const {
+    std::string out;
+    std::string_view rest = headerComment;
+    while (!rest.empty()) {
+        const std::size_t nl = rest.find('\n');
+        const std::string_view line = rest.substr(0, nl);
+        out += line.empty() ? "#\n" : "# " + std::string(line) + "\n";
+        if (nl == std::string_view::npos) break;
+        rest.remove_prefix(nl + 1);
+    }
+    out += "version: " + std::to_string(kFormatVersion) + "\n";
+    out += "assets:\n";
+    for (const AssetInfo& a : mAssets) {
+        out += "  - id: " + yamlScalar(a.id) + "\n";
+        out += "    file: " + yamlScalar(a.file.empty() ? a.path.generic_string() : a.file) + "\n";
+        out += "    category: " + yamlScalar(a.category) + "\n";
+        out += "    footprint: {width: " + formatNumber(a.footprint.width) +
+               ", depth: " + formatNumber(a.footprint.depth) + "}\n";
+        out += "    height: " + formatNumber(a.height) + "\n";
+        out += "    tags: [";
+        for (std::size_t i = 0; i < a.tags.size(); ++i) out += (i ? ", " : "") + yamlScalar(a.tags[i]);
+        out += "]\n";
+        out += "    weight: " + formatNumber(a.weight) + "\n";
+    }
+    return out;
+}
+
+}  // namespace terrabit::core

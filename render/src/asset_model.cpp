@@ -1,0 +1,108 @@
+#include "terrabit/render/asset_model.h"
+
+#include <osg/CullFace>
+#include <osg/Material>
+#include <osg/PrimitiveSet>
+
+#include <algorithm>
+
+namespace terrabit::render {
+
+AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh) {
+    AssetModel model;
+    const std::size_t n = mesh.vertexCount();
+    osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array(static_cast<unsigned>(n));
+    osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array(static_cast<unsigned>(n));
+    osg::ref_ptr<osg::Vec4Array> colours = new osg::Vec4Array(static_cast<unsigned>(n));
+    const bool haveNormals = mesh.normals.size() == n * 3;
+    const bool haveColours = mesh.colours.size() == n * 4;
+    for (std::size_t i = 0; i < n; ++i) {
+        (*vertices)[i].set(mesh.positions[i * 3], mesh.positions[i * 3 + 1], mesh.positions[i * 3 + 2]);
+        if (haveNormals) {
+            (*normals)[i].set(mesh.normals[i * 3], mesh.normals[i * 3 + 1], mesh.normals[i * 3 + 2]);
+        } else {
+            (*normals)[i].set(0.0f, 1.0f, 0.0f);
+        }
+        if (haveColours) {
+            (*colours)[i].set(static_cast<float>(core::linearToSrgb(mesh.colours[i * 4])),
+                              static_cast<float>(core::linearToSrgb(mesh.colours[i * 4 + 1])),
+                              static_cast<float>(core::linearToSrgb(mesh.colours[i * 4 + 2])), mesh.colours[i * 4 + 3]);
+        } else {
+            (*colours)[i].set(1.0f, 1.0f, 1.0f, 1.0f);
+        }
+    }
+    osg::ref_ptr<osg::Geometry> geometry = new osg::Geometry;
+    geometry->setVertexArray(vertices);
+    geometry->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
+    geometry->setColorArray(colours, osg::Array::BIND_PER_VERTEX);
+    // 16-bit indices when they fit: half the index memory for every shipped model.
+    if (n <= 0xFFFF) {
+        osg::ref_ptr<osg::DrawElementsUShort> triangles = new osg::DrawElementsUShort(GL_TRIANGLES);
+        triangles->reserve(mesh.indices.size());
+        for (std::uint32_t i : mesh.indices) triangles->push_back(static_cast<GLushort>(i));
+        geometry->addPrimitiveSet(triangles);
+    } else {
+        osg::ref_ptr<osg::DrawElementsUInt> triangles = new osg::DrawElementsUInt(GL_TRIANGLES);
+        triangles->reserve(mesh.indices.size());
+        for (std::uint32_t i : mesh.indices) triangles->push_back(i);
+        geometry->addPrimitiveSet(triangles);
+    }
+    // Instanced drawing needs VBOs; display lists would freeze the instance count.
+    geometry->setUseDisplayList(false);
+    geometry->setUseVertexBufferObjects(true);
+
+    osg::StateSet* state = geometry->getOrCreateStateSet();
+    osg::ref_ptr<osg::Material> material = new osg::Material;
+    material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
+    material->setSpecular(osg::Material::FRONT_AND_BACK, osg::Vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    state->setAttributeAndModes(material, osg::StateAttribute::ON);
+    state->setAttributeAndModes(new osg::CullFace(osg::CullFace::BACK), osg::StateAttribute::ON);
+
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(geometry);
+
+    model.mGeometry = geometry;
+    model.mNode = geode;
+    model.mVertexCount = n;
+    model.mTriangleCount = mesh.triangleCount();
+    model.mBounds = mesh.bounds();
+    return model;
+}
+
+core::Result<AssetModel> AssetModel::load(const std::filesystem::path& file) {
+    core::Result<core::AssetMesh> mesh = core::readAssetMesh(file);
+    if (!mesh) return mesh.error();
+    return fromMesh(*mesh);
+}
+
+core::Result<AssetModel> AssetModelCache::model(const core::AssetInfo& info) { return model(info.path); }
+
+core::Result<AssetModel> AssetModelCache::model(const std::filesystem::path& file) {
+    std::error_code ec;
+    std::filesystem::path absolute = std::filesystem::absolute(file, ec);
+    const std::string key = (ec ? file : absolute).lexically_normal().string();
+    {
+        const std::lock_guard lock(mMutex);
+        const auto it = mModels.find(key);
+        if (it != mModels.end()) return it->second;
+    }
+    // Read outside the lock: a slow file must not stall other threads' cache hits. Two threads
+    // racing for the same new file both read it and the first one stored wins.
+    core::Result<AssetModel> loaded = AssetModel::load(file);
+    if (!loaded) return loaded;
+    const std::lock_guard lock(mMutex);
+    const auto [it, inserted] = mModels.emplace(key, std::move(loaded).value());
+    return it->second;
+}
+
+std::size_t AssetModelCache::size() const {
+    const std::lock_guard lock(mMutex);
+    return mModels.size();
+}
+
+void AssetModelCache::clear() {
+    const std::lock_guard lock(mMutex);
+    mModels.clear();
+}
+
+}  // namespace terrabit::render
