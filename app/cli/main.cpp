@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/io/progress_printer.h"
 #include "terrabit/core/io/resource_paths.h"
 
@@ -145,6 +146,30 @@ void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+void addProbeCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand(
+        "probe",
+        "Collision probes against a map's layers, read from stdin one per line: `point LON LAT`, "
+        "`rect LON LAT WIDTH_M HEIGHT_M` (centred), `orect LON LAT WIDTH_M HEIGHT_M ANGLE_DEG`, "
+        "`disk LON LAT RADIUS_M`, `segment LON1 LAT1 LON2 LAT2`, `tri LON1 LAT1 LON2 LAT2 LON3 LAT3`. "
+        "Prints per probe the layers hit (comma-separated) or `clear`; with --expr, `hit` or `clear` for the "
+        "expression, then the layers touched");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    auto expr = std::make_shared<std::string>();
+    input->add(*cmd);
+    tiles->add(*cmd, false);
+    cmd->add_option("--expr,-e", *expr, "Layer expression to probe against, e.g. \"building | water\"");
+    cmd->callback([&ctx, input, tiles, expr] {
+        io::ProbeCommand c;
+        c.input = input->input(ctx);
+        c.selection = tiles->selection();
+        c.threads = tiles->threads;
+        c.expression = *expr;
+        ctx.exitCode = io::runProbe(c, std::cin, std::cout, std::cerr, ctx.progress());
+    });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -166,6 +191,7 @@ int main(int argc, char** argv) {
     addInfoCommand(app, ctx);
     addTilesCommand(app, ctx);
     addRasterizeCommand(app, ctx);
+    addProbeCommand(app, ctx);
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,95 @@
+#include "terrabit/core/io/probe_command.h"
+
+#include <cmath>
+
+#include "terrabit/core/algebra/layer_evaluator.h"
+#include "terrabit/core/algebra/layer_program.h"
+#include "terrabit/core/collision/probe_spec.h"
+#include "terrabit/core/tile/ground_frame.h"
+
+namespace terrabit::core::io {
+
+namespace {
+
+std::string layerList(std::uint64_t layers, const std::vector<std::string>& names) {
+    std::string s;
+    for (std::size_t i = 0; i < names.size() && i < 64; ++i) {
+        if ((layers >> i) & 1u) s += (s.empty() ? "" : ",") + names[i];
+    }
+    return s;
+}
+
+}  // namespace
+
+int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, std::ostream& err,
+             const ProgressCallback& progress) {
+    Result<std::unique_ptr<MapLayers>> built =
+        buildMapLayers(command.input, command.selection, command.threads, progress);
+    if (!built) {
+        err << "terrabit-cli probe: " << built.message() << "\n";
+        return built.message().find("rules") != std::string::npos ? kExitBadArguments : kExitNothingUsable;
+    }
+    const MapLayers& layers = **built;
+    for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
+
+    const std::vector<TileId>& tiles = layers.store.tiles();
+    const std::vector<std::string>& names = layers.store.layerNames();
+    Result<CollisionGrid> grid = CollisionGrid::build(layers.store, tiles, names);
+    if (!grid) {
+        err << "terrabit-cli probe: " << grid.message() << "\n";
+        return kExitNothingUsable;
+    }
+    int exprLayer = -1;
+    if (!command.expression.empty()) {
+        algebra::ExpressionOptions options;
+        options.zoom = command.selection.zoom;
+        options.latitude = mercatorToLonLat(layers.map.extent.centre()).lat;
+        Result<algebra::LayerProgram> program = algebra::LayerProgram::compile(command.expression, names, options);
+        if (!program) {
+            err << "terrabit-cli probe: bad expression:\n" << program.message() << "\n";
+            return kExitBadArguments;
+        }
+        algebra::LayerEvaluator evaluator(*program);
+        std::vector<BitTile> results(tiles.size());
+        for (std::size_t i = 0; i < tiles.size(); ++i) {
+            if (Status s = evaluator.evaluate(layers.store, tiles[i], results[i]); !s) {
+                err << "terrabit-cli probe: " << s.message() << "\n";
+                return kExitBadArguments;
+            }
+        }
+        Result<int> added = grid->addLayer("expression", [&](const TileId& t) -> const BitTile* {
+            const std::ptrdiff_t slot = layers.store.slotOf(t);
+            return slot < 0 ? nullptr : &results[static_cast<std::size_t>(slot)];
+        });
+        if (!added) {
+            err << "terrabit-cli probe: " << added.message() << "\n";
+            return kExitBadArguments;
+        }
+        exprLayer = *added;
+    }
+
+    CollisionQuery query(*grid);
+    const std::uint64_t baseLayers = exprLayer < 0 ? kAllLayers : (std::uint64_t{1} << exprLayer) - 1;
+    int exitCode = kExitOk;
+    std::string line;
+    for (int lineNo = 1; std::getline(in, line); ++lineNo) {
+        Result<ProbeSpec> probe = parseProbe(line);
+        if (!probe) {
+            if (probe.message().empty()) continue;  // blank or comment
+            err << "terrabit-cli probe: stdin line " << lineNo << ": " << probe.message() << "\n";
+            out << "error\n";
+            exitCode = kExitBadArguments;
+            continue;
+        }
+        const ProbeResult r = runProbe(query, *probe);
+        const std::string touched = layerList(r.layers & baseLayers, names);
+        if (exprLayer < 0) {
+            out << (touched.empty() ? "clear" : touched) << "\n";
+        } else {
+            out << (((r.layers >> exprLayer) & 1u) ? "hit" : "clear") << (touched.empty() ? "" : " " + touched) << "\n";
+        }
+    }
+    return exitCode;
+}
+
+}  // namespace terrabit::core::io
