@@ -185,6 +185,24 @@ void MeshBuilder::addConvexPolygon(std::span<const Vec3> points) {
     }
     if (dot(normal, normal) < 1e-12) return;
     const Vec3 unit = normalized(normal);
+    // A warped polygon (a roof quad with one corner lifted) has no single normal: its fan
+    // triangles are emitted on their own, each with its own flat normal.
+    for (std::size_t i = 1; i + 1 < points.size(); ++i) {
+        const Vec3 n = cross(placed[i] - placed[0], placed[i + 1] - placed[0]);
+        if (dot(n, n) < 1e-12) continue;
+        if (dot(normalized(n), unit) < 0.99999) {
+            const Rgb c = mColour;
+            for (std::size_t k = 1; k + 1 < points.size(); ++k) {
+                // Through addTriangle, whose positions are placed again: undo by emitting the
+                // already placed corners with an identity transform.
+                const Affine saved = mTransform;
+                mTransform = Affine{};
+                addTriangle(placed[0], placed[k], placed[k + 1], c, c, c);
+                mTransform = saved;
+            }
+            return;
+        }
+    }
     const auto first = static_cast<std::uint32_t>(mMesh.vertexCount());
     for (std::size_t i = 0; i < points.size(); ++i) addVertex(placed[i], unit, mColour);
     for (std::size_t i = 1; i + 1 < points.size(); ++i) {

@@ -1,0 +1,331 @@
+// The asset catalogue: hand-written YAML, its error messages (file, line, column, key), sizes
+// measured from user glTF and OBJ models, queries, merging, and writing it back.
+
+#include "terrabit/core/assets/asset_catalogue.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "asset_test_support.h"
+#include "gltf_fixture.h"
+
+namespace terrabit::core {
+namespace {
+
+using test::ScratchDir;
+
+// Four models every parsing test can point at: two real ones and two placeholders.
+class AssetCatalogueTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        test::GltfFixture cube = test::unitCube();
+        const double s = std::sin(std::numbers::pi / 4);
+        cube.nodes = {{{"translation", {10.0, 0.0, 0.0}}, {"rotation", {0.0, s, 0.0, s}}, {"children", {1}}},
+                      {{"scale", {2.0, 3.0, 4.0}}, {"mesh", 0}}};
+        test::writeGltf(mDir.path() / "user", "block", cube);
+        test::writeText(mDir / "user/shed.obj",
+                        "v 0 0 0\nv 5 0 0\nv 5 0 3\nv 0 0 3\nv 0 2 0\nv 5 2 0\nv 5 2 3\nv 0 2 3\n"
+                        "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n");
+        test::writeText(mDir / "models/a.glb", "placeholder: sizes are given, so never read");
+        test::writeText(mDir / "models/b.glb", "placeholder");
+    }
+
+    Result<AssetCatalogue> parse(std::string_view yaml, AssetCatalogueOptions options = {}) {
+        test::writeText(mDir / "catalogue.yaml", yaml);
+        return AssetCatalogue::load(mDir / "catalogue.yaml", options);
+    }
+
+    // Asserts that loading fails with a message holding every fragment.
+    void expectError(std::string_view yaml, std::initializer_list<std::string_view> fragments) {
+        Result<AssetCatalogue> c = parse(yaml);
+        ASSERT_FALSE(c) << "expected an error for:\n" << yaml;
+        for (std::string_view f : fragments) {
+            EXPECT_NE(c.message().find(f), std::string::npos) << "missing '" << f << "' in: " << c.message();
+        }
+    }
+
+    ScratchDir mDir;
+};
+
+TEST_F(AssetCatalogueTest, ReadsEveryFieldOfHandWrittenEntries) {
+    Result<AssetCatalogue> c = parse(R"(# my catalogue
+version: 1
+assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: {width: 12, depth: 20.5}
+    height: 9.5
+    tags: [rural, industrial]
+    weight: 2.5
+  - id: hut
+    file: models/b.glb
+    category: building
+    footprint: [4, 5]
+    height: 3
+)");
+    ASSERT_TRUE(c) << c.message();
+    ASSERT_EQ(c->size(), 2u);
+    const AssetInfo* barn = c->find("barn");
+    ASSERT_NE(barn, nullptr);
+    EXPECT_EQ(barn->file, "models/a.glb");
+    EXPECT_EQ(barn->path, (mDir.path() / "models/a.glb").lexically_normal());
+    EXPECT_EQ(barn->category, "building");
+    EXPECT_EQ(barn->footprint, (AssetFootprint{12.0, 20.5}));
+    EXPECT_EQ(barn->height, 9.5);
+    EXPECT_EQ(barn->tags, (std::vector<std::string>{"rural", "industrial"}));
+    EXPECT_EQ(barn->weight, 2.5);
+    EXPECT_EQ(barn->line, 4);
+    EXPECT_FALSE(barn->footprintMeasured);
+    EXPECT_FALSE(barn->heightMeasured);
+    const AssetInfo* hut = c->find("hut");
+    ASSERT_NE(hut, nullptr);
+    EXPECT_EQ(hut->footprint, (AssetFootprint{4.0, 5.0}));
+    EXPECT_EQ(hut->weight, 1.0);  // the default
+    EXPECT_TRUE(hut->tags.empty());
+    EXPECT_EQ(c->find("shed"), nullptr);
+}
+
+TEST_F(AssetCatalogueTest, MeasuresMissingSizesFromUserGltfAndObjModels) {
+    Result<AssetCatalogue> c = parse(R"(assets:
+  - id: block
+    file: user/block.gltf
+    category: building
+  - id: shed
+    file: user/shed.obj
+    category: building
+    height: 2.5
+)");
+    ASSERT_TRUE(c) << c.message();
+    // block: a unit cube scaled 2 × 3 × 4 and turned 90° about Y (worked out by hand).
+    const AssetInfo* block = c->find("block");
+    ASSERT_NE(block, nullptr);
+    EXPECT_TRUE(block->footprintMeasured);
+    EXPECT_TRUE(block->heightMeasured);
+    EXPECT_NEAR(block->footprint.width, 4.0, 1e-5);
+    EXPECT_NEAR(block->footprint.depth, 2.0, 1e-5);
+    EXPECT_NEAR(block->height, 3.0, 1e-5);
+    EXPECT_NEAR(block->bounds.min[0], 8.0, 1e-5);
+    // shed: a 5 × 2 × 3 m OBJ box; its given height wins over the mesh's 2 m.
+    const AssetInfo* shed = c->find("shed");
+    ASSERT_NE(shed, nullptr);
+    EXPECT_TRUE(shed->footprintMeasured);
+    EXPECT_FALSE(shed->heightMeasured);
+    EXPECT_NEAR(shed->footprint.width, 5.0, 1e-6);
+    EXPECT_NEAR(shed->footprint.depth, 3.0, 1e-6);
+    EXPECT_EQ(shed->height, 2.5);
+}
+
+TEST_F(AssetCatalogueTest, UnknownKeyNamesFileLineColumnAndKey) {
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    heigth: 9
+)",
+                {"catalogue.yaml:5:5:", "asset 'barn'", "key 'heigth'", "not a catalogue key"});
+}
+
+TEST_F(AssetCatalogueTest, BadNumbersNameTheirLineAndKey) {
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: {width: 12, depth: 20}
+    height: tall
+)",
+                {"catalogue.yaml:6:13:", "key 'height'", "'tall'"});
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: {width: -3, depth: 20}
+    height: 5
+)",
+                {"catalogue.yaml:5:24:", "key 'footprint.width'", "more than 0"});
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: {width: 3, depth: 20}
+    height: 5
+    weight: -1
+)",
+                {"catalogue.yaml:7:13:", "key 'weight'", "zero or more"});
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: {width: 3}
+    height: 5
+)",
+                {"catalogue.yaml:5:16:", "key 'footprint.depth'", "missing"});
+}
+
+TEST_F(AssetCatalogueTest, MissingRequiredKeysAndDuplicatesAreNamed) {
+    expectError("assets:\n  - id: barn\n    category: building\n", {"catalogue.yaml:2:5:", "key 'file'", "missing"});
+    expectError("assets:\n  - file: models/a.glb\n    category: building\n",
+                {"catalogue.yaml:2:5:", "asset #1", "key 'id'"});
+    expectError(R"(assets:
+  - id: barn
+    file: models/a.glb
+    category: building
+    footprint: [3, 4]
+    height: 5
+  - id: barn
+    file: models/b.glb
+    category: building
+    footprint: [3, 4]
+    height: 5
+)",
+                {"catalogue.yaml:7:9:", "asset 'barn'", "used twice", "line 2"});
+    expectError("assets:\n  - id: barn\n    id: again\n    file: models/a.glb\n    category: b\n",
+                {"catalogue.yaml:3:5:", "key 'id'", "appears twice"});
+}
+
+TEST_F(AssetCatalogueTest, YamlSyntaxErrorsGiveTheirLine) {
+    expectError("assets:\n  - id: barn\n    tags: [a, b\n    file: x\n", {"catalogue.yaml:", "YAML syntax error"});
+    expectError("version: 7\nassets: []\n", {"catalogue.yaml:1:10:", "key 'version'", "version 1"});
+    expectError("colour: red\nassets: []\n", {"catalogue.yaml:1:1:", "key 'colour'"});
+    expectError("", {"catalogue.yaml", "empty"});
+    expectError("- just\n- a list\n", {"catalogue.yaml:1:1:", "expected a map"});
+}
+
+TEST_F(AssetCatalogueTest, MissingModelFileIsNamed) {
+    expectError(R"(assets:
+  - id: barn
+    file: models/missing.glb
+    category: building
+    footprint: [3, 4]
+    height: 5
+)",
+                {"catalogue.yaml:3:11:", "asset 'barn'", "missing.glb", "does not exist"});
+}
+
+TEST_F(AssetCatalogueTest, CorruptModelIsNamedWhenItMustBeRead) {
+    // No footprint: the mesh must be measured, and a.glb is not a model.
+    expectError("assets:\n  - id: barn\n    file: models/a.glb\n    category: building\n",
+                {"catalogue.yaml:3:11:", "asset 'barn'", "a.glb"});
+    // With sizes given the file is only checked to exist, unless the caller asks to verify.
+    const std::string_view sized =
+        "assets:\n  - id: barn\n    file: models/a.glb\n    category: building\n"
+        "    footprint: [3, 4]\n    height: 5\n";
+    EXPECT_TRUE(parse(sized));
+    AssetCatalogueOptions verify;
+    verify.verifyModels = true;
+    Result<AssetCatalogue> c = parse(sized, verify);
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.message().find("a.glb"), std::string::npos) << c.message();
+}
+
+TEST_F(AssetCatalogueTest, UnreadableCatalogueIsNamed) {
+    Result<AssetCatalogue> c = AssetCatalogue::load(mDir / "no-such-catalogue.yaml");
+    ASSERT_FALSE(c);
+    EXPECT_NE(c.message().find("no-such-catalogue.yaml"), std::string::npos);
+}
+
+TEST_F(AssetCatalogueTest, QueriesByCategoryAndTags) {
+    Result<AssetCatalogue> c = parse(R"(assets:
+  - {id: temple, file: models/a.glb, category: building, footprint: [20, 14], height: 10, tags: [ancient, religious]}
+  - {id: tower, file: models/a.glb, category: building, footprint: [8, 8], height: 20, tags: [ancient, tower]}
+  - {id: office, file: models/a.glb, category: building, footprint: [20, 20], height: 60, tags: [commercial, tower]}
+  - {id: oak, file: models/b.glb, category: tree, footprint: [7, 7], height: 10, tags: [broadleaf, park]}
+)");
+    ASSERT_TRUE(c) << c.message();
+    auto ids = [](const std::vector<const AssetInfo*>& v) {
+        std::vector<std::string> out;
+        for (const AssetInfo* a : v) out.push_back(a->id);
+        return out;
+    };
+    using Ids = std::vector<std::string>;
+    EXPECT_EQ(ids(c->ofCategory("building")), (Ids{"temple", "tower", "office"}));
+    EXPECT_EQ(ids(c->ofCategory("tree")), (Ids{"oak"}));
+    EXPECT_TRUE(c->ofCategory("grass").empty());
+    EXPECT_EQ(ids(c->select({"building", {"ancient"}, {}, {}})), (Ids{"temple", "tower"}));
+    EXPECT_EQ(ids(c->select({"building", {"ancient", "tower"}, {}, {}})), (Ids{"tower"}));
+    EXPECT_EQ(ids(c->select({"", {}, {"religious", "park"}, {}})), (Ids{"temple", "oak"}));
+    EXPECT_EQ(ids(c->select({"building", {"tower"}, {}, {"ancient"}})), (Ids{"office"}));
+    EXPECT_EQ(c->categories(), (Ids{"building", "tree"}));
+}
+
+TEST_F(AssetCatalogueTest, WrittenYamlReadsBackTheSameEntries) {
+    Result<AssetCatalogue> c = parse(R"(assets:
+  - id: block
+    file: user/block.gltf
+    category: building
+    tags: [odd tag, "yes", x]
+    weight: 0.25
+  - id: shed
+    file: user/shed.obj
+    category: shed-like
+    footprint: [5.5, 3.25]
+    height: 2
+)");
+    ASSERT_TRUE(c) << c.message();
+    const std::string yaml = c->toYaml("a header\n\nsecond line");
+    EXPECT_EQ(yaml.rfind("# a header\n#\n# second line\nversion: 1\n", 0), 0u) << yaml;
+    test::writeText(mDir / "again.yaml", yaml);
+    Result<AssetCatalogue> again = AssetCatalogue::load(mDir / "again.yaml");
+    ASSERT_TRUE(again) << again.message() << "\n" << yaml;
+    ASSERT_EQ(again->size(), c->size());
+    for (std::size_t i = 0; i < c->size(); ++i) {
+        const AssetInfo& a = c->assets()[i];
+        const AssetInfo& b = again->assets()[i];
+        EXPECT_EQ(a.id, b.id);
+        EXPECT_EQ(a.file, b.file);
+        EXPECT_EQ(a.category, b.category);
+        EXPECT_NEAR(a.footprint.width, b.footprint.width, 5e-4);
+        EXPECT_NEAR(a.footprint.depth, b.footprint.depth, 5e-4);
+        EXPECT_NEAR(a.height, b.height, 5e-4);
+        EXPECT_EQ(a.tags, b.tags);
+        EXPECT_EQ(a.weight, b.weight);
+    }
+    EXPECT_EQ(again->toYaml(), c->toYaml());
+}
+
+TEST_F(AssetCatalogueTest, MergeReplacesByIdAndAppendsNewOnes) {
+    Result<AssetCatalogue> base = parse(R"(assets:
+  - {id: a, file: models/a.glb, category: building, footprint: [3, 3], height: 3}
+  - {id: b, file: models/b.glb, category: building, footprint: [4, 4], height: 4}
+)");
+    ASSERT_TRUE(base);
+    Result<AssetCatalogue> user = parse(R"(assets:
+  - {id: b, file: models/b.glb, category: building, footprint: [4, 4], height: 4, weight: 0}
+  - {id: c, file: models/a.glb, category: tree, footprint: [1, 1], height: 2}
+)");
+    ASSERT_TRUE(user);
+    AssetCatalogue merged = *base;
+    merged.merge(*user);
+    ASSERT_EQ(merged.size(), 3u);
+    EXPECT_EQ(merged.assets()[0].id, "a");
+    EXPECT_EQ(merged.assets()[1].id, "b");
+    EXPECT_EQ(merged.assets()[1].weight, 0.0);
+    EXPECT_EQ(merged.assets()[2].id, "c");
+}
+
+TEST(AssetCatalogueAdd, RejectsInvalidEntriesByName) {
+    AssetCatalogue c;
+    AssetInfo info;
+    info.id = "x";
+    info.category = "building";
+    info.footprint = {2, 3};
+    info.height = 4;
+    EXPECT_TRUE(c.add(info));
+    Status dup = c.add(info);
+    ASSERT_FALSE(dup);
+    EXPECT_NE(dup.message().find("'x'"), std::string::npos);
+    info.id = "flat";
+    info.height = 0;
+    Status flat = c.add(info);
+    ASSERT_FALSE(flat);
+    EXPECT_NE(flat.message().find("height"), std::string::npos);
+    info.id = "";
+    EXPECT_FALSE(c.add(info));
+    EXPECT_EQ(c.size(), 1u);
+}
+
+}  // namespace
+}  // namespace terrabit::core
