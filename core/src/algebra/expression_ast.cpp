@@ -779,6 +779,17 @@ private:
         return true;
     }
 
+    /// A layer-expression argument: a number there is a type error naming the argument.
+    int maskArg(const PNode& call, int index) {
+        const PNode& arg = mNodes[static_cast<std::size_t>(call.args[static_cast<std::size_t>(index)])];
+        if (arg.kind == PKind::Number) {
+            return failNode(arg.offset, arg.length,
+                            "argument " + std::to_string(index + 1) + " of " + std::string(call.text) +
+                                " must be a layer expression, not a number");
+        }
+        return resolveMask(call.args[static_cast<std::size_t>(index)]);
+    }
+
     bool metresToCells(const PNode& arg, double& cells) {
         if (!arg.metres) {
             cells = arg.number;
@@ -894,7 +905,7 @@ private:
             case ExprOp::Erode:
             case ExprOp::Open:
             case ExprOp::Close: {
-                if ((n.a = resolveMask(p.args[0])) < 0) return -1;
+                if ((n.a = maskArg(p, 0)) < 0) return -1;
                 if (!wholeCellsArg(p, 1, "a radius", 0, kMaxRadius, n.radius)) return -1;
                 if (!elementArg(p, 2, n.element)) return -1;
                 const int factor = (f->op == ExprOp::Open || f->op == ExprOp::Close) ? 2 : 1;
@@ -902,11 +913,11 @@ private:
                 break;
             }
             case ExprOp::Edge:
-                if ((n.a = resolveMask(p.args[0])) < 0) return -1;
+                if ((n.a = maskArg(p, 0)) < 0) return -1;
                 r = {info(n.a).depth + 1, info(n.a).reach + 1};
                 break;
             case ExprOp::Shift:
-                if ((n.a = resolveMask(p.args[0])) < 0) return -1;
+                if ((n.a = maskArg(p, 0)) < 0) return -1;
                 if (!wholeCellsArg(p, 1, "a shift", -kMaxShift, kMaxShift, n.dx)) return -1;
                 if (!wholeCellsArg(p, 2, "a shift", -kMaxShift, kMaxShift, n.dy)) return -1;
                 r = {info(n.a).depth + 1, info(n.a).reach + std::max(std::abs(n.dx), std::abs(n.dy))};
