@@ -116,6 +116,40 @@ ModelRecipe conifer(const char* id, std::uint64_t seed, int tiers, double trunkH
     return {id, "tree", std::move(tags), weight, b.take()};
 }
 
+// A Mediterranean stone pine: a tall bare trunk leaning a little, forking into an umbrella of
+// flat, dark needle masses.
+ModelRecipe stonePine() {
+    MeshBuilder b;
+    SeededRandom random(0x5709);
+    b.setColour(Rgb{120, 84, 60});
+    const Vec3 fork{0.5, 5.6, 0.2};
+    b.addFrustumBetween({0, 0, 0}, fork, 0.34, 0.22, 7, false);
+    const std::array<Vec3, 3> limbs{Vec3{2.0, 7.0, 0.9}, Vec3{-1.4, 7.1, 0.6}, Vec3{0.6, 7.2, -1.7}};
+    for (const Vec3& tip : limbs) b.addFrustumBetween(fork, tip, 0.18, 0.08, 5, false);
+    b.setColour(Rgb{46, 88, 44});
+    b.addBlob({0.4, 7.7, 0.0}, {3.4, 1.0, 3.2}, 1, 0.12, 0.14, random);
+    b.addBlob({2.2, 7.3, 1.0}, {1.9, 0.8, 1.9}, 1, 0.14, 0.14, random);
+    b.addBlob({-1.5, 7.4, -0.6}, {2.0, 0.8, 2.0}, 1, 0.14, 0.14, random);
+    return {"pine_stone", "tree", {"conifer", "evergreen", "mediterranean", "park", "urban", "large"}, 0.7, b.take()};
+}
+
+// An Italian cypress: a dark, narrow column of jagged cones.
+ModelRecipe cypress() {
+    MeshBuilder b;
+    SeededRandom random(0xC1A2);
+    b.setColour(kBarkDark);
+    b.addFrustum(0, 0, 0, 1.6, 0.2, 0.15, 6, false, true);
+    const int tiers = 6;
+    for (int t = 0; t < tiers; ++t) {
+        // The lowest needles stop short of the ground so a little trunk shows.
+        const double y = 0.9 + t * 1.45;
+        const double bulge = std::sin(kPi * (t + 1.5) / (tiers + 1.0));
+        jaggedCone(b, {0, y, 0}, 3.0, 0.55 + 0.5 * bulge, 9, mix(Rgb{34, 70, 40}, Rgb{255, 255, 255}, 0.02 * t),
+                   random);
+    }
+    return {"cypress", "tree", {"conifer", "evergreen", "mediterranean", "park", "urban", "slender"}, 0.6, b.take()};
+}
+
 ModelRecipe oak() {
     MeshBuilder b;
     SeededRandom random(0x0A4B);
@@ -300,6 +334,8 @@ std::vector<ModelRecipe> buildDefaultVegetation() {
                           {"conifer", "evergreen", "forest", "large"}, 1.0));
     out.push_back(conifer("conifer_fir", 0xF122, 4, 0.8, 1.3, 2.4, 1.6, kFir,
                           {"conifer", "evergreen", "forest", "park", "small"}, 0.8));
+    out.push_back(stonePine());
+    out.push_back(cypress());
     out.push_back(oak());
     out.push_back(birch());
     out.push_back(palm());

@@ -189,7 +189,8 @@ TEST(DefaultAssetLibrary, PagodaEavesOverhangOpenSpace) {
 }
 
 TEST(DefaultAssetLibrary, TreesHaveBrownTrunksUnderGreenCrowns) {
-    for (const char* id : {"conifer_spruce", "conifer_fir", "broadleaf_oak", "broadleaf_birch", "palm"}) {
+    for (const char* id :
+         {"conifer_spruce", "conifer_fir", "pine_stone", "cypress", "broadleaf_oak", "broadleaf_birch", "palm"}) {
         SCOPED_TRACE(id);
         const DefaultAsset& tree = asset(id);
         const AssetMesh& m = tree.mesh;
