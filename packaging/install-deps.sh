@@ -12,6 +12,7 @@ packages=(
   libopenscenegraph-dev openscenegraph libtinygltf-dev libstb-dev libtinyobjloader-dev
   # ui
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-mesa0 libgl1-mesa-dri
+  libqt6svg6  # the SVG icon engine and image plugin: the app icon is resources/icons/terrabit.svg
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev xvfb xauth
 )
