@@ -214,11 +214,11 @@ private:
             }
             haveColours = true;
         }
-        double base[4] = {1, 1, 1, 1};
+        double baseColour[4] = {1, 1, 1, 1};
         if (prim.material >= 0 && static_cast<std::size_t>(prim.material) < mModel.materials.size()) {
             const auto& f =
                 mModel.materials[static_cast<std::size_t>(prim.material)].pbrMetallicRoughness.baseColorFactor;
-            for (std::size_t i = 0; i < 4 && i < f.size(); ++i) base[i] = f[i];
+            for (std::size_t i = 0; i < 4 && i < f.size(); ++i) baseColour[i] = f[i];
         }
 
         mIdx.clear();
@@ -277,7 +277,7 @@ private:
                                          m[2] * x + m[6] * y + m[10] * z + m[14]};
         };
         auto colourOf = [&](std::size_t v) {
-            std::array<double, 4> col{base[0], base[1], base[2], base[3]};
+            std::array<double, 4> col{baseColour[0], baseColour[1], baseColour[2], baseColour[3]};
             if (haveColours) {
                 for (int i = 0; i < colourComps; ++i) {
                     col[static_cast<std::size_t>(i)] *= mCol[v * static_cast<std::size_t>(colourComps) + i];
@@ -286,6 +286,36 @@ private:
             return col;
         };
         const bool flip = det < 0;
+        auto emitVertex = [&](const std::array<double, 3>& p, const std::array<double, 3>& n, std::size_t v) {
+            const auto col = colourOf(v);
+            mOut.positions.insert(mOut.positions.end(),
+                                  {static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2])});
+            mOut.normals.insert(mOut.normals.end(),
+                                {static_cast<float>(n[0]), static_cast<float>(n[1]), static_cast<float>(n[2])});
+            for (double channel : col) mOut.colours.push_back(static_cast<float>(std::clamp(channel, 0.0, 1.0)));
+        };
+        if (haveNormals) {
+            // Shared vertices stay shared: each is transformed once and the triangles keep
+            // their indices, offset past the vertices already in the mesh.
+            const auto base = static_cast<std::uint32_t>(mOut.vertexCount());
+            for (std::size_t v = 0; v < count; ++v) {
+                const auto p = transformPoint(v);
+                if (!std::isfinite(p[0]) || !std::isfinite(p[1]) || !std::isfinite(p[2])) {
+                    return Error{"vertex " + std::to_string(v) + " is not a finite position"};
+                }
+                emitVertex(p, transformNormal(mNrm[v * 3], mNrm[v * 3 + 1], mNrm[v * 3 + 2]), v);
+            }
+            for (std::size_t t = 0; t + 2 < mTri.size(); t += 3) {
+                if (flip) {
+                    mOut.indices.insert(mOut.indices.end(), {base + mTri[t], base + mTri[t + 2], base + mTri[t + 1]});
+                } else {
+                    mOut.indices.insert(mOut.indices.end(), {base + mTri[t], base + mTri[t + 1], base + mTri[t + 2]});
+                }
+            }
+            return Status::success();
+        }
+        // glTF asks for flat normals when a primitive has none: every triangle gets its own
+        // three vertices carrying its face normal.
         for (std::size_t t = 0; t + 2 < mTri.size(); t += 3) {
             std::uint32_t corner[3] = {mTri[t], mTri[t + 1], mTri[t + 2]};
             if (flip) std::swap(corner[1], corner[2]);
@@ -297,28 +327,14 @@ private:
                 }
             }
             std::array<double, 3> faceNormal{0, 1, 0};
-            if (!haveNormals) {
-                // glTF asks for flat normals when a primitive has none.
-                const double ux = p[1][0] - p[0][0], uy = p[1][1] - p[0][1], uz = p[1][2] - p[0][2];
-                const double vx = p[2][0] - p[0][0], vy = p[2][1] - p[0][1], vz = p[2][2] - p[0][2];
-                const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
-                const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
-                if (len > 0) faceNormal = {nx / len, ny / len, nz / len};
-            }
-            for (int i = 0; i < 3; ++i) {
-                const std::uint32_t v = corner[i];
-                const auto n =
-                    haveNormals ? transformNormal(mNrm[v * 3], mNrm[v * 3 + 1], mNrm[v * 3 + 2]) : faceNormal;
-                const auto col = colourOf(v);
-                mOut.positions.insert(mOut.positions.end(), {static_cast<float>(p[i][0]), static_cast<float>(p[i][1]),
-                                                             static_cast<float>(p[i][2])});
-                mOut.normals.insert(mOut.normals.end(),
-                                    {static_cast<float>(n[0]), static_cast<float>(n[1]), static_cast<float>(n[2])});
-                for (double channel : col) {
-                    mOut.colours.push_back(static_cast<float>(std::clamp(channel, 0.0, 1.0)));
-                }
-                mOut.indices.push_back(static_cast<std::uint32_t>(mOut.indices.size()));
-            }
+            const double ux = p[1][0] - p[0][0], uy = p[1][1] - p[0][1], uz = p[1][2] - p[0][2];
+            const double vx = p[2][0] - p[0][0], vy = p[2][1] - p[0][1], vz = p[2][2] - p[0][2];
+            const double nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+            const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+            if (len > 0) faceNormal = {nx / len, ny / len, nz / len};
+            const auto base = static_cast<std::uint32_t>(mOut.vertexCount());
+            for (int i = 0; i < 3; ++i) emitVertex(p[i], faceNormal, corner[i]);
+            mOut.indices.insert(mOut.indices.end(), {base, base + 1, base + 2});
         }
         return Status::success();
     }
@@ -336,7 +352,7 @@ bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int
     return true;
 }
 
-// Vertices shared between triangles are welded again: the flattener emits three per triangle.
+// OBJ corners are emitted one per face corner; identical ones are welded back together.
 void weld(AssetMesh& mesh) {
     struct Key {
         std::array<float, 10> v;
@@ -402,7 +418,6 @@ Result<AssetMesh> readGltf(const std::filesystem::path& file, const std::vector<
         Status s = flattener.walk(root, kIdentity, 0);
         if (!s) return Error{"model '" + file.string() + "': " + s.message()};
     }
-    weld(mesh);
     return mesh;
 }
 
@@ -580,8 +595,13 @@ Result<AssetMesh> readAssetMeshUnguarded(const std::filesystem::path& file) {
     } else {
         std::ifstream in(file, std::ios::binary);
         if (!in) return Error{"model '" + file.string() + "' cannot be opened"};
-        std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (in.bad()) return Error{"model '" + file.string() + "' cannot be read"};
+        const std::uintmax_t size = std::filesystem::file_size(file, ec);
+        if (ec) return Error{"model '" + file.string() + "' cannot be read: " + ec.message()};
+        std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+        in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+        if (in.gcount() != static_cast<std::streamsize>(bytes.size())) {
+            return Error{"model '" + file.string() + "' cannot be read"};
+        }
         const bool binary = bytes.size() >= 4 && std::memcmp(bytes.data(), "glTF", 4) == 0;
         if (!binary && ext != ".gltf") {
             return Error{"model '" + file.string() + "' is neither binary glTF (no 'glTF' magic) nor .gltf nor .obj"};

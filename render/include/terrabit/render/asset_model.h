@@ -41,7 +41,9 @@ public:
     osg::ref_ptr<osg::Geometry> geometry() const { return mGeometry; }
     /// A shared Geode holding the geometry, to add to a scene graph; nullptr for an empty model.
     osg::ref_ptr<osg::Geode> node() const { return mNode; }
+    /// Vertices in the geometry's arrays.
     std::size_t vertexCount() const { return mVertexCount; }
+    /// Triangles in the geometry's one primitive set.
     std::size_t triangleCount() const { return mTriangleCount; }
     /// The mesh's bounds in model space (metres, Y up).
     const core::ModelBounds& bounds() const { return mBounds; }

@@ -72,7 +72,9 @@ public:
 
     /// Every entry, in file order.
     std::span<const AssetInfo> assets() const { return mAssets; }
+    /// Number of entries.
     std::size_t size() const { return mAssets.size(); }
+    /// True when the catalogue has no entry.
     bool empty() const { return mAssets.empty(); }
 
     /// The entry with this id, or nullptr.

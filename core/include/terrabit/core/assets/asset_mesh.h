@@ -26,8 +26,11 @@ struct AssetMesh {
     /// Three vertex indices per triangle, counter-clockwise seen from the front (glTF's rule).
     std::vector<std::uint32_t> indices;
 
+    /// Number of vertices (positions / 3).
     std::size_t vertexCount() const { return positions.size() / 3; }
+    /// Number of triangles (indices / 3).
     std::size_t triangleCount() const { return indices.size() / 3; }
+    /// True when there is no triangle.
     bool empty() const { return indices.empty(); }
     /// The box over every vertex used by a triangle, metres; empty for an empty mesh.
     ModelBounds bounds() const;

@@ -23,12 +23,15 @@ struct Vec3 {
     double y = 0.0;
     double z = 0.0;
 
+    /// Component-wise sum, difference, scaling and equality.
     friend constexpr Vec3 operator+(Vec3 a, Vec3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
     friend constexpr Vec3 operator-(Vec3 a, Vec3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
     friend constexpr Vec3 operator*(Vec3 a, double s) { return {a.x * s, a.y * s, a.z * s}; }
     friend constexpr bool operator==(Vec3 a, Vec3 b) = default;
 };
+/// Dot product.
 constexpr double dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+/// Cross product (right-handed: cross(x, y) = z).
 constexpr Vec3 cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 /// The unit vector along v; v itself when its length is zero.
 Vec3 normalized(Vec3 v);
@@ -48,6 +51,7 @@ Rgb mix(Rgb a, Rgb b, double t);
 struct Affine {
     double m[3][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}};
 
+    /// The transformed point.
     Vec3 apply(Vec3 p) const {
         return {m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3],
                 m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3],
@@ -55,6 +59,7 @@ struct Affine {
     }
     /// this ∘ other: applies `other` first.
     Affine operator*(const Affine& other) const;
+    /// A move by t metres.
     static Affine translation(Vec3 t);
     /// Rotation about +Y by `radians` (counter-clockwise seen from above: +X turns towards -Z).
     static Affine rotationY(double radians);
@@ -62,6 +67,7 @@ struct Affine {
     static Affine rotationX(double radians);
     /// Rotation about +Z by `radians` (+X turns towards +Y).
     static Affine rotationZ(double radians);
+    /// Scaling by s along each axis.
     static Affine scale(Vec3 s);
 };
 
@@ -100,18 +106,22 @@ public:
     /// z-fight at viewing distance, small enough not to change the footprint measurably.
     static constexpr double kPanelOffset = 0.03;
 
+    /// An empty builder: white, identity transform.
     MeshBuilder() = default;
 
     /// The colour of faces added from now on.
     void setColour(Rgb colour) { mColour = colour; }
+    /// The colour faces get now.
     Rgb colour() const { return mColour; }
     /// The transform applied to every position added from now on (identity by default).
     void setTransform(const Affine& transform) { mTransform = transform; }
+    /// The current transform.
     const Affine& transform() const { return mTransform; }
 
     /// A triangle, counter-clockwise seen from its front; zero-area triangles (after rounding)
     /// are dropped. The optional colours are per corner.
     void addTriangle(Vec3 a, Vec3 b, Vec3 c);
+    /// A triangle with a colour per corner (a gradient across it).
     void addTriangle(Vec3 a, Vec3 b, Vec3 c, Rgb ca, Rgb cb, Rgb cc);
     /// A planar quad a b c d, counter-clockwise seen from its front.
     void addQuad(Vec3 a, Vec3 b, Vec3 c, Vec3 d);
@@ -119,6 +129,7 @@ public:
     void addConvexPolygon(std::span<const Vec3> points);
     /// The quad plus its reverse: a sheet visible from both sides (leaves, blades, awnings).
     void addDoubleSidedQuad(Vec3 a, Vec3 b, Vec3 c, Vec3 d);
+    /// The triangle plus its reverse.
     void addDoubleSidedTriangle(Vec3 a, Vec3 b, Vec3 c);
 
     /// An axis-aligned box between two corners; the bottom face only when asked (things that
