@@ -1,0 +1,68 @@
+#pragma once
+/// BuildingPass: prefab models fitted into real building footprints, never overlapping.
+///
+/// For each footprint of the pass's layer: its target box (minimum-area oriented, or
+/// axis-aligned) in ground metres; the models that fit it (ModelMatcher, filtered by the rules'
+/// tag filters), tightest first with a seeded pick among near-equal fits; then for each fit in
+/// turn, its placed footprint rasterized conservatively and checked row by row against the
+/// occupancy (buildings placed so far, plus the rules' blocked_by mask): the first clear one is
+/// placed and ORed in. Each building ends placed, "no model fits" or "blocked".
+///
+/// Across tiles: a building belongs to the tile holding its box's centre and its footprint may
+/// reach that tile's eight neighbours (a fit reaching farther is skipped, with a warning). Tiles
+/// run in 9 phases by (x mod 3, y mod 3): tiles of one phase lie at least 3 apart, so the regions
+/// they write never meet and they run in parallel; within a tile buildings go by box area,
+/// largest first, then by feature id. The result is the same for any thread count and any tile
+/// order. (Tile columns wrap at the antimeridian, where x mod 3 breaks that spacing; a bake
+/// straddling it may differ from one that does not.)
+///
+/// Incremental: a tile's result is cached under a key of everything it depends on — the pass's
+/// rule, the common key, the footprints it owns, the blocking mask around it and the keys of the
+/// earlier-phase tiles within two tiles — and reused while the key holds.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "terrabit/core/map/feature.h"
+#include "terrabit/core/placement/pass_context.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace terrabit::core::placement {
+
+/// One footprint and what became of it.
+struct PlacedBuilding {
+    std::string featureId;  ///< the footprint's feature id
+    /// The outcome. `asset` is a catalogue index (not yet a Scene index) and `source` is unset:
+    /// the baker numbers both when it assembles the scene.
+    BuildingRecord record;
+    /// The placed footprint rectangle in global cells (corners in order); zero unless placed.
+    std::array<Vec2, 4> footprintCells{};
+};
+
+/// The footprints one tile owns, in the order they were tried, and what the tile had to say.
+struct TileBuildings {
+    std::uint64_t key = 0;
+    std::vector<PlacedBuilding> buildings;
+    std::vector<std::string> warnings;
+};
+
+class BuildingPass {
+public:
+    /// Runs the pass (see above) over ctx.order, refilling the placed_buildings layer of
+    /// ctx.layers over the baked tiles and their neighbours. Counts run and reused tiles in
+    /// `report`. Errors: a rule expression that does not compile, cancellation.
+    Status run(const PassRule& rule, PassContext& ctx, PassReport& report);
+
+    /// A baked tile's result after run(), or nullptr.
+    const TileBuildings* tile(const TileId& id) const;
+    /// Forgets every cached tile.
+    void clearCache() { mCache.clear(); }
+
+private:
+    std::unordered_map<TileId, TileBuildings> mCache;
+};
+
+}  // namespace terrabit::core::placement

@@ -1,0 +1,213 @@
+#pragma once
+/// PlacementRules: the `expressions:` and `passes:` sections of the rules document (the same
+/// YAML file whose `layers:` section RuleSet reads — one document per project). They say which
+/// passes run in which order and with what parameters:
+///
+///   expressions:                     # named layer expressions every pass expression may use
+///     non_plantable: "building | ((~vegetation) & road) | ((~vegetation) & water)"
+///   passes:                          # run in this order
+///     - name: buildings              # unique; also keys the pass's random choices
+///       type: buildings              # buildings | surface | vegetation
+///       seed: 1                      # mixed with the scene seed (default 0)
+///       layer: building              # footprints: the features of this layer (and its classes)
+///       box: oriented                # target box: oriented (minimum area) | axis_aligned
+///       blocked_by: water            # expression of cells no building may cover ("none": nothing)
+///       margin: 0.4                  # metres kept free between a model and each side of its box
+///       scale: [1, 1.5]              # uniform scale range: shrink to the first, fill up to the second
+///       variety: 0.1                 # near-equal fits (leftover within 10 % of the box) drawn by weight
+///       height: tags                 # tags (height, building:levels × storey_height) | model
+///       storey_height: 3             # metres
+///       category: building           # catalogue category of the models
+///       filters:                     # the first whose `when` holds chooses the allowed models
+///         - when: {historic: "*"}    #   tag conditions as in `layers:` (all must hold; absent: any)
+///           any_tags: [ancient]      #   and/or all_tags, none_tags (catalogue style tags)
+///     - name: water
+///       type: surface                # ground meshes: merged rectangles of cells per class
+///       layer: water                 # names and colours come from this layer and its classes
+///       mask: water                  # expression (default: the layer)
+///       elevation: -0.3              # metres above the ground (water lies below)
+///       colour: "#3b83bd"            # optional, instead of the layers' colours
+///     - name: vegetation
+///       type: vegetation
+///       layer: vegetation            # the classes of this layer pick the species
+///       zone: vegetation - non_plantable - placed_buildings   # where plants may stand
+///       avoid: road | water          # cells taken out of every class (a class may override)
+///       scatter: random              # random (density per cell) | noise (clumps)
+///       noise_scale: 12m             # with scatter: noise — clump size, cells or metres
+///       plant: ...                   # optional: this expression instead of zone & scatter
+///       density: 0.05                # instances per plantable cell, 0..1
+///       jitter: 0.8                  # fraction of a cell the position moves, 0..1
+///       scale: [0.8, 1.2]            # uniform scale range
+///       spacing: 0                   # metres: no two instances of the pass closer than this
+///       classes:                     # class layer -> its species (others are not planted)
+///         forest: {density: 0.12, species: {conifer_spruce: 3, broadleaf_oak: 1}}
+///         trees: {avoid: water, species: {broadleaf_oak: 1}}   # may stand on roads
+///
+/// Any class key (density, jitter, scale, avoid) falls back to the pass's. Errors name the file,
+/// line, column and key: "default.yaml:120:18: passes[3].classes.forest.density: expected a
+/// number in 0..1, got '2'". Expressions are checked against the layers and the layers
+/// placement makes (placed_buildings, placed_vegetation).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/placement/model_matcher.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/rules/rule_set.h"
+
+namespace terrabit::core::placement {
+
+/// The layer of every cell a placed building's footprint touches (the building pass writes it).
+inline constexpr std::string_view kPlacedBuildingsLayer = "placed_buildings";
+/// The layer of every cell holding a placed plant's trunk (vegetation passes write it).
+inline constexpr std::string_view kPlacedVegetationLayer = "placed_vegetation";
+
+enum class PassKind : std::uint8_t {
+    Buildings,   ///< prefab models fitted into building footprints
+    Surface,     ///< flat ground meshes (roads, water) as merged rectangles
+    Vegetation,  ///< scattered trees, bushes and grass
+};
+
+/// "buildings", "surface" or "vegetation".
+const char* passKindName(PassKind kind);
+
+enum class TargetBoxKind : std::uint8_t {
+    Oriented,     ///< the footprint's minimum-area oriented box
+    AxisAligned,  ///< the footprint's axis-aligned box (east-west, north-south)
+};
+
+enum class HeightSource : std::uint8_t {
+    Tags,   ///< the building's height tag, or building:levels × storey height; else the model's
+    Model,  ///< the model's own height (times its ground scale)
+};
+
+/// Which models a group of buildings may take.
+struct ModelFilterRule {
+    std::vector<TagCondition> when;  ///< every condition must hold on the building; empty: any building
+    AssetFilter models;              ///< style tags the models must (not) carry; category is the pass's
+    int line = 0;                    ///< where the filter is written, 1-based
+};
+
+struct BuildingPassRule {
+    std::string layer = "building";  ///< footprints: the area features of this layer and its classes
+    TargetBoxKind box = TargetBoxKind::Oriented;
+    std::string blockedBy = "none";     ///< expression: cells no footprint may touch
+    std::string category = "building";  ///< catalogue category of the candidate models
+    FitOptions fit;                     ///< margin, scale range, variety
+    HeightSource height = HeightSource::Tags;
+    double storeyHeightMetres = 3.0;       ///< per building:levels, metres
+    std::vector<ModelFilterRule> filters;  ///< the first whose `when` holds applies; none: any model
+};
+
+struct SurfacePassRule {
+    std::string layer;             ///< the layer whose cells (per class) become patches
+    std::string mask;              ///< expression of the cells to cover (empty: the layer itself)
+    double elevationMetres = 0.0;  ///< height of the surface above the ground plane, metres
+    std::optional<Rgb> colour;     ///< overrides the layers' colours when set
+};
+
+/// A species and its relative weight within a vegetation class.
+struct SpeciesWeight {
+    std::string asset;    ///< catalogue id
+    double weight = 1.0;  ///< > 0
+    int line = 0;
+};
+
+struct VegetationClassRule {
+    std::string layer;      ///< the class layer (a class of the pass's layer, or the layer itself)
+    double density = 0.05;  ///< instances per plantable cell, 0..1
+    double jitter = 0.8;    ///< the position moves up to jitter/2 of a cell from the centre on each axis, 0..1
+    double minScale = 0.8;  ///< uniform scale range, > 0
+    double maxScale = 1.2;
+    std::string avoid;                   ///< expression of cells this class never takes ("none": nothing)
+    std::vector<SpeciesWeight> species;  ///< at least one
+    int line = 0;
+};
+
+enum class ScatterKind : std::uint8_t {
+    Random,  ///< random(density): each plantable cell independently
+    Noise,   ///< noise(noise_scale, density): clumps covering about `density` of the ground
+};
+
+struct VegetationPassRule {
+    std::string layer = "vegetation";  ///< the layer whose classes choose species
+    std::string zone;                  ///< expression: where plants may stand (empty: the layer)
+    std::string plant;                 ///< expression replacing zone & scatter when not empty
+    ScatterKind scatter = ScatterKind::Random;
+    std::string noiseScale = "12";  ///< noise clump size as the expression language writes it ("12", "10m")
+    double spacingMetres = 0.0;     ///< minimum distance between the pass's instances (0: none)
+    std::vector<VegetationClassRule> classes;
+};
+
+/// One pass. Only the rule of its kind is meaningful.
+struct PassRule {
+    std::string name;  ///< unique; hashed into the pass's random choices
+    PassKind kind = PassKind::Vegetation;
+    std::uint64_t seed = 0;  ///< mixed with the scene seed
+    int line = 0;            ///< where the pass is written, 1-based
+    BuildingPassRule buildings;
+    SurfacePassRule surface;
+    VegetationPassRule vegetation;
+};
+
+/// A named expression of the `expressions:` section.
+struct ExpressionRule {
+    std::string name;
+    std::string text;
+    int line = 0;
+};
+
+class PlacementRules {
+public:
+    /// No expressions, no passes.
+    PlacementRules() = default;
+
+    /// Parses and checks the `expressions:` and `passes:` sections of a rules document against
+    /// the document's layers (RuleSet::layerInfos()). Other sections are not looked at. A
+    /// document without `passes:` is an error that says so. `sourceName` names it in errors.
+    static Result<PlacementRules> parse(std::string_view text, std::string_view sourceName,
+                                        const std::vector<LayerInfo>& layers);
+    /// Reads a rules file and parses it; the error names the file when it cannot be read.
+    static Result<PlacementRules> load(const std::filesystem::path& file, const std::vector<LayerInfo>& layers);
+
+    /// Checks rules built or edited in code as parse checks a document: unique pass names, known
+    /// layers and classes, values in range, every expression compiling. Errors name the source,
+    /// the pass's line and its key.
+    Status check(const std::vector<LayerInfo>& layers) const;
+    /// Checks that every species and every filter refers to something in the catalogue.
+    Status checkCatalogue(const AssetCatalogue& catalogue) const;
+
+    const std::vector<ExpressionRule>& expressions() const { return mExpressions; }
+    std::vector<ExpressionRule>& expressions() { return mExpressions; }
+    const std::vector<PassRule>& passes() const { return mPasses; }
+    std::vector<PassRule>& passes() { return mPasses; }
+    /// The document's name as given to parse.
+    const std::string& source() const { return mSource; }
+    void setSource(std::string source) { mSource = std::move(source); }
+
+    /// The expression document to compile for one pass expression: every named expression as a
+    /// definition, one per line, then the expression itself on the last line.
+    std::string expressionDocument(std::string_view expression) const;
+    /// The layer names pass expressions are compiled against: the map's layers in id order, then
+    /// placed_buildings and placed_vegetation.
+    static std::vector<std::string> expressionLayerNames(const std::vector<LayerInfo>& layers);
+
+    /// A canonical one-line text of a pass's parameters (every field, fixed order): two passes
+    /// with equal descriptions place the same things. Used for cache keys.
+    static std::string describe(const PassRule& pass);
+    /// The same for one vegetation class (a pass's description holds its classes' ones).
+    static std::string describeClass(const VegetationClassRule& rule);
+
+private:
+    friend class PassesParser;
+    std::string mSource;
+    std::vector<ExpressionRule> mExpressions;
+    std::vector<PassRule> mPasses;
+};
+
+}  // namespace terrabit::core::placement

@@ -1,0 +1,107 @@
+#pragma once
+/// SceneBaker: runs the placement passes of a rules document over the tiles of a map, in rule
+/// order (by default buildings → water → roads → vegetation), and assembles the Scene.
+///
+/// It is incremental: each pass keeps its per-tile results keyed by everything they depend on
+/// (the pass's parameters, the seed, the frame, the catalogue, the named expressions and the bits
+/// of the layers it reads around the tile, including what earlier passes placed). After a rule
+/// change, bake() again: passes and tiles whose key still holds are reused, so changing the
+/// vegetation density re-runs the vegetation pass only, and changing a building rule re-runs
+/// buildings and then whatever later pass reads what moved. BakeReport counts runs and reuses.
+///
+/// Deterministic: the same map, rules, catalogue and seed give the same Scene, field for field,
+/// for any thread count and any tile order (DESIGN.md).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/placement/building_pass.h"
+#include "terrabit/core/placement/pass_context.h"
+#include "terrabit/core/placement/placement_layers.h"
+#include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/placement/surface_pass.h"
+#include "terrabit/core/placement/vegetation_pass.h"
+#include "terrabit/core/progress.h"
+#include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/scene/scene.h"
+#include "terrabit/core/tiling/tile_index.h"
+
+namespace terrabit::core::placement {
+
+/// How to bake.
+struct BakeOptions {
+    std::uint64_t seed = 0;  ///< the scene seed every random choice is keyed with
+    int threads = 0;         ///< worker threads; 0: one per hardware thread. Any count gives the same scene.
+    int blockCells = 32;     ///< n of the n × n cell blocks instances are grouped in, 1..256
+    /// The order tiles are handed to the workers (a permutation of the index's tiles); empty: the
+    /// index's order. Any order gives the same scene; tests use this to show it.
+    std::vector<TileId> order;
+    ProgressCallback progress;  ///< stages "placing buildings", "meshing surfaces", "planting", "assembling"
+};
+
+/// What one bake did.
+struct BakeReport {
+    std::vector<PassReport> passes;     ///< in the order they ran
+    std::vector<std::string> warnings;  ///< e.g. footprints too large to place; each names the feature
+    double milliseconds = 0.0;          ///< the whole bake
+
+    /// The report of the pass with this name, or nullptr.
+    const PassReport* pass(std::string_view name) const;
+};
+
+class SceneBaker {
+public:
+    /// A baker for the tiles of `index`, whose layers `layers` holds (rasterized from the same
+    /// index: same layer names in the same order) and whose models come from `catalogue`. All
+    /// three must outlive the baker. Their content may change between bakes (results depending on
+    /// what changed are recomputed), but the index's map must not be destroyed.
+    SceneBaker(const TileIndex& index, const LayerSource& layers, const AssetCatalogue& catalogue);
+    ~SceneBaker();
+    SceneBaker(const SceneBaker&) = delete;
+    SceneBaker& operator=(const SceneBaker&) = delete;
+
+    /// Sets the rules of the next bakes, checked against the map's layers and the catalogue.
+    /// Cached results stay: their keys decide what is reused. On error the old rules stay.
+    Status setRules(PlacementRules rules);
+    const PlacementRules& rules() const { return mRules; }
+
+    /// Runs the passes and assembles the scene. Errors: rules not set, layers not matching the
+    /// index, a bad tile order or block size, an expression that fails to compile at the scene's
+    /// latitude, cancellation.
+    Result<Scene> bake(const BakeOptions& options = {});
+
+    /// What the last bake did.
+    const BakeReport& report() const { return mReport; }
+    /// The map's layers plus placed_buildings and placed_vegetation as the last bake left them
+    /// (for export and the viewport). Valid until the next bake.
+    const PlacementLayers& layers() const { return *mLayers; }
+    /// Forgets every cached result: the next bake computes everything.
+    void clearCache();
+
+private:
+    Result<Scene> bakeUnguarded(const BakeOptions& options);
+    Scene assemble(const PassContext& ctx, int blockCells) const;
+
+    const TileIndex* mIndex;
+    const LayerSource* mBase;
+    const AssetCatalogue* mCatalogue;
+    PlacementRules mRules;
+    bool mHaveRules = false;
+    std::unique_ptr<PlacementLayers> mLayers;
+    LayerHashes mHashes;
+    std::unordered_map<std::string, BuildingPass> mBuildingPasses;  ///< by pass name
+    std::unordered_map<std::string, SurfacePass> mSurfacePasses;
+    std::unordered_map<std::string, VegetationPass> mVegetationPasses;
+    BakeReport mReport;
+};
+
+/// The bake's scene origin for a set of tiles: the centre of their joint extent, in degrees.
+LonLat sceneOrigin(std::span<const TileId> tiles);
+
+}  // namespace terrabit::core::placement

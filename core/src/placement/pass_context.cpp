@@ -1,0 +1,77 @@
+#include "terrabit/core/placement/pass_context.h"
+
+#include <mutex>
+
+#include "parallel_p.h"
+#include "terrabit/core/placement/placement_hash.h"
+
+namespace terrabit::core::placement {
+
+void LayerHashes::compute(const LayerSource& source, std::span<const TileId> tiles, std::span<const int> layers,
+                          int threads) {
+    const std::size_t layerCount = source.layerNames().size();
+    // Make every slot first (single-threaded), then fill them in parallel without touching the map.
+    std::vector<std::vector<std::uint64_t>*> slots(tiles.size());
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        auto& v = mHashes[tiles[i]];
+        if (v.size() < layerCount) v.resize(layerCount, 0);
+        slots[i] = &v;
+    }
+    detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
+        for (const int l : layers) {
+            const BitTile* t = source.tile(tiles[i], l);
+            (*slots[i])[static_cast<std::size_t>(l)] = t && t->any() ? t->hash() : 0;
+        }
+    });
+}
+
+std::uint64_t LayerHashes::at(const TileId& tile, int layer) const {
+    const auto it = mHashes.find(tile);
+    if (it == mHashes.end() || layer < 0 || static_cast<std::size_t>(layer) >= it->second.size()) return 0;
+    return it->second[static_cast<std::size_t>(layer)];
+}
+
+std::uint64_t LayerHashes::neighbourhood(const TileId& tile, std::span<const int> layers) const {
+    std::uint64_t h = 0x6e65696768626f72ULL;
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const auto n = tile.neighbour(dx, dy);
+            for (const int l : layers) h = hashCombine(h, n ? at(*n, l) : 0);
+        }
+    }
+    return h;
+}
+
+std::uint64_t PassContext::passKey(const PassRule& pass) const {
+    return placement::passKey(sceneSeed, pass.seed, hashText(pass.name));
+}
+
+Result<algebra::LayerProgram> PassContext::compile(const PassRule& pass, std::string_view key,
+                                                   std::string_view expression) const {
+    algebra::ExpressionOptions options;
+    options.zoom = frame.zoom;
+    options.latitude = frame.origin.lat;
+    // random() and noise() take a seed up to 2^53; the pass key is folded into the scene seed.
+    options.seed = passKey(pass);
+    algebra::ExpressionDiagnostic diagnostic;
+    auto program = algebra::LayerProgram::compile(rules->expressionDocument(expression), layers->layerNames(), options,
+                                                  &diagnostic);
+    if (!program) {
+        return Error{rules->source() + ":" + std::to_string(pass.line) + ": pass '" + pass.name + "' " +
+                     std::string(key) + ": expression '" + std::string(expression) + "': " + diagnostic.what};
+    }
+    return program;
+}
+
+std::vector<TileId> neighbourhoodOf(const TileId& tile) {
+    std::vector<TileId> out{tile};
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            if (dx == 0 && dy == 0) continue;
+            if (const auto n = tile.neighbour(dx, dy)) out.push_back(*n);
+        }
+    }
+    return out;
+}
+
+}  // namespace terrabit::core::placement

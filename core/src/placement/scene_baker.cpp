@@ -1,0 +1,376 @@
+#include "terrabit/core/placement/scene_baker.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <tuple>
+#include <unordered_set>
+
+#include "parallel_p.h"
+#include "terrabit/core/placement/placement_hash.h"
+
+namespace terrabit::core::placement {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// A hash of everything placement reads from the catalogue.
+std::uint64_t catalogueHash(const AssetCatalogue& catalogue) {
+    std::uint64_t h = hashText("catalogue");
+    for (const AssetInfo& a : catalogue.assets()) {
+        h = hashCombine(h, hashText(a.id));
+        h = hashCombine(h, hashText(a.category));
+        h = hashCombine(h, a.footprint.width);
+        h = hashCombine(h, a.footprint.depth);
+        h = hashCombine(h, a.height);
+        h = hashCombine(h, a.weight);
+        for (const std::string& t : a.tags) h = hashCombine(h, hashText(t));
+        for (int i = 0; i < 3; ++i) {
+            h = hashCombine(h, a.bounds.empty() ? 0.0 : a.bounds.min[static_cast<std::size_t>(i)]);
+            h = hashCombine(h, a.bounds.empty() ? 0.0 : a.bounds.max[static_cast<std::size_t>(i)]);
+        }
+    }
+    return h;
+}
+
+/// Tiles in the scene's order: north to south, then west to east.
+bool rowMajor(const TileId& a, const TileId& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); }
+
+/// The model's box in model space: its measured bounds, or its footprint and height.
+void modelBox(const AssetInfo& a, double lo[3], double hi[3]) {
+    if (!a.bounds.empty()) {
+        for (int i = 0; i < 3; ++i) {
+            lo[i] = a.bounds.min[static_cast<std::size_t>(i)];
+            hi[i] = a.bounds.max[static_cast<std::size_t>(i)];
+        }
+        return;
+    }
+    lo[0] = -a.footprint.width / 2;
+    hi[0] = a.footprint.width / 2;
+    lo[1] = 0.0;
+    hi[1] = a.height;
+    lo[2] = -a.footprint.depth / 2;
+    hi[2] = a.footprint.depth / 2;
+}
+
+}  // namespace
+
+const PassReport* BakeReport::pass(std::string_view name) const {
+    for (const PassReport& p : passes) {
+        if (p.name == name) return &p;
+    }
+    return nullptr;
+}
+
+LonLat sceneOrigin(std::span<const TileId> tiles) {
+    Box2 box;
+    for (const TileId& t : tiles) {
+        const Box2 b = t.boundsMercator();
+        box.extend(b.min);
+        box.extend(b.max);
+    }
+    return box.empty() ? LonLat{} : mercatorToLonLat(box.centre());
+}
+
+SceneBaker::SceneBaker(const TileIndex& index, const LayerSource& layers, const AssetCatalogue& catalogue)
+    : mIndex(&index), mBase(&layers), mCatalogue(&catalogue), mLayers(std::make_unique<PlacementLayers>(layers)) {}
+
+SceneBaker::~SceneBaker() = default;
+
+Status SceneBaker::setRules(PlacementRules rules) {
+    if (Status s = rules.check(mIndex->map().layers); !s) return s;
+    if (Status s = rules.checkCatalogue(*mCatalogue); !s) return s;
+    mRules = std::move(rules);
+    mHaveRules = true;
+    return Status::success();
+}
+
+void SceneBaker::clearCache() {
+    mBuildingPasses.clear();
+    mSurfacePasses.clear();
+    mVegetationPasses.clear();
+    mHashes.clear();
+}
+
+Result<Scene> SceneBaker::bake(const BakeOptions& options) {
+    try {
+        return bakeUnguarded(options);
+    } catch (const std::exception& e) {
+        // Threads and containers may throw (system_error, bad_alloc); core never does.
+        return Error{std::string("bake failed: ") + e.what()};
+    }
+}
+
+Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
+    const auto start = Clock::now();
+    mReport = BakeReport();
+    if (!mHaveRules) return Error{"bake: no rules set"};
+    if (options.blockCells < 1 || options.blockCells > kTileCells) {
+        return Error{"bake: block size " + std::to_string(options.blockCells) + " cells is outside 1..256"};
+    }
+    const std::vector<LayerInfo>& infos = mIndex->map().layers;
+    const std::vector<std::string>& names = mBase->layerNames();
+    if (names.size() != infos.size() ||
+        !std::equal(infos.begin(), infos.end(), names.begin(),
+                    [](const LayerInfo& l, const std::string& n) { return l.name == n; })) {
+        return Error{"bake: the layer source's layers are not the map's layers (rasterize the same index)"};
+    }
+
+    PassContext ctx;
+    ctx.index = mIndex;
+    ctx.catalogue = mCatalogue;
+    ctx.rules = &mRules;
+    ctx.sceneSeed = options.seed;
+    ctx.threads = detail::workerCount(options.threads);
+    ctx.hashes = &mHashes;
+    ctx.progress = options.progress;
+    ctx.warnings = &mReport.warnings;
+    ctx.frame.zoom = mIndex->zoom();
+    ctx.frame.origin = sceneOrigin(mIndex->tiles());
+    if (options.order.empty()) {
+        ctx.order = mIndex->tiles();
+    } else {
+        std::vector<TileId> a = options.order, b = mIndex->tiles();
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        if (a != b) return Error{"bake: the tile order is not a permutation of the map's tiles"};
+        ctx.order = options.order;
+    }
+
+    // The placed layers start clear over the baked tiles and their neighbours.
+    std::vector<TileId> reach;
+    for (const TileId& t : ctx.order) {
+        for (const TileId& n : neighbourhoodOf(t)) reach.push_back(n);
+    }
+    std::sort(reach.begin(), reach.end());
+    reach.erase(std::unique(reach.begin(), reach.end()), reach.end());
+    *mLayers = PlacementLayers(*mBase);
+    mLayers->placedBuildings() = OccupancyMap(reach);
+    mLayers->placedVegetation() = OccupancyMap(reach);
+    ctx.layers = mLayers.get();
+
+    std::vector<int> all(mLayers->layerNames().size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+    mHashes.clear();
+    mHashes.compute(*mLayers, reach, all, ctx.threads);
+
+    std::uint64_t common = hashCombine(hashText("terrabit-placement-1"), options.seed);
+    common = hashCombine(common, ctx.frame.origin.lon);
+    common = hashCombine(common, ctx.frame.origin.lat);
+    common = hashCombine(common, static_cast<std::uint64_t>(ctx.frame.zoom));
+    common = hashCombine(common, catalogueHash(*mCatalogue));
+    for (const ExpressionRule& e : mRules.expressions()) {
+        common = hashCombine(hashCombine(common, hashText(e.name)), hashText(e.text));
+    }
+    ctx.commonKey = common;
+
+    const std::size_t passCount = mRules.passes().size();
+    for (std::size_t p = 0; p < passCount; ++p) {
+        const PassRule& pass = mRules.passes()[p];
+        const ProgressCallback outer = options.progress;
+        ctx.progress = [&, outer](double f, std::string_view stage) {
+            return !outer || outer((static_cast<double>(p) + f) / static_cast<double>(passCount + 1), stage);
+        };
+        PassReport report;
+        Status s;
+        switch (pass.kind) {
+            case PassKind::Buildings:
+                s = mBuildingPasses[pass.name].run(pass, ctx, report);
+                if (s) mHashes.compute(*mLayers, reach, std::vector<int>{mLayers->placedBuildingsLayer()}, ctx.threads);
+                break;
+            case PassKind::Surface:
+                s = mSurfacePasses[pass.name].run(pass, ctx, report);
+                break;
+            case PassKind::Vegetation:
+                s = mVegetationPasses[pass.name].run(pass, ctx, report);
+                if (s)
+                    mHashes.compute(*mLayers, reach, std::vector<int>{mLayers->placedVegetationLayer()}, ctx.threads);
+                break;
+        }
+        if (!s) return s.error();
+        mReport.passes.push_back(std::move(report));
+    }
+    // Passes no longer in the rules keep nothing.
+    std::unordered_set<std::string> current;
+    for (const PassRule& p : mRules.passes()) current.insert(p.name);
+    std::erase_if(mBuildingPasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    std::erase_if(mSurfacePasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    std::erase_if(mVegetationPasses, [&](const auto& kv) { return !current.contains(kv.first); });
+
+    if (!reportProgress(options.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
+                        "assembling")) {
+        return Error{"bake cancelled while assembling the scene"};
+    }
+    Scene scene = assemble(ctx, options.blockCells);
+    mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    reportProgress(options.progress, 1.0, "assembling");
+    return scene;
+}
+
+Scene SceneBaker::assemble(const PassContext& ctx, int blockCells) const {
+    Scene scene;
+    scene.frame = ctx.frame;
+    scene.seed = ctx.sceneSeed;
+    scene.blockCells = blockCells;
+    scene.tiles = mIndex->tiles();
+    std::sort(scene.tiles.begin(), scene.tiles.end(), rowMajor);
+    const auto assets = mCatalogue->assets();
+
+    /// One instance on its way into a block; asset is a catalogue index until the end.
+    struct Item {
+        TileId tile;
+        int blockX = 0, blockY = 0;
+        int asset = -1;
+        Instance instance;
+        const std::string* featureId = nullptr;  ///< buildings: the footprint's id (in a pass's cache)
+    };
+    std::vector<Item> items;
+    struct Record {
+        std::string featureId;
+        BuildingRecord record;
+    };
+    std::vector<Record> records;
+    double requestedTotal = 0.0;
+
+    for (const PassRule& pass : mRules.passes()) {
+        for (const TileId& t : scene.tiles) {
+            switch (pass.kind) {
+                case PassKind::Buildings: {
+                    const auto it = mBuildingPasses.find(pass.name);
+                    const TileBuildings* r = it == mBuildingPasses.end() ? nullptr : it->second.tile(t);
+                    if (!r) break;
+                    for (const PlacedBuilding& b : r->buildings) {
+                        records.push_back({b.featureId, b.record});
+                        if (b.record.outcome != BuildingOutcome::Placed) continue;
+                        const Vec2 cell = ctx.frame.groundToCell(b.record.target.centre);
+                        const auto local = [&](double v, std::uint32_t tileIndex) {
+                            const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
+                            return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
+                        };
+                        items.push_back({t, local(cell.x, t.x) / blockCells, local(cell.y, t.y) / blockCells,
+                                         b.record.asset, b.record.placement, &b.featureId});
+                    }
+                    break;
+                }
+                case PassKind::Surface: {
+                    const auto it = mSurfacePasses.find(pass.name);
+                    const TileSurfaces* r = it == mSurfacePasses.end() ? nullptr : it->second.tile(t);
+                    if (r) scene.surfaces.insert(scene.surfaces.end(), r->patches.begin(), r->patches.end());
+                    break;
+                }
+                case PassKind::Vegetation: {
+                    const auto it = mVegetationPasses.find(pass.name);
+                    const TileVegetation* r = it == mVegetationPasses.end() ? nullptr : it->second.tile(t);
+                    if (!r) break;
+                    for (const PlantedInstance& p : r->instances) {
+                        items.push_back({t, p.cellX / blockCells, p.cellY / blockCells, p.asset, p.instance});
+                    }
+                    for (const VegetationTally& tally : r->tallies) {
+                        scene.statistics.vegetationCellsRequested += tally.zoneCells;
+                        scene.statistics.vegetationInstances += tally.instances;
+                        requestedTotal += tally.requestedInstances;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+
+    // Assets: the catalogue ids used, sorted; indices remapped.
+    std::vector<int> used;
+    for (const Item& i : items) used.push_back(i.asset);
+    for (const Record& r : records) {
+        if (r.record.asset >= 0) used.push_back(r.record.asset);
+    }
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::sort(used.begin(), used.end(), [&](int a, int b) {
+        return assets[static_cast<std::size_t>(a)].id < assets[static_cast<std::size_t>(b)].id;
+    });
+    std::unordered_map<int, int> sceneAsset;
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        sceneAsset.emplace(used[i], static_cast<int>(i));
+        scene.assets.push_back(assets[static_cast<std::size_t>(used[i])].id);
+    }
+
+    // Sources: the building feature ids, sorted; records in that order.
+    std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
+        return a.featureId != b.featureId ? a.featureId < b.featureId : rowMajor(a.record.tile, b.record.tile);
+    });
+    std::unordered_map<std::string, std::uint32_t> sourceOf;
+    for (Record& r : records) {
+        auto [it, fresh] = sourceOf.emplace(r.featureId, static_cast<std::uint32_t>(scene.sources.size()));
+        if (fresh) scene.sources.push_back(r.featureId);
+        r.record.source = it->second;
+        r.record.placement.source = it->second;
+        if (r.record.asset >= 0) r.record.asset = sceneAsset.at(r.record.asset);
+        switch (r.record.outcome) {
+            case BuildingOutcome::Placed:
+                ++scene.statistics.buildingsPlaced;
+                break;
+            case BuildingOutcome::Blocked:
+                ++scene.statistics.buildingsBlocked;
+                break;
+            case BuildingOutcome::NoModelFits:
+                ++scene.statistics.buildingsUnmatched;
+                break;
+        }
+        scene.buildings.push_back(r.record);
+    }
+    for (Item& i : items) {
+        i.asset = sceneAsset.at(i.asset);
+        // Building instances name their footprint as their source.
+        if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
+    }
+
+    // Blocks: stable-sorted, so instances keep their placement order within a block.
+    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
+        return std::tie(a.blockY, a.blockX, a.asset) < std::tie(b.blockY, b.blockX, b.asset);
+    });
+    scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
+    for (const Item& i : items) {
+        if (scene.blocks.empty() || scene.blocks.back().tile != i.tile || scene.blocks.back().blockX != i.blockX ||
+            scene.blocks.back().blockY != i.blockY || scene.blocks.back().asset != i.asset) {
+            InstanceBlock b;
+            b.asset = i.asset;
+            b.tile = i.tile;
+            b.blockX = i.blockX;
+            b.blockY = i.blockY;
+            scene.blocks.push_back(std::move(b));
+        }
+        InstanceBlock& b = scene.blocks.back();
+        b.instances.push_back(i.instance);
+        ++scene.statistics.instancesPerAsset[static_cast<std::size_t>(i.asset)];
+        // The block's bounds: the instance's transformed model box.
+        const AssetInfo& a = assets[static_cast<std::size_t>(used[static_cast<std::size_t>(i.asset)])];
+        double lo[3], hi[3];
+        modelBox(a, lo, hi);
+        const Instance& in = i.instance;
+        const double c = std::cos(in.yaw), s = std::sin(in.yaw);
+        for (int corner = 0; corner < 8; ++corner) {
+            const double x = ((corner & 1) ? hi[0] : lo[0]) * in.scale.x;
+            const double y = ((corner & 2) ? hi[1] : lo[1]) * in.scale.y;
+            const double z = ((corner & 4) ? hi[2] : lo[2]) * in.scale.z;
+            b.bounds.extend(Vec3f{static_cast<float>(c * x + s * z + in.position.x),
+                                  static_cast<float>(y + in.position.y),
+                                  static_cast<float>(-s * x + c * z + in.position.z)});
+        }
+    }
+
+    std::stable_sort(scene.surfaces.begin(), scene.surfaces.end(), [](const SurfacePatch& a, const SurfacePatch& b) {
+        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
+        return a.layer < b.layer;
+    });
+
+    const double cells = static_cast<double>(scene.statistics.vegetationCellsRequested);
+    scene.statistics.requestedDensity = cells > 0 ? requestedTotal / cells : 0.0;
+    scene.statistics.achievedDensity =
+        cells > 0 ? static_cast<double>(scene.statistics.vegetationInstances) / cells : 0.0;
+    return scene;
+}
+
+}  // namespace terrabit::core::placement
