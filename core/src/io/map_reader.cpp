@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -74,18 +75,16 @@ bool hasOption(const std::vector<std::string>& options, std::string_view key) {
     });
 }
 
-/// The deepest zoom that has tiles in an MBTiles file, read with the plain SQLite driver (the
-/// MBTiles driver believes the metadata's maxzoom). -1 when it cannot be read.
-int deepestMbtilesZoom(const std::string& path) {
-    const char* const sqlite[] = {"SQLite", nullptr};
-    DatasetPtr db = openVector(path, {}, sqlite);
-    if (!db) return -1;
-    OGRLayer* result = db->ExecuteSQL("SELECT MAX(zoom_level) AS z FROM tiles", nullptr, nullptr);
-    if (!result) return -1;
-    int zoom = -1;
-    if (FeaturePtr f{result->GetNextFeature()}; f && f->IsFieldSetAndNotNull(0)) zoom = f->GetFieldAsInteger(0);
-    db->ReleaseResultSet(result);
-    return zoom;
+/// True when some layer of the dataset yields a feature.
+bool hasAnyFeature(GDALDataset& ds) {
+    for (int i = 0; i < ds.GetLayerCount(); ++i) {
+        OGRLayer* layer = ds.GetLayer(i);
+        layer->ResetReading();
+        FeaturePtr f{layer->GetNextFeature()};
+        layer->ResetReading();
+        if (f) return true;
+    }
+    return false;
 }
 
 /// For the root of a z/x/y vector-tile folder: its deepest zoom folder, or empty.
@@ -440,16 +439,22 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     mMap.format = ds->GetDriver() ? ds->GetDriver()->GetDescription() : "unknown";
     mOsm = mMap.format == "OSM";
 
-    if (mMap.format == "MBTiles" && !hasOption(openOptions, "ZOOM_LEVEL")) {
-        // The MBTiles driver reads the metadata's maxzoom, which may hold no tiles at all.
-        const char* claimed = ds->GetMetadataItem("ZOOM_LEVEL");
-        const int deepest = deepestMbtilesZoom(name);
-        if (deepest >= 0 && claimed && std::to_string(deepest) != claimed) {
-            warn(std::string("the metadata says zoom ") + claimed + " but the deepest tiles are at zoom " +
-                 std::to_string(deepest) + "; reading zoom " + std::to_string(deepest));
-            openOptions.push_back("ZOOM_LEVEL=" + std::to_string(deepest));
-            ds = openVector(name, openOptions);
-            if (!ds) return Error{name + ": cannot reopen at zoom " + std::to_string(deepest)};
+    if (mMap.format == "MBTiles" && !hasOption(openOptions, "ZOOM_LEVEL") && !hasAnyFeature(*ds)) {
+        // The MBTiles driver reads the metadata's maxzoom, which may hold no tiles at all: go
+        // down the zooms until one has features.
+        const char* claimedText = ds->GetMetadataItem("ZOOM_LEVEL");
+        const char* minText = ds->GetMetadataItem("minzoom");
+        const int claimed = claimedText ? std::atoi(claimedText) : 0;
+        const int lowest = minText ? std::max(0, std::atoi(minText)) : 0;
+        for (int z = claimed - 1; z >= lowest; --z) {
+            std::vector<std::string> at = openOptions;
+            at.push_back("ZOOM_LEVEL=" + std::to_string(z));
+            DatasetPtr candidate = openVector(name, at);
+            if (!candidate || !hasAnyFeature(*candidate)) continue;
+            warn("the metadata says zoom " + std::to_string(claimed) + " but the deepest tiles are at zoom " +
+                 std::to_string(z) + "; reading zoom " + std::to_string(z));
+            ds = std::move(candidate);
+            break;
         }
     }
     errors.messages.clear();

@@ -55,6 +55,9 @@ Result<LayerStore> rasterizeTiles(const TileIndex& index, const RasterizeTilesOp
         }
     };
 
+    if (!reportProgress(options.progress, 0.0, "rasterizing")) {
+        return Error{"cancelled while rasterizing (0 of " + std::to_string(tileCount) + " tiles done)"};
+    }
     std::vector<std::thread> pool;
     pool.reserve(static_cast<std::size_t>(threads));
     for (int i = 0; i < threads; ++i) pool.emplace_back(work);

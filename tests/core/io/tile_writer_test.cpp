@@ -1,0 +1,123 @@
+#include <gdal_priv.h>
+#include <gtest/gtest.h>
+#include <ogr_spatialref.h>
+
+#include <fstream>
+
+#include "io_test_support.h"
+#include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/io/tile_writer.h"
+#include "terrabit/core/raster/rasterizer.h"
+
+using namespace terrabit::core;
+namespace io = terrabit::core::io;
+
+namespace {
+
+struct DatasetCloser {
+    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
+};
+using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+
+DatasetPtr open(const std::filesystem::path& p) {
+    return DatasetPtr(
+        GDALDataset::Open(p.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
+}
+
+}  // namespace
+
+TEST(TileWriter, GeoTiffPerLayerIsGeoreferencedAndHoldsTheBits) {
+    const TileId tile{17, 68893, 47863};
+    BitTile triangle, ring;
+    Rasterizer r;
+    ASSERT_TRUE(r.triangle({10.3, 20.1}, {200.7, 40.2}, {90.5, 230.9}, Coverage::CellCentre, triangle));
+    ASSERT_TRUE(r.disk({128, 128}, 60, Coverage::Conservative, ring));
+    LayerStore store({"water", "building", "road"}, {tile});
+    store.store(0, std::vector<BitTile>{triangle, ring, BitTile{}});
+    std::vector<LayerInfo> layers(3);
+    layers[0].name = "water";
+    layers[0].colour = {10, 20, 200};
+    layers[1].name = "building";
+    layers[1].colour = {200, 50, 40};
+    layers[2].name = "road";
+
+    const auto dir = test::scratchDir("tile-writer");
+    auto files = io::writeTile(store, 0, layers, dir);
+    ASSERT_TRUE(files.ok()) << files.message();
+    ASSERT_EQ(files->layers.size(), 3u);
+    EXPECT_EQ(files->layers[1], tile.quadkey() + "/building.tif");
+
+    const std::vector<const BitTile*> expected{&triangle, &ring, nullptr};
+    for (std::size_t l = 0; l < 3; ++l) {
+        DatasetPtr ds = open(dir / files->layers[l]);
+        ASSERT_TRUE(ds) << files->layers[l];
+        EXPECT_STREQ(ds->GetDriver()->GetDescription(), "GTiff");
+        ASSERT_EQ(ds->GetRasterXSize(), 256);
+        ASSERT_EQ(ds->GetRasterYSize(), 256);
+        double gt[6];
+        ASSERT_EQ(ds->GetGeoTransform(gt), CE_None);
+        const Box2 b = tile.boundsMercator();
+        EXPECT_NEAR(gt[0], b.min.x, 1e-6);
+        EXPECT_NEAR(gt[3], b.max.y, 1e-6);
+        EXPECT_NEAR(gt[1], tile.cellSizeMercator(), 1e-9);
+        EXPECT_NEAR(gt[5], -tile.cellSizeMercator(), 1e-9);
+        const OGRSpatialReference* srs = ds->GetSpatialRef();
+        ASSERT_NE(srs, nullptr);
+        EXPECT_STREQ(srs->GetAuthorityCode(nullptr), "3857");
+        std::vector<std::uint8_t> image(256 * 256);
+        ASSERT_EQ(
+            ds->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0, nullptr),
+            CE_None);
+        const BitTile read = BitTile::fromImage(std::span<const std::uint8_t, 65536>(image.data(), image.size()));
+        EXPECT_EQ(read, expected[l] ? *expected[l] : BitTile{}) << files->layers[l];
+        EXPECT_EQ(*std::max_element(image.begin(), image.end()), expected[l] ? 1 : 0);
+    }
+
+    // The preview: building on top of water, background elsewhere.
+    DatasetPtr png = open(dir / files->preview);
+    ASSERT_TRUE(png);
+    EXPECT_STREQ(png->GetDriver()->GetDescription(), "PNG");
+    ASSERT_EQ(png->GetRasterCount(), 3);
+    auto pixel = [&](int x, int y) {
+        std::array<std::uint8_t, 3> rgb{};
+        for (int b = 0; b < 3; ++b) {
+            EXPECT_EQ(png->GetRasterBand(b + 1)->RasterIO(GF_Read, x, y, 1, 1, &rgb[static_cast<std::size_t>(b)], 1, 1,
+                                                          GDT_Byte, 0, 0, nullptr),
+                      CE_None);
+        }
+        return rgb;
+    };
+    EXPECT_EQ(pixel(128, 128), (std::array<std::uint8_t, 3>{200, 50, 40}));  // in both: building wins
+    int wx = -1, wy = -1;
+    (triangle - ring).forEachSetCell([&](int x, int y) {
+        if (wx < 0) wx = x, wy = y;
+    });
+    ASSERT_GE(wx, 0);
+    EXPECT_EQ(pixel(wx, wy), (std::array<std::uint8_t, 3>{10, 20, 200}));
+    EXPECT_EQ(pixel(0, 255), (std::array<std::uint8_t, 3>{0xf2, 0xf2, 0xf2}));
+
+    // Nothing half-written is left behind.
+    for (const auto& entry : std::filesystem::directory_iterator(dir / tile.quadkey())) {
+        EXPECT_EQ(entry.path().string().find(".tmp-"), std::string::npos) << entry.path();
+    }
+}
+
+TEST(TileWriter, UnwritableFolderIsNamed) {
+    const auto dir = test::scratchDir("unwritable");
+    test::writeText(dir / "file", "x");
+    LayerStore store({"water"}, {TileId{3, 1, 1}});
+    std::vector<LayerInfo> layers(1);
+    layers[0].name = "water";
+    auto files = io::writeTile(store, 0, layers, dir / "file");  // a file where a folder should be
+    ASSERT_FALSE(files.ok());
+    EXPECT_NE(files.message().find((dir / "file").string()), std::string::npos) << files.message();
+}
+
+TEST(TileWriter, TextFilesAreWrittenWhole) {
+    const auto dir = test::scratchDir("atomic");
+    ASSERT_TRUE(io::writeFileAtomically(dir / "summary.json", "{\"a\": 1}\n"));
+    std::ifstream in(dir / "summary.json");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text, "{\"a\": 1}\n");
+    EXPECT_FALSE(io::writeFileAtomically(dir / "missing-folder" / "x.json", "{}"));
+}

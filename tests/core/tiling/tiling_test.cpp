@@ -1,0 +1,369 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "terrabit/core/raster/rasterizer.h"
+#include "terrabit/core/rules/classifier.h"
+#include "terrabit/core/tiling/layer_store.h"
+#include "terrabit/core/tiling/rasterize_tiles.h"
+#include "terrabit/core/tiling/tile_index.h"
+#include "terrabit/core/tiling/tile_rasterizer.h"
+#include "tiling_test_support.h"
+
+using namespace terrabit::core;
+using terrabit::core::test::cellFeature;
+
+namespace {
+
+constexpr int kZoom = 17;
+// Tiles around Monaco at z17 (x 68 893, y 47 863 holds the harbour).
+constexpr std::uint32_t kX0 = 68890;
+constexpr std::uint32_t kY0 = 47860;
+
+const char* kRules = R"(
+layers:
+  - name: area
+    match: [{kind: area, tags: {kind: area}}]
+  - name: solid
+    coverage: conservative
+    match: [{kind: area, tags: {kind: solid}}, {kind: line, tags: {kind: wall}}]
+    width: 1.5
+  - name: vegetation
+    classes:
+      - name: grass
+        match: [{kind: area, tags: {kind: grass}}]
+      - name: trees
+        point_radius: 3
+        match: [{kind: point, tags: {kind: tree}}]
+  - name: road
+    match: [{kind: line, tags: {kind: road}}]
+    width: {tag: width, default: 6}
+)";
+
+RuleSet rules() {
+    auto r = RuleSet::parse(kRules, "test.yaml");
+    EXPECT_TRUE(r.ok()) << r.message();
+    return r.ok() ? std::move(*r) : RuleSet();
+}
+
+/// Random features over a block of 4 × 3 tiles (and a little beyond it).
+MapData randomMap(unsigned seed, int count) {
+    std::mt19937 rng(seed);
+    const Vec2 o = test::tileOrigin(kX0, kY0);
+    std::uniform_real_distribution<double> x(o.x - 40, o.x + 4 * 256 + 40), y(o.y - 40, o.y + 3 * 256 + 40);
+    std::uniform_real_distribution<double> size(2, 90), unit(0, 1);
+    MapData map;
+    map.source = "random";
+    const char* areaKinds[] = {"area", "solid", "grass"};
+    for (int i = 0; i < count; ++i) {
+        const std::string id = "f" + std::to_string(i);
+        const Vec2 c{x(rng), y(rng)};
+        const int type = i % 4;
+        if (type == 0 || type == 1) {
+            // A polygon with 3..9 vertices around c, sometimes with a hole.
+            std::vector<Vec2> pts;
+            const int n = 3 + static_cast<int>(unit(rng) * 7);
+            const double r = size(rng);
+            for (int k = 0; k < n; ++k) {
+                const double a = 2 * M_PI * (k + unit(rng) * 0.8) / n;
+                pts.push_back(c + Vec2{std::cos(a), std::sin(a)} * (r * (0.5 + unit(rng))));
+            }
+            std::vector<std::uint32_t> ends{static_cast<std::uint32_t>(pts.size())};
+            if (unit(rng) < 0.3) {
+                pts.insert(pts.end(), {c + Vec2{-3, -3}, c + Vec2{3, -3}, c + Vec2{0, 3}});
+                ends.push_back(static_cast<std::uint32_t>(pts.size()));
+            }
+            map.features.push_back(cellFeature(id, FeatureKind::Area, {{"kind", areaKinds[i % 3]}}, pts, kZoom, ends));
+        } else if (type == 2) {
+            std::vector<Vec2> pts{c};
+            const int n = 1 + static_cast<int>(unit(rng) * 5);
+            for (int k = 0; k < n; ++k) pts.push_back(pts.back() + Vec2{size(rng) - 45, size(rng) - 45});
+            std::vector<Tag> tags{{"kind", unit(rng) < 0.7 ? "road" : "wall"}};
+            if (unit(rng) < 0.3) tags.push_back({"width", "14"});
+            map.features.push_back(cellFeature(id, FeatureKind::Line, tags, pts, kZoom));
+        } else {
+            map.features.push_back(cellFeature(id, FeatureKind::Point, {{"kind", "tree"}}, {c}, kZoom));
+        }
+    }
+    for (const Feature& f : map.features) {
+        map.extent.extend(f.bounds.min);
+        map.extent.extend(f.bounds.max);
+    }
+    return map;
+}
+
+/// The reference: every entry drawn whole (no clipping) into one grid over a block of tiles,
+/// with the index's own cell coordinates and sizes.
+BitGrid referenceLayer(const TileIndex& index, int layer, std::uint32_t tx0, std::uint32_t ty0, int tilesX,
+                       int tilesY) {
+    const ClassifiedMap& map = index.map();
+    BitGrid grid(256 * tilesX, 256 * tilesY);
+    Rasterizer r;
+    const Vec2 origin = test::tileOrigin(tx0, ty0);
+    std::vector<int> wanted{layer};
+    for (int c : map.layers[static_cast<std::size_t>(layer)].classes) wanted.push_back(c);
+    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
+        const LayerEntry& entry = map.entries[e];
+        if (std::find(wanted.begin(), wanted.end(), entry.layer) == wanted.end()) continue;
+        std::vector<Vec2> pts;
+        for (const Vec2& p : index.cells(e)) pts.push_back(p - origin);
+        const Coverage coverage = map.layers[entry.layer].coverage;
+        const Feature& f = *entry.feature;
+        if (f.kind == FeatureKind::Area) {
+            EXPECT_TRUE(r.polygon(PolygonView{pts, f.partEnds}, {FillRule::EvenOdd, coverage}, grid.view()));
+        } else if (f.kind == FeatureKind::Line) {
+            std::uint32_t begin = 0;
+            for (std::uint32_t end : f.partEnds) {
+                const std::span<const Vec2> part(pts.data() + begin, end - begin);
+                EXPECT_TRUE(r.polyline(part, 2 * index.sizeCells(e), coverage, grid.view()));
+                begin = end;
+            }
+        } else {
+            for (const Vec2& p : pts) EXPECT_TRUE(r.point(p, index.sizeCells(e), coverage, grid.view()));
+        }
+    }
+    return grid;
+}
+
+}  // namespace
+
+TEST(TileIndex, HoldsExactlyTheEntriesWhoseReachTouchesEachTile) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(7, 400);
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok()) << index.message();
+    ASSERT_GE(index->tiles().size(), 12u);
+    std::size_t pairs = 0;
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        const TileId t = index->tiles()[s];
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t e = 0; e < classified.entries.size(); ++e) {
+            const Box2& reach = index->reach(e);
+            if (256.0 * t.x <= reach.max.x && 256.0 * (t.x + 1) > reach.min.x && 256.0 * t.y <= reach.max.y &&
+                256.0 * (t.y + 1) > reach.min.y) {
+                expected.push_back(e);
+            }
+        }
+        const auto got = index->entries(s);
+        EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), expected) << "tile " << t.quadkey();
+        pairs += expected.size();
+    }
+    // Every entry is somewhere, and tiles are sorted north to south, west to east.
+    EXPECT_GE(pairs, classified.entries.size());
+    EXPECT_TRUE(std::is_sorted(index->tiles().begin(), index->tiles().end(), [](const TileId& a, const TileId& b) {
+        return a.y < b.y || (a.y == b.y && a.x < b.x);
+    }));
+}
+
+TEST(TileIndex, ExplicitTilesAreCheckedAndKept) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(3, 50);
+    const ClassifiedMap classified = classify(map, r);
+    const std::vector<TileId> tiles{{kZoom, kX0 + 1, kY0}, {kZoom, kX0, kY0}, {kZoom, kX0 + 30, kY0 + 30}};
+    auto index = TileIndex::build(classified, kZoom, tiles);
+    ASSERT_TRUE(index.ok()) << index.message();
+    EXPECT_EQ(index->tiles().size(), 3u);
+    EXPECT_EQ(index->tiles()[0], (TileId{kZoom, kX0, kY0}));
+    EXPECT_TRUE(index->entries(*index->slot({kZoom, kX0 + 30, kY0 + 30})).empty());
+
+    const std::vector<TileId> twice{{kZoom, kX0, kY0}, {kZoom, kX0, kY0}};
+    EXPECT_FALSE(TileIndex::build(classified, kZoom, twice).ok());
+    const std::vector<TileId> otherZoom{{kZoom - 1, kX0 / 2, kY0 / 2}};
+    EXPECT_FALSE(TileIndex::build(classified, kZoom, otherZoom).ok());
+    auto tooMany = TileIndex::build(classified, kZoom, {}, 4);
+    ASSERT_FALSE(tooMany.ok());
+    EXPECT_NE(tooMany.message().find("more than the limit of 4"), std::string::npos);
+}
+
+TEST(TileRasterizer, EveryTileEqualsTheSameBlockOfOneUnclippedRegion) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(11, 600);
+    const ClassifiedMap classified = classify(map, r);
+    std::vector<TileId> tiles;
+    for (std::uint32_t y = 0; y < 3; ++y) {
+        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kZoom, kX0 + x, kY0 + y});
+    }
+    auto index = TileIndex::build(classified, kZoom, tiles);
+    ASSERT_TRUE(index.ok()) << index.message();
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    for (std::size_t layer = 0; layer < classified.layers.size(); ++layer) {
+        const BitGrid region = referenceLayer(*index, static_cast<int>(layer), kX0, kY0, 4, 3);
+        int set = 0;
+        for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+            ASSERT_TRUE(tr.rasterize(*index, s, out));
+            const TileId t = index->tiles()[s];
+            const BitTile expected =
+                region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0));
+            EXPECT_EQ(out[layer], expected) << "layer " << classified.layers[layer].name << " tile " << t.quadkey()
+                                            << ": " << (out[layer] ^ expected).count() << " cells differ";
+            set += out[layer].count();
+        }
+        EXPECT_GT(set, 1000) << classified.layers[layer].name;  // the comparison is not vacuous
+    }
+}
+
+TEST(TileRasterizer, RoadAlongATileBorderIsSeamless) {
+    // A wide road running just beside the vertical border between two tiles, and one along the
+    // horizontal border, each drawn per tile and over the 512 × 512 region of four tiles.
+    const RuleSet r = rules();
+    MapData map;
+    const Vec2 o = test::tileOrigin(kX0, kY0);
+    map.features.push_back(cellFeature("w1", FeatureKind::Line, {{"kind", "road"}},
+                                       {o + Vec2{255.3, 10.2}, o + Vec2{256.6, 250.7}, o + Vec2{257.9, 500.1}}, kZoom));
+    map.features.push_back(cellFeature("w2", FeatureKind::Line, {{"kind", "wall"}},
+                                       {o + Vec2{3.1, 256.4}, o + Vec2{509.7, 255.2}}, kZoom));
+    const ClassifiedMap classified = classify(map, r);
+    const std::vector<TileId> tiles{
+        {kZoom, kX0, kY0}, {kZoom, kX0 + 1, kY0}, {kZoom, kX0, kY0 + 1}, {kZoom, kX0 + 1, kY0 + 1}};
+    auto index = TileIndex::build(classified, kZoom, tiles);
+    ASSERT_TRUE(index.ok());
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    for (const char* name : {"road", "solid"}) {
+        const int layer = r.layerId(name);
+        const BitGrid region = referenceLayer(*index, layer, kX0, kY0, 2, 2);
+        int total = 0;
+        for (std::size_t s = 0; s < 4; ++s) {
+            ASSERT_TRUE(tr.rasterize(*index, s, out));
+            const TileId t = index->tiles()[s];
+            EXPECT_EQ(out[static_cast<std::size_t>(layer)],
+                      region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0)))
+                << name << " in tile " << t.quadkey();
+            total += out[static_cast<std::size_t>(layer)].count();
+        }
+        EXPECT_GT(total, 1000) << name;
+    }
+}
+
+TEST(TileRasterizer, LineWidthInMetresBecomesCellsAtTheLatitude) {
+    const RuleSet r = rules();
+    MapData map;
+    const Vec2 o = test::tileOrigin(kX0, kY0);
+    // A 20 m road (width tag) running east along y = 100.3 in the tile.
+    map.features.push_back(cellFeature("w1", FeatureKind::Line, {{"kind", "road"}, {"width", "20"}},
+                                       {o + Vec2{-50, 100.3}, o + Vec2{300, 100.3}}, kZoom));
+    const ClassifiedMap classified = classify(map, r);
+    const std::vector<TileId> tiles{{kZoom, kX0, kY0}};
+    auto index = TileIndex::build(classified, kZoom, tiles);
+    ASSERT_TRUE(index.ok());
+    const double latitude = mercatorToLonLat(map.features[0].bounds.centre()).lat;
+    const double halfCells = 10.0 / metresPerCell(latitude, kZoom);
+    EXPECT_NEAR(index->sizeCells(0), halfCells, 1e-9);
+    // It agrees with the tile's latitude to well under a thousandth.
+    const double tileLatitude = TileId{kZoom, kX0, kY0}.boundsLonLat().centre().y;
+    EXPECT_NEAR(halfCells, 10.0 / metresPerCell(tileLatitude, kZoom), halfCells * 1e-3);
+
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    ASSERT_TRUE(tr.rasterize(*index, 0, out));
+    int expectedRows = 0;
+    for (int j = 0; j < 256; ++j) expectedRows += std::fabs(j + 0.5 - 100.3) <= halfCells;
+    int rows = 0;
+    for (int j = 0; j < 256; ++j) rows += out[static_cast<std::size_t>(r.layerId("road"))].test(128, j);
+    EXPECT_EQ(rows, expectedRows);
+    EXPECT_GT(rows, 20);  // 20 m at 43.7° N is about 23 cells at z17
+}
+
+TEST(TileRasterizer, ParentLayerIsTheUnionOfItsClasses) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(5, 300);
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    const auto veg = static_cast<std::size_t>(r.layerId("vegetation"));
+    const auto grass = static_cast<std::size_t>(r.layerId("grass"));
+    const auto trees = static_cast<std::size_t>(r.layerId("trees"));
+    int set = 0;
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        ASSERT_TRUE(tr.rasterize(*index, s, out));
+        EXPECT_EQ(out[veg], out[grass] | out[trees]);
+        set += out[veg].count();
+    }
+    EXPECT_GT(set, 0);
+}
+
+TEST(RasterizeTiles, SameBitsForAnyThreadCountAndTileOrder) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(21, 800);
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    RasterizeTilesOptions one;
+    one.threads = 1;
+    auto reference = rasterizeTiles(*index, one);
+    ASSERT_TRUE(reference.ok()) << reference.message();
+
+    std::vector<TileId> shuffled = index->tiles();
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+    auto shuffledIndex = TileIndex::build(classified, kZoom, shuffled);
+    ASSERT_TRUE(shuffledIndex.ok());
+    for (int threads : {2, 3, 8}) {
+        RasterizeTilesOptions options;
+        options.threads = threads;
+        auto store = rasterizeTiles(threads == 3 ? *shuffledIndex : *index, options);
+        ASSERT_TRUE(store.ok()) << store.message();
+        EXPECT_EQ(store->hash(), reference->hash()) << threads << " threads";
+        for (const TileId& t : index->tiles()) {
+            for (int l = 0; l < static_cast<int>(classified.layers.size()); ++l) {
+                const BitTile* a = store->tile(t, l);
+                const BitTile* b = reference->tile(t, l);
+                ASSERT_EQ(a == nullptr, b == nullptr);
+                if (a) {
+                    EXPECT_EQ(*a, *b);
+                }
+            }
+        }
+    }
+}
+
+TEST(RasterizeTiles, ProgressIsReportedAndCancelStops) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(2, 100);
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    std::vector<double> seen;
+    RasterizeTilesOptions options;
+    options.progress = [&seen](double f, std::string_view stage) {
+        EXPECT_EQ(stage, "rasterizing");
+        seen.push_back(f);
+        return true;
+    };
+    ASSERT_TRUE(rasterizeTiles(*index, options).ok());
+    ASSERT_GE(seen.size(), 2u);
+    EXPECT_EQ(seen.front(), 0.0);
+    EXPECT_EQ(seen.back(), 1.0);
+
+    options.progress = [](double, std::string_view) { return false; };
+    auto cancelled = rasterizeTiles(*index, options);
+    ASSERT_FALSE(cancelled.ok());
+    EXPECT_NE(cancelled.message().find("cancelled"), std::string::npos);
+}
+
+TEST(LayerStore, IsALayerSourceWithEmptyLayersReadAsNull) {
+    const RuleSet r = rules();
+    MapData map;
+    const Vec2 o = test::tileOrigin(kX0, kY0);
+    map.features.push_back(cellFeature("w1", FeatureKind::Area, {{"kind", "area"}},
+                                       {o + Vec2{10, 10}, o + Vec2{50, 10}, o + Vec2{50, 50}}, kZoom));
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    auto store = rasterizeTiles(*index);
+    ASSERT_TRUE(store.ok());
+    const LayerSource& source = *store;
+    EXPECT_EQ(source.layerNames(), r.layerNames());
+    EXPECT_EQ(source.layerId("road"), r.layerId("road"));
+    const TileId tile{kZoom, kX0, kY0};
+    ASSERT_NE(source.tile(tile, source.layerId("area")), nullptr);
+    EXPECT_GT(source.tile(tile, source.layerId("area"))->count(), 600);
+    EXPECT_EQ(source.tile(tile, source.layerId("road")), nullptr);
+    EXPECT_EQ(source.tile({kZoom, kX0 + 5, kY0}, 0), nullptr);
+    EXPECT_EQ(source.tile(tile, 99), nullptr);
+}
