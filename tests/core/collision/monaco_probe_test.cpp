@@ -1,0 +1,191 @@
+// Collision probes on the real Monaco sample against the original footprints: a point probe's
+// answer must equal OGR/GEOS point-in-polygon for every point farther than one cell from a
+// footprint's edge, and the probe command must answer through the whole pipeline.
+
+#include <geos_c.h>
+#include <gtest/gtest.h>
+#include <ogrsf_frmts.h>
+
+#include <memory>
+#include <random>
+#include <sstream>
+
+#include "terrabit/core/collision/collision_query.h"
+#include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/io/probe_command.h"
+#include "terrabit/core/tile/ground_frame.h"
+
+using namespace terrabit::core;
+
+namespace {
+
+const std::string kMonaco = std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf";
+const std::string kRules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
+
+/// A GEOS context for the whole test program. Prepared predicates are the oracle: unlike plain
+/// GEOSContains (and OGR's Contains, which turns GEOS's exception code into "true"), they answer
+/// for the few real footprints that GEOS finds invalid (self-touching rings).
+GEOSContextHandle_t geos() {
+    static GEOSContextHandle_t ctx = GEOS_init_r();
+    return ctx;
+}
+
+struct Footprint {
+    std::unique_ptr<OGRGeometry> geometry;  // EPSG:3857
+    GEOSGeometry* geosGeometry = nullptr;
+    const GEOSPreparedGeometry* prepared = nullptr;
+    OGREnvelope envelope;
+    std::vector<std::pair<Vec2, Vec2>> edges;
+};
+
+/// The buildings of the sample as the default rules take them (building=*, not building=no), read
+/// straight through OGR and transformed to EPSG:3857.
+std::vector<Footprint> readFootprints() {
+    GDALAllRegister();
+    std::unique_ptr<GDALDataset> ds(
+        GDALDataset::Open(kMonaco.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
+    EXPECT_TRUE(ds);
+    OGRSpatialReference wgs84, mercator;
+    wgs84.importFromEPSG(4326);
+    mercator.importFromEPSG(3857);
+    wgs84.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    mercator.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    std::unique_ptr<OGRCoordinateTransformation> ct(OGRCreateCoordinateTransformation(&wgs84, &mercator));
+    std::vector<Footprint> out;
+    OGRLayer* layer = ds->GetLayerByName("multipolygons");
+    for (auto& f : *layer) {
+        const int field = f->GetFieldIndex("building");
+        if (!f->IsFieldSetAndNotNull(field) || std::string(f->GetFieldAsString(field)) == "no") continue;
+        OGRGeometry* g = f->GetGeometryRef();
+        if (!g || g->IsEmpty() || g->transform(ct.get()) != OGRERR_NONE) continue;
+        Footprint fp;
+        fp.geometry.reset(g->clone());
+        fp.geometry->getEnvelope(&fp.envelope);
+        fp.geosGeometry = fp.geometry->exportToGEOS(geos());
+        if (!fp.geosGeometry) continue;
+        fp.prepared = GEOSPrepare_r(geos(), fp.geosGeometry);
+        auto addPolygon = [&](const OGRPolygon* p) {
+            for (int r = 0; r <= p->getNumInteriorRings(); ++r) {
+                const OGRLinearRing* ring = r == 0 ? p->getExteriorRing() : p->getInteriorRing(r - 1);
+                for (int i = 0; i + 1 < ring->getNumPoints(); ++i)
+                    fp.edges.push_back({{ring->getX(i), ring->getY(i)}, {ring->getX(i + 1), ring->getY(i + 1)}});
+            }
+        };
+        if (auto* mp = dynamic_cast<const OGRMultiPolygon*>(fp.geometry.get())) {
+            for (const OGRPolygon* p : *mp) addPolygon(p);
+        } else if (auto* p = dynamic_cast<const OGRPolygon*>(fp.geometry.get())) {
+            addPolygon(p);
+        }
+        out.push_back(std::move(fp));
+    }
+    return out;
+}
+
+double segmentDistance(Vec2 p, Vec2 a, Vec2 b) {
+    const Vec2 ab = b - a;
+    const double len2 = dot(ab, ab);
+    const double t = len2 > 0 ? std::clamp(dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    return length(p - (a + ab * t));
+}
+
+}  // namespace
+
+TEST(MonacoProbe, PointProbesAgreeWithPointInPolygonAwayFromEdges) {
+    io::MapInput input{kMonaco, kRules, {}};
+    io::TileSelection selection;
+    selection.zoom = 17;
+    auto layers = io::buildMapLayers(input, selection, 0, {});
+    ASSERT_TRUE(layers.ok()) << layers.message();
+    const std::array<std::string, 1> building{"building"};
+    auto grid = CollisionGrid::build((*layers)->store, (*layers)->store.tiles(), building);
+    ASSERT_TRUE(grid.ok()) << grid.message();
+    CollisionQuery query(*grid);
+    const std::vector<Footprint> footprints = readFootprints();
+    ASSERT_GT(footprints.size(), 1000u);
+
+    const GroundFrame frame{{7.42, 43.73}, 17};
+    const double cell = frame.cellSizeMercator();
+    // Points over the buildings' extent.
+    OGREnvelope all;
+    for (const Footprint& f : footprints) all.Merge(f.envelope);
+    std::mt19937_64 rng(17);
+    std::uniform_real_distribution<double> ux(all.MinX, all.MaxX), uy(all.MinY, all.MaxY);
+    int compared = 0, inside = 0;
+    for (int i = 0; i < 40000; ++i) {
+        const Vec2 p{ux(rng), uy(rng)};
+        bool nearEdge = false, in = false;
+        for (const Footprint& f : footprints) {
+            if (p.x < f.envelope.MinX - cell || p.x > f.envelope.MaxX + cell || p.y < f.envelope.MinY - cell ||
+                p.y > f.envelope.MaxY + cell)
+                continue;
+            for (const auto& [a, b] : f.edges) {
+                if (segmentDistance(p, a, b) <= cell) {
+                    nearEdge = true;
+                    break;
+                }
+            }
+            if (nearEdge) break;
+            GEOSGeometry* pt = GEOSGeom_createPointFromXY_r(geos(), p.x, p.y);
+            const char contains = GEOSPreparedContains_r(geos(), f.prepared, pt);
+            GEOSGeom_destroy_r(geos(), pt);
+            ASSERT_NE(contains, 2) << "GEOS failed on a footprint";
+            if (contains == 1) in = true;
+        }
+        if (nearEdge) continue;
+        ++compared;
+        inside += in;
+        ASSERT_EQ(query.pointHits(frame.mercatorToCell(p), 0), in)
+            << "point " << p.x << ", " << p.y << " (EPSG:3857): OGR says " << (in ? "inside" : "outside");
+    }
+    EXPECT_GT(compared, 30000);
+    EXPECT_GT(inside, 2000);  // both answers are exercised
+}
+
+TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
+    io::ProbeCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.selection.zoom = 17;
+    // The Prince's Palace and the sea off Monte-Carlo (inside the extract's extent).
+    std::istringstream in(
+        "# probes\n"
+        "point 7.42042 43.73123\n"
+        "point 7.4400 43.7350\n"
+        "rect 7.4246 43.7311 4 4 extra\n"
+        "disk 7.4400 43.7350 3\n");
+    std::ostringstream out, err;
+    const int code = io::runProbe(c, in, out, err);
+    EXPECT_EQ(code, io::kExitBadArguments);  // one bad line
+    std::istringstream lines(out.str());
+    std::string l1, l2, l3, l4;
+    std::getline(lines, l1);
+    std::getline(lines, l2);
+    std::getline(lines, l3);
+    std::getline(lines, l4);
+    EXPECT_NE(l1.find("building"), std::string::npos) << l1;
+    EXPECT_EQ(l2, "water");
+    EXPECT_EQ(l3, "error");
+    EXPECT_EQ(l4, "water");
+    EXPECT_NE(err.str().find("stdin line 4: rect needs 4 numbers, got 5"), std::string::npos) << err.str();
+}
+
+TEST(MonacoProbe, ProbeCommandWithAnExpression) {
+    io::ProbeCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.selection.zoom = 17;
+    c.expression = "building | water";
+    std::istringstream in("point 7.42042 43.73123\npoint 7.4400 43.7350\n");
+    std::ostringstream out, err;
+    ASSERT_EQ(io::runProbe(c, in, out, err), io::kExitOk) << err.str();
+    EXPECT_EQ(out.str().substr(0, 4), "hit ");
+    c.expression = "building - water - building";  // nothing
+    std::istringstream in2("point 7.42042 43.73123\n");
+    std::ostringstream out2;
+    ASSERT_EQ(io::runProbe(c, in2, out2, err), io::kExitOk);
+    EXPECT_EQ(out2.str().substr(0, 5), "clear");
+    c.expression = "building | watr";
+    std::istringstream in3("point 7.42042 43.73123\n");
+    std::ostringstream out3, err3;
+    EXPECT_EQ(io::runProbe(c, in3, out3, err3), io::kExitBadArguments);
+    EXPECT_NE(err3.str().find("did you mean 'water'"), std::string::npos) << err3.str();
+    EXPECT_NE(err3.str().find('^'), std::string::npos);
+}
