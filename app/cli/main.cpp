@@ -14,6 +14,9 @@
 #include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/io/progress_printer.h"
 #include "terrabit/core/io/resource_paths.h"
+#ifdef TERRABIT_CLI_RENDER
+#include "terrabit/render/render_command.h"
+#endif
 
 namespace io = terrabit::core::io;
 
@@ -170,6 +173,61 @@ void addProbeCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+#ifdef TERRABIT_CLI_RENDER
+void addRenderCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand(
+        "render",
+        "Bake a map's scene by the rules' passes and draw it offscreen into a PNG (OpenSceneGraph pbuffer: needs an "
+        "X server, e.g. xvfb-run -a -s \"-screen 0 1280x800x24\" terrabit-cli render …)");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    auto c = std::make_shared<terrabit::render::RenderCommand>();
+    auto catalogue = std::make_shared<std::string>();
+    input->add(*cmd);
+    tiles->add(*cmd, true);
+    cmd->add_option("--out,-o", c->out, "The PNG to write")->required();
+    cmd->add_option("--camera", c->camera, "View: top (north up), oblique (45° from the south) or AZIMUTH,ELEVATION "
+                                           "in degrees (the eye's compass bearing from the scene and its height "
+                                           "angle, e.g. 135,30)")
+        ->capture_default_str();
+    cmd->add_option("--overlay", c->overlay, "A layer or layer expression drawn as a translucent heat map, e.g. "
+                                             "\"vegetation - placed_vegetation\"");
+    cmd->add_option("--overlay-radius", c->overlayRadius,
+                    "Heat-map window radius in cells: 0 shows the overlay's cells, more shows their density")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 256));
+    cmd->add_option("--ground", c->ground, "Show this expression's cells on the ground instead of the layers");
+    cmd->add_flag("--grid", c->grid, "Draw the tile grid with quadkey labels");
+    cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")->capture_default_str();
+    cmd->add_option("--size", [c](const CLI::results_t& r) {
+           if (r.size() != 2) return false;
+           try {
+               c->width = std::stoi(r[0]);
+               c->height = std::stoi(r[1]);
+           } catch (...) {
+               return false;
+           }
+           return c->width > 0 && c->height > 0;
+       }, "Image size in pixels: WIDTH,HEIGHT (default 1280,800)")
+        ->delimiter(',')
+        ->expected(2);
+    cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
+    cmd->add_option("--scene-file", c->sceneFile, "Also write the scene graph as .osgb or .osgt");
+    cmd->callback([&ctx, input, tiles, c, catalogue] {
+        terrabit::render::RenderCommand command = *c;
+        command.input = input->input(ctx);
+        command.selection = tiles->selection();
+        command.threads = tiles->threads;
+        if (!catalogue->empty()) {
+            command.catalogue = *catalogue;
+        } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
+            command.catalogue = *dir / "assets" / "catalogue.yaml";
+        }
+        ctx.exitCode = terrabit::render::runRender(command, std::cout, std::cerr, ctx.progress());
+    });
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -192,6 +250,9 @@ int main(int argc, char** argv) {
     addTilesCommand(app, ctx);
     addRasterizeCommand(app, ctx);
     addProbeCommand(app, ctx);
+#ifdef TERRABIT_CLI_RENDER
+    addRenderCommand(app, ctx);
+#endif
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,34 @@
+#pragma once
+/// Scene graphs to and from OpenSceneGraph's own files: .osgb (binary) and .osgt (text), through
+/// osgDB's serializer plugins (Debian's openscenegraph package ships them).
+
+#include <osg/Node>
+#include <osg/ref_ptr>
+
+#include <cstddef>
+#include <filesystem>
+
+#include "terrabit/core/result.h"
+
+namespace terrabit::render {
+
+/// Writes a graph to `file` (.osgb or .osgt, by its extension) atomically: to a temporary name
+/// in the same folder first, renamed into place once complete, so a reader never sees half a
+/// file and a failed write leaves any earlier file as it was. Images are embedded. Instanced
+/// blocks are written as plain OSG (a DrawElements with the instance count, the transform
+/// texture buffer, the shader), so osgviewer shows the file as Terrabit draws it. The live graph
+/// is not modified. Errors name the file: an unknown extension, a missing plugin, an unwritable
+/// folder.
+core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path& file);
+
+/// Reads a graph written by writeSceneFile (or any file osgDB reads). Errors name the file.
+core::Result<osg::ref_ptr<osg::Node>> readSceneFile(const std::filesystem::path& file);
+
+/// Drawables reached by a traversal of the graph (each visit counts: a drawable shared by two
+/// parents counts twice), every child of every switch and LOD included.
+std::size_t countDrawables(const osg::Node& graph);
+
+/// Sum over all primitive sets reached of their instance counts (1 for a non-instanced set).
+std::size_t countInstances(const osg::Node& graph);
+
+}  // namespace terrabit::render

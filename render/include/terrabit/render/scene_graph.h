@@ -1,0 +1,197 @@
+#pragma once
+/// SceneGraph: a baked Scene as an OpenSceneGraph graph, updated in place when the scene changes.
+///
+///   root ─┬─ sun (LightSource, light 0)
+///         ├─ tiles ── one Group per tile (named by quadkey)
+///         │             ├─ ground: a quad textured with the layers in their colours (or a mask)
+///         │             ├─ surfaces: one mesh per road/water patch (water below the ground)
+///         │             └─ instances: one instanced draw per asset per block
+///         ├─ heat overlay, tile grid, building highlight
+///         └─ probes
+///
+/// Draw calls are about assets × non-empty blocks + tiles + surface patches, whatever the number
+/// of instances. setScene() diffs the new scene against the graph by tile, block and patch, and
+/// replaces only the sub-graphs whose content changed: re-baking one pass or one tile swaps only
+/// its own nodes, and every other node stays the same object (pointer-identical), so a viewer
+/// keeps its compiled GL objects. Not thread-safe: change the graph between frames (in a
+/// viewer's update phase), never while it is being drawn.
+
+#include <osg/BoundingBox>
+#include <osg/Group>
+#include <osg/LightSource>
+#include <osg/ref_ptr>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/scene/scene.h"
+#include "terrabit/render/asset_model.h"
+#include "terrabit/render/building_highlight.h"
+#include "terrabit/render/ground_style.h"
+#include "terrabit/render/heat_overlay.h"
+#include "terrabit/render/lighting.h"
+#include "terrabit/render/probe_visual.h"
+#include "terrabit/render/tile_grid.h"
+
+namespace terrabit::render {
+
+/// What the graph shows and how.
+struct SceneGraphOptions {
+    bool ground = true;     ///< the textured ground quads
+    bool surfaces = true;   ///< road and water meshes
+    bool instances = true;  ///< buildings and vegetation
+    GroundStyle style;      ///< the ground's layer colours
+    /// When not empty, the ground shows this layer expression's cells in groundExpressionColour
+    /// over the bare colour instead of the layers ("building | water", "dilate(road, 2m)").
+    std::string groundExpression;
+    core::Rgb groundExpressionColour{235, 200, 40};
+    Lighting lighting;
+};
+
+/// How many sub-graphs the last setScene/updateTile kept, added, replaced and removed (ground
+/// quads, surface meshes and instanced blocks each count as one).
+struct UpdateReport {
+    std::size_t kept = 0;
+    std::size_t added = 0;
+    std::size_t replaced = 0;
+    std::size_t removed = 0;
+};
+
+/// What the graph holds.
+struct GraphCounts {
+    std::size_t tiles = 0;
+    std::size_t groundDrawables = 0;     ///< one per tile with ground
+    std::size_t surfaceDrawables = 0;    ///< one per surface patch
+    std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
+    std::size_t instances = 0;           ///< instances those draw
+    /// Every drawable of the scene part (not overlays or probes): one draw call each.
+    std::size_t drawables() const { return groundDrawables + surfaceDrawables + instancedDrawables; }
+};
+
+class SceneGraph {
+public:
+    /// An empty graph (root, sun, empty groups). The catalogue names the models of the scene's
+    /// asset ids; models load once through `models`. Both must outlive the graph.
+    SceneGraph(const core::AssetCatalogue& catalogue, AssetModelCache& models, SceneGraphOptions options = {});
+    ~SceneGraph();
+    SceneGraph(const SceneGraph&) = delete;
+    SceneGraph& operator=(const SceneGraph&) = delete;
+
+    /// Makes the graph show `scene`, with ground colours read from `layers` (nullptr: bare
+    /// ground). Sub-graphs whose content is unchanged stay as they are. A scene with another frame
+    /// (origin or zoom) rebuilds everything. Errors (the graph is then unchanged): an asset id
+    /// missing from the catalogue, a model that does not load (the message names the file), a
+    /// ground expression that does not compile.
+    core::Status setScene(const core::Scene& scene, const core::LayerSource* layers);
+
+    /// Re-reads one tile from `scene` (its ground, surfaces and blocks) and leaves every other
+    /// tile alone, even where `scene` differs from the graph there. A tile `scene` no longer
+    /// holds is removed. Errors as setScene, and a scene whose frame differs from the graph's.
+    core::Status updateTile(const core::Scene& scene, const core::LayerSource* layers, const core::TileId& tile);
+
+    /// What the last setScene or updateTile did.
+    const UpdateReport& lastUpdate() const { return mReport; }
+    /// What the graph holds now.
+    GraphCounts counts() const;
+    /// The frame of the scene shown (default when none was set).
+    const core::GroundFrame& frame() const { return mFrame; }
+    /// The tiles shown, sorted.
+    std::vector<core::TileId> tiles() const;
+    const SceneGraphOptions& options() const { return mOptions; }
+
+    /// The whole graph, to hand to a viewer or to writeSceneFile.
+    osg::Group* root() const { return mRoot.get(); }
+    /// The group of tile sub-graphs.
+    osg::Group* tilesGroup() const { return mTilesGroup.get(); }
+    /// A tile's group; nullptr when the graph does not show the tile.
+    osg::Group* tileNode(const core::TileId& tile) const;
+    /// A tile's ground quad; nullptr when none.
+    osg::Node* groundNode(const core::TileId& tile) const;
+    /// The mesh of a tile's surface patch of a layer ("road", "water"…); nullptr when none.
+    osg::Node* surfaceNode(const core::TileId& tile, std::string_view layer) const;
+    /// The instanced draw of an asset (catalogue id) in a block of a tile; nullptr when none.
+    osg::Node* blockNode(const core::TileId& tile, int blockX, int blockY, std::string_view asset) const;
+
+    /// The box holding every tile's ground and every instance, metres, scene frame; invalid when
+    /// the graph is empty. Frame it with frameBox() for a home position.
+    osg::BoundingBox bounds() const;
+
+    /// Shows a layer or expression of `layers` as a translucent heat map over every tile (the
+    /// expression is compiled at the scene's zoom, latitude and seed). Replaces any earlier
+    /// overlay. The overlay shows the layers as they are now; set it again after they change.
+    core::Status setHeatOverlay(const core::LayerSource& layers, std::string_view expression,
+                                const HeatOverlayStyle& style = {});
+    void clearHeatOverlay();
+    /// Shows or hides the tile grid with quadkey labels over the current tiles.
+    void setTileGridVisible(bool visible, const TileGridStyle& style = {});
+    /// Highlights a building record (e.g. one of Scene::buildings); nullptr clears. The model's
+    /// box comes from the catalogue entry of the record's asset in the current scene.
+    void setHighlight(const core::BuildingRecord* record, const HighlightStyle& style = {});
+    /// Replaces the probe visuals.
+    void setProbes(std::span<const ProbeVisual> probes, const ProbeStyle& style = {});
+    /// The group holding the overlays (heat map, grid, highlight) and the one holding probes.
+    osg::Group* overlaysGroup() const { return mOverlays.get(); }
+    osg::Group* probesGroup() const { return mProbes.get(); }
+
+private:
+    struct Entry {
+        osg::ref_ptr<osg::Node> node;
+        std::uint64_t key = 0;  ///< fingerprint of what the node shows
+        osg::BoundingBox box;
+        std::size_t instances = 0;
+    };
+    struct BlockKey {
+        int blockY = 0;
+        int blockX = 0;
+        std::string asset;
+        friend auto operator<=>(const BlockKey&, const BlockKey&) = default;
+    };
+    struct TileEntry {
+        osg::ref_ptr<osg::Group> group;
+        osg::ref_ptr<osg::Group> surfaces;
+        osg::ref_ptr<osg::Group> instances;
+        Entry ground;
+        std::map<std::string, Entry, std::less<>> surfaceEntries;
+        std::map<BlockKey, Entry> blocks;
+    };
+    struct TileInput;
+
+    core::Status checkAssets(const core::Scene& scene);
+    core::Status syncTiles(const core::Scene& scene, const core::LayerSource* layers,
+                           std::span<const core::TileId> only);
+    void syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers);
+    void removeTile(std::map<core::TileId, TileEntry>::iterator it);
+    void rebuildGrid();
+
+    const core::AssetCatalogue* mCatalogue;
+    AssetModelCache* mModels;
+    SceneGraphOptions mOptions;
+    core::GroundFrame mFrame;
+    bool mHaveFrame = false;
+    std::uint64_t mSeed = 0;
+    std::vector<std::string> mAssets;  ///< the current scene's asset ids
+    std::map<core::TileId, TileEntry> mTiles;
+    UpdateReport mReport;
+
+    osg::ref_ptr<osg::Group> mRoot;
+    osg::ref_ptr<osg::LightSource> mSun;
+    osg::ref_ptr<osg::Group> mTilesGroup;
+    osg::ref_ptr<osg::Group> mOverlays;
+    osg::ref_ptr<osg::Group> mProbes;
+    osg::ref_ptr<osg::StateSet> mInstancingState;
+    osg::ref_ptr<osg::Node> mHeat;
+    osg::ref_ptr<osg::Node> mGrid;
+    osg::ref_ptr<osg::Node> mHighlight;
+    bool mGridVisible = false;
+    TileGridStyle mGridStyle;
+};
+
+}  // namespace terrabit::render

@@ -1,0 +1,45 @@
+#pragma once
+/// Flat geometry laid on a tile: the textured ground quad and the road and water meshes. Cells
+/// map to the scene frame through the scene's GroundFrame; within a tile that map is a scale and
+/// a translation, so a tile is an axis-aligned rectangle of the ground.
+
+#include <osg/Geode>
+#include <osg/Image>
+#include <osg/Vec3d>
+#include <osg/ref_ptr>
+
+#include "terrabit/core/scene/scene.h"
+#include "terrabit/core/tile/ground_frame.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::render {
+
+/// Where a tile's cells lie in the scene frame.
+struct TilePlacement {
+    osg::Vec3d northWest;        ///< scene position of the tile's cell corner (0, 0), metres (y = 0)
+    double metresPerCell = 1.0;  ///< edge of one cell, ground metres
+
+    /// The scene position (y = height) of a point given in the tile's cell coordinates (x east,
+    /// y south, 0..256).
+    osg::Vec3d at(double cellX, double cellY, double height = 0.0) const {
+        return {northWest.x() + cellX * metresPerCell, height, northWest.z() + cellY * metresPerCell};
+    }
+};
+
+/// The placement of a tile's cells in a frame. The tile must be at the frame's zoom.
+TilePlacement tilePlacement(const core::GroundFrame& frame, const core::TileId& tile);
+
+/// The scene position of a global cell coordinate (x east, y south, cells at the frame's zoom).
+osg::Vec3d cellToScene(const core::GroundFrame& frame, core::Vec2 globalCell, double height = 0.0);
+
+/// A tile's ground: one quad at height 0 covering the tile, textured with `image` (256 × 256,
+/// row 0 south; crisp cells close up, mipmapped far away), lit from above, pushed back in depth
+/// a little so surfaces at small heights draw over it, and with texels of alpha 0 discarded
+/// (holes through which a surface below the ground shows).
+osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref_ptr<osg::Image> image);
+
+/// A road or water surface: two triangles per merged cell rectangle, flat at the patch's
+/// elevation, in its colour, lit from above. nullptr for a patch without rectangles.
+osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const core::SurfacePatch& patch);
+
+}  // namespace terrabit::render

@@ -1,0 +1,153 @@
+#include "terrabit/render/instanced_block.h"
+
+#include <osg/Program>
+#include <osg/Shader>
+#include <osg/TextureBuffer>
+#include <osg/Uniform>
+
+#include <array>
+#include <cstring>
+
+#include "terrabit/render/instanced_elements.h"
+
+namespace terrabit::render {
+
+namespace {
+
+// The instance transform is T · Ry · S with per-axis scale; normals take its inverse transpose,
+// which for R · S is R · S⁻¹: each column divided by its squared length. The model's vertex
+// colours are display values already (AssetModel), lit like fixed-function GL lights the ground:
+// ambient from the light model plus light 0's diffuse term.
+constexpr const char* kVertexShader = R"(#version 330 compatibility
+uniform samplerBuffer terrabitInstances;
+out vec4 vColour;
+out vec3 vNormal;
+void main() {
+    int base = gl_InstanceID * 4;
+    mat4 m = mat4(texelFetch(terrabitInstances, base), texelFetch(terrabitInstances, base + 1),
+                  texelFetch(terrabitInstances, base + 2), texelFetch(terrabitInstances, base + 3));
+    vec3 c0 = m[0].xyz, c1 = m[1].xyz, c2 = m[2].xyz;
+    mat3 normalMatrix = mat3(c0 / max(dot(c0, c0), 1e-12), c1 / max(dot(c1, c1), 1e-12),
+                             c2 / max(dot(c2, c2), 1e-12));
+    vNormal = gl_NormalMatrix * (normalMatrix * gl_Normal);
+    vColour = gl_Color;
+    gl_Position = gl_ModelViewProjectionMatrix * (m * gl_Vertex);
+}
+)";
+
+constexpr const char* kFragmentShader = R"(#version 330 compatibility
+in vec4 vColour;
+in vec3 vNormal;
+void main() {
+    vec3 n = normalize(vNormal);
+    vec3 l = normalize(gl_LightSource[0].position.xyz);
+    float diffuse = max(dot(n, l), 0.0);
+    vec3 light = gl_LightModel.ambient.rgb + gl_LightSource[0].ambient.rgb + gl_LightSource[0].diffuse.rgb * diffuse;
+    gl_FragColor = vec4(vColour.rgb * light, vColour.a);
+}
+)";
+
+osg::ref_ptr<osg::Program> sharedProgram() {
+    // One program object for every graph: OSG then links it once per context.
+    static const osg::ref_ptr<osg::Program> program = [] {
+        osg::ref_ptr<osg::Program> p = new osg::Program;
+        p->setName("terrabit instancing");
+        p->addShader(new osg::Shader(osg::Shader::VERTEX, kVertexShader));
+        p->addShader(new osg::Shader(osg::Shader::FRAGMENT, kFragmentShader));
+        return p;
+    }();
+    return program;
+}
+
+osg::BoundingBox toOsg(const core::Box3f& b) { return {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z}; }
+
+/// Returns a fixed box: OSG would otherwise compute the bound of the untransformed model, at the
+/// origin, and cull every instance whenever the origin leaves the view.
+class FixedBound : public osg::Drawable::ComputeBoundingBoxCallback {
+public:
+    explicit FixedBound(const osg::BoundingBox& box) : mBox(box) {}
+    osg::BoundingBox computeBound(const osg::Drawable&) const override { return mBox; }
+
+private:
+    osg::BoundingBox mBox;
+};
+
+}  // namespace
+
+osg::ref_ptr<osg::StateSet> makeInstancingStateSet() {
+    osg::ref_ptr<osg::StateSet> state = new osg::StateSet;
+    state->setAttributeAndModes(sharedProgram(), osg::StateAttribute::ON);
+    state->addUniform(new osg::Uniform(kInstanceSamplerName, kInstanceTextureUnit));
+    return state;
+}
+
+osg::BoundingBox instanceBounds(const core::ModelBounds& model, std::span<const core::Instance> instances) {
+    osg::BoundingBox box;
+    if (model.empty()) return box;
+    for (const core::Instance& instance : instances) {
+        const std::array<float, 16> m = core::transformMatrix(instance);
+        for (int corner = 0; corner < 8; ++corner) {
+            const double x = (corner & 1) ? model.max[0] : model.min[0];
+            const double y = (corner & 2) ? model.max[1] : model.min[1];
+            const double z = (corner & 4) ? model.max[2] : model.min[2];
+            box.expandBy(static_cast<float>(m[0] * x + m[4] * y + m[8] * z + m[12]),
+                         static_cast<float>(m[1] * x + m[5] * y + m[9] * z + m[13]),
+                         static_cast<float>(m[2] * x + m[6] * y + m[10] * z + m[14]));
+        }
+    }
+    return box;
+}
+
+osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
+                                            const core::Box3f& bounds) {
+    const osg::ref_ptr<osg::Geometry> shared = model.geometry();
+    if (!shared || instances.empty() || shared->getNumPrimitiveSets() == 0) return nullptr;
+    const osg::DrawElements* indices = shared->getPrimitiveSet(0)->getDrawElements();
+    if (!indices) return nullptr;
+
+    const auto count = static_cast<int>(instances.size());
+    osg::ref_ptr<osg::Image> transforms = new osg::Image;
+    transforms->allocateImage(4 * count, 1, 1, GL_RGBA, GL_FLOAT);
+    transforms->setInternalTextureFormat(GL_RGBA32F_ARB);
+    auto* out = reinterpret_cast<float*>(transforms->data());
+    for (const core::Instance& instance : instances) {
+        const std::array<float, 16> m = core::transformMatrix(instance);
+        std::memcpy(out, m.data(), sizeof(m));
+        out += 16;
+    }
+    osg::ref_ptr<osg::TextureBuffer> buffer = new osg::TextureBuffer(transforms);
+    buffer->setInternalFormat(GL_RGBA32F_ARB);
+
+    osg::ref_ptr<osg::Geometry> geometry = new osg::Geometry;
+    geometry->setName("instances");
+    geometry->setVertexArray(shared->getVertexArray());
+    geometry->setNormalArray(shared->getNormalArray(), osg::Array::BIND_PER_VERTEX);
+    geometry->setColorArray(shared->getColorArray(), osg::Array::BIND_PER_VERTEX);
+    geometry->setUseDisplayList(false);
+    geometry->setUseVertexBufferObjects(true);
+    geometry->addPrimitiveSet(new InstancedElements(indices, count));
+    geometry->setStateSet(shared->getStateSet());  // the model's material and face culling
+
+    const osg::BoundingBox box = bounds.empty() ? instanceBounds(model.bounds(), instances) : toOsg(bounds);
+    geometry->setInitialBound(box);
+    geometry->setComputeBoundingBoxCallback(new FixedBound(box));
+
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(geometry);
+    // Not ...AndModes: GL_TEXTURE_BUFFER is no enable cap, and glEnable on it fails every frame.
+    geode->getOrCreateStateSet()->setTextureAttribute(kInstanceTextureUnit, buffer);
+    return geode;
+}
+
+std::span<const float> instanceTransforms(const osg::Geometry& geometry) {
+    const osg::Node* parent = geometry.getNumParents() > 0 ? geometry.getParent(0) : nullptr;
+    const osg::StateSet* state = parent ? parent->getStateSet() : nullptr;
+    if (!state) return {};
+    const auto* buffer = dynamic_cast<const osg::TextureBuffer*>(
+        state->getTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE));
+    const osg::Image* image = buffer ? dynamic_cast<const osg::Image*>(buffer->getBufferData()) : nullptr;
+    if (!image || image->getDataType() != GL_FLOAT) return {};
+    return {reinterpret_cast<const float*>(image->data()), static_cast<std::size_t>(image->s()) * 4};
+}
+
+}  // namespace terrabit::render

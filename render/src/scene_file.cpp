@@ -1,0 +1,126 @@
+#include "terrabit/render/scene_file.h"
+
+#include <osg/Geode>
+#include <osg/Geometry>
+#include <osg/NodeVisitor>
+#include <osgDB/ReadFile>
+#include <osgDB/Registry>
+#include <osgDB/WriteFile>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <system_error>
+
+#include "terrabit/render/instanced_elements.h"
+
+namespace terrabit::render {
+
+namespace {
+
+/// Swaps every InstancedElements of a (copied) graph for a plain DrawElements: osgDB knows no
+/// serializer for our class.
+class PlainInstancing : public osg::NodeVisitor {
+public:
+    PlainInstancing() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+    void apply(osg::Geometry& geometry) override {
+        for (unsigned i = 0; i < geometry.getNumPrimitiveSets(); ++i) {
+            const auto* instanced = dynamic_cast<const InstancedElements*>(geometry.getPrimitiveSet(i));
+            if (!instanced) continue;
+            if (osg::ref_ptr<osg::DrawElements> plain = instanced->toDrawElements()) {
+                geometry.setPrimitiveSet(i, plain.get());
+            }
+            // The bound callback is ours too; the explicit initial bound stays in the file.
+            geometry.setComputeBoundingBoxCallback(nullptr);
+        }
+    }
+};
+
+class Counter : public osg::NodeVisitor {
+public:
+    Counter() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+    void apply(osg::Drawable& drawable) override {
+        ++drawables;
+        if (const osg::Geometry* g = drawable.asGeometry()) {
+            for (unsigned i = 0; i < g->getNumPrimitiveSets(); ++i) {
+                instances += static_cast<std::size_t>(std::max(1, g->getPrimitiveSet(i)->getNumInstances()));
+            }
+        }
+    }
+    std::size_t drawables = 0;
+    std::size_t instances = 0;
+};
+
+std::string lowerExtension(const std::filesystem::path& file) {
+    std::string ext = file.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext;
+}
+
+}  // namespace
+
+core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path& file) {
+    const std::string ext = lowerExtension(file);
+    if (ext != ".osgb" && ext != ".osgt") {
+        return core::Error{file.string() + ": unknown scene file type '" + ext + "' (expected .osgb or .osgt)"};
+    }
+    // Nodes and drawables are copied (arrays, images and state stay shared), so swapping the
+    // instancing primitive sets leaves the live graph alone.
+    osg::ref_ptr<osg::Node> copy =
+        static_cast<osg::Node*>(graph.clone(osg::CopyOp::DEEP_COPY_NODES | osg::CopyOp::DEEP_COPY_DRAWABLES));
+    PlainInstancing plain;
+    copy->accept(plain);
+
+    const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    // The temporary keeps the extension: osgDB picks the writer by it.
+    const std::filesystem::path temp =
+        dir / ("." + file.stem().string() + ".partial-" + std::to_string(::getpid()) + ext);
+    osg::ref_ptr<osgDB::Options> options = new osgDB::Options("WriteImageHint=IncludeData");
+    const osgDB::ReaderWriter::WriteResult result =
+        osgDB::Registry::instance()->writeNode(*copy, temp.string(), options);
+    std::error_code ec;
+    if (!result.success()) {
+        std::filesystem::remove(temp, ec);
+        std::string why = result.message();
+        if (why.empty()) {
+            why = result.status() == osgDB::ReaderWriter::WriteResult::FILE_NOT_HANDLED
+                      ? "no osgDB plugin writes " + ext + " (is Debian's openscenegraph package installed?)"
+                      : "osgDB could not write it";
+        }
+        return core::Error{file.string() + ": " + why};
+    }
+    std::filesystem::rename(temp, file, ec);
+    if (ec) {
+        std::filesystem::remove(temp, ec);
+        return core::Error{file.string() + ": cannot move the written file into place: " + ec.message()};
+    }
+    return core::Status::success();
+}
+
+core::Result<osg::ref_ptr<osg::Node>> readSceneFile(const std::filesystem::path& file) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) return core::Error{file.string() + ": no such file"};
+    osgDB::ReaderWriter::ReadResult result = osgDB::Registry::instance()->readNode(file.string(), nullptr);
+    osg::ref_ptr<osg::Node> node = result.getNode();
+    if (!node) {
+        return core::Error{file.string() + ": osgDB could not read it" +
+                           (result.message().empty() ? std::string() : ": " + result.message())};
+    }
+    return node;
+}
+
+std::size_t countDrawables(const osg::Node& graph) {
+    Counter counter;
+    const_cast<osg::Node&>(graph).accept(counter);
+    return counter.drawables;
+}
+
+std::size_t countInstances(const osg::Node& graph) {
+    Counter counter;
+    const_cast<osg::Node&>(graph).accept(counter);
+    return counter.instances;
+}
+
+}  // namespace terrabit::render

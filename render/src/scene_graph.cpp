@@ -1,0 +1,463 @@
+#include "terrabit/render/scene_graph.h"
+
+#include <osg/Geode>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "terrabit/render/instanced_block.h"
+#include "terrabit/render/mask_tiles.h"
+#include "terrabit/render/tile_geometry.h"
+
+namespace terrabit::render {
+
+namespace {
+
+/// Fingerprints of what a sub-graph shows: equal fingerprints mean the node can stay.
+class Fingerprint {
+public:
+    void add(std::uint64_t v) {
+        // splitmix64's finaliser on the running state: cheap, and every input bit reaches every
+        // output bit.
+        std::uint64_t z = mState ^ (v + 0x9e3779b97f4a7c15ULL + (mState << 6) + (mState >> 2));
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        mState = z ^ (z >> 31);
+    }
+    void add(float f) { add(static_cast<std::uint64_t>(std::bit_cast<std::uint32_t>(f))); }
+    void add(std::string_view s) {
+        add(static_cast<std::uint64_t>(s.size()));
+        for (char c : s) add(static_cast<std::uint64_t>(static_cast<unsigned char>(c)));
+    }
+    std::uint64_t value() const { return mState; }
+
+private:
+    std::uint64_t mState = 0x2545f4914f6cdd1dULL;
+};
+
+osg::BoundingBox tileBox(const TilePlacement& p) {
+    const osg::Vec3d a = p.at(0, 0), b = p.at(core::kTileCells, core::kTileCells);
+    return {osg::Vec3(std::min(a.x(), b.x()), 0.0f, std::min(a.z(), b.z())),
+            osg::Vec3(std::max(a.x(), b.x()), 0.0f, std::max(a.z(), b.z()))};
+}
+
+osg::BoundingBox toOsg(const core::Box3f& b) {
+    if (b.empty()) return {};
+    return {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
+}
+
+void replaceOrAdd(osg::Group& group, osg::Node* old, osg::Node* node) {
+    if (old && node) {
+        group.replaceChild(old, node);
+    } else if (old) {
+        group.removeChild(old);
+    } else if (node) {
+        group.addChild(node);
+    }
+}
+
+}  // namespace
+
+struct SceneGraph::TileInput {
+    std::vector<const core::InstanceBlock*> blocks;
+    std::vector<const core::SurfacePatch*> surfaces;
+    const MaskTiles* mask = nullptr;
+    const std::vector<AssetModel>* models = nullptr;
+    const std::vector<std::string>* assets = nullptr;
+};
+
+SceneGraph::SceneGraph(const core::AssetCatalogue& catalogue, AssetModelCache& models, SceneGraphOptions options)
+    : mCatalogue(&catalogue), mModels(&models), mOptions(std::move(options)) {
+    mRoot = new osg::Group;
+    mRoot->setName("terrabit scene");
+    applyLighting(*mRoot->getOrCreateStateSet(), mOptions.lighting);
+    mSun = makeSunLight(mOptions.lighting);
+    mSun->setName("sun");
+    mSun->setStateSetModes(*mRoot->getOrCreateStateSet(), osg::StateAttribute::ON);
+    mTilesGroup = new osg::Group;
+    mTilesGroup->setName("tiles");
+    mOverlays = new osg::Group;
+    mOverlays->setName("overlays");
+    mProbes = new osg::Group;
+    mProbes->setName("probes");
+    mRoot->addChild(mSun);
+    mRoot->addChild(mTilesGroup);
+    mRoot->addChild(mOverlays);
+    mRoot->addChild(mProbes);
+    mInstancingState = makeInstancingStateSet();
+}
+
+SceneGraph::~SceneGraph() = default;
+
+core::Status SceneGraph::setScene(const core::Scene& scene, const core::LayerSource* layers) {
+    return syncTiles(scene, layers, {});
+}
+
+core::Status SceneGraph::updateTile(const core::Scene& scene, const core::LayerSource* layers,
+                                    const core::TileId& tile) {
+    if (mHaveFrame && (scene.frame.origin != mFrame.origin || scene.frame.zoom != mFrame.zoom)) {
+        return core::Error{"update of tile " + tile.quadkey() +
+                           ": the scene's frame differs from the graph's; show the new scene with setScene"};
+    }
+    const core::TileId only[] = {tile};
+    return syncTiles(scene, layers, only);
+}
+
+core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSource* layers,
+                                   std::span<const core::TileId> only) {
+    // Everything that can fail happens before the graph is touched, so an error leaves it whole.
+    std::vector<AssetModel> models;
+    models.reserve(scene.assets.size());
+    if (mOptions.instances) {
+        for (const std::string& id : scene.assets) {
+            const core::AssetInfo* info = mCatalogue->find(id);
+            if (!info) return core::Error{"scene asset '" + id + "' is not in the catalogue"};
+            core::Result<AssetModel> model = mModels->model(*info);
+            if (!model) return core::Error{"scene asset '" + id + "': " + model.message()};
+            models.push_back(std::move(model).value());
+        }
+    }
+    const std::vector<core::TileId> wanted =
+        only.empty() ? scene.tiles : std::vector<core::TileId>(only.begin(), only.end());
+    std::optional<MaskTiles> mask;
+    if (mOptions.ground && !mOptions.groundExpression.empty() && layers) {
+        core::algebra::ExpressionOptions opts;
+        opts.zoom = scene.frame.zoom;
+        opts.latitude = scene.frame.origin.lat;
+        opts.seed = scene.seed;
+        core::Result<MaskTiles> m = MaskTiles::evaluate(*layers, wanted, mOptions.groundExpression, opts, false);
+        if (!m) return m.error();
+        mask = std::move(m).value();
+    }
+
+    mReport = {};
+    const bool frameChanged = !mHaveFrame || scene.frame.origin != mFrame.origin || scene.frame.zoom != mFrame.zoom;
+    if (frameChanged) {
+        while (!mTiles.empty()) removeTile(mTiles.begin());
+    }
+    mFrame = scene.frame;
+    mHaveFrame = true;
+    mSeed = scene.seed;
+    mAssets = scene.assets;
+
+    std::map<core::TileId, TileInput> inputs;
+    const std::set<core::TileId> wantedSet(wanted.begin(), wanted.end());
+    const std::set<core::TileId> sceneTiles(scene.tiles.begin(), scene.tiles.end());
+    for (const core::TileId& t : wanted) {
+        if (sceneTiles.count(t)) {
+            TileInput& in = inputs[t];
+            in.mask = mask ? &*mask : nullptr;
+            in.models = &models;
+            in.assets = &scene.assets;
+        }
+    }
+    if (mOptions.instances) {
+        for (const core::InstanceBlock& b : scene.blocks) {
+            const auto it = inputs.find(b.tile);
+            if (it != inputs.end() && !b.instances.empty() && b.asset >= 0 &&
+                static_cast<std::size_t>(b.asset) < scene.assets.size()) {
+                it->second.blocks.push_back(&b);
+            }
+        }
+    }
+    for (const core::SurfacePatch& p : scene.surfaces) {
+        const auto it = inputs.find(p.tile);
+        if (it != inputs.end()) it->second.surfaces.push_back(&p);
+    }
+
+    // Tiles the scene no longer holds (among those this call looks at) go.
+    for (auto it = mTiles.begin(); it != mTiles.end();) {
+        const bool considered = only.empty() || wantedSet.count(it->first);
+        if (considered && !inputs.count(it->first)) {
+            removeTile(it++);
+        } else {
+            ++it;
+        }
+    }
+    for (const auto& [tile, input] : inputs) syncTile(tile, input, layers);
+    if (mGridVisible) rebuildGrid();
+    return core::Status::success();
+}
+
+void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
+    TileEntry& e = it->second;
+    mReport.removed += (e.ground.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
+    mTilesGroup->removeChild(e.group);
+    mTiles.erase(it);
+}
+
+void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers) {
+    auto [it, inserted] = mTiles.try_emplace(tile);
+    TileEntry& e = it->second;
+    if (inserted) {
+        e.group = new osg::Group;
+        e.group->setName(tile.quadkey());
+        e.surfaces = new osg::Group;
+        e.surfaces->setName("surfaces");
+        e.instances = new osg::Group;
+        e.instances->setName("instances");
+        e.instances->setStateSet(mInstancingState);
+        e.group->addChild(e.surfaces);
+        e.group->addChild(e.instances);
+        mTilesGroup->addChild(e.group);
+    }
+    const TilePlacement placement = tilePlacement(mFrame, tile);
+
+    // Surfaces below the ground show through holes cut into it.
+    std::vector<core::CellRect> holes;
+    if (mOptions.surfaces) {
+        for (const core::SurfacePatch* p : input.surfaces) {
+            if (p->elevation < 0.0f) holes.insert(holes.end(), p->rects.begin(), p->rects.end());
+        }
+    }
+
+    // Ground.
+    if (mOptions.ground) {
+        Fingerprint f;
+        const core::BitTile* maskBits = nullptr;
+        if (input.mask) {
+            maskBits = input.mask->tile(tile);
+            f.add(std::string_view(input.mask->expression()));
+            f.add(maskBits ? maskBits->hash() : 0u);
+            const core::Rgb c = mOptions.groundExpressionColour;
+            f.add(static_cast<std::uint64_t>(c.r << 16 | c.g << 8 | c.b));
+        } else if (layers) {
+            for (const core::LayerInfo& info : mOptions.style.layers) {
+                const int id = layers->layerId(info.name);
+                const core::BitTile* bits = id >= 0 ? layers->tile(tile, id) : nullptr;
+                f.add(std::string_view(info.name));
+                f.add(bits ? bits->hash() : 0u);
+                f.add(static_cast<std::uint64_t>(info.colour.r << 16 | info.colour.g << 8 | info.colour.b));
+            }
+        }
+        for (const core::CellRect& r : holes) {
+            f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
+                  static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
+        }
+        const std::uint64_t key = f.value();
+        if (e.ground.node && e.ground.key == key) {
+            ++mReport.kept;
+        } else {
+            osg::ref_ptr<osg::Image> image;
+            if (input.mask) {
+                image = maskBits
+                            ? makeMaskGroundImage(*maskBits, mOptions.groundExpressionColour, mOptions.style)
+                            : makeMaskGroundImage(core::BitTile{}, mOptions.groundExpressionColour, mOptions.style);
+            } else if (layers) {
+                image = makeGroundImage(*layers, tile, mOptions.style);
+            } else {
+                image = makeMaskGroundImage(core::BitTile{}, mOptions.style.bare, mOptions.style);
+            }
+            cutGroundHoles(*image, holes);
+            osg::ref_ptr<osg::Node> node = makeGroundQuad(placement, image);
+            node->setName("ground " + tile.quadkey());
+            if (e.ground.node) {
+                e.group->replaceChild(e.ground.node, node);
+                ++mReport.replaced;
+            } else {
+                e.group->insertChild(0, node);
+                ++mReport.added;
+            }
+            e.ground.node = node;
+            e.ground.key = key;
+            e.ground.box = tileBox(placement);
+        }
+    }
+
+    // Surfaces, keyed by layer.
+    std::map<std::string, Entry, std::less<>> surfaces;
+    if (mOptions.surfaces) {
+        for (const core::SurfacePatch* p : input.surfaces) {
+            std::string name = p->layer;
+            for (int n = 2; surfaces.count(name); ++n) name = p->layer + "#" + std::to_string(n);
+            Fingerprint f;
+            f.add(p->elevation);
+            f.add(static_cast<std::uint64_t>(p->colour[0] << 16 | p->colour[1] << 8 | p->colour[2]));
+            for (const core::CellRect& r : p->rects) {
+                f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
+                      static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
+            }
+            Entry entry;
+            entry.key = f.value();
+            const auto old = e.surfaceEntries.find(name);
+            if (old != e.surfaceEntries.end() && old->second.key == entry.key) {
+                entry = old->second;
+                ++mReport.kept;
+            } else {
+                entry.node = makeSurfaceMesh(placement, *p);
+                if (entry.node) entry.node->setName(name + " " + tile.quadkey());
+                replaceOrAdd(*e.surfaces, old != e.surfaceEntries.end() ? old->second.node.get() : nullptr,
+                             entry.node.get());
+                ++(old != e.surfaceEntries.end() ? mReport.replaced : mReport.added);
+            }
+            surfaces.emplace(std::move(name), std::move(entry));
+        }
+    }
+    for (auto& [name, old] : e.surfaceEntries) {
+        if (!surfaces.count(name)) {
+            e.surfaces->removeChild(old.node);
+            ++mReport.removed;
+        }
+    }
+    e.surfaceEntries = std::move(surfaces);
+
+    // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).
+    std::map<BlockKey, Entry> blocks;
+    for (const core::InstanceBlock* b : input.blocks) {
+        const std::string& asset = (*input.assets)[static_cast<std::size_t>(b->asset)];
+        const AssetModel& model = (*input.models)[static_cast<std::size_t>(b->asset)];
+        BlockKey key{b->blockY, b->blockX, asset};
+        Fingerprint f;
+        f.add(std::string_view(asset));
+        f.add(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(model.geometry().get())));
+        for (const core::Instance& i : b->instances) {
+            f.add(i.position.x);
+            f.add(i.position.y);
+            f.add(i.position.z);
+            f.add(i.yaw);
+            f.add(i.scale.x);
+            f.add(i.scale.y);
+            f.add(i.scale.z);
+        }
+        Entry entry;
+        entry.key = f.value();
+        const auto old = e.blocks.find(key);
+        if (old != e.blocks.end() && old->second.key == entry.key) {
+            entry = old->second;
+            ++mReport.kept;
+        } else {
+            entry.node = makeInstancedBlock(model, b->instances, b->bounds);
+            if (!entry.node) continue;  // a model without triangles draws nothing
+            entry.node->setName(asset + " " + tile.quadkey() + " " + std::to_string(b->blockX) + "," +
+                                std::to_string(b->blockY));
+            entry.box = b->bounds.empty() ? instanceBounds(model.bounds(), b->instances) : toOsg(b->bounds);
+            entry.instances = b->instances.size();
+            replaceOrAdd(*e.instances, old != e.blocks.end() ? old->second.node.get() : nullptr, entry.node.get());
+            ++(old != e.blocks.end() ? mReport.replaced : mReport.added);
+        }
+        blocks.emplace(std::move(key), std::move(entry));
+    }
+    for (auto& [key, old] : e.blocks) {
+        if (!blocks.count(key)) {
+            e.instances->removeChild(old.node);
+            ++mReport.removed;
+        }
+    }
+    e.blocks = std::move(blocks);
+}
+
+GraphCounts SceneGraph::counts() const {
+    GraphCounts c;
+    c.tiles = mTiles.size();
+    for (const auto& [tile, e] : mTiles) {
+        c.groundDrawables += e.ground.node ? 1 : 0;
+        for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
+        c.instancedDrawables += e.blocks.size();
+        for (const auto& [key, b] : e.blocks) c.instances += b.instances;
+    }
+    return c;
+}
+
+std::vector<core::TileId> SceneGraph::tiles() const {
+    std::vector<core::TileId> out;
+    out.reserve(mTiles.size());
+    for (const auto& [tile, e] : mTiles) out.push_back(tile);
+    return out;
+}
+
+osg::Group* SceneGraph::tileNode(const core::TileId& tile) const {
+    const auto it = mTiles.find(tile);
+    return it == mTiles.end() ? nullptr : it->second.group.get();
+}
+
+osg::Node* SceneGraph::groundNode(const core::TileId& tile) const {
+    const auto it = mTiles.find(tile);
+    return it == mTiles.end() ? nullptr : it->second.ground.node.get();
+}
+
+osg::Node* SceneGraph::surfaceNode(const core::TileId& tile, std::string_view layer) const {
+    const auto it = mTiles.find(tile);
+    if (it == mTiles.end()) return nullptr;
+    const auto s = it->second.surfaceEntries.find(layer);
+    return s == it->second.surfaceEntries.end() ? nullptr : s->second.node.get();
+}
+
+osg::Node* SceneGraph::blockNode(const core::TileId& tile, int blockX, int blockY, std::string_view asset) const {
+    const auto it = mTiles.find(tile);
+    if (it == mTiles.end()) return nullptr;
+    const auto b = it->second.blocks.find(BlockKey{blockY, blockX, std::string(asset)});
+    return b == it->second.blocks.end() ? nullptr : b->second.node.get();
+}
+
+osg::BoundingBox SceneGraph::bounds() const {
+    osg::BoundingBox box;
+    for (const auto& [tile, e] : mTiles) {
+        box.expandBy(tileBox(tilePlacement(mFrame, tile)));
+        for (const auto& [key, b] : e.blocks) box.expandBy(b.box);
+    }
+    return box;
+}
+
+core::Status SceneGraph::setHeatOverlay(const core::LayerSource& layers, std::string_view expression,
+                                        const HeatOverlayStyle& style) {
+    core::algebra::ExpressionOptions opts;
+    opts.zoom = mFrame.zoom;
+    opts.latitude = mFrame.origin.lat;
+    opts.seed = mSeed;
+    const std::vector<core::TileId> shown = tiles();
+    core::Result<MaskTiles> mask = MaskTiles::evaluate(layers, shown, expression, opts, style.radiusCells > 0);
+    if (!mask) return mask.error();
+    osg::ref_ptr<osg::Group> heat = new osg::Group;
+    heat->setName("heat overlay: " + std::string(expression));
+    const MaskLookup lookup = [&](const core::TileId& t) { return mask->tile(t); };
+    for (const core::TileId& t : shown) {
+        heat->addChild(makeOverlayQuad(tilePlacement(mFrame, t), makeHeatImage(lookup, t, style), style.heightMetres));
+    }
+    clearHeatOverlay();
+    mHeat = heat;
+    mOverlays->addChild(mHeat);
+    return core::Status::success();
+}
+
+void SceneGraph::clearHeatOverlay() {
+    if (mHeat) mOverlays->removeChild(mHeat);
+    mHeat = nullptr;
+}
+
+void SceneGraph::setTileGridVisible(bool visible, const TileGridStyle& style) {
+    mGridVisible = visible;
+    mGridStyle = style;
+    rebuildGrid();
+}
+
+void SceneGraph::rebuildGrid() {
+    if (mGrid) mOverlays->removeChild(mGrid);
+    mGrid = nullptr;
+    if (!mGridVisible) return;
+    const std::vector<core::TileId> shown = tiles();
+    mGrid = makeTileGrid(mFrame, shown, mGridStyle);
+    mOverlays->addChild(mGrid);
+}
+
+void SceneGraph::setHighlight(const core::BuildingRecord* record, const HighlightStyle& style) {
+    if (mHighlight) mOverlays->removeChild(mHighlight);
+    mHighlight = nullptr;
+    if (!record) return;
+    const core::AssetInfo* asset = nullptr;
+    if (record->asset >= 0 && static_cast<std::size_t>(record->asset) < mAssets.size()) {
+        asset = mCatalogue->find(mAssets[static_cast<std::size_t>(record->asset)]);
+    }
+    mHighlight = makeBuildingHighlight(*record, asset, style);
+    mOverlays->addChild(mHighlight);
+}
+
+void SceneGraph::setProbes(std::span<const ProbeVisual> probes, const ProbeStyle& style) {
+    mProbes->removeChildren(0, mProbes->getNumChildren());
+    for (const ProbeVisual& p : probes) mProbes->addChild(makeProbeVisual(p, mFrame, style));
+}
+
+}  // namespace terrabit::render

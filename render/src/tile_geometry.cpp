@@ -1,0 +1,120 @@
+#include "terrabit/render/tile_geometry.h"
+
+#include <osg/AlphaFunc>
+#include <osg/Geometry>
+#include <osg/Material>
+#include <osg/PolygonOffset>
+#include <osg/Texture2D>
+
+namespace terrabit::render {
+
+namespace {
+
+/// Lets per-vertex or overall colours drive the lit material, as the models do.
+void litByColour(osg::StateSet& state) {
+    osg::ref_ptr<osg::Material> material = new osg::Material;
+    material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
+    material->setSpecular(osg::Material::FRONT_AND_BACK, osg::Vec4(0.0f, 0.0f, 0.0f, 1.0f));
+    state.setAttributeAndModes(material, osg::StateAttribute::ON);
+}
+
+}  // namespace
+
+TilePlacement tilePlacement(const core::GroundFrame& frame, const core::TileId& tile) {
+    const core::Vec2 cell{static_cast<double>(tile.x) * core::kTileCells,
+                          static_cast<double>(tile.y) * core::kTileCells};
+    TilePlacement p;
+    p.northWest = cellToScene(frame, cell);
+    p.metresPerCell = frame.metresPerCell();
+    return p;
+}
+
+osg::Vec3d cellToScene(const core::GroundFrame& frame, core::Vec2 globalCell, double height) {
+    const core::Vec2 ground = frame.cellToGround(globalCell);
+    return {ground.x, height, -ground.y};
+}
+
+osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref_ptr<osg::Image> image) {
+    constexpr double n = core::kTileCells;
+    osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
+    vertices->push_back(placement.at(0, n));  // south-west
+    vertices->push_back(placement.at(n, n));  // south-east
+    vertices->push_back(placement.at(n, 0));  // north-east
+    vertices->push_back(placement.at(0, 0));  // north-west
+    osg::ref_ptr<osg::Vec2Array> uv = new osg::Vec2Array;
+    uv->push_back({0.0f, 0.0f});
+    uv->push_back({1.0f, 0.0f});
+    uv->push_back({1.0f, 1.0f});
+    uv->push_back({0.0f, 1.0f});
+    osg::ref_ptr<osg::Vec3Array> normal = new osg::Vec3Array(1);
+    (*normal)[0].set(0.0f, 1.0f, 0.0f);
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0].set(1.0f, 1.0f, 1.0f, 1.0f);
+
+    osg::ref_ptr<osg::Geometry> quad = new osg::Geometry;
+    quad->setName("ground");
+    quad->setVertexArray(vertices);
+    quad->setTexCoordArray(0, uv);
+    quad->setNormalArray(normal, osg::Array::BIND_OVERALL);
+    quad->setColorArray(colour, osg::Array::BIND_OVERALL);
+    // Counter-clockwise seen from above (+y): south-west, south-east, north-east, north-west.
+    static const GLushort kIndices[] = {0, 1, 2, 0, 2, 3};
+    quad->addPrimitiveSet(new osg::DrawElementsUShort(GL_TRIANGLES, 6, kIndices));
+    quad->setUseDisplayList(false);
+    quad->setUseVertexBufferObjects(true);
+
+    osg::StateSet* state = quad->getOrCreateStateSet();
+    osg::ref_ptr<osg::Texture2D> texture = new osg::Texture2D(image.get());
+    // Nearest when magnified: a cell stays a crisp square close up; mipmaps when far.
+    texture->setFilter(osg::Texture::MIN_FILTER, osg::Texture::LINEAR_MIPMAP_LINEAR);
+    texture->setFilter(osg::Texture::MAG_FILTER, osg::Texture::NEAREST);
+    texture->setWrap(osg::Texture::WRAP_S, osg::Texture::CLAMP_TO_EDGE);
+    texture->setWrap(osg::Texture::WRAP_T, osg::Texture::CLAMP_TO_EDGE);
+    texture->setResizeNonPowerOfTwoHint(false);
+    state->setTextureAttributeAndModes(0, texture, osg::StateAttribute::ON);
+    litByColour(*state);
+    // Surfaces lie a few centimetres above the ground; from far away the depth buffer cannot
+    // tell them apart, so the ground yields.
+    state->setAttributeAndModes(new osg::PolygonOffset(1.0f, 4.0f), osg::StateAttribute::ON);
+    state->setAttributeAndModes(new osg::AlphaFunc(osg::AlphaFunc::GREATER, 0.5f), osg::StateAttribute::ON);
+
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(quad);
+    return geode;
+}
+
+osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const core::SurfacePatch& patch) {
+    if (patch.rects.empty()) return nullptr;
+    osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
+    vertices->reserve(patch.rects.size() * 4);
+    osg::ref_ptr<osg::DrawElementsUInt> triangles = new osg::DrawElementsUInt(GL_TRIANGLES);
+    triangles->reserve(patch.rects.size() * 6);
+    for (const core::CellRect& r : patch.rects) {
+        const auto base = static_cast<GLuint>(vertices->size());
+        vertices->push_back(placement.at(r.x0, r.y1, patch.elevation));  // south-west
+        vertices->push_back(placement.at(r.x1, r.y1, patch.elevation));  // south-east
+        vertices->push_back(placement.at(r.x1, r.y0, patch.elevation));  // north-east
+        vertices->push_back(placement.at(r.x0, r.y0, patch.elevation));  // north-west
+        for (GLuint i : {0u, 1u, 2u, 0u, 2u, 3u}) triangles->push_back(base + i);
+    }
+    osg::ref_ptr<osg::Vec3Array> normal = new osg::Vec3Array(1);
+    (*normal)[0].set(0.0f, 1.0f, 0.0f);
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
+
+    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
+    mesh->setName(patch.layer);
+    mesh->setVertexArray(vertices);
+    mesh->setNormalArray(normal, osg::Array::BIND_OVERALL);
+    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
+    mesh->addPrimitiveSet(triangles);
+    mesh->setUseDisplayList(false);
+    mesh->setUseVertexBufferObjects(true);
+    litByColour(*mesh->getOrCreateStateSet());
+
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(mesh);
+    return geode;
+}
+
+}  // namespace terrabit::render
