@@ -1,6 +1,8 @@
 #include "terrabit/core/raster/rasterizer.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <numbers>
 #include <string>
 
@@ -29,6 +31,23 @@ Status validate(const PolygonView& shape) {
 }  // namespace raster_detail
 
 namespace {
+
+/// floor(v) for v already clamped into int range; std::floor is a library call on baseline x86-64.
+inline int floorToInt(double v) {
+    const int i = static_cast<int>(v);
+    return i - (static_cast<double>(i) > v);
+}
+inline int ceilToInt(double v) {
+    const int i = static_cast<int>(v);
+    return i + (static_cast<double>(i) < v);
+}
+/// floor(v) clamped to [lo, hi]; v may be far outside (a million cells) but not NaN.
+inline int floorClamped(double v, int lo, int hi) {
+    return std::clamp(floorToInt(std::clamp(v, lo - 1.0, hi + 1.0)), lo, hi);
+}
+inline int ceilClamped(double v, int lo, int hi) {
+    return std::clamp(ceilToInt(std::clamp(v, lo - 1.0, hi + 1.0)), lo, hi);
+}
 
 Status checkFinite(std::initializer_list<double> values, const char* what) {
     for (double v : values) {
@@ -79,6 +98,231 @@ void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
 }
 
 }  // namespace
+
+namespace {
+
+/// An edge prepared for the centre rule: oriented so that y0 < y1, with the rows whose centre
+/// line it crosses (y0 <= row + 0.5 < y1), clipped to the grid.
+struct CentreEdge {
+    double x0, y0, x1, y1;  // cells
+    int firstRow, lastRow;  // inclusive
+    int winding;            // +1 when the ring runs south (y increasing), -1 north
+};
+
+/// GDAL's crossing formula, and the first cell whose centre lies right of the crossing.
+int exactCentreCell(const CentreEdge& e, double yc, int width) {
+    return raster_detail::firstCentreRight((yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, width);
+}
+
+/// The scratch edges of one polygon: a thread's Rasterizer reuses them (thread_local keeps the
+/// header free of this type; after the first calls it allocates nothing).
+thread_local std::vector<CentreEdge> tEdges;
+
+}  // namespace
+
+void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int width, int height) {
+    // Edges crossing some row's centre line inside the grid, and the rows they span.
+    std::vector<CentreEdge>& edges = tEdges;
+    edges.clear();
+    int rowMin = height;
+    int rowMax = -1;
+    std::uint32_t begin = 0;
+    for (std::uint32_t end : shape.ringEnds) {
+        if (end > begin) {
+            Vec2 a = shape.points[end - 1];  // rings close implicitly: start with the closing edge
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 b = shape.points[i];
+                if (a.y != b.y) {
+                    const bool south = a.y < b.y;
+                    const Vec2 lo = south ? a : b;
+                    const Vec2 hi = south ? b : a;
+                    // Rows j with lo.y <= j + 0.5 < hi.y.
+                    const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
+                    const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+                    if (first <= last &&
+                        std::min(lo.x, hi.x) < width) {  // an edge east of the grid only closes spans there
+                        edges.push_back({lo.x, lo.y, hi.x, hi.y, first, last, south ? +1 : -1});
+                        rowMin = std::min(rowMin, first);
+                        rowMax = std::max(rowMax, last);
+                    }
+                }
+                a = b;
+            }
+        }
+        begin = end;
+    }
+    mRowMin = rowMin;
+    mRowMax = rowMax;
+    mHasEntry = false;
+    if (edges.empty()) return;
+
+    // Bucket the crossings by row without sorting edges: count per row through a difference
+    // array, turn the counts into end offsets, then place each crossing at --end[row]; afterwards
+    // mRowStart[r] is the start of row r and mRowStart[r + 1] its end. Edges wholly west of the
+    // grid add no crossings: they only change the state a row starts in (mRowEntry).
+    const std::size_t rows = static_cast<std::size_t>(rowMax - rowMin + 1);
+    mRowStart.assign(rows + 1, 0);
+    for (const CentreEdge& e : edges) {
+        const std::size_t f = static_cast<std::size_t>(e.firstRow - rowMin);
+        const std::size_t l = static_cast<std::size_t>(e.lastRow - rowMin) + 1;
+        if (std::max(e.x0, e.x1) < 0.0) {
+            if (!mHasEntry) {
+                mRowEntry.assign(rows + 1, 0);
+                mHasEntry = true;
+            }
+            const int step = rule == FillRule::EvenOdd ? 1 : e.winding;
+            mRowEntry[f] += step;
+            mRowEntry[l] -= step;
+        } else {
+            ++mRowStart[f];
+            --mRowStart[l];
+        }
+    }
+    int count = 0;
+    int total = 0;
+    int entry = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        count += mRowStart[r];
+        total += count;
+        mRowStart[r] = total;
+        if (mHasEntry) {
+            entry += mRowEntry[r];
+            mRowEntry[r] = entry;
+        }
+    }
+    mRowStart[rows] = total;
+    if (mCrossings.size() < static_cast<std::size_t>(total)) mCrossings.resize(static_cast<std::size_t>(total));
+    Crossing* crossings = mCrossings.data();
+
+    // This code is extremely hot: once per edge and covered row of every shape. The crossing
+    // moves by the slope from row to row; only when it lands within a guard of a cell boundary
+    // (never, in practice, for real data) is it recomputed with the division formula GDAL uses,
+    // so that ties are decided exactly as documented. The guard is far wider than the rounding
+    // error the steps can gather over 256 rows.
+    for (const CentreEdge& e : edges) {
+        if (std::max(e.x0, e.x1) < 0.0) continue;
+        const double slope = (e.x1 - e.x0) / (e.y1 - e.y0);
+        const double guard = 1e-10 * (1.0 + std::fabs(e.x0) + std::fabs(e.x1));
+        const double inner = 0.5 - guard;
+        double yc = e.firstRow + 0.5;
+        double t = e.x0 + (yc - e.y0) * slope + 0.5;  // crossing + 0.5: its floor is the cell
+        int* end = mRowStart.data() + (e.firstRow - rowMin);
+        const int rowsOfEdge = e.lastRow - e.firstRow + 1;
+        if (std::min(e.x0, e.x1) >= 0.0 && std::max(e.x0, e.x1) <= width) {
+            // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping.
+            for (int k = 0; k < rowsOfEdge; ++k) {
+                const int i = static_cast<int>(t);
+                int cell = i;
+                if (std::fabs(t - i - 0.5) > inner) [[unlikely]]
+                    cell = exactCentreCell(e, yc, width);
+                crossings[--end[k]] = {cell, e.winding};
+                t += slope;
+                yc += 1.0;
+            }
+        } else {
+            for (int k = 0; k < rowsOfEdge; ++k) {
+                int cell;
+                if (!(t > 0.0)) {
+                    cell = 0;
+                } else if (t >= width + 1.0) {
+                    cell = width;
+                } else {
+                    const int i = static_cast<int>(t);
+                    cell = std::fabs(t - i - 0.5) > inner ? exactCentreCell(e, yc, width) : std::min(i, width);
+                }
+                crossings[--end[k]] = {cell, e.winding};
+                t += slope;
+                yc += 1.0;
+            }
+        }
+    }
+}
+
+void Rasterizer::buildTouchSpans(const PolygonView& shape, int width, int height) {
+    mSpanCount = 0;
+    auto reserveSpans = [&](int more) {
+        const std::size_t need = mSpanCount + static_cast<std::size_t>(more);
+        if (mSpans.size() < need) mSpans.resize(std::max(need, 2 * mSpans.size()));
+        return mSpans.data() + mSpanCount;
+    };
+    std::uint32_t begin = 0;
+    for (std::uint32_t end : shape.ringEnds) {
+        if (end > begin) {
+            Vec2 a = shape.points[end - 1];
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 b = shape.points[i];
+                const bool south = a.y <= b.y;
+                const Vec2 lo = south ? a : b;
+                const Vec2 hi = south ? b : a;
+                a = b;
+                // Rows j whose open strip (j, j + 1) the closed edge enters: j < hi.y, j + 1 > lo.y.
+                const int r0 = floorClamped(lo.y, 0, height);
+                const int r1 = ceilClamped(hi.y, 0, height);  // exclusive
+                if (r0 >= r1) continue;
+                const double xMin = std::min(lo.x, hi.x);
+                const double xMax = std::max(lo.x, hi.x);
+                if (xMax <= 0.0 || xMin >= width) continue;  // touches no column of the grid
+                Span* out = reserveSpans(r1 - r0);
+                Span* const first = out;
+                if (lo.y == hi.y) {
+                    const int x0 = floorClamped(xMin, 0, width);
+                    const int x1 = ceilClamped(xMax, 0, width);
+                    if (x0 < x1) *out++ = {r0, x0, x1};
+                    mSpanCount += static_cast<std::size_t>(out - first);
+                    continue;
+                }
+                // On each row the edge covers x between its crossings of the row's top and bottom
+                // borders (or its end points); the cells are those whose open interval meets that
+                // closed range: floor(xmin) .. ceil(xmax). The crossing moves by the slope from
+                // border to border; within a guard of an integer it is recomputed with the
+                // division formula, as for the centre rule.
+                const double slope = (hi.x - lo.x) / (hi.y - lo.y);
+                const double guard = 1e-10 * (1.0 + std::fabs(lo.x) + std::fabs(hi.x));
+                auto exactAt = [&](double y) { return (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x; };
+                double y = r0 + 1.0;
+                double x = lo.x + (y - lo.y) * slope;           // at the bottom border of row r0
+                double xTop = lo.y >= r0 ? lo.x : exactAt(r0);  // where the edge enters row r0
+                if (xMin >= 0.0 && xMax <= width) {
+                    // This code is hot. Wholly inside the grid's columns: x stays in [0, width]
+                    // up to rounding, so the int conversion is a floor (a hair below 0 still
+                    // gives cell 0) and only the east end needs a clamp.
+                    for (int j = r0; j < r1; ++j) {
+                        double xBottom = hi.x;
+                        if (y < hi.y) {
+                            const double frac = x - static_cast<int>(x);
+                            xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
+                        }
+                        const double l = std::min(xTop, xBottom);
+                        const double r = std::max(xTop, xBottom);
+                        const int x0 = static_cast<int>(l);
+                        const int x1 = std::min(ceilToInt(r), width);  // rounding may step past width
+                        if (x0 < x1) *out++ = {j, x0, x1};
+                        xTop = xBottom;
+                        x += slope;
+                        y += 1.0;
+                    }
+                } else {
+                    for (int j = r0; j < r1; ++j) {
+                        double xBottom = hi.x;
+                        if (y < hi.y) {
+                            const double c = std::clamp(x, -1.0, width + 1.0);
+                            const double frac = c - floorToInt(c);
+                            xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
+                        }
+                        const int x0 = floorClamped(std::min(xTop, xBottom), 0, width);
+                        const int x1 = ceilClamped(std::max(xTop, xBottom), 0, width);
+                        if (x0 < x1) *out++ = {j, x0, x1};
+                        xTop = xBottom;
+                        x += slope;
+                        y += 1.0;
+                    }
+                }
+                mSpanCount += static_cast<std::size_t>(out - first);
+            }
+        }
+        begin = end;
+    }
+}
 
 Status Rasterizer::polygon(const PolygonView& shape, RasterOptions options, BitGridView target) {
     return polygonSpans(shape, options, target.width(), target.height, GridSink{target});

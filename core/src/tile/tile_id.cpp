@@ -17,14 +17,19 @@ Status checkZoom(int zoom) {
     return {};
 }
 
-double tileSize(int zoom) { return 2.0 * kMercatorHalfWorld / static_cast<double>(std::uint64_t{1} << zoom); }
+// Dividing by a power of two is exact, so this is 2 * kMercatorHalfWorld scaled, bit for bit.
+double tileSize(int zoom) { return 2.0 * kMercatorHalfWorld / static_cast<double>(std::int64_t{1} << zoom); }
 
 // The west edge of column x and the north edge of row y in EPSG:3857 metres. Every bound, cell
-// transform and point lookup goes through these two, so neighbouring tiles share their border
-// coordinate bit for bit (x * size is rounded, and minX + size would not equal the next
-// column's minX).
-double columnWest(std::uint64_t x, int zoom) { return -kMercatorHalfWorld + static_cast<double>(x) * tileSize(zoom); }
-double rowNorth(std::uint64_t y, int zoom) { return kMercatorHalfWorld - static_cast<double>(y) * tileSize(zoom); }
+// transform and point lookup uses this formula (mercatorToCell spells it out inline), so
+// neighbouring tiles share their border coordinate bit for bit (x * size is rounded, and
+// minX + size would not equal the next column's minX).
+double columnWest(std::uint64_t x, int zoom) {
+    return -kMercatorHalfWorld + static_cast<double>(static_cast<std::int64_t>(x)) * tileSize(zoom);
+}
+double rowNorth(std::uint64_t y, int zoom) {
+    return kMercatorHalfWorld - static_cast<double>(static_cast<std::int64_t>(y)) * tileSize(zoom);
+}
 
 }  // namespace
 
@@ -110,8 +115,15 @@ Box2 TileId::boundsLonLat() const {
 }
 
 Vec2 TileId::mercatorToCell(Vec2 mercator) const {
-    const double cell = cellSizeMercator();
-    return {(mercator.x - columnWest(x, zoom)) / cell, (rowNorth(y, zoom) - mercator.y) / cell};
+    // Called for every vertex of every feature: a multiplication by cells per metre, which is a
+    // power of two times one constant (exact), instead of a division by the cell size.
+    constexpr double kCellsPerMetreAtZoom0 = kTileCells / (2.0 * kMercatorHalfWorld);
+    const double tiles = static_cast<double>(std::int64_t{1} << zoom);
+    const double size = 2.0 * kMercatorHalfWorld / tiles;  // tileSize(zoom), computed once here
+    const double west = -kMercatorHalfWorld + static_cast<double>(static_cast<std::int64_t>(x)) * size;
+    const double north = kMercatorHalfWorld - static_cast<double>(static_cast<std::int64_t>(y)) * size;
+    const double cellsPerMetre = kCellsPerMetreAtZoom0 * tiles;
+    return {(mercator.x - west) * cellsPerMetre, (north - mercator.y) * cellsPerMetre};
 }
 
 Vec2 TileId::cellToMercator(Vec2 cell) const {

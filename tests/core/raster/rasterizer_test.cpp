@@ -562,8 +562,12 @@ TEST(Rasterizer, ConservativeDiskTouchesCellsNearerThanItsRadius) {
                 const double dx = std::max({x - c.x, 0.0, c.x - (x + 1.0)});
                 const double dy = std::max({y - c.y, 0.0, c.y - (y + 1.0)});
                 const double dt2 = dx * dx + dy * dy;
-                if (std::abs(dc2 - r2) > 1e-9) ASSERT_EQ(centre.test(x, y), dc2 < r2) << x << "," << y;
-                if (std::abs(dt2 - r2) > 1e-9) ASSERT_EQ(touch.test(x, y), dt2 < r2) << x << "," << y;
+                if (std::abs(dc2 - r2) > 1e-9) {
+                    ASSERT_EQ(centre.test(x, y), dc2 < r2) << x << "," << y;
+                }
+                if (std::abs(dt2 - r2) > 1e-9) {
+                    ASSERT_EQ(touch.test(x, y), dt2 < r2) << x << "," << y;
+                }
             }
         }
     }

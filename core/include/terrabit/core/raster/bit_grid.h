@@ -20,12 +20,22 @@ struct BitGridView {
     std::uint64_t* row(int y) const { return words + static_cast<std::ptrdiff_t>(y) * wordsPerRow; }
     bool test(int x, int y) const { return (row(y)[x >> 6] >> (x & 63)) & 1u; }
 
-    /// Sets the cells [x0, x1) of row y; the caller has clipped to the grid.
+    /// Sets the cells [x0, x1) of row y, writing whole words; the caller has clipped to the grid
+    /// (0 <= x0, x1 <= width(), 0 <= y < height). An empty span (x1 <= x0) does nothing.
     void fillSpan(int y, int x0, int x1) const {
+        if (x1 <= x0) return;
         std::uint64_t* r = row(y);
         const int w0 = x0 >> 6;
         const int w1 = (x1 - 1) >> 6;
-        for (int w = w0; w <= w1; ++w) r[w] |= spanWordMask(w, x0, x1);
+        const std::uint64_t first = ~std::uint64_t{0} << (x0 & 63);
+        const std::uint64_t last = ~std::uint64_t{0} >> (63 - ((x1 - 1) & 63));
+        if (w0 == w1) {
+            r[w0] |= first & last;
+            return;
+        }
+        r[w0] |= first;
+        for (int w = w0 + 1; w < w1; ++w) r[w] = ~std::uint64_t{0};
+        r[w1] |= last;
     }
 
     static BitGridView of(BitTile& tile) { return {tile.words().data(), BitTile::kWordsPerRow, BitTile::kSize}; }

@@ -129,27 +129,38 @@ public:
     Status polygonSpans(const PolygonView& shape, RasterOptions options, int width, int height, Sink&& sink);
 
 private:
-    struct Edge {
-        double x0, y0, x1, y1;  ///< y0 < y1 for crossing edges; as given for touch edges
-        int firstRow, lastRow;  ///< rows whose centre line the edge crosses (inclusive)
-        int winding;            ///< +1 when the ring runs south (y increasing), -1 north
-    };
+    /// A crossing of a row's centre line, already turned into the first cell whose centre lies
+    /// right of it (clamped to 0..width), with the winding of its edge (+1 running south).
     struct Crossing {
-        double x;
+        int cell;
         int winding;
     };
+    /// A run of cells an edge touches in conservative mode: cells [x0, x1) of row y.
+    struct Span {
+        int y, x0, x1;
+    };
 
+    // The arithmetic lives in rasterizer.cpp; only the loops that hand spans to the sink are
+    // templates.
+    /// Finds every crossing of an edge with a row's centre line inside the grid, bucketed by row:
+    /// row mRowMin + r has mCrossings[mRowStart[r] .. mRowStart[r + 1]) and starts inside the
+    /// shape when mRowEntry[r] (crossings west of the grid: a count for even-odd, a winding for
+    /// non-zero) says so. Crossings east of the grid are dropped: they only close spans at the
+    /// grid's east border.
+    void buildCrossings(const PolygonView& shape, FillRule rule, int width, int height);
+    /// Fills mSpans[0 .. mSpanCount) with the cells whose open square an edge passes through.
+    void buildTouchSpans(const PolygonView& shape, int width, int height);
     template <class Sink>
-    void fillCentres(FillRule rule, int height, int width, Sink& sink);
-    template <class Sink>
-    void touchEdges(std::span<const Vec2> points, std::span<const std::uint32_t> ringEnds, int width, int height,
-                    Sink& sink);
+    void emitCentreSpans(FillRule rule, int width, Sink& sink);
 
-    std::vector<Edge> mEdges;
-    std::vector<int> mActive;
+    std::vector<int> mRowStart;
+    std::vector<int> mRowEntry;
     std::vector<Crossing> mCrossings;
-    std::vector<Vec2> mPoints;
-    std::vector<std::uint32_t> mRingEnds;
+    std::vector<Span> mSpans;
+    std::size_t mSpanCount = 0;
+    int mRowMin = 0;
+    int mRowMax = -1;
+    bool mHasEntry = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -175,126 +186,63 @@ template <class Sink>
 Status Rasterizer::polygonSpans(const PolygonView& shape, RasterOptions options, int width, int height, Sink&& sink) {
     if (Status s = raster_detail::validate(shape); !s) return s;
     if (width <= 0 || height <= 0) return {};
-
-    // Edge list for the centre rule: non-horizontal edges oriented with y0 < y1, each with the
-    // rows whose centre line y = j + 0.5 satisfies y0 <= y < y1, clipped to the grid.
-    mEdges.clear();
-    std::uint32_t begin = 0;
-    for (std::uint32_t end : shape.ringEnds) {
-        const std::uint32_t n = end - begin;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const Vec2 a = shape.points[begin + i];
-            const Vec2 b = shape.points[begin + (i + 1) % n];
-            if (a.y == b.y) continue;
-            Edge e;
-            if (a.y < b.y)
-                e = {a.x, a.y, b.x, b.y, 0, 0, +1};
-            else
-                e = {b.x, b.y, a.x, a.y, 0, 0, -1};
-            const double first = std::ceil(e.y0 - 0.5);
-            const double last = std::ceil(e.y1 - 0.5) - 1.0;
-            if (last < 0.0 || first > height - 1) continue;
-            e.firstRow = raster_detail::clampToInt(first, 0, height - 1);
-            e.lastRow = raster_detail::clampToInt(last, 0, height - 1);
-            if (e.firstRow > e.lastRow) continue;
-            mEdges.push_back(e);
-        }
-        begin = end;
+    buildCrossings(shape, options.fillRule, width, height);
+    emitCentreSpans(options.fillRule, width, sink);
+    if (options.coverage == Coverage::Conservative) {
+        // Every cell whose open interior an edge passes through. Together with the centre fill
+        // this is exactly the set of cells the closed shape touches: a cell that no edge enters is
+        // either wholly inside (its centre is inside) or wholly outside.
+        buildTouchSpans(shape, width, height);
+        for (std::size_t i = 0; i < mSpanCount; ++i) sink(mSpans[i].y, mSpans[i].x0, mSpans[i].x1);
     }
-    fillCentres(options.fillRule, height, width, sink);
-    if (options.coverage == Coverage::Conservative) touchEdges(shape.points, shape.ringEnds, width, height, sink);
     return {};
 }
 
 template <class Sink>
-void Rasterizer::fillCentres(FillRule rule, int height, int width, Sink& sink) {
-    if (mEdges.empty()) return;
-    std::sort(mEdges.begin(), mEdges.end(), [](const Edge& a, const Edge& b) { return a.firstRow < b.firstRow; });
-    mActive.clear();
-    std::size_t next = 0;
-    int row = mEdges.front().firstRow;
-    while (row < height && (next < mEdges.size() || !mActive.empty())) {
-        if (mActive.empty() && mEdges[next].firstRow > row) row = mEdges[next].firstRow;
-        while (next < mEdges.size() && mEdges[next].firstRow == row) mActive.push_back(static_cast<int>(next++));
-        std::erase_if(mActive, [&](int i) { return mEdges[i].lastRow < row; });
-
-        // This code is hot: one pass per covered row of every shape. Crossing x uses GDAL's
-        // formula so that ties land where GDAL puts them.
-        const double yc = row + 0.5;
-        mCrossings.clear();
-        for (int i : mActive) {
-            const Edge& e = mEdges[i];
-            mCrossings.push_back({(yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, e.winding});
+void Rasterizer::emitCentreSpans(FillRule rule, int width, Sink& sink) {
+    // This code is hot: one pass per covered row of every shape.
+    for (int row = mRowMin; row <= mRowMax; ++row) {
+        const std::size_t r = static_cast<std::size_t>(row - mRowMin);
+        const int entry = mHasEntry ? mRowEntry[r] : 0;
+        Crossing* c = mCrossings.data() + mRowStart[r];
+        const int n = mRowStart[r + 1] - mRowStart[r];
+        if (n == 2 && entry == 0 && (rule == FillRule::EvenOdd || c[0].winding + c[1].winding == 0)) {
+            // The common row: one span between two crossings.
+            const int lo = std::min(c[0].cell, c[1].cell);
+            const int hi = std::max(c[0].cell, c[1].cell);
+            if (lo < hi) sink(row, lo, hi);
+            continue;
         }
-        // Insertion sort: rows hold few crossings and stay nearly sorted from row to row.
-        for (std::size_t i = 1; i < mCrossings.size(); ++i) {
-            const Crossing c = mCrossings[i];
-            std::size_t j = i;
-            for (; j > 0 && mCrossings[j - 1].x > c.x; --j) mCrossings[j] = mCrossings[j - 1];
-            mCrossings[j] = c;
+        // Insertion sort by cell: rows hold few crossings. Sorting the rounded cells gives the
+        // same spans as sorting the exact crossings, since rounding is monotonic.
+        for (int i = 1; i < n; ++i) {
+            const Crossing x = c[i];
+            int j = i;
+            for (; j > 0 && c[j - 1].cell > x.cell; --j) c[j] = c[j - 1];
+            c[j] = x;
         }
+        int start = 0;
         if (rule == FillRule::EvenOdd) {
-            for (std::size_t i = 0; i + 1 < mCrossings.size(); i += 2) {
-                const int x0 = raster_detail::firstCentreRight(mCrossings[i].x, width);
-                const int x1 = raster_detail::firstCentreRight(mCrossings[i + 1].x, width);
-                if (x0 < x1) sink(row, x0, x1);
+            bool inside = (entry & 1) != 0;
+            for (int i = 0; i < n; ++i) {
+                if (inside && start < c[i].cell) sink(row, start, c[i].cell);
+                start = c[i].cell;
+                inside = !inside;
             }
+            if (inside && start < width) sink(row, start, width);
         } else {
-            int winding = 0;
-            double start = 0.0;
-            for (const Crossing& c : mCrossings) {
+            int winding = entry;
+            for (int i = 0; i < n; ++i) {
                 const int before = winding;
-                winding += c.winding;
+                winding += c[i].winding;
                 if (before == 0 && winding != 0) {
-                    start = c.x;
-                } else if (before != 0 && winding == 0) {
-                    const int x0 = raster_detail::firstCentreRight(start, width);
-                    const int x1 = raster_detail::firstCentreRight(c.x, width);
-                    if (x0 < x1) sink(row, x0, x1);
+                    start = c[i].cell;
+                } else if (before != 0 && winding == 0 && start < c[i].cell) {
+                    sink(row, start, c[i].cell);
                 }
             }
+            if (winding != 0 && start < width) sink(row, start, width);
         }
-        ++row;
-        std::erase_if(mActive, [&](int i) { return mEdges[i].lastRow < row; });
-    }
-}
-
-template <class Sink>
-void Rasterizer::touchEdges(std::span<const Vec2> points, std::span<const std::uint32_t> ringEnds, int width,
-                            int height, Sink& sink) {
-    // Every cell whose open interior an edge passes through. Together with the centre fill this
-    // is exactly the set of cells the closed shape touches: a cell that no edge enters is either
-    // wholly inside (its centre is inside) or wholly outside.
-    std::uint32_t begin = 0;
-    for (std::uint32_t end : ringEnds) {
-        const std::uint32_t n = end - begin;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const Vec2 a = points[begin + i];
-            const Vec2 b = points[begin + (i + 1) % n];
-            const double ymin = std::fmin(a.y, b.y);
-            const double ymax = std::fmax(a.y, b.y);
-            // Rows j with j < ymax and j + 1 > ymin: the edge enters the open strip (j, j+1).
-            const int r0 = raster_detail::clampToInt(std::floor(ymin), 0, height);
-            const int r1 = raster_detail::clampToInt(std::ceil(ymax), 0, height);  // exclusive
-            const bool horizontal = a.y == b.y;
-            for (int j = r0; j < r1; ++j) {
-                double xa, xb;
-                if (horizontal) {
-                    xa = a.x;
-                    xb = b.x;
-                } else {
-                    const double ya = std::fmax(ymin, static_cast<double>(j));
-                    const double yb = std::fmin(ymax, static_cast<double>(j + 1));
-                    xa = (ya - a.y) * (b.x - a.x) / (b.y - a.y) + a.x;
-                    xb = (yb - a.y) * (b.x - a.x) / (b.y - a.y) + a.x;
-                }
-                if (xa > xb) std::swap(xa, xb);
-                const int x0 = raster_detail::clampToInt(std::floor(xa), 0, width);
-                const int x1 = raster_detail::clampToInt(std::ceil(xb), 0, width);
-                if (x0 < x1) sink(j, x0, x1);
-            }
-        }
-        begin = end;
     }
 }
 
