@@ -16,6 +16,14 @@
 
 #pragma GCC diagnostic ignored "-Wpsabi"
 
+// Every helper below is forced inline: the cloned entry points must carry their own copy of the
+// loops, or the AVX2 clone would call a baseline (SSE2) helper and gain nothing.
+#if defined(__GNUC__)
+#define TERRABIT_INLINE [[gnu::always_inline]] inline
+#else
+#define TERRABIT_INLINE inline
+#endif
+
 namespace terrabit::core::algebra {
 
 namespace {
@@ -26,14 +34,14 @@ constexpr Word kOnes = ~Word{0};
 #if defined(__GNUC__)
 // Unaligned 4-word vectors: planes are 32-byte aligned but strips and halo offsets are not.
 typedef Word V4 __attribute__((vector_size(32), aligned(8), may_alias));
-inline V4 load(const Word* p) { return *reinterpret_cast<const V4*>(p); }
-inline void store(Word* p, V4 v) { *reinterpret_cast<V4*>(p) = v; }
+TERRABIT_INLINE V4 load(const Word* p) { return *reinterpret_cast<const V4*>(p); }
+TERRABIT_INLINE void store(Word* p, V4 v) { *reinterpret_cast<V4*>(p) = v; }
 #define TERRABIT_HAVE_V4 1
 #endif
 
 /// d[i] = op(a[i], b[i]) for i in [0, n), ascending (so d may trail b).
 template <class Op>
-inline void span(Word* d, const Word* a, const Word* b, int n, Op op) {
+TERRABIT_INLINE void span(Word* d, const Word* a, const Word* b, int n, Op op) {
     int i = 0;
 #ifdef TERRABIT_HAVE_V4
     for (; i + 4 <= n; i += 4) store(d + i, op(load(a + i), load(b + i)));
@@ -42,7 +50,7 @@ inline void span(Word* d, const Word* a, const Word* b, int n, Op op) {
 }
 
 template <class Op>
-inline void rowsOf(Word* d, int sd, const Word* a, int sa, const Word* b, int sb, int rows, int words, Op op) {
+TERRABIT_INLINE void rowsOf(Word* d, int sd, const Word* a, int sa, const Word* b, int sb, int rows, int words, Op op) {
     if (sd == words && sa == words && sb == words) {
         span(d, a, b, rows * words, op);
         return;
@@ -54,7 +62,7 @@ inline void rowsOf(Word* d, int sd, const Word* a, int sa, const Word* b, int sb
 /// word 0 from `fill`. Descending, so every word reads its own and its lower neighbour's
 /// original value. 1 <= s <= 64.
 template <bool kDilate>
-inline void smearEast(Word* v, int n, int s, Word fill) {
+TERRABIT_INLINE void smearEast(Word* v, int n, int s, Word fill) {
     auto combine = [](const auto& x, const auto& y) {
         if constexpr (kDilate)
             return x | y;
@@ -79,9 +87,34 @@ inline void smearEast(Word* v, int n, int s, Word fill) {
     }
 }
 
+/// dst = src | src shifted s cells east (dilate; & for erode): smearEast that also copies, so the
+/// first pass of a morphology reads its input plane and writes the scratch plane in one go.
+template <bool kDilate>
+TERRABIT_INLINE void smearEastFrom(const Word* src, Word* dst, int n, int s, Word fill) {
+    auto combine = [](const auto& x, const auto& y) {
+        if constexpr (kDilate)
+            return x | y;
+        else
+            return x & y;
+    };
+    auto shifted = [s](const auto& cur, const auto& lower) {
+        if (s == 64) return lower;
+        return (cur << s) | (lower >> (64 - s));
+    };
+    dst[0] = combine(src[0], shifted(src[0], fill));
+    int j = 1;
+#ifdef TERRABIT_HAVE_V4
+    for (; j + 4 <= n; j += 4) {
+        const V4 cur = load(src + j);
+        store(dst + j, combine(cur, shifted(cur, load(src + j - 1))));
+    }
+#endif
+    for (; j < n; ++j) dst[j] = combine(src[j], shifted(src[j], src[j - 1]));
+}
+
 /// v |= v shifted s cells west, in place; bits enter the last word from `fill`. Ascending.
 template <bool kDilate>
-inline void smearWest(Word* v, int n, int s, Word fill) {
+TERRABIT_INLINE void smearWest(Word* v, int n, int s, Word fill) {
     auto combine = [](const auto& x, const auto& y) {
         if constexpr (kDilate)
             return x | y;
@@ -106,14 +139,15 @@ inline void smearWest(Word* v, int n, int s, Word fill) {
     }
 }
 
-/// Horizontal morphology of a whole flat plane by radius r in place: each cell becomes the OR
+/// Horizontal morphology of a whole flat plane by radius r (r >= 1), from in into v: each cell becomes the OR
 /// (dilate) or AND (erode) of the cells within r along its row. The plane is treated as one long
 /// row: bits that cross from one row's end into the next row's start only reach cells within r
 /// of the plane's left and right edges, which the caller's halo never needs.
 template <bool kDilate>
-void smearRows(Word* v, int n, int r) {
+TERRABIT_INLINE void smearRows(const Word* in, Word* v, int n, int r) {
     const Word fill = kDilate ? 0 : kOnes;
-    for (int c = 0; c < r;) {  // doubling: coverage [0, c] grows to [0, c + s]
+    smearEastFrom<kDilate>(in, v, n, 1, fill);
+    for (int c = 1; c < r;) {  // doubling: coverage [0, c] grows to [0, c + s]
         const int s = std::min(c + 1, r - c);
         smearEast<kDilate>(v, n, s, fill);
         c += s;
@@ -126,8 +160,8 @@ void smearRows(Word* v, int n, int r) {
 }
 
 template <bool kDilate>
-void squareImpl(int r, const Word* in, int inStride, int inRows, Word* out, int outStride, int outWords, int wordOffset,
-                Word* temp) {
+TERRABIT_INLINE void squareImpl(int r, const Word* in, int inStride, int inRows, Word* out, int outStride, int outWords,
+                                int wordOffset, Word* temp) {
     auto op = [](const auto& x, const auto& y) {
         if constexpr (kDilate)
             return x | y;
@@ -140,8 +174,7 @@ void squareImpl(int r, const Word* in, int inStride, int inRows, Word* out, int 
         return;
     }
     const int n = inStride * inRows;
-    std::memcpy(temp, in, sizeof(Word) * static_cast<std::size_t>(n));
-    smearRows<kDilate>(temp, n, r);
+    smearRows<kDilate>(in, temp, n, r);
     // Vertical doubling in place: after a pass with coverage c, temp row y is the combination of
     // input rows [y, y + c] (for rows with y + c inside). The last pass writes the output, whose
     // row y is centred on input row y + r.
@@ -158,7 +191,7 @@ void squareImpl(int r, const Word* in, int inStride, int inRows, Word* out, int 
 }
 
 /// The half-width of a disk of radius r at vertical offset k: floor(sqrt(r² - k²)).
-int diskHalfWidth(int r, int k) {
+TERRABIT_INLINE int diskHalfWidth(int r, int k) {
     const int q = r * r - k * k;
     int w = 0;
     while ((w + 1) * (w + 1) <= q) ++w;
@@ -166,8 +199,8 @@ int diskHalfWidth(int r, int k) {
 }
 
 template <bool kDilate>
-void diskImpl(int r, const Word* in, int inStride, int inRows, Word* out, int outStride, int outWords, int wordOffset,
-              Word* temp) {
+TERRABIT_INLINE void diskImpl(int r, const Word* in, int inStride, int inRows, Word* out, int outStride, int outWords,
+                              int wordOffset, Word* temp) {
     const int n = inStride * inRows;
     std::memcpy(temp, in, sizeof(Word) * static_cast<std::size_t>(n));
     auto op = [](const auto& x, const auto& y) {

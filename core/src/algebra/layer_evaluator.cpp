@@ -49,13 +49,16 @@ void gather(const LayerSource& source, const TileId& tile, int layer, const Plan
             } else if (const std::optional<TileId> n = tile.neighbour(tx, ty)) {
                 t = source.tile(*n, layer);
             }
-            const std::size_t bytes = sizeof(Word) * static_cast<std::size_t>(w1 - w0);
+            // At most 4 words per row: a plain loop, where a memcpy call per row would cost more
+            // than the copy.
+            const int n = w1 - w0;
             for (int y = y0; y < y1; ++y) {
                 Word* row = dst + static_cast<std::ptrdiff_t>(y + mr) * width + (w0 + mw);
                 if (t) {
-                    std::memcpy(row, t->row(y - 256 * ty) + (w0 - 4 * tx), bytes);
+                    const Word* src = t->row(y - 256 * ty) + (w0 - 4 * tx);
+                    for (int k = 0; k < n; ++k) row[k] = src[k];
                 } else {
-                    std::memset(row, 0, bytes);
+                    for (int k = 0; k < n; ++k) row[k] = 0;
                 }
             }
         }

@@ -181,6 +181,7 @@ public:
                 if (bZero) return a;
                 if (na >= 0 && nb < 0) return binary(IrOp::OrNot, b, na);
                 if (nb >= 0 && na < 0) return binary(IrOp::OrNot, a, nb);
+                if (const int f = factorOr(a, b); f >= 0) return f;
                 break;
             case IrOp::Xor:
                 if (a == b) return zero();
@@ -223,6 +224,45 @@ public:
         }
         if (isCommutative(op) && a > b) std::swap(a, b);
         return intern(IrNode::of(op, a, b));
+    }
+
+    /// (x - g) | (y - g) is (x | y) - g, and (x & c) | (y & c) is (x | y) & c: one operation
+    /// fewer per shared term. Also looks one level into an or-chain on either side, so
+    /// a | (x - g) | (y - g), written left-associated, is found too. -1 when nothing factors.
+    int factorOr(int a, int b) {
+        if (const int f = factorPair(a, b); f >= 0) return f;
+        for (int side = 0; side < 2; ++side) {
+            const int chain = side == 0 ? a : b;
+            const int term = side == 0 ? b : a;
+            const IrNode& c = nodes[static_cast<std::size_t>(chain)];
+            if (c.op != IrOp::Or) continue;
+            const int p = c.a, q = c.b;
+            if (const int f = factorPair(q, term); f >= 0) return binary(IrOp::Or, p, f);
+            if (const int f = factorPair(p, term); f >= 0) return binary(IrOp::Or, q, f);
+        }
+        return -1;
+    }
+
+    int factorPair(int a, int b) {
+        const IrNode x = nodes[static_cast<std::size_t>(a)];
+        const IrNode y = nodes[static_cast<std::size_t>(b)];
+        if (x.op == IrOp::AndNot && y.op == IrOp::AndNot && x.b == y.b) {
+            return binary(IrOp::AndNot, binary(IrOp::Or, x.a, y.a), x.b);
+        }
+        if (x.op == IrOp::And && y.op == IrOp::And) {
+            int common = -1, xo = -1, yo = -1;
+            if (x.a == y.a) {
+                common = x.a, xo = x.b, yo = y.b;
+            } else if (x.a == y.b) {
+                common = x.a, xo = x.b, yo = y.a;
+            } else if (x.b == y.a) {
+                common = x.b, xo = x.a, yo = y.b;
+            } else if (x.b == y.b) {
+                common = x.b, xo = x.a, yo = y.a;
+            }
+            if (common >= 0) return binary(IrOp::And, binary(IrOp::Or, xo, yo), common);
+        }
+        return -1;
     }
 
     int morph(bool dilate, int a, int radius, StructuringElement element) {
