@@ -1,0 +1,72 @@
+#pragma once
+/// The runtime collision grid file: the blocking bit layers of a baked scene in a small binary
+/// format a game loads to run the same probes Terrabit runs (README.md, "Collision grid file
+/// format"). This header reads it back into a CollisionGrid and names the format's constants;
+/// terrabit::export writes it. Reading needs neither GDAL nor any other library.
+///
+/// Layout (every integer little-endian, offsets in bytes from the start of the file):
+///
+///     header, 48 bytes
+///       0  char[8]  magic "TBCOLGRD"
+///       8  u32      format version (kCollisionFileVersion)
+///      12  u32      zoom of the tiles (0..30)
+///      16  u32      region x0: column of the region's west tile
+///      20  u32      region y0: row of the region's north tile
+///      24  u32      region width, tiles (>= 1 when there are tiles)
+///      28  u32      region height, tiles
+///      32  u32      layer count L (1..64)
+///      36  u32      tile count T (entries of the tile index)
+///      40  u64      data offset D: where the first bit tile starts (a multiple of 32)
+///     layer names, L times: u16 byte length n (1..255), then n bytes of UTF-8 (no terminator)
+///     tile index, T entries of 48 bytes, sorted by (y, x), no duplicates:
+///       0  u32      x (column), inside the region
+///       4  u32      y (row), inside the region
+///       8  u64      layer mask: bit l set when the file stores layer l's bits for this tile
+///                   (a clear bit: the layer has no set cell there)
+///      16  char[32] the tile's quadkey, ASCII, padded with zero bytes
+///     zero bytes up to D
+///     bit tiles, at D: for each index entry in order, for each set bit of its mask from bit 0
+///       up, one BitTile of 8192 bytes — 256 rows north to south, 4 u64 words per row, cell x of
+///       a row is bit (x & 63) of word (x >> 6), least significant bit westmost
+///     trailer, 4 bytes: u32 CRC-32 (ISO-HDLC, the checksum of zlib's crc32() and of PNG) of
+///       every byte before it
+///
+/// Region tiles that the index does not list read as clear, as do tiles outside the region.
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string_view>
+
+#include "terrabit/core/collision/collision_grid.h"
+#include "terrabit/core/result.h"
+
+namespace terrabit::core {
+
+/// The eight bytes every collision grid file starts with.
+inline constexpr char kCollisionFileMagic[8] = {'T', 'B', 'C', 'O', 'L', 'G', 'R', 'D'};
+/// The format version this build writes and reads.
+inline constexpr std::uint32_t kCollisionFileVersion = 1;
+/// Size of the fixed header, bytes.
+inline constexpr std::size_t kCollisionFileHeaderSize = 48;
+/// Size of one tile index entry, bytes.
+inline constexpr std::size_t kCollisionFileIndexEntrySize = 48;
+/// Alignment of the bit tile data, bytes (a 256-bit row can be loaded in place).
+inline constexpr std::size_t kCollisionFileDataAlignment = 32;
+
+/// The CRC-32 (ISO-HDLC: polynomial 0x04C11DB7 reflected, initial and final XOR 0xFFFFFFFF) of
+/// the bytes, the same value as zlib's crc32(0, data, size). `crc` continues an earlier value.
+std::uint32_t collisionFileChecksum(std::span<const std::uint8_t> bytes, std::uint32_t crc = 0);
+
+/// Parses a collision grid file held in memory. `sourceName` is what errors call it (usually
+/// the path). The grid answers every probe as the grid that was written did. Errors name the
+/// source, the byte offset and what is wrong: bad magic, an unknown version, a truncated file, a
+/// checksum mismatch, a tile outside the region or out of order, a quadkey that does not match
+/// its x/y, an empty or duplicate layer name.
+Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, std::string_view sourceName);
+
+/// Reads a collision grid file. Errors as parseCollisionFile, plus a missing or unreadable file.
+Result<CollisionGrid> readCollisionFile(const std::filesystem::path& file);
+
+}  // namespace terrabit::core

@@ -1,0 +1,22 @@
+#pragma once
+/// Writes a CollisionGrid as a runtime collision grid file (the format is specified in
+/// terrabit/core/collision/collision_file.h and README.md); readCollisionFile() reads it back.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "terrabit/core/collision/collision_grid.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::core {
+
+/// Encodes the grid. The tile index lists `tiles` (any order; they are sorted by (y, x)), each
+/// with the layers that have a set cell there; an empty span lists every tile of the grid's
+/// region that has any set cell. A layer with no set cell in a listed tile costs no bytes.
+/// Errors: a grid without layers, a layer name that is empty or longer than 255 bytes, a tile
+/// outside the grid's region or at another zoom, a tile listed twice.
+Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles = {});
+
+}  // namespace terrabit::core

@@ -1,0 +1,63 @@
+#pragma once
+/// Writes a baked Scene as binary glTF 2.0 (GLB) through tinygltf.
+///
+/// Layout of the file:
+/// - one mesh per asset used (the asset's model, every node transform baked), all sharing one
+///   material that shows the models' vertex colours;
+/// - per tile, a node "tile <quadkey>" whose mesh holds the ground (the tile's cells not under a
+///   surface lying below ground, merged into quads) and one primitive per SurfacePatch (road,
+///   water…: merged cell rectangles at the patch's elevation, one material per layer colour);
+/// - per tile, per block, per asset, one child node "<asset> block <x>,<y>" drawing the asset once
+///   per instance through EXT_mesh_gpu_instancing (TRANSLATION, ROTATION, SCALE accessors), or,
+///   with plainNodes, a group of that name holding one node per instance with its TRS;
+/// - the georeference in `extras.terrabit` of the asset and of the root node: originLon/originLat
+///   (degrees), zoom, quadkeys, seed (a decimal string: glTF numbers cannot hold 64 bits), the
+///   frame's description.
+/// Units: metres, Y up, +X east, +Z south, origin at the scene origin (DESIGN.md). The same
+/// scene and options always give the same bytes.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/assets/asset_mesh.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace terrabit::core {
+
+/// The credit every export of OpenStreetMap-derived data must carry (ODbL 1.0).
+inline constexpr const char* kOsmAttribution = "\u00a9 OpenStreetMap contributors, ODbL 1.0";
+
+/// What the GLB writer does beyond the scene itself.
+struct GlbSceneOptions {
+    /// Write one node per instance (translation, rotation, scale) instead of
+    /// EXT_mesh_gpu_instancing, for engines without the extension. Larger and slower to load.
+    bool plainNodes = false;
+    /// Colour of the ground quads, sRGB 0–255.
+    std::array<std::uint8_t, 3> groundColour{124, 133, 98};
+    std::string generator = "Terrabit";       ///< asset.generator
+    std::string copyright = kOsmAttribution;  ///< asset.copyright; omitted when empty
+};
+
+/// Encodes the whole scene. `assetMeshes` is index-aligned with Scene::assets (see
+/// loadSceneAssets). Errors: a scene that fails checkSceneForExport, a mesh count that does not
+/// match, a file beyond the GLB size limit (4 GiB).
+Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                                 const GlbSceneOptions& options = {});
+
+/// Encodes only one tile's ground, surfaces and instances (the content of a 3D Tiles tile), in
+/// the same frame as the whole scene. The tile need not hold anything: it then has its ground.
+Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
+                                                std::span<const AssetMesh> assetMeshes,
+                                                const GlbSceneOptions& options = {});
+
+/// Checks the indices and numbers an exporter relies on: every block's asset and every source
+/// index in range, tiles and blocks at the scene's zoom and inside its tile list, finite
+/// positions, yaws and scales, surface rectangles inside their tile. The error names the tile,
+/// block and instance (or building, or surface) that is wrong.
+Status checkSceneForExport(const Scene& scene);
+
+}  // namespace terrabit::core

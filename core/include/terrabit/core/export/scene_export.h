@@ -1,0 +1,96 @@
+#pragma once
+/// exportScene: writes a baked Scene in the formats a designer asks for — what `terrabit-cli
+/// bake … --format glb,3dtiles,manifest,layers,collision` calls.
+///
+/// Files, relative to ExportOptions::outDir:
+///   glb        scene.glb                      the whole scene (glb_scene_writer.h)
+///   3dtiles    3dtiles/tileset.json           3D Tiles 1.1 (tileset_writer.h)
+///              3dtiles/tiles/<quadkey>.glb    one content per baked tile
+///   manifest   manifest.json                  instances, buildings, statistics (manifest_writer.h)
+///   layers     layers/<quadkey>/<layer>.tif   GeoTIFF per layer, and layers/<quadkey>/preview.png
+///   collision  collision.tbcg                 runtime collision grid (collision/collision_file.h)
+/// Every file is written to a temporary name in its folder, fsync'd and renamed: a failure (full
+/// disk, unwritable folder, cancelled job) leaves no partial file, and the error names the file
+/// and the OS reason. Files of formats finished before the failure stay (they are whole).
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/export/output_file.h"
+#include "terrabit/core/progress.h"
+#include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/rules/rule_set.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace terrabit::core {
+
+/// One output format.
+enum class ExportFormat : std::uint8_t {
+    Glb,        ///< "glb": binary glTF 2.0 of the whole scene
+    Tiles3d,    ///< "3dtiles": 3D Tiles 1.1 tileset with a GLB per tile
+    Manifest,   ///< "manifest": JSON record of instances, buildings, statistics, rules hash, seed
+    Layers,     ///< "layers": GeoTIFF per layer and PNG preview per tile
+    Collision,  ///< "collision": the runtime collision grid file
+};
+
+/// The format's name on the command line: "glb", "3dtiles", "manifest", "layers", "collision".
+std::string_view exportFormatName(ExportFormat format);
+
+/// Parses a comma-separated list of format names ("glb,3dtiles"); spaces around names are
+/// ignored, duplicates collapse, the result is in the enum's order. "all" names every format.
+/// Errors: an empty list, an unknown name (the message lists the known ones).
+Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list);
+
+/// What to export and how.
+struct ExportOptions {
+    std::vector<ExportFormat> formats;  ///< what to write (any order; each once)
+    std::filesystem::path outDir;       ///< created when missing
+    /// glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it.
+    /// (3D Tiles content always uses the extension, which CesiumJS and Cesium for Unreal/Unity read.)
+    bool plainNodes = false;
+    /// manifest: the text of the rules document the scene was baked with; its SHA-256 is recorded.
+    std::string rulesDocument;
+    /// collision: the blocking layers to write, by name; empty = every layer of the source (at
+    /// most 64).
+    std::vector<std::string> collisionLayers;
+    /// layers: which layers, with preview colours (usually RuleSet layers); empty = every layer
+    /// of the source with a fixed palette.
+    std::vector<LayerInfo> layerStyles;
+    /// glb, 3dtiles: the ground's colour, sRGB.
+    std::array<std::uint8_t, 3> groundColour{124, 133, 98};
+    /// For tests of the failure paths: faults injected into every file written through
+    /// OutputFile (glb, 3dtiles, manifest, collision). Null in normal use.
+    WriteFaults* faults = nullptr;
+};
+
+/// One file written.
+struct ExportedFile {
+    ExportFormat format = ExportFormat::Glb;
+    std::filesystem::path path;  ///< relative to ExportOptions::outDir
+    std::uint64_t bytes = 0;     ///< size on disk
+};
+
+/// What an export wrote, in writing order.
+struct ExportReport {
+    std::vector<ExportedFile> files;
+    /// Total bytes of the files of one format.
+    std::uint64_t bytesOf(ExportFormat format) const;
+};
+
+/// Writes the scene in every requested format. `catalogue` resolves Scene::assets to model
+/// files (glb, 3dtiles); `layers` provides the bit layers (layers, collision; may be null when
+/// neither is asked for). Progress goes from 0 to 1 over all formats; a false return from the
+/// callback cancels the export ("export cancelled"), removing the file being written.
+/// Errors: nothing to export, a scene that fails checkSceneForExport, an asset missing from the
+/// catalogue or whose model file is missing or corrupt (naming asset and file), a layer source
+/// missing or without a requested layer, any write failure (naming the file and the OS reason).
+Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
+                                 const LayerSource* layers, const ProgressCallback& progress = {});
+
+}  // namespace terrabit::core

@@ -1,0 +1,58 @@
+#pragma once
+/// 3D Tiles 1.1: a tileset.json whose tree follows the scene's quadkeys, with one glTF (GLB)
+/// content per baked tile (encodeTileGlb).
+///
+/// - The content of every tile is in the scene's local frame (metres, Y up, x east, z south).
+///   3D Tiles rotates glTF content from Y-up to Z-up (x, y, z) → (x, -z, y), which turns our axes
+///   into east, north, up; the root's `transform` is then the east-north-up → ECEF matrix at the
+///   scene origin (height 0 on the ellipsoid), inherited by every tile.
+/// - Each content tile adds its own `transform`, a small correction: scene metres are Web
+///   Mercator metres times cos(origin latitude) (DESIGN.md), which drift from true east/north
+///   metres on the ellipsoid by about 0.2 % plus the Earth's curvature — metres at the edge of a
+///   city. The correction makes the composed transform the exact map from scene metres to ECEF,
+///   linearised at the tile's centre on the ground (sceneToEcef), so every tile sits on the globe
+///   where its map data is, to about a millimetre.
+/// - The tree: the root is the deepest quadkey that holds every baked tile; each node's children
+///   are the quadkey children that lead to baked tiles; the baked tiles are the leaves and carry
+///   the content (refine ADD, so no level repeats another's content).
+/// - `boundingVolume.region` = [west, south, east, north, minHeight, maxHeight] (radians, metres
+///   above the ellipsoid) of the tile's footprint and everything placed in it (instances reaching
+///   over the tile edge included), measured through the same transform a viewer applies; a
+///   parent's region is the union of its children's.
+/// - `geometricError`: 0 for the leaves; for an inner node the ground edge of its quadkey tile in
+///   metres (what is lost when its children are not drawn is at most that large); the tileset's
+///   is twice the root's tile edge.
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "terrabit/core/assets/asset_mesh.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace terrabit::core {
+
+/// The scene-frame box (metres) of everything one tile's content holds: its ground footprint,
+/// its surfaces and the transformed model bounds of its instances. `assetMeshes` is
+/// index-aligned with Scene::assets.
+Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const AssetMesh> assetMeshes);
+
+/// The affine map (4×4, column-major) a viewer applies to the content of `tile`: scene metres →
+/// ECEF metres. Exact at the centre of the tile on the ground (height 0), where it is the
+/// derivative of the true map (scene metres → Web Mercator → longitude/latitude → WGS 84 ECEF,
+/// heights along the local vertical); within the tile it errs by about a millimetre.
+std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile);
+
+/// The 3D Tiles region [west, south, east, north (radians), minHeight, maxHeight (metres)] that
+/// holds a scene-frame box once placed on the globe by `sceneToEcef` (with a few centimetres of
+/// margin).
+std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& sceneToEcef, const Box3f& box);
+
+/// The tileset.json text (sorted keys, stable). Content of tile t is at
+/// "<contentFolder>/<quadkey>.glb", relative to the tileset file. Errors: a scene without
+/// tiles, a scene that fails checkSceneForExport, a mesh count that does not match.
+Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                  std::string_view contentFolder = "tiles");
+
+}  // namespace terrabit::core

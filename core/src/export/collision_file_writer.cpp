@@ -1,0 +1,138 @@
+#include "terrabit/core/export/collision_file_writer.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "terrabit/core/collision/collision_file.h"
+
+namespace terrabit::core {
+
+namespace {
+
+void putU16(std::vector<std::uint8_t>& out, std::uint16_t v) {
+    out.push_back(static_cast<std::uint8_t>(v));
+    out.push_back(static_cast<std::uint8_t>(v >> 8));
+}
+void putU32(std::vector<std::uint8_t>& out, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+void putU64(std::vector<std::uint8_t>& out, std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+// resize + memcpy rather than vector::insert from a char range: GCC 12 warns falsely
+// (-Wstringop-overflow) on the latter.
+void putBytes(std::vector<std::uint8_t>& out, const void* data, std::size_t n) {
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    if (n > 0) std::memcpy(out.data() + at, data, n);
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles) {
+    const int layers = grid.layerCount();
+    if (layers == 0) return Error{"collision grid file: the grid has no layers to write"};
+    for (const std::string& name : grid.layerNames()) {
+        if (name.empty() || name.size() > 255) {
+            return Error{"collision grid file: layer name '" + name + "' must be 1 to 255 bytes long"};
+        }
+    }
+    const TileId origin = grid.origin();
+    const auto insideRegion = [&](const TileId& t) {
+        return t.zoom == grid.zoom() && t.x >= origin.x && t.y >= origin.y &&
+               t.x - origin.x < static_cast<std::uint32_t>(grid.tilesWide()) &&
+               t.y - origin.y < static_cast<std::uint32_t>(grid.tilesHigh());
+    };
+
+    std::vector<TileId> listed;
+    if (tiles.empty()) {
+        for (int ty = 0; ty < grid.tilesHigh(); ++ty) {
+            for (int tx = 0; tx < grid.tilesWide(); ++tx) {
+                const TileId t{grid.zoom(), origin.x + static_cast<std::uint32_t>(tx),
+                               origin.y + static_cast<std::uint32_t>(ty)};
+                for (int l = 0; l < layers; ++l) {
+                    if (grid.tileBits(l, t).any()) {
+                        listed.push_back(t);
+                        break;
+                    }
+                }
+            }
+        }
+    } else {
+        listed.assign(tiles.begin(), tiles.end());
+        for (const TileId& t : listed) {
+            if (!insideRegion(t)) {
+                return Error{"collision grid file: tile " + t.quadkey() + " (zoom " + std::to_string(t.zoom) +
+                             ") is outside the grid's region"};
+            }
+        }
+        std::sort(listed.begin(), listed.end(), [](const TileId& a, const TileId& b) {
+            return std::pair{a.y, a.x} < std::pair{b.y, b.x};
+        });
+        const auto dup = std::adjacent_find(listed.begin(), listed.end());
+        if (dup != listed.end()) return Error{"collision grid file: tile " + dup->quadkey() + " is listed twice"};
+    }
+
+    std::vector<std::uint64_t> masks(listed.size(), 0);
+    std::size_t stored = 0;
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        for (int l = 0; l < layers; ++l) {
+            if (grid.tileBits(l, listed[i]).any()) masks[i] |= std::uint64_t{1} << l;
+        }
+        stored += static_cast<std::size_t>(std::popcount(masks[i]));
+    }
+
+    std::vector<std::uint8_t> out;
+    out.reserve(kCollisionFileHeaderSize + 256 * layers + listed.size() * kCollisionFileIndexEntrySize +
+                kCollisionFileDataAlignment + stored * sizeof(BitTile) + 4);
+    putBytes(out, kCollisionFileMagic, sizeof kCollisionFileMagic);
+    putU32(out, kCollisionFileVersion);
+    putU32(out, static_cast<std::uint32_t>(grid.zoom()));
+    putU32(out, origin.x);
+    putU32(out, origin.y);
+    putU32(out, static_cast<std::uint32_t>(grid.tilesWide()));
+    putU32(out, static_cast<std::uint32_t>(grid.tilesHigh()));
+    putU32(out, static_cast<std::uint32_t>(layers));
+    putU32(out, static_cast<std::uint32_t>(listed.size()));
+    const std::size_t dataOffsetAt = out.size();
+    putU64(out, 0);  // patched below, once the names' length is known
+    for (const std::string& name : grid.layerNames()) {
+        putU16(out, static_cast<std::uint16_t>(name.size()));
+        putBytes(out, name.data(), name.size());
+    }
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        putU32(out, listed[i].x);
+        putU32(out, listed[i].y);
+        putU64(out, masks[i]);
+        char quadkey[32] = {};
+        const std::string qk = listed[i].quadkey();
+        std::memcpy(quadkey, qk.data(), std::min<std::size_t>(qk.size(), sizeof quadkey));
+        putBytes(out, quadkey, sizeof quadkey);
+    }
+    while (out.size() % kCollisionFileDataAlignment != 0) out.push_back(0);
+    const std::uint64_t dataOffset = out.size();
+    for (int i = 0; i < 8; ++i) out[dataOffsetAt + i] = static_cast<std::uint8_t>(dataOffset >> (8 * i));
+
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+        for (int l = 0; l < layers; ++l) {
+            if (((masks[i] >> l) & 1u) == 0) continue;
+            const BitTile bits = grid.tileBits(l, listed[i]);
+            const std::size_t at = out.size();
+            out.resize(at + sizeof(BitTile));
+            if constexpr (std::endian::native == std::endian::little) {
+                std::memcpy(out.data() + at, bits.words().data(), sizeof(BitTile));
+            } else {
+                std::size_t k = at;
+                for (std::uint64_t w : bits.words()) {
+                    for (int b = 0; b < 8; ++b) out[k++] = static_cast<std::uint8_t>(w >> (8 * b));
+                }
+            }
+        }
+    }
+    putU32(out, collisionFileChecksum(out));
+    return out;
+}
+
+}  // namespace terrabit::core

@@ -1,0 +1,531 @@
+#include "terrabit/core/export/glb_scene_writer.h"
+
+#include <tiny_gltf.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include "terrabit/core/export/cell_rects.h"
+
+namespace terrabit::core {
+
+namespace {
+
+constexpr int kArrayBuffer = TINYGLTF_TARGET_ARRAY_BUFFER;
+constexpr int kElementArrayBuffer = TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER;
+constexpr int kNoTarget = 0;
+constexpr const char* kInstancing = "EXT_mesh_gpu_instancing";
+
+bool finite(Vec3f v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+std::string where(const InstanceBlock& b) {
+    return "tile " + b.tile.quadkey() + ", block " + std::to_string(b.blockX) + "," + std::to_string(b.blockY);
+}
+
+/// Builds one tinygltf model over one growing binary buffer.
+class ModelBuilder {
+public:
+    tinygltf::Model model;
+    std::vector<unsigned char>& bin;
+
+    ModelBuilder() : bin(initBuffer()) {}
+
+    /// Appends data aligned to 4 bytes (every component we write is at most 4 bytes wide) and
+    /// returns the index of a new buffer view over it.
+    int view(const void* data, std::size_t bytes, int target) {
+        while (bin.size() % 4 != 0) bin.push_back(0);
+        const std::size_t offset = bin.size();
+        const auto* p = static_cast<const unsigned char*>(data);
+        bin.insert(bin.end(), p, p + bytes);
+        tinygltf::BufferView v;
+        v.buffer = 0;
+        v.byteOffset = offset;
+        v.byteLength = bytes;
+        v.target = target;
+        model.bufferViews.push_back(std::move(v));
+        return static_cast<int>(model.bufferViews.size() - 1);
+    }
+
+    int accessor(int view, int componentType, int type, std::size_t count, bool normalized = false) {
+        tinygltf::Accessor a;
+        a.bufferView = view;
+        a.byteOffset = 0;
+        a.componentType = componentType;
+        a.type = type;
+        a.count = count;
+        a.normalized = normalized;
+        model.accessors.push_back(std::move(a));
+        return static_cast<int>(model.accessors.size() - 1);
+    }
+
+    /// A VEC3 float accessor; with bounds, min/max are the exact stored floats (glTF requires
+    /// them on POSITION, and validators compare them bit for bit).
+    int vec3(const std::vector<float>& v, int target, bool bounds) {
+        const int a = accessor(view(v.data(), v.size() * 4, target), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
+                               v.size() / 3);
+        if (bounds) {
+            std::vector<double> lo(3, std::numeric_limits<double>::infinity());
+            std::vector<double> hi(3, -std::numeric_limits<double>::infinity());
+            for (std::size_t i = 0; i < v.size(); ++i) {
+                lo[i % 3] = std::min(lo[i % 3], static_cast<double>(v[i]));
+                hi[i % 3] = std::max(hi[i % 3], static_cast<double>(v[i]));
+            }
+            model.accessors[static_cast<std::size_t>(a)].minValues = lo;
+            model.accessors[static_cast<std::size_t>(a)].maxValues = hi;
+        }
+        return a;
+    }
+
+    /// Triangle indices, 16-bit when every index fits.
+    int indices(const std::vector<std::uint32_t>& idx, std::size_t vertexCount) {
+        if (vertexCount <= std::numeric_limits<std::uint16_t>::max()) {
+            std::vector<std::uint16_t> small(idx.begin(), idx.end());
+            return accessor(view(small.data(), small.size() * 2, kElementArrayBuffer),
+                            TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR, small.size());
+        }
+        return accessor(view(idx.data(), idx.size() * 4, kElementArrayBuffer), TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                        TINYGLTF_TYPE_SCALAR, idx.size());
+    }
+
+    int material(const std::string& name, std::array<double, 4> linearColour, double roughness) {
+        tinygltf::Material m;
+        m.name = name;
+        m.pbrMetallicRoughness.baseColorFactor = {linearColour[0], linearColour[1], linearColour[2], linearColour[3]};
+        m.pbrMetallicRoughness.metallicFactor = 0.0;
+        m.pbrMetallicRoughness.roughnessFactor = roughness;
+        model.materials.push_back(std::move(m));
+        return static_cast<int>(model.materials.size() - 1);
+    }
+
+    int node(tinygltf::Node n) {
+        model.nodes.push_back(std::move(n));
+        return static_cast<int>(model.nodes.size() - 1);
+    }
+
+private:
+    std::vector<unsigned char>& initBuffer() {
+        model.buffers.emplace_back();
+        return model.buffers.back().data;
+    }
+};
+
+/// Flat quads facing +Y, accumulated into one primitive.
+struct QuadMesh {
+    std::vector<float> positions;
+    std::vector<float> normals;
+    std::vector<std::uint32_t> indices;
+
+    /// The rectangle's corners are scene points; a (north-west), b (south-west), c (south-east),
+    /// d (north-east) — counter-clockwise seen from above.
+    void add(Vec3f a, Vec3f b, Vec3f c, Vec3f d) {
+        const auto base = static_cast<std::uint32_t>(positions.size() / 3);
+        for (const Vec3f& p : {a, b, c, d}) {
+            positions.insert(positions.end(), {p.x, p.y, p.z});
+            normals.insert(normals.end(), {0.0f, 1.0f, 0.0f});
+        }
+        indices.insert(indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
+    }
+    bool empty() const { return indices.empty(); }
+};
+
+std::array<double, 4> linearColour(const std::array<std::uint8_t, 3>& srgb) {
+    return {srgbToLinear(srgb[0] / 255.0), srgbToLinear(srgb[1] / 255.0), srgbToLinear(srgb[2] / 255.0), 1.0};
+}
+
+/// The georeference every file carries, in `extras.terrabit`.
+tinygltf::Value georeference(const Scene& scene, const std::vector<TileId>& tiles) {
+    tinygltf::Value::Array quadkeys;
+    for (const TileId& t : tiles) quadkeys.emplace_back(t.quadkey());
+    tinygltf::Value::Object geo;
+    geo["originLon"] = tinygltf::Value(scene.frame.origin.lon);
+    geo["originLat"] = tinygltf::Value(scene.frame.origin.lat);
+    geo["zoom"] = tinygltf::Value(scene.frame.zoom);
+    geo["quadkeys"] = tinygltf::Value(std::move(quadkeys));
+    geo["seed"] = tinygltf::Value(std::to_string(scene.seed));
+    geo["crs"] = tinygltf::Value(std::string("EPSG:3857"));
+    geo["frame"] = tinygltf::Value(
+        std::string("metres on the ground (EPSG:3857 metres times cos(originLat)); +X east, +Y up, +Z south; origin at "
+                    "(originLon, originLat), height 0"));
+    tinygltf::Value::Object extras;
+    extras["terrabit"] = tinygltf::Value(std::move(geo));
+    return tinygltf::Value(std::move(extras));
+}
+
+class SceneEncoder {
+public:
+    SceneEncoder(const Scene& scene, std::span<const AssetMesh> meshes, const GlbSceneOptions& options)
+        : mScene(scene), mMeshes(meshes), mOptions(options) {}
+
+    Result<std::vector<std::uint8_t>> encode(std::optional<TileId> only) {
+        tinygltf::Model& model = mBuilder.model;
+        std::vector<TileId> tiles;
+        for (const TileId& t : mScene.tiles) {
+            if (!only || t == *only) tiles.push_back(t);
+        }
+        if (only && tiles.empty()) tiles.push_back(*only);
+
+        model.asset.version = "2.0";
+        model.asset.generator = mOptions.generator;
+        model.asset.copyright = mOptions.copyright;
+        model.asset.extras = georeference(mScene, tiles);
+
+        mGroundMaterial = mBuilder.material("ground", linearColour(mOptions.groundColour), 0.95);
+        tinygltf::Node root;
+        root.name = "terrabit scene";
+        root.extras = georeference(mScene, tiles);
+        const int rootIndex = mBuilder.node(std::move(root));
+
+        // Each tile's share of blocks and surfaces, in the scene's order (which the Scene keeps
+        // deterministic); the tiles themselves in Scene::tiles order.
+        std::map<TileId, std::vector<const InstanceBlock*>> blocksOf;
+        std::map<TileId, std::vector<const SurfacePatch*>> surfacesOf;
+        for (const InstanceBlock& b : mScene.blocks) {
+            if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
+        }
+        for (const SurfacePatch& p : mScene.surfaces) {
+            if (!only || p.tile == *only) surfacesOf[p.tile].push_back(&p);
+        }
+        for (const TileId& tile : tiles) {
+            const int tileNode = addTile(tile, surfacesOf[tile], blocksOf[tile]);
+            model.nodes[static_cast<std::size_t>(rootIndex)].children.push_back(tileNode);
+        }
+
+        tinygltf::Scene gltfScene;
+        gltfScene.name = "terrabit";
+        gltfScene.nodes.push_back(rootIndex);
+        model.scenes.push_back(std::move(gltfScene));
+        model.defaultScene = 0;
+        if (mUsesInstancing) {
+            model.extensionsUsed.push_back(kInstancing);
+            // Required: a viewer that ignores the extension would draw each block's mesh once at
+            // the origin, a wrong scene rather than a degraded one. plainNodes is the fallback.
+            model.extensionsRequired.push_back(kInstancing);
+        }
+        while (mBuilder.bin.size() % 4 != 0) mBuilder.bin.push_back(0);
+        if (mBuilder.bin.size() > 0xF0000000u) {
+            return Error{"the GLB would hold " + std::to_string(mBuilder.bin.size()) +
+                         " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
+        }
+
+        std::ostringstream stream;
+        tinygltf::TinyGLTF writer;
+        if (!writer.WriteGltfSceneToStream(&model, stream, false, true)) {
+            return Error{"tinygltf failed to encode the GLB"};
+        }
+        const std::string bytes = stream.str();
+        return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+    }
+
+private:
+    /// The scene point of a global cell corner at a height.
+    Vec3f corner(std::int64_t gx, std::int64_t gy, double height) const {
+        return groundToScene(mScene.frame.cellToGround({static_cast<double>(gx), static_cast<double>(gy)}), height);
+    }
+
+    void addRects(QuadMesh& mesh, const TileId& tile, const std::vector<CellRect>& rects, double height) const {
+        const std::int64_t ox = std::int64_t{tile.x} * kTileCells;
+        const std::int64_t oy = std::int64_t{tile.y} * kTileCells;
+        for (const CellRect& r : rects) {
+            mesh.add(corner(ox + r.x0, oy + r.y0, height), corner(ox + r.x0, oy + r.y1, height),
+                     corner(ox + r.x1, oy + r.y1, height), corner(ox + r.x1, oy + r.y0, height));
+        }
+    }
+
+    tinygltf::Primitive primitive(const QuadMesh& mesh, int material) {
+        tinygltf::Primitive p;
+        p.attributes["POSITION"] = mBuilder.vec3(mesh.positions, kArrayBuffer, true);
+        p.attributes["NORMAL"] = mBuilder.vec3(mesh.normals, kArrayBuffer, false);
+        p.indices = mBuilder.indices(mesh.indices, mesh.positions.size() / 3);
+        p.material = material;
+        p.mode = TINYGLTF_MODE_TRIANGLES;
+        return p;
+    }
+
+    int surfaceMaterial(const SurfacePatch& s) {
+        const auto key = std::tuple(s.layer, s.colour);
+        const auto it = mSurfaceMaterials.find(key);
+        if (it != mSurfaceMaterials.end()) return it->second;
+        // Water reads as water only when it is glossy; everything else on the ground is matte.
+        const double roughness = s.layer == "water" ? 0.1 : 0.9;
+        const int m = mBuilder.material(s.layer, linearColour(s.colour), roughness);
+        mSurfaceMaterials.emplace(key, m);
+        return m;
+    }
+
+    int addTile(const TileId& tile, const std::vector<const SurfacePatch*>& surfaces,
+                const std::vector<const InstanceBlock*>& blocks) {
+        // Ground: every cell not under a surface that lies below it (water), so sunken surfaces
+        // show through holes instead of hiding under the ground plane.
+        BitTile sunken;
+        for (const SurfacePatch* s : surfaces) {
+            if (s->elevation < 0.0f) sunken |= cellsOfRects(s->rects);
+        }
+        tinygltf::Mesh mesh;
+        mesh.name = "ground " + tile.quadkey();
+        QuadMesh ground;
+        addRects(ground, tile, mergeCellsIntoRects(~sunken), 0.0);
+        if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
+        for (const SurfacePatch* s : surfaces) {
+            if (s->rects.empty()) continue;
+            QuadMesh quads;
+            addRects(quads, tile, s->rects, s->elevation);
+            mesh.primitives.push_back(primitive(quads, surfaceMaterial(*s)));
+        }
+
+        tinygltf::Node node;
+        node.name = "tile " + tile.quadkey();
+        if (!mesh.primitives.empty()) {
+            mBuilder.model.meshes.push_back(std::move(mesh));
+            node.mesh = static_cast<int>(mBuilder.model.meshes.size() - 1);
+        }
+        std::vector<int> children;
+        for (const InstanceBlock* b : blocks) {
+            if (b->instances.empty()) continue;
+            children.push_back(mOptions.plainNodes ? addPlainBlock(*b) : addInstancedBlock(*b));
+        }
+        node.children = std::move(children);
+        return mBuilder.node(std::move(node));
+    }
+
+    /// The glTF mesh of a scene asset, added on first use.
+    int assetMesh(int asset) {
+        const auto it = mAssetMeshes.find(asset);
+        if (it != mAssetMeshes.end()) return it->second;
+        if (mAssetMaterial < 0) mAssetMaterial = mBuilder.material("asset vertex colours", {1, 1, 1, 1}, 0.9);
+        const AssetMesh& m = mMeshes[static_cast<std::size_t>(asset)];
+        tinygltf::Primitive p;
+        p.attributes["POSITION"] = mBuilder.vec3(m.positions, kArrayBuffer, true);
+        p.attributes["NORMAL"] = mBuilder.vec3(m.normals, kArrayBuffer, false);
+        // Colours as normalised 16-bit: half the bytes of floats, no visible banding.
+        std::vector<std::uint16_t> colours(m.colours.size());
+        for (std::size_t i = 0; i < colours.size(); ++i) {
+            colours[i] = static_cast<std::uint16_t>(std::lround(std::clamp(m.colours[i], 0.0f, 1.0f) * 65535.0));
+        }
+        p.attributes["COLOR_0"] =
+            mBuilder.accessor(mBuilder.view(colours.data(), colours.size() * 2, kArrayBuffer),
+                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4, m.vertexCount(), true);
+        p.indices = mBuilder.indices(m.indices, m.vertexCount());
+        p.material = mAssetMaterial;
+        p.mode = TINYGLTF_MODE_TRIANGLES;
+        tinygltf::Mesh mesh;
+        mesh.name = mScene.assets[static_cast<std::size_t>(asset)];
+        mesh.primitives.push_back(std::move(p));
+        mBuilder.model.meshes.push_back(std::move(mesh));
+        const int index = static_cast<int>(mBuilder.model.meshes.size() - 1);
+        mAssetMeshes.emplace(asset, index);
+        return index;
+    }
+
+    std::string blockName(const InstanceBlock& b) const {
+        return mScene.assets[static_cast<std::size_t>(b.asset)] + " block " + std::to_string(b.blockX) + "," +
+               std::to_string(b.blockY);
+    }
+
+    /// The source feature ids of a block's instances ("" for none), or nothing when no instance
+    /// has one (vegetation), to keep the JSON small.
+    std::optional<tinygltf::Value> sources(const InstanceBlock& b) const {
+        bool any = false;
+        tinygltf::Value::Array ids;
+        ids.reserve(b.instances.size());
+        for (const Instance& i : b.instances) {
+            const bool has = i.source != Instance::kNoSource;
+            any = any || has;
+            ids.emplace_back(has ? mScene.sources[i.source] : std::string());
+        }
+        if (!any) return std::nullopt;
+        tinygltf::Value::Object extras;
+        extras["sources"] = tinygltf::Value(std::move(ids));
+        return tinygltf::Value(std::move(extras));
+    }
+
+    int addInstancedBlock(const InstanceBlock& b) {
+        const std::size_t n = b.instances.size();
+        std::vector<float> translation, rotation, scale;
+        translation.reserve(3 * n);
+        rotation.reserve(4 * n);
+        scale.reserve(3 * n);
+        for (const Instance& i : b.instances) {
+            translation.insert(translation.end(), {i.position.x, i.position.y, i.position.z});
+            const std::array<float, 4> q = rotationQuaternion(i);
+            rotation.insert(rotation.end(), q.begin(), q.end());
+            scale.insert(scale.end(), {i.scale.x, i.scale.y, i.scale.z});
+        }
+        // Instance attributes are not vertex data: their buffer views carry no target.
+        const int t = mBuilder.vec3(translation, kNoTarget, false);
+        const int r = mBuilder.accessor(mBuilder.view(rotation.data(), rotation.size() * 4, kNoTarget),
+                                        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, n);
+        const int s = mBuilder.vec3(scale, kNoTarget, false);
+
+        tinygltf::Value::Object attributes;
+        attributes["TRANSLATION"] = tinygltf::Value(t);
+        attributes["ROTATION"] = tinygltf::Value(r);
+        attributes["SCALE"] = tinygltf::Value(s);
+        tinygltf::Value::Object extension;
+        extension["attributes"] = tinygltf::Value(std::move(attributes));
+
+        tinygltf::Node node;
+        node.name = blockName(b);
+        node.mesh = assetMesh(b.asset);
+        node.extensions[kInstancing] = tinygltf::Value(std::move(extension));
+        if (auto extras = sources(b)) node.extras = std::move(*extras);
+        mUsesInstancing = true;
+        return mBuilder.node(std::move(node));
+    }
+
+    int addPlainBlock(const InstanceBlock& b) {
+        const int mesh = assetMesh(b.asset);
+        const std::string& id = mScene.assets[static_cast<std::size_t>(b.asset)];
+        std::vector<int> children;
+        children.reserve(b.instances.size());
+        for (std::size_t k = 0; k < b.instances.size(); ++k) {
+            const Instance& i = b.instances[k];
+            tinygltf::Node node;
+            node.name = id + " " + std::to_string(k);
+            node.mesh = mesh;
+            node.translation = {i.position.x, i.position.y, i.position.z};
+            const std::array<float, 4> q = rotationQuaternion(i);
+            node.rotation = {q[0], q[1], q[2], q[3]};
+            node.scale = {i.scale.x, i.scale.y, i.scale.z};
+            if (i.source != Instance::kNoSource) {
+                tinygltf::Value::Object extras;
+                extras["source"] = tinygltf::Value(mScene.sources[i.source]);
+                node.extras = tinygltf::Value(std::move(extras));
+            }
+            children.push_back(mBuilder.node(std::move(node)));
+        }
+        tinygltf::Node group;
+        group.name = blockName(b);
+        group.children = std::move(children);
+        return mBuilder.node(std::move(group));
+    }
+
+    const Scene& mScene;
+    std::span<const AssetMesh> mMeshes;
+    const GlbSceneOptions& mOptions;
+    ModelBuilder mBuilder;
+    int mGroundMaterial = -1;
+    int mAssetMaterial = -1;
+    bool mUsesInstancing = false;
+    std::map<int, int> mAssetMeshes;  ///< scene asset index → glTF mesh index
+    std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
+};
+
+Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
+                                         std::span<const AssetMesh> meshes, const GlbSceneOptions& options) {
+    if (Status s = checkSceneForExport(scene); !s) return s.error();
+    if (meshes.size() != scene.assets.size()) {
+        return Error{"glb: " + std::to_string(meshes.size()) + " asset meshes for the scene's " +
+                     std::to_string(scene.assets.size()) + " assets"};
+    }
+    for (std::size_t a = 0; a < meshes.size(); ++a) {
+        if (meshes[a].empty()) return Error{"glb: the mesh of asset '" + scene.assets[a] + "' has no triangles"};
+    }
+    try {
+        SceneEncoder encoder(scene, meshes, options);
+        Result<std::vector<std::uint8_t>> bytes = encoder.encode(only);
+        if (!bytes) return Error{"glb: " + bytes.message()};
+        return bytes;
+    } catch (const std::exception& e) {
+        // tinygltf and the containers may throw (bad_alloc on a huge scene); core never does.
+        return Error{std::string("glb: ") + e.what()};
+    }
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                                 const GlbSceneOptions& options) {
+    return encode(scene, std::nullopt, assetMeshes, options);
+}
+
+Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
+                                                std::span<const AssetMesh> assetMeshes,
+                                                const GlbSceneOptions& options) {
+    return encode(scene, tile, assetMeshes, options);
+}
+
+Status checkSceneForExport(const Scene& scene) {
+    const int zoom = scene.frame.zoom;
+    if (zoom < 0 || zoom > kMaxZoom) return Error{"scene: zoom " + std::to_string(zoom) + " is outside 0..30"};
+    if (!std::isfinite(scene.frame.origin.lon) || !std::isfinite(scene.frame.origin.lat) ||
+        std::abs(scene.frame.origin.lat) > kMaxLatitude || std::abs(scene.frame.origin.lon) > 180.0) {
+        return Error{"scene: the origin (" + std::to_string(scene.frame.origin.lon) + ", " +
+                     std::to_string(scene.frame.origin.lat) + ") is not a Web Mercator longitude/latitude"};
+    }
+    std::vector<TileId> sorted = scene.tiles;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        const TileId& t = sorted[i];
+        if (t.zoom != zoom) {
+            return Error{"scene: tile " + t.quadkey() + " is at zoom " + std::to_string(t.zoom) + ", the scene at " +
+                         std::to_string(zoom)};
+        }
+        if (i > 0 && sorted[i - 1] == t) return Error{"scene: tile " + t.quadkey() + " is listed twice"};
+    }
+    const auto known = [&](const TileId& t) { return std::binary_search(sorted.begin(), sorted.end(), t); };
+    const auto sourceOk = [&](std::uint32_t s) { return s == Instance::kNoSource || s < scene.sources.size(); };
+    const int blocksPerSide = scene.blockCells > 0 ? (kTileCells + scene.blockCells - 1) / scene.blockCells : 0;
+    if (blocksPerSide == 0 && !scene.blocks.empty()) {
+        return Error{"scene: block size " + std::to_string(scene.blockCells) + " cells is not positive"};
+    }
+    for (std::size_t k = 0; k < scene.blocks.size(); ++k) {
+        const InstanceBlock& b = scene.blocks[k];
+        if (!known(b.tile)) return Error{"scene: " + where(b) + " is in a tile the scene does not list"};
+        if (b.asset < 0 || static_cast<std::size_t>(b.asset) >= scene.assets.size()) {
+            return Error{"scene: " + where(b) + " names asset " + std::to_string(b.asset) + " of " +
+                         std::to_string(scene.assets.size())};
+        }
+        if (b.blockX < 0 || b.blockY < 0 || b.blockX >= blocksPerSide || b.blockY >= blocksPerSide) {
+            return Error{"scene: " + where(b) + " is outside the tile's " + std::to_string(blocksPerSide) + " x " +
+                         std::to_string(blocksPerSide) + " blocks"};
+        }
+        for (std::size_t i = 0; i < b.instances.size(); ++i) {
+            const Instance& in = b.instances[i];
+            if (!finite(in.position) || !finite(in.scale) || !std::isfinite(in.yaw)) {
+                return Error{"scene: " + where(b) + ", instance " + std::to_string(i) + " of '" +
+                             scene.assets[static_cast<std::size_t>(b.asset)] + "' has a non-finite transform"};
+            }
+            if (!sourceOk(in.source)) {
+                return Error{"scene: " + where(b) + ", instance " + std::to_string(i) + " names source " +
+                             std::to_string(in.source) + " of " + std::to_string(scene.sources.size())};
+            }
+        }
+    }
+    for (std::size_t k = 0; k < scene.surfaces.size(); ++k) {
+        const SurfacePatch& s = scene.surfaces[k];
+        const std::string at = "scene: surface '" + s.layer + "' of tile " + s.tile.quadkey();
+        if (!known(s.tile)) return Error{at + " is in a tile the scene does not list"};
+        if (!std::isfinite(s.elevation)) return Error{at + " has a non-finite elevation"};
+        for (const CellRect& r : s.rects) {
+            if (r.x0 >= r.x1 || r.y0 >= r.y1 || r.x1 > kTileCells || r.y1 > kTileCells) {
+                return Error{at + ": rectangle [" + std::to_string(r.x0) + ", " + std::to_string(r.x1) + ") x [" +
+                             std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
+            }
+        }
+    }
+    for (const BuildingRecord& b : scene.buildings) {
+        const std::string at =
+            "scene: building " +
+            (b.source < scene.sources.size() ? "'" + scene.sources[b.source] + "'" : std::to_string(b.source));
+        if (!sourceOk(b.source))
+            return Error{at + " names a source outside the scene's " + std::to_string(scene.sources.size())};
+        if (b.asset < -1 || (b.asset >= 0 && static_cast<std::size_t>(b.asset) >= scene.assets.size())) {
+            return Error{at + " names asset " + std::to_string(b.asset) + " of " + std::to_string(scene.assets.size())};
+        }
+        if (b.outcome == BuildingOutcome::Placed && b.asset < 0) return Error{at + " is placed but names no asset"};
+        if (b.outcome == BuildingOutcome::Placed &&
+            (!finite(b.placement.position) || !finite(b.placement.scale) || !std::isfinite(b.placement.yaw))) {
+            return Error{at + " has a non-finite placement"};
+        }
+    }
+    return Status::success();
+}
+
+}  // namespace terrabit::core

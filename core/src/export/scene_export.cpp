@@ -1,0 +1,276 @@
+#include "terrabit/core/export/scene_export.h"
+
+#include <algorithm>
+#include <system_error>
+
+#include "terrabit/core/collision/collision_grid.h"
+#include "terrabit/core/export/collision_file_writer.h"
+#include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/layer_files.h"
+#include "terrabit/core/export/manifest_writer.h"
+#include "terrabit/core/export/scene_assets.h"
+#include "terrabit/core/export/tileset_writer.h"
+
+namespace terrabit::core {
+
+namespace {
+
+constexpr ExportFormat kAllFormats[] = {ExportFormat::Glb, ExportFormat::Tiles3d, ExportFormat::Manifest,
+                                        ExportFormat::Layers, ExportFormat::Collision};
+
+std::uint64_t sizeOnDisk(const std::filesystem::path& file) {
+    std::error_code ec;
+    const auto n = std::filesystem::file_size(file, ec);
+    return ec ? 0 : static_cast<std::uint64_t>(n);
+}
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+/// Runs the formats in order and keeps the report; progress is split evenly between formats.
+class Exporter {
+public:
+    Exporter(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
+             const LayerSource* layers, const ProgressCallback& progress)
+        : mScene(scene), mOptions(options), mCatalogue(catalogue), mLayers(layers), mProgress(progress) {}
+
+    Result<ExportReport> run(const std::vector<ExportFormat>& formats) {
+        mFormatCount = formats.size();
+        for (ExportFormat f : formats) {
+            if (Status s = runOne(f); !s) return s.error();
+            ++mFormatsDone;
+        }
+        reportProgress(mProgress, 1.0, "export done");
+        return std::move(mReport);
+    }
+
+private:
+    /// Progress within the current format, 0..1; false when the user cancelled.
+    bool step(double within, std::string_view stage) {
+        const double f = (double(mFormatsDone) + std::clamp(within, 0.0, 1.0)) / double(mFormatCount);
+        return reportProgress(mProgress, f, stage);
+    }
+
+    Status cancelled() const { return Error{"export cancelled"}; }
+
+    Status write(ExportFormat format, const std::filesystem::path& relative, std::span<const std::uint8_t> bytes) {
+        if (Status s = writeFileAtomically(mOptions.outDir / relative, bytes, mOptions.faults); !s) return s;
+        mReport.files.push_back({format, relative, bytes.size()});
+        return Status::success();
+    }
+    Status write(ExportFormat format, const std::filesystem::path& relative, std::string_view text) {
+        return write(format, relative,
+                     std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+    }
+
+    Status meshes() {
+        if (mMeshesLoaded) return Status::success();
+        Result<std::vector<AssetMesh>> m = loadSceneAssets(mScene, mCatalogue);
+        if (!m) return Error{"export: " + m.message()};
+        mMeshes = std::move(m).value();
+        mMeshesLoaded = true;
+        return Status::success();
+    }
+
+    GlbSceneOptions glbOptions(bool plain) const {
+        GlbSceneOptions o;
+        o.plainNodes = plain;
+        o.groundColour = mOptions.groundColour;
+        return o;
+    }
+
+    Status runOne(ExportFormat format) {
+        if (!step(0.0, exportFormatName(format))) return cancelled();
+        switch (format) {
+            case ExportFormat::Glb:
+                return glb();
+            case ExportFormat::Tiles3d:
+                return tiles3d();
+            case ExportFormat::Manifest:
+                return manifest();
+            case ExportFormat::Layers:
+                return layerFiles();
+            case ExportFormat::Collision:
+                return collision();
+        }
+        return Error{"export: unknown format"};
+    }
+
+    Status glb() {
+        if (Status s = meshes(); !s) return s;
+        if (!step(0.3, "encoding scene.glb")) return cancelled();
+        Result<std::vector<std::uint8_t>> bytes = encodeSceneGlb(mScene, mMeshes, glbOptions(mOptions.plainNodes));
+        if (!bytes) return Error{"export: " + bytes.message()};
+        if (!step(0.7, "writing scene.glb")) return cancelled();
+        return write(ExportFormat::Glb, "scene.glb", *bytes);
+    }
+
+    Status tiles3d() {
+        if (Status s = meshes(); !s) return s;
+        const std::filesystem::path folder = mOptions.outDir / "3dtiles";
+        if (Status s = createFolder(folder / "tiles"); !s) return Error{"export: " + s.message()};
+        Result<std::string> tileset = encodeTileset(mScene, mMeshes, "tiles");
+        if (!tileset) return Error{"export: " + tileset.message()};
+        // A tileset is only usable whole: on failure, remove the contents this run wrote.
+        std::vector<std::filesystem::path> written;
+        const auto undo = [&](Status failure) {
+            std::error_code ec;
+            for (const auto& f : written) std::filesystem::remove(mOptions.outDir / f, ec);
+            const auto keep = std::remove_if(mReport.files.begin(), mReport.files.end(), [&](const ExportedFile& f) {
+                return std::find(written.begin(), written.end(), f.path) != written.end();
+            });
+            mReport.files.erase(keep, mReport.files.end());
+            return failure;
+        };
+        for (std::size_t i = 0; i < mScene.tiles.size(); ++i) {
+            const TileId& t = mScene.tiles[i];
+            if (!step(double(i) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) {
+                return undo(cancelled());
+            }
+            Result<std::vector<std::uint8_t>> bytes = encodeTileGlb(mScene, t, mMeshes, glbOptions(false));
+            if (!bytes) return undo(Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + bytes.message()});
+            const std::filesystem::path relative = std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
+            if (Status s = write(ExportFormat::Tiles3d, relative, *bytes); !s) return undo(s);
+            written.push_back(relative);
+        }
+        if (Status s = write(ExportFormat::Tiles3d, std::filesystem::path("3dtiles") / "tileset.json", *tileset); !s) {
+            return undo(s);
+        }
+        return Status::success();
+    }
+
+    Status manifest() {
+        Result<std::string> text = encodeManifest(mScene, mOptions.rulesDocument);
+        if (!text) return Error{"export: " + text.message()};
+        if (!step(0.5, "writing manifest.json")) return cancelled();
+        return write(ExportFormat::Manifest, "manifest.json", *text);
+    }
+
+    Status layerFiles() {
+        if (mLayers == nullptr) return Error{"export: the layers format needs a layer source, and none was given"};
+        Result<std::vector<LayerInfo>> styles = layerStylesFor(*mLayers, mOptions.layerStyles);
+        if (!styles) return Error{"export: " + styles.message()};
+        const std::size_t done = mFormatsDone;
+        const std::size_t count = mFormatCount;
+        const ProgressCallback& outer = mProgress;
+        ProgressCallback inner;
+        if (outer) {
+            inner = [&outer, done, count](double f, std::string_view stage) {
+                return outer((double(done) + f) / double(count), stage);
+            };
+        }
+        Result<std::vector<std::string>> files =
+            writeLayerFiles(*mLayers, mScene.tiles, *styles, mOptions.outDir / "layers", inner);
+        if (!files) return Error{"export: " + files.message()};
+        for (const std::string& f : *files) {
+            const std::filesystem::path relative = std::filesystem::path("layers") / f;
+            mReport.files.push_back({ExportFormat::Layers, relative, sizeOnDisk(mOptions.outDir / relative)});
+        }
+        return Status::success();
+    }
+
+    Status collision() {
+        if (mLayers == nullptr) return Error{"export: the collision format needs a layer source, and none was given"};
+        const std::vector<std::string> names =
+            mOptions.collisionLayers.empty() ? mLayers->layerNames() : mOptions.collisionLayers;
+        if (names.empty()) return Error{"export: collision: the layer source has no layers"};
+        Result<CollisionGrid> grid = CollisionGrid::build(*mLayers, mScene.tiles, names);
+        if (!grid) return Error{"export: " + grid.message()};
+        Result<std::vector<std::uint8_t>> bytes = encodeCollisionFile(*grid, mScene.tiles);
+        if (!bytes) return Error{"export: " + bytes.message()};
+        if (!step(0.5, "writing collision.tbcg")) return cancelled();
+        return write(ExportFormat::Collision, "collision.tbcg", *bytes);
+    }
+
+    const Scene& mScene;
+    const ExportOptions& mOptions;
+    const AssetCatalogue& mCatalogue;
+    const LayerSource* mLayers;
+    const ProgressCallback& mProgress;
+    std::vector<AssetMesh> mMeshes;
+    bool mMeshesLoaded = false;
+    std::size_t mFormatCount = 1;
+    std::size_t mFormatsDone = 0;
+    ExportReport mReport;
+};
+
+}  // namespace
+
+std::string_view exportFormatName(ExportFormat format) {
+    switch (format) {
+        case ExportFormat::Glb:
+            return "glb";
+        case ExportFormat::Tiles3d:
+            return "3dtiles";
+        case ExportFormat::Manifest:
+            return "manifest";
+        case ExportFormat::Layers:
+            return "layers";
+        case ExportFormat::Collision:
+            return "collision";
+    }
+    return "unknown";
+}
+
+Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list) {
+    std::vector<bool> wanted(std::size(kAllFormats), false);
+    bool any = false;
+    while (true) {
+        const std::size_t comma = list.find(',');
+        const std::string_view name = trim(list.substr(0, comma));
+        if (name == "all") {
+            std::fill(wanted.begin(), wanted.end(), true);
+            any = true;
+        } else if (!name.empty()) {
+            bool found = false;
+            for (std::size_t i = 0; i < std::size(kAllFormats); ++i) {
+                if (exportFormatName(kAllFormats[i]) == name) {
+                    wanted[i] = true;
+                    found = any = true;
+                }
+            }
+            if (!found) {
+                return Error{"unknown export format '" + std::string(name) +
+                             "' (known: glb, 3dtiles, manifest, layers, collision, all)"};
+            }
+        }
+        if (comma == std::string_view::npos) break;
+        list.remove_prefix(comma + 1);
+    }
+    if (!any) return Error{"no export format given (known: glb, 3dtiles, manifest, layers, collision, all)"};
+    std::vector<ExportFormat> out;
+    for (std::size_t i = 0; i < std::size(kAllFormats); ++i) {
+        if (wanted[i]) out.push_back(kAllFormats[i]);
+    }
+    return out;
+}
+
+std::uint64_t ExportReport::bytesOf(ExportFormat format) const {
+    std::uint64_t n = 0;
+    for (const ExportedFile& f : files) {
+        if (f.format == format) n += f.bytes;
+    }
+    return n;
+}
+
+Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
+                                 const LayerSource* layers, const ProgressCallback& progress) {
+    if (options.formats.empty()) return Error{"export: no format requested"};
+    if (options.outDir.empty()) return Error{"export: no output folder given"};
+    if (Status s = checkSceneForExport(scene); !s) return Error{"export: " + s.message()};
+    // Each format once, in a fixed order, so the same request always writes the same way.
+    std::vector<ExportFormat> formats;
+    for (ExportFormat f : kAllFormats) {
+        if (std::find(options.formats.begin(), options.formats.end(), f) != options.formats.end()) {
+            formats.push_back(f);
+        }
+    }
+    if (Status s = createFolder(options.outDir); !s) return Error{"export: " + s.message()};
+    Exporter exporter(scene, options, catalogue, layers, progress);
+    return exporter.run(formats);
+}
+
+}  // namespace terrabit::core

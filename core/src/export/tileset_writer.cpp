@@ -1,0 +1,264 @@
+#include "terrabit/core/export/tileset_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <numbers>
+
+#include "terrabit/core/export/geodesy.h"
+#include "terrabit/core/export/glb_scene_writer.h"
+
+namespace terrabit::core {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr double kDeg = std::numbers::pi / 180.0;
+// Regions are computed from corner points; the edges between them bow by far less than this
+// (millimetres over a tile), and a region must never be smaller than its content.
+constexpr double kRegionMarginRadians = 1e-8;  // about 6 cm on the ground
+constexpr double kRegionMarginMetres = 0.01;
+
+Vec3f transformPoint(const std::array<float, 16>& m, float x, float y, float z) {
+    return {m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13],
+            m[2] * x + m[6] * y + m[10] * z + m[14]};
+}
+
+std::array<double, 6> unite(const std::array<double, 6>& a, const std::array<double, 6>& b) {
+    return {std::min(a[0], b[0]), std::min(a[1], b[1]), std::max(a[2], b[2]),
+            std::max(a[3], b[3]), std::min(a[4], b[4]), std::max(a[5], b[5])};
+}
+
+json regionJson(const std::array<double, 6>& r) { return json{{"region", json(r)}}; }
+
+struct TreeBuilder {
+    const Scene& scene;
+    const std::vector<std::string>& quadkeys;                   // sorted
+    const std::vector<std::array<double, 6>>& leafRegions;      // aligned with quadkeys
+    const std::vector<std::array<double, 16>>& leafTransforms;  // relative to the root, aligned too
+    std::string_view folder;
+
+    /// The subtree of the tiles [lo, hi), which share their first `level` quadkey digits.
+    json node(std::size_t lo, std::size_t hi, std::size_t level, std::array<double, 6>& region) const {
+        const std::string& qk = quadkeys[lo];
+        if (level == qk.size()) {  // a baked tile: a leaf with content
+            region = leafRegions[lo];
+            return json{{"boundingVolume", regionJson(region)},
+                        {"geometricError", 0.0},
+                        {"transform", leafTransforms[lo]},
+                        {"content", {{"uri", std::string(folder) + "/" + qk + ".glb"}}}};
+        }
+        json children = json::array();
+        bool first = true;
+        for (std::size_t i = lo; i < hi;) {
+            std::size_t j = i;
+            while (j < hi && quadkeys[j][level] == quadkeys[i][level]) ++j;
+            std::array<double, 6> childRegion{};
+            children.push_back(node(i, j, level + 1, childRegion));
+            region = first ? childRegion : unite(region, childRegion);
+            first = false;
+            i = j;
+        }
+        // The inner tile's ground edge: the largest thing its subtree can lose when not drawn.
+        const TileId inner = TileId::fromQuadkey(std::string_view(qk).substr(0, level)).value();
+        return json{{"boundingVolume", regionJson(region)},
+                    {"geometricError", inner.sizeMercator() * scene.frame.scale()},
+                    {"refine", "ADD"},
+                    {"children", std::move(children)}};
+    }
+};
+
+}  // namespace
+
+Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const AssetMesh> assetMeshes) {
+    Box3f box;
+    const double ox = double(tile.x) * kTileCells, oy = double(tile.y) * kTileCells;
+    float low = 0.0f, high = 0.0f;
+    for (const SurfacePatch& s : scene.surfaces) {
+        if (s.tile == tile) {
+            low = std::min(low, s.elevation);
+            high = std::max(high, s.elevation);
+        }
+    }
+    for (double cy : {oy, oy + kTileCells}) {
+        for (double cx : {ox, ox + kTileCells}) {
+            const Vec2 g = scene.frame.cellToGround({cx, cy});
+            box.extend(groundToScene(g, low));
+            box.extend(groundToScene(g, high));
+        }
+    }
+    for (const InstanceBlock& b : scene.blocks) {
+        if (b.tile != tile) continue;
+        box.extend(b.bounds);
+        if (b.asset < 0 || static_cast<std::size_t>(b.asset) >= assetMeshes.size()) continue;
+        const ModelBounds mb = assetMeshes[static_cast<std::size_t>(b.asset)].bounds();
+        if (mb.empty()) continue;
+        for (const Instance& i : b.instances) {
+            const std::array<float, 16> m = transformMatrix(i);
+            for (int c = 0; c < 8; ++c) {
+                box.extend(transformPoint(m, static_cast<float>(c & 1 ? mb.max[0] : mb.min[0]),
+                                          static_cast<float>(c & 2 ? mb.max[1] : mb.min[1]),
+                                          static_cast<float>(c & 4 ? mb.max[2] : mb.min[2])));
+            }
+        }
+    }
+    return box;
+}
+
+std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile) {
+    // The true position of a scene point: ground metres → Web Mercator → lon/lat (spherical
+    // formulas, as every map source uses) → the ellipsoid, lifted along the local vertical.
+    const auto exact = [&](double x, double y, double z) {
+        const LonLat ll = mercatorToLonLat(scene.frame.groundToMercator({x, -z}));
+        return geodeticToEcef({ll.lon, ll.lat, y});
+    };
+    const Vec2 centre =
+        scene.frame.cellToGround({(double(tile.x) + 0.5) * kTileCells, (double(tile.y) + 0.5) * kTileCells});
+    const double cx = centre.x, cz = -centre.y;
+    // Central differences over one metre: the map is smooth at the scale of the Earth, so the
+    // truncation error is far below a micrometre per metre.
+    constexpr double h = 1.0;
+    std::array<double, 16> m{};
+    for (int axis = 0; axis < 3; ++axis) {
+        const double dx = axis == 0 ? h : 0.0, dy = axis == 1 ? h : 0.0, dz = axis == 2 ? h : 0.0;
+        const auto plus = exact(cx + dx, dy, cz + dz);
+        const auto minus = exact(cx - dx, -dy, cz - dz);
+        for (int i = 0; i < 3; ++i) m[static_cast<std::size_t>(4 * axis + i)] = (plus[i] - minus[i]) / (2.0 * h);
+    }
+    const auto at = exact(cx, 0.0, cz);
+    for (int i = 0; i < 3; ++i) {
+        m[static_cast<std::size_t>(12 + i)] = at[i] - (m[i] * cx + m[static_cast<std::size_t>(8 + i)] * cz);
+    }
+    m[15] = 1.0;
+    return m;
+}
+
+std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3f& box) {
+    std::array<double, 6> r{std::numeric_limits<double>::max(),  std::numeric_limits<double>::max(),
+                            -std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
+                            std::numeric_limits<double>::max(),  -std::numeric_limits<double>::max()};
+    // The ellipsoid falls away from a plane tangent to it, so heights over the box are lowest
+    // near the tangent point (never below the box's lowest y there) and highest at its corners;
+    // longitude and latitude are extreme at the corners too.
+    for (int c = 0; c < 8; ++c) {
+        const double x = c & 1 ? box.max.x : box.min.x;
+        const double y = c & 2 ? box.max.y : box.min.y;
+        const double z = c & 4 ? box.max.z : box.min.z;
+        const std::array<double, 3> p{m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13],
+                                      m[2] * x + m[6] * y + m[10] * z + m[14]};
+        const Geodetic g = ecefToGeodetic(p);
+        r[0] = std::min(r[0], g.lon * kDeg);
+        r[1] = std::min(r[1], g.lat * kDeg);
+        r[2] = std::max(r[2], g.lon * kDeg);
+        r[3] = std::max(r[3], g.lat * kDeg);
+        r[4] = std::min(r[4], g.height);
+        r[5] = std::max(r[5], g.height);
+    }
+    r[4] = std::min<double>(r[4], box.min.y);
+    return {r[0] - kRegionMarginRadians, r[1] - kRegionMarginRadians, r[2] + kRegionMarginRadians,
+            r[3] + kRegionMarginRadians, r[4] - kRegionMarginMetres,  r[5] + kRegionMarginMetres};
+}
+
+namespace {
+
+/// a · b for column-major 4×4 affine matrices.
+std::array<double, 16> multiply(const std::array<double, 16>& a, const std::array<double, 16>& b) {
+    std::array<double, 16> r{};
+    for (int col = 0; col < 4; ++col) {
+        for (int row = 0; row < 4; ++row) {
+            double v = 0.0;
+            for (int k = 0; k < 4; ++k)
+                v += a[static_cast<std::size_t>(4 * k + row)] * b[static_cast<std::size_t>(4 * col + k)];
+            r[static_cast<std::size_t>(4 * col + row)] = v;
+        }
+    }
+    return r;
+}
+
+/// The inverse of a rigid transform (rotation and translation).
+std::array<double, 16> inverseRigid(const std::array<double, 16>& m) {
+    std::array<double, 16> r{};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) r[static_cast<std::size_t>(4 * j + i)] = m[static_cast<std::size_t>(4 * i + j)];
+    }
+    for (int i = 0; i < 3; ++i) {
+        r[static_cast<std::size_t>(12 + i)] =
+            -(r[static_cast<std::size_t>(i)] * m[12] + r[static_cast<std::size_t>(4 + i)] * m[13] +
+              r[static_cast<std::size_t>(8 + i)] * m[14]);
+    }
+    r[15] = 1.0;
+    return r;
+}
+
+}  // namespace
+
+Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                  std::string_view contentFolder) {
+    if (Status s = checkSceneForExport(scene); !s) return Error{"3D Tiles: " + s.message()};
+    if (scene.tiles.empty()) return Error{"3D Tiles: the scene has no tiles"};
+    if (assetMeshes.size() != scene.assets.size()) {
+        return Error{"3D Tiles: " + std::to_string(assetMeshes.size()) + " asset meshes for the scene's " +
+                     std::to_string(scene.assets.size()) + " assets"};
+    }
+    try {
+        std::vector<std::pair<std::string, TileId>> keyed;
+        for (const TileId& t : scene.tiles) keyed.emplace_back(t.quadkey(), t);
+        std::sort(keyed.begin(), keyed.end());
+        const std::array<double, 16> rootTransform = enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, 0.0});
+        const std::array<double, 16> fromEcef = inverseRigid(rootTransform);
+        std::vector<std::string> quadkeys;
+        std::vector<std::array<double, 6>> regions;
+        std::vector<std::array<double, 16>> transforms;
+        for (const auto& [qk, t] : keyed) {
+            const std::array<double, 16> toEcef = sceneToEcef(scene, t);
+            quadkeys.push_back(qk);
+            regions.push_back(sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes)));
+            // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
+            // root · leaf; that product must be toEcef after undoing the turn.
+            constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+            transforms.push_back(multiply(fromEcef, multiply(toEcef, kZupToYup)));
+        }
+        // The root is the deepest quadkey every baked tile descends from.
+        std::size_t common = quadkeys.front().size();
+        for (const std::string& qk : quadkeys) {
+            std::size_t k = 0;
+            while (k < common && k < qk.size() && qk[k] == quadkeys.front()[k]) ++k;
+            common = k;
+        }
+        // A single tile still gets a parent, so the root's transform stays the plain
+        // east-north-up frame and the leaf keeps its correction.
+        if (common == quadkeys.front().size() && common > 0) --common;
+        const TreeBuilder tree{scene, quadkeys, regions, transforms, contentFolder};
+        std::array<double, 6> rootRegion{};
+        json root = tree.node(0, quadkeys.size(), common, rootRegion);
+        // (A zoom-0 scene's only tile is the root itself: it keeps its full map.)
+        if (root.contains("content"))
+            root["transform"] = multiply(rootTransform, transforms.front());
+        else
+            root["transform"] = rootTransform;
+        const TileId rootTile = TileId::fromQuadkey(std::string_view(quadkeys.front()).substr(0, common)).value();
+
+        json quadkeyList = json::array();
+        for (const TileId& t : scene.tiles) quadkeyList.push_back(t.quadkey());
+        const json doc{{"asset",
+                        {{"version", "1.1"},
+                         {"generator", "Terrabit"},
+                         {"extras",
+                          {{"attribution", kOsmAttribution},
+                           {"terrabit",
+                            {{"originLon", scene.frame.origin.lon},
+                             {"originLat", scene.frame.origin.lat},
+                             {"zoom", scene.frame.zoom},
+                             {"quadkeys", quadkeyList},
+                             {"seed", std::to_string(scene.seed)}}}}}}},
+                       {"geometricError", 2.0 * rootTile.sizeMercator() * scene.frame.scale()},
+                       {"root", std::move(root)}};
+        return doc.dump(1) + "\n";
+    } catch (const std::exception& e) {
+        return Error{std::string("3D Tiles: ") + e.what()};
+    }
+}
+
+}  // namespace terrabit::core

@@ -1,0 +1,94 @@
+// The exported GLBs against the Khronos glTF validator (npm gltf-validator), installed by
+// packaging/install-gltf-validator.sh through the CTest fixture of this folder. A machine where
+// npm cannot reach its registry fails these tests with the installer's message; they never skip.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "export_test_support.h"
+#include "gltf_test_support.h"
+#include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/output_file.h"
+
+using namespace terrabit::core;
+using nlohmann::json;
+using terrabit::test::makeScene;
+using terrabit::test::shippedCatalogue;
+using terrabit::test::TempDir;
+
+namespace {
+
+/// Runs the validator on the files; one report per file. Fails the test when node or the
+/// validator cannot run.
+std::vector<json> validate(const std::vector<std::filesystem::path>& files) {
+    const std::filesystem::path validatorDir = TERRABIT_GLTF_VALIDATOR_DIR;
+    const bool installed = std::filesystem::exists(validatorDir / "node_modules" / "gltf-validator" / "package.json");
+    EXPECT_TRUE(installed) << "the Khronos glTF validator is not installed in " << validatorDir
+                           << ": run packaging/install-gltf-validator.sh " << validatorDir
+                           << " (ctest runs it as the fixture export_install_gltf_validator)";
+    if (!installed) return {};
+    std::string command =
+        "node '" + std::string(TERRABIT_EXPORT_TEST_DIR) + "/validate_gltf.js' '" + validatorDir.string() + "'";
+    for (const auto& f : files) command += " '" + f.string() + "'";
+    command += " 2>&1";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    EXPECT_NE(pipe, nullptr);
+    if (!pipe) return {};
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = std::fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    const int status = ::pclose(pipe);
+    EXPECT_EQ(status, 0) << out;
+    if (status != 0) return {};
+    const json reports = json::parse(out, nullptr, false);
+    EXPECT_TRUE(reports.is_array()) << out;
+    return reports.is_array() ? reports.get<std::vector<json>>() : std::vector<json>{};
+}
+
+std::string describe(const json& report) {
+    std::string s;
+    for (const json& m : report["messages"]) {
+        s += "  " + m["code"].get<std::string>() + " (severity " + std::to_string(m["severity"].get<int>()) + ") " +
+             m["pointer"].get<std::string>() + ": " + m["message"].get<std::string>() + "\n";
+    }
+    return s;
+}
+
+}  // namespace
+
+TEST(KhronosValidator, InstancedPlainAndTileContentGlbsHaveNoErrors) {
+    const auto test = makeScene(shippedCatalogue());
+    TempDir dir;
+    GlbSceneOptions plain;
+    plain.plainNodes = true;
+    ASSERT_TRUE(writeFileAtomically(dir / "instanced.glb", encodeSceneGlb(test.scene, test.meshes).value()).ok());
+    ASSERT_TRUE(writeFileAtomically(dir / "plain.glb", encodeSceneGlb(test.scene, test.meshes, plain).value()).ok());
+    ASSERT_TRUE(
+        writeFileAtomically(dir / "tile.glb", encodeTileGlb(test.scene, test.scene.tiles[0], test.meshes).value())
+            .ok());
+    const std::vector<json> reports = validate({dir / "instanced.glb", dir / "plain.glb", dir / "tile.glb"});
+    ASSERT_EQ(reports.size(), 3u);
+    for (const json& r : reports) {
+        EXPECT_EQ(r["numErrors"], 0) << r["file"] << "\n" << describe(r);
+        // Warnings would be defects too (e.g. non-unit rotations, misaligned accessors).
+        EXPECT_EQ(r["numWarnings"], 0) << r["file"] << "\n" << describe(r);
+    }
+}
+
+TEST(KhronosValidator, FlagsAGlbWhoseAccessorBoundsAreWrong) {
+    // The same pipeline on a deliberately broken file: the check above can fail.
+    const auto test = makeScene(shippedCatalogue());
+    tinygltf::Model m = terrabit::test::loadGlb(encodeSceneGlb(test.scene, test.meshes).value());
+    for (tinygltf::Accessor& a : m.accessors) {
+        if (!a.minValues.empty()) a.minValues[0] -= 1.0;
+    }
+    TempDir dir;
+    tinygltf::TinyGLTF writer;
+    ASSERT_TRUE(writer.WriteGltfSceneToFile(&m, (dir / "broken.glb").string(), false, true, false, true));
+    const std::vector<json> reports = validate({dir / "broken.glb"});
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_GT(reports[0]["numErrors"].get<int>(), 0);
+    EXPECT_NE(describe(reports[0]).find("ACCESSOR_MIN_MISMATCH"), std::string::npos) << describe(reports[0]);
+}

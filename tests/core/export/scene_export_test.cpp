@@ -1,0 +1,310 @@
+#include <gdal_priv.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <csignal>
+#include <nlohmann/json.hpp>
+
+#include "export_test_support.h"
+#include "terrabit/core/collision/collision_file.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/export/sha256.h"
+
+using namespace terrabit::core;
+using terrabit::test::filesUnder;
+using terrabit::test::hiddenEntriesUnder;
+using terrabit::test::makeLayers;
+using terrabit::test::makeScene;
+using terrabit::test::readBytes;
+using terrabit::test::shippedCatalogue;
+using terrabit::test::TempDir;
+
+namespace {
+
+const std::vector<ExportFormat> kAll = parseExportFormats("all").value();
+
+/// A scene, its layers and the catalogue, exported with `options` into `dir`.
+struct Fixture {
+    AssetCatalogue catalogue = shippedCatalogue();
+    terrabit::test::TestScene test = makeScene(catalogue);
+    terrabit::test::MemoryLayerSource layers = makeLayers(test.scene);
+
+    Result<ExportReport> run(const std::filesystem::path& dir, ExportOptions options = {},
+                             const ProgressCallback& progress = {}) const {
+        if (options.formats.empty()) options.formats = kAll;
+        options.outDir = dir;
+        options.rulesDocument = "version: 1\n";
+        return exportScene(test.scene, options, catalogue, &layers, progress);
+    }
+};
+
+/// SHA-256 of every file under a folder, by relative path.
+std::map<std::string, std::string> digests(const std::filesystem::path& dir) {
+    std::map<std::string, std::string> out;
+    for (const std::string& f : filesUnder(dir)) {
+        const auto bytes = readBytes(dir / f);
+        out[f] = sha256Hex({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+    }
+    return out;
+}
+
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &mSaved);
+        mHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = mSaved;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &mSaved);
+        std::signal(SIGXFSZ, mHandler);
+    }
+
+private:
+    rlimit mSaved{};
+    void (*mHandler)(int) = nullptr;
+};
+
+}  // namespace
+
+TEST(ExportFormats, ParsesTheCommandLineList) {
+    EXPECT_EQ(parseExportFormats("glb").value(), std::vector<ExportFormat>{ExportFormat::Glb});
+    EXPECT_EQ(parseExportFormats(" collision , glb,glb ").value(),
+              (std::vector<ExportFormat>{ExportFormat::Glb, ExportFormat::Collision}));
+    EXPECT_EQ(parseExportFormats("glb,3dtiles,manifest,layers,collision").value(), kAll);
+    EXPECT_EQ(kAll.size(), 5u);
+    const auto bad = parseExportFormats("glb,fbx");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.message().find("'fbx'"), std::string::npos) << bad.message();
+    EXPECT_NE(bad.message().find("3dtiles"), std::string::npos) << bad.message();
+    EXPECT_FALSE(parseExportFormats(" , ").ok());
+    for (ExportFormat f : kAll) EXPECT_EQ(parseExportFormats(exportFormatName(f)).value(), std::vector{f});
+}
+
+TEST(SceneExport, WritesEveryFormatWhereTheDocumentationSays) {
+    const Fixture fx;
+    TempDir dir;
+    const Result<ExportReport> report = fx.run(dir.path());
+    ASSERT_TRUE(report.ok()) << report.message();
+    std::vector<std::string> expected{"collision.tbcg", "manifest.json", "scene.glb", "3dtiles/tileset.json"};
+    for (const TileId& t : fx.test.scene.tiles) {
+        expected.push_back("3dtiles/tiles/" + t.quadkey() + ".glb");
+        for (const std::string& l : fx.layers.layerNames())
+            expected.push_back("layers/" + t.quadkey() + "/" + l + ".tif");
+        expected.push_back("layers/" + t.quadkey() + "/preview.png");
+    }
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(filesUnder(dir.path()), expected);
+    EXPECT_EQ(report->files.size(), expected.size());
+    for (const ExportedFile& f : report->files) {
+        EXPECT_EQ(f.bytes, std::filesystem::file_size(dir.path() / f.path)) << f.path;
+        EXPECT_GT(f.bytes, 0u) << f.path;
+    }
+    EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty());
+}
+
+TEST(SceneExport, TheSameInputsGiveByteIdenticalFiles) {
+    const Fixture fx;
+    TempDir a, b;
+    ASSERT_TRUE(fx.run(a.path()).ok());
+    const Fixture again;  // rebuilt from the same seed
+    ASSERT_TRUE(again.run(b.path()).ok());
+    const auto da = digests(a.path());
+    EXPECT_EQ(da.size(), filesUnder(a.path()).size());
+    EXPECT_EQ(da, digests(b.path()));
+    // Exporting again into the same folder replaces every file with the same bytes.
+    ASSERT_TRUE(fx.run(a.path()).ok());
+    EXPECT_EQ(digests(a.path()), da);
+}
+
+TEST(SceneExport, CollisionFileAnswersLikeTheGridOfTheLayers) {
+    const Fixture fx;
+    TempDir dir;
+    ExportOptions options;
+    options.formats = {ExportFormat::Collision};
+    options.collisionLayers = {"building", "water"};
+    ASSERT_TRUE(fx.run(dir.path(), options).ok());
+    const Result<CollisionGrid> back = readCollisionFile(dir / "collision.tbcg");
+    ASSERT_TRUE(back.ok()) << back.message();
+    EXPECT_EQ(back->layerNames(), options.collisionLayers);
+    for (const TileId& t : fx.test.scene.tiles) {
+        for (int l = 0; l < 2; ++l) {
+            const BitTile* bits =
+                fx.layers.tile(t, fx.layers.layerId(options.collisionLayers[static_cast<std::size_t>(l)]));
+            EXPECT_EQ(back->tileBits(l, t), bits ? *bits : BitTile{}) << t.quadkey();
+        }
+    }
+}
+
+TEST(SceneExport, LayerGeoTiffsHoldTheBitsAtTheTilesPlace) {
+    const Fixture fx;
+    TempDir dir;
+    ExportOptions options;
+    options.formats = {ExportFormat::Layers};
+    ASSERT_TRUE(fx.run(dir.path(), options).ok());
+    GDALAllRegister();
+    for (const TileId& t : fx.test.scene.tiles) {
+        for (int l = 0; l < 4; ++l) {
+            const auto file =
+                dir / ("layers/" + t.quadkey() + "/" + fx.layers.layerNames()[static_cast<std::size_t>(l)] + ".tif");
+            std::unique_ptr<GDALDataset> ds(GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+            ASSERT_TRUE(ds) << file;
+            double gt[6];
+            ASSERT_EQ(ds->GetGeoTransform(gt), CE_None);
+            EXPECT_NEAR(gt[0], t.boundsMercator().min.x, 1e-6);
+            EXPECT_NEAR(gt[3], t.boundsMercator().max.y, 1e-6);
+            std::vector<std::uint8_t> pixels(256 * 256);
+            ASSERT_EQ(ds->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, 256, 256, pixels.data(), 256, 256, GDT_Byte, 0, 0,
+                                                     nullptr),
+                      CE_None);
+            const BitTile* bits = fx.layers.tile(t, l);
+            EXPECT_EQ(BitTile::fromImage(std::span<const std::uint8_t, 65536>(pixels.data(), 65536)),
+                      bits ? *bits : BitTile{})
+                << file;
+        }
+    }
+}
+
+TEST(SceneExport, ProgressRisesFromZeroToOne) {
+    const Fixture fx;
+    TempDir dir;
+    std::vector<double> seen;
+    ASSERT_TRUE(fx.run(dir.path(), {}, [&](double f, std::string_view) {
+                      seen.push_back(f);
+                      return true;
+                  }).ok());
+    ASSERT_GE(seen.size(), 5u);
+    EXPECT_EQ(seen.front(), 0.0);
+    EXPECT_EQ(seen.back(), 1.0);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+}
+
+TEST(SceneExport, CancellingStopsAndLeavesNoPartialFile) {
+    const Fixture fx;
+    TempDir dir;
+    int calls = 0;
+    const Result<ExportReport> r = fx.run(dir.path(), {}, [&](double, std::string_view) { return ++calls < 4; });
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find("cancelled"), std::string::npos) << r.message();
+    EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty());
+    // Cancelled inside the 3D Tiles contents: none of them stays without its tileset.json.
+    EXPECT_FALSE(std::filesystem::exists(dir / "3dtiles/tileset.json"));
+    EXPECT_TRUE(filesUnder(dir / "3dtiles").empty());
+}
+
+TEST(SceneExport, AnOutputFolderUnderARegularFileIsAClearError) {
+    const Fixture fx;
+    TempDir dir;
+    { std::ofstream(dir / "file") << "x"; }
+    const Result<ExportReport> r = fx.run(dir / "file" / "out");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find((dir / "file" / "out").string()), std::string::npos) << r.message();
+    EXPECT_NE(r.message().find("Not a directory"), std::string::npos) << r.message();
+}
+
+TEST(SceneExport, AFullDiskFailsNamingTheFileAndLeavesNoPartialFile) {
+    const Fixture fx;
+    TempDir reference;
+    ASSERT_TRUE(fx.run(reference.path()).ok());
+    const auto complete = digests(reference.path());
+    const auto glbSize = std::filesystem::file_size(reference / "scene.glb");
+    // Budgets that run out inside scene.glb, inside the 3D Tiles contents and inside the manifest.
+    for (std::uint64_t budget : {std::uint64_t{100}, glbSize + 5000, glbSize * 2}) {
+        TempDir dir;
+        WriteFaults faults;
+        faults.failAfterBytes = budget;
+        ExportOptions options;
+        options.faults = &faults;
+        const Result<ExportReport> r = fx.run(dir.path(), options);
+        ASSERT_FALSE(r.ok()) << budget;
+        EXPECT_NE(r.message().find("No space left on device"), std::string::npos) << r.message();
+        EXPECT_NE(r.message().find(dir.path().string()), std::string::npos) << r.message();
+        EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty()) << budget;
+        // Whatever is there is complete: byte-identical to the reference export.
+        for (const auto& [file, digest] : digests(dir.path())) EXPECT_EQ(digest, complete.at(file)) << file;
+        // A tileset is whole or absent: no contents without their tileset.json.
+        if (!std::filesystem::exists(dir / "3dtiles/tileset.json")) {
+            EXPECT_TRUE(filesUnder(dir / "3dtiles").empty());
+        }
+    }
+}
+
+TEST(SceneExport, TheKernelsFileSizeLimitHitsEveryFormatCleanlyIncludingGdalsFiles) {
+    const Fixture fx;
+    TempDir reference;
+    ASSERT_TRUE(fx.run(reference.path()).ok());
+    const auto complete = digests(reference.path());
+    for (ExportFormat f : kAll) {
+        TempDir dir;
+        ExportOptions options;
+        options.formats = {f};
+        Result<ExportReport> r = Error{""};
+        {
+            FileSizeLimit limit(2000);  // every format writes at least one file larger than this
+            r = fx.run(dir.path(), options);
+        }
+        ASSERT_FALSE(r.ok()) << exportFormatName(f);
+        EXPECT_NE(r.message().find(dir.path().string()), std::string::npos) << r.message();
+        EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty()) << exportFormatName(f);
+        for (const auto& [file, digest] : digests(dir.path())) EXPECT_EQ(digest, complete.at(file)) << file;
+    }
+}
+
+TEST(SceneExport, AMissingOrCorruptAssetFileIsAClearErrorAndWritesNoModel) {
+    Fixture fx;
+    TempDir dir;
+    const std::string id = fx.test.scene.assets[0];
+    AssetInfo info = *fx.catalogue.find(id);
+    // Missing.
+    AssetCatalogue missing;
+    for (const AssetInfo& a : fx.catalogue.assets()) {
+        AssetInfo copy = a;
+        if (a.id == id) copy.path = dir / "gone.glb";
+        ASSERT_TRUE(missing.add(copy).ok());
+    }
+    ExportOptions options;
+    options.formats = {ExportFormat::Glb, ExportFormat::Tiles3d};
+    options.outDir = dir / "out";
+    Result<ExportReport> r = exportScene(fx.test.scene, options, missing, nullptr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find("'" + id + "'"), std::string::npos) << r.message();
+    EXPECT_NE(r.message().find("gone.glb"), std::string::npos) << r.message();
+    // Corrupt: a GLB header followed by garbage.
+    {
+        std::ofstream out(dir / "bad.glb", std::ios::binary);
+        out << "glTF" << std::string(200, '\x07');
+    }
+    AssetCatalogue corrupt;
+    for (const AssetInfo& a : fx.catalogue.assets()) {
+        AssetInfo copy = a;
+        if (a.id == id) copy.path = dir / "bad.glb";
+        ASSERT_TRUE(corrupt.add(copy).ok());
+    }
+    r = exportScene(fx.test.scene, options, corrupt, nullptr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find("'" + id + "'"), std::string::npos) << r.message();
+    EXPECT_NE(r.message().find("bad.glb"), std::string::npos) << r.message();
+    // Unknown to the catalogue.
+    r = exportScene(fx.test.scene, options, AssetCatalogue{}, nullptr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find("not in the asset catalogue"), std::string::npos) << r.message();
+    EXPECT_TRUE(filesUnder(dir / "out").empty());
+    EXPECT_TRUE(hiddenEntriesUnder(dir / "out").empty());
+}
+
+TEST(SceneExport, FormatsThatNeedLayersSayWhenThereAreNone) {
+    const Fixture fx;
+    TempDir dir;
+    ExportOptions options;
+    options.formats = {ExportFormat::Collision};
+    options.outDir = dir.path();
+    const auto r = exportScene(fx.test.scene, options, fx.catalogue, nullptr);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.message().find("layer source"), std::string::npos) << r.message();
+    options.collisionLayers = {"lava"};
+    const auto unknown = exportScene(fx.test.scene, options, fx.catalogue, &fx.layers);
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_NE(unknown.message().find("'lava'"), std::string::npos) << unknown.message();
+}
