@@ -124,9 +124,6 @@ void rasterizeAll(benchmark::State& state, const Sample* s, int threads) {
     options.threads = threads;
     for (auto _ : state) benchmark::DoNotOptimize(rasterizeTiles(s->index, options)->tiles().size());
     state.counters["tiles"] = static_cast<double>(s->index.tiles().size());
-    state.counters["us_per_tile"] =
-        benchmark::Counter(static_cast<double>(s->index.tiles().size()),
-                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void urbanTile(benchmark::State& state, const Sample* s) {
@@ -187,22 +184,32 @@ void gdalUrbanBuildings(benchmark::State& state, const Sample* s) {
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * s->urban.size()));
 }
 
-/// Collects each run's time so main can print phases and ratios side by side.
+/// Collects each run's times so main can print phases and ratios side by side. Times are per
+/// iteration in the benchmark's unit (ms here): CPU time of the whole process for the phases
+/// (steady on a busy machine), wall time for the run on all threads.
 class Collector : public benchmark::ConsoleReporter {
 public:
     void ReportRuns(const std::vector<Run>& runs) override {
         for (const Run& r : runs) {
-            if (r.run_type == Run::RT_Iteration) mMs[r.benchmark_name()] = r.GetAdjustedRealTime();
+            if (r.run_type != Run::RT_Iteration) continue;
+            std::string name = r.benchmark_name();
+            for (const char* suffix : {"/process_time", "/real_time"}) {
+                const auto at = name.find(suffix);
+                if (at != std::string::npos) name.erase(at, std::string(suffix).size());
+            }
+            mTimes[name] = {r.GetAdjustedRealTime(), r.GetAdjustedCPUTime()};
         }
         ConsoleReporter::ReportRuns(runs);
     }
-    double ms(const std::string& name) const {
-        const auto it = mMs.find(name);
-        return it == mMs.end() ? 0.0 : it->second;
-    }
+    double cpu(const std::string& name) const { return get(name).second; }
+    double wall(const std::string& name) const { return get(name).first; }
 
 private:
-    std::map<std::string, double> mMs;  // adjusted real time per iteration, in ms (time unit set to ms)
+    std::pair<double, double> get(const std::string& name) const {
+        const auto it = mTimes.find(name);
+        return it == mTimes.end() ? std::pair<double, double>{0.0, 0.0} : it->second;
+    }
+    std::map<std::string, std::pair<double, double>> mTimes;
 };
 
 }  // namespace
@@ -234,33 +241,35 @@ int main(int argc, char** argv) {
     Collector collector;
     benchmark::RunSpecifiedBenchmarks(&collector);
 
-    std::printf("\nSummary at z%d (ms unless noted; ratios < 1 mean Terrabit is faster)\n", kZoom);
+    std::printf(
+        "\nSummary at z%d: CPU ms of the whole process per run unless noted; ratios < 1 mean Terrabit is "
+        "faster\n",
+        kZoom);
     for (const auto& sp : samples()) {
         const Sample* s = sp.get();
         const std::string n = "/" + s->name;
-        const double gdal = collector.ms("read_gdal" + n), ours = collector.ms("read_terrabit" + n);
-        const double cls = collector.ms("classify" + n), idx = collector.ms("index" + n);
-        const double r1 = collector.ms("rasterize_1thread" + n), rN = collector.ms("rasterize_allthreads" + n);
+        const double gdal = collector.cpu("read_gdal" + n), ours = collector.cpu("read_terrabit" + n);
+        const double cls = collector.cpu("classify" + n), idx = collector.cpu("index" + n);
+        const double r1 = collector.cpu("rasterize_1thread" + n), rN = collector.wall("rasterize_allthreads" + n);
         const double tiles = static_cast<double>(s->index.tiles().size());
-        const double urban =
-            collector.ms("urban_tiles_terrabit_all_layers" + n) * 1e3 / static_cast<double>(s->urban.size());
-        const double urbanGdal =
-            collector.ms("urban_tiles_gdal_buildings_only" + n) * 1e3 / static_cast<double>(s->urban.size());
-        std::printf("%s: %zu features, %zu layer entries, %.0f tiles\n", s->name.c_str(), s->features,
-                    s->classified.entries.size(), tiles);
-        if (ours > 0) std::printf("  read      %8.1f   (GDAL's own read %.1f; ratio %.2f)\n", ours, gdal, ours / gdal);
+        const double urbanTiles = static_cast<double>(s->urban.size());
+        const double urban = collector.cpu("urban_tiles_terrabit_all_layers" + n) * 1e3 / urbanTiles;
+        const double urbanGdal = collector.cpu("urban_tiles_gdal_buildings_only" + n) * 1e3 / urbanTiles;
+        std::printf("%s: %zu features, %zu layer entries, %.0f tiles, %zu layers\n", s->name.c_str(), s->features,
+                    s->classified.entries.size(), tiles, s->classified.layers.size());
+        if (ours > 0) std::printf("  read      %8.1f  (GDAL's own read: %.1f; ratio %.2f)\n", ours, gdal, ours / gdal);
         if (cls > 0) std::printf("  classify  %8.1f\n", cls);
         if (idx > 0) std::printf("  index     %8.1f\n", idx);
         if (r1 > 0) {
-            std::printf("  rasterize %8.1f on 1 thread (%.1f us per tile), %.1f on all threads\n", r1, r1 * 1e3 / tiles,
-                        rN);
-            std::printf("  total     %8.1f (read + classify + index + rasterize on all threads)\n",
-                        ours + cls + idx + rN);
+            std::printf("  rasterize %8.1f  on 1 thread, %.1f us per tile; %.1f ms wall on all threads\n", r1,
+                        r1 * 1e3 / tiles, rN);
+            std::printf("  total     %8.1f  (read + classify + index + rasterize, CPU)\n", ours + cls + idx + r1);
         }
         if (urban > 0) {
             std::printf(
-                "  urban tile, every layer: %.1f us (target <= 20 us); GDAL, buildings only: %.1f us; ratio %.2f\n",
-                urban, urbanGdal, urban / urbanGdal);
+                "  the %.0f densest tiles, every layer: %.1f us per tile (target <= 20 us); GDAL, buildings "
+                "only: %.1f us; ratio %.2f\n",
+                urbanTiles, urban, urbanGdal, urban / urbanGdal);
         }
     }
     benchmark::Shutdown();

@@ -237,8 +237,10 @@ private:
     MapData mMap;
     bool mOsm = false;
     OGRSpatialReference mWebMercator;
+    // Scratch reused from feature to feature.
     RawGeometry mRaw;
     GeometryRepairScratch mRepair;
+    std::vector<int> mTransformOk;
 };
 
 bool Reader::prepareLayer(OGRLayer* layer, LayerReader& r) {
@@ -370,7 +372,8 @@ void Reader::readFeature(LayerReader& r, OGRFeature& of, std::vector<std::string
     std::vector<double>& xs = mRaw.x[dim];
     std::vector<double>& ys = mRaw.y[dim];
     if (r.transform) {
-        std::vector<int> ok(xs.size(), TRUE);
+        std::vector<int>& ok = mTransformOk;
+        ok.assign(xs.size(), TRUE);
         r.transform->Transform(xs.size(), xs.data(), ys.data(), nullptr, ok.data());
         for (std::size_t i = 0; i < xs.size(); ++i) {
             if (!ok[i]) xs[i] = ys[i] = std::numeric_limits<double>::quiet_NaN();

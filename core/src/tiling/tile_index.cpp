@@ -43,16 +43,26 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     // Every feature's vertices in global cells, once, however many layers it is drawn into.
     const std::size_t entryCount = map.entries.size();
     index.mCellsBegin.reserve(entryCount);
+    index.mCellsCount.reserve(entryCount);
+    index.mPartsBegin.reserve(entryCount);
+    index.mPartsCount.reserve(entryCount);
+    index.mKinds.reserve(entryCount);
     index.mSizeCells.reserve(entryCount);
     index.mReach.reserve(entryCount);
-    std::unordered_map<const Feature*, std::uint32_t> converted;
+    std::unordered_map<const Feature*, std::pair<std::uint32_t, std::uint32_t>> converted;
     for (const LayerEntry& e : map.entries) {
         const Feature& f = *e.feature;
-        const auto [it, fresh] = converted.try_emplace(&f, static_cast<std::uint32_t>(index.mCells.size()));
+        const auto [it, fresh] = converted.try_emplace(&f, static_cast<std::uint32_t>(index.mCells.size()),
+                                                       static_cast<std::uint32_t>(index.mPartEnds.size()));
         if (fresh) {
             for (const Vec2& p : f.points) index.mCells.push_back(toCell(p));
+            index.mPartEnds.insert(index.mPartEnds.end(), f.partEnds.begin(), f.partEnds.end());
         }
-        index.mCellsBegin.push_back(it->second);
+        index.mCellsBegin.push_back(it->second.first);
+        index.mCellsCount.push_back(static_cast<std::uint32_t>(f.points.size()));
+        index.mPartsBegin.push_back(it->second.second);
+        index.mPartsCount.push_back(static_cast<std::uint32_t>(f.partEnds.size()));
+        index.mKinds.push_back(f.kind);
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;
         const double metresPerCellHere = metresPerCell(latitude, zoom);
@@ -150,10 +160,6 @@ std::optional<std::size_t> TileIndex::slot(const TileId& tile) const {
     const auto it = mSlots.find(tile);
     if (it == mSlots.end()) return std::nullopt;
     return it->second;
-}
-
-std::span<const Vec2> TileIndex::cells(std::uint32_t entry) const {
-    return std::span<const Vec2>(mCells).subspan(mCellsBegin[entry], mMap->entries[entry].feature->points.size());
 }
 
 }  // namespace terrabit::core

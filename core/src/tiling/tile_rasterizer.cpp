@@ -133,12 +133,12 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     Status status;
     for (const std::uint32_t e : index.entries(slot)) {
         const LayerEntry& entry = map.entries[e];
-        const Feature& f = *entry.feature;
         BitTile& target = out[entry.layer];
         const Coverage coverage = map.layers[entry.layer].coverage;
         const std::span<const Vec2> cells = index.cells(e);
+        const std::span<const std::uint32_t> partEnds = index.partEnds(e);
         const double size = index.sizeCells(e);
-        switch (f.kind) {
+        switch (index.kind(e)) {
             case FeatureKind::Area: {
                 mPoints.clear();
                 mRingEnds.clear();
@@ -146,7 +146,7 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                 const bool inside = reach.min.x >= clipBox.min.x && reach.max.x <= clipBox.max.x &&
                                     reach.min.y >= clipBox.min.y && reach.max.y <= clipBox.max.y;
                 std::uint32_t begin = 0;
-                for (const std::uint32_t end : f.partEnds) {
+                for (const std::uint32_t end : partEnds) {
                     const auto ring = cells.subspan(begin, end - begin);
                     if (inside) {
                         for (const Vec2& p : ring) mPoints.push_back(p - offset);
@@ -159,12 +159,12 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                 if (mRingEnds.empty()) break;
                 const Status s =
                     mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target);
-                if (!s && status) status = Error{"feature " + f.id + ": " + s.message()};
+                if (!s && status) status = Error{"feature " + entry.feature->id + ": " + s.message()};
                 break;
             }
             case FeatureKind::Line: {
                 std::uint32_t begin = 0;
-                for (const std::uint32_t end : f.partEnds) {
+                for (const std::uint32_t end : partEnds) {
                     drawLine(cells.subspan(begin, end - begin), offset, size, coverage, target);
                     begin = end;
                 }

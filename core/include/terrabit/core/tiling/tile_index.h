@@ -50,7 +50,16 @@ public:
     /// The vertices of entry e's feature in global cell coordinates at this zoom: x east and y
     /// south from the world's north-west corner, one unit per cell; tile (tx, ty) holds
     /// [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
-    std::span<const Vec2> cells(std::uint32_t entry) const;
+    std::span<const Vec2> cells(std::uint32_t entry) const {
+        return std::span<const Vec2>(mCells).subspan(mCellsBegin[entry], mCellsCount[entry]);
+    }
+    /// Entry e's part ends (as Feature::partEnds), kept here beside the cells so that a tile
+    /// reads one compact array instead of chasing each feature.
+    std::span<const std::uint32_t> partEnds(std::uint32_t entry) const {
+        return std::span<const std::uint32_t>(mPartEnds).subspan(mPartsBegin[entry], mPartsCount[entry]);
+    }
+    /// Entry e's feature kind.
+    FeatureKind kind(std::uint32_t entry) const { return mKinds[entry]; }
     /// Entry e's line half width or point radius in cells (0 for areas).
     double sizeCells(std::uint32_t entry) const { return mSizeCells[entry]; }
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
@@ -65,6 +74,11 @@ private:
     std::vector<std::uint32_t> mEntries;
     std::vector<Vec2> mCells;                ///< every indexed feature's vertices, global cells
     std::vector<std::uint32_t> mCellsBegin;  ///< per entry, into mCells
+    std::vector<std::uint32_t> mCellsCount;  ///< per entry: its feature's vertex count
+    std::vector<std::uint32_t> mPartEnds;    ///< every indexed feature's part ends
+    std::vector<std::uint32_t> mPartsBegin;  ///< per entry, into mPartEnds
+    std::vector<std::uint32_t> mPartsCount;  ///< per entry
+    std::vector<FeatureKind> mKinds;         ///< per entry
     std::vector<double> mSizeCells;          ///< per entry
     std::vector<Box2> mReach;                ///< per entry
 };
