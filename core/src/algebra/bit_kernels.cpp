@@ -14,6 +14,16 @@
 #define TERRABIT_VECTOR_CLONES
 #endif
 
+// The row lambdas run inside functions compiled for two targets (target_clones). A lambda is a
+// function of its own: unless it is inlined — and a debug build inlines nothing — the AVX2 clone
+// calls a baseline-ABI lambda, and its 256-bit vector result crosses the two ABIs (what
+// -Wpsabi warns of): the result is written through a wrong pointer. Force inlining.
+#if defined(__GNUC__)
+#define TERRABIT_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define TERRABIT_LAMBDA_INLINE
+#endif
+
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 // Every helper below is forced inline: the cloned entry points must carry their own copy of the
@@ -63,13 +73,13 @@ TERRABIT_INLINE void rowsOf(Word* d, int sd, const Word* a, int sa, const Word* 
 /// original value. 1 <= s <= 64.
 template <bool kDilate>
 TERRABIT_INLINE void smearEast(Word* v, int n, int s, Word fill) {
-    auto combine = [](const auto& x, const auto& y) {
+    auto combine = [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE {
         if constexpr (kDilate)
             return x | y;
         else
             return x & y;
     };
-    auto shifted = [s](const auto& cur, const auto& lower) {
+    auto shifted = [s](const auto& cur, const auto& lower) TERRABIT_LAMBDA_INLINE {
         if (s == 64) return lower;
         return (cur << s) | (lower >> (64 - s));
     };
@@ -91,13 +101,13 @@ TERRABIT_INLINE void smearEast(Word* v, int n, int s, Word fill) {
 /// first pass of a morphology reads its input plane and writes the scratch plane in one go.
 template <bool kDilate>
 TERRABIT_INLINE void smearEastFrom(const Word* src, Word* dst, int n, int s, Word fill) {
-    auto combine = [](const auto& x, const auto& y) {
+    auto combine = [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE {
         if constexpr (kDilate)
             return x | y;
         else
             return x & y;
     };
-    auto shifted = [s](const auto& cur, const auto& lower) {
+    auto shifted = [s](const auto& cur, const auto& lower) TERRABIT_LAMBDA_INLINE {
         if (s == 64) return lower;
         return (cur << s) | (lower >> (64 - s));
     };
@@ -115,13 +125,13 @@ TERRABIT_INLINE void smearEastFrom(const Word* src, Word* dst, int n, int s, Wor
 /// v |= v shifted s cells west, in place; bits enter the last word from `fill`. Ascending.
 template <bool kDilate>
 TERRABIT_INLINE void smearWest(Word* v, int n, int s, Word fill) {
-    auto combine = [](const auto& x, const auto& y) {
+    auto combine = [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE {
         if constexpr (kDilate)
             return x | y;
         else
             return x & y;
     };
-    auto shifted = [s](const auto& cur, const auto& upper) {
+    auto shifted = [s](const auto& cur, const auto& upper) TERRABIT_LAMBDA_INLINE {
         if (s == 64) return upper;
         return (cur >> s) | (upper << (64 - s));
     };
@@ -162,7 +172,7 @@ TERRABIT_INLINE void smearRows(const Word* in, Word* v, int n, int r) {
 template <bool kDilate>
 TERRABIT_INLINE void squareImpl(int r, const Word* in, int inStride, int inRows, Word* out, int outStride, int outWords,
                                 int wordOffset, Word* temp) {
-    auto op = [](const auto& x, const auto& y) {
+    auto op = [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE {
         if constexpr (kDilate)
             return x | y;
         else
@@ -170,7 +180,7 @@ TERRABIT_INLINE void squareImpl(int r, const Word* in, int inStride, int inRows,
     };
     if (r == 0) {  // the compiler folds radius 0 away; kept correct for direct callers
         rowsOf(out, outStride, in + wordOffset, inStride, in + wordOffset, inStride, inRows, outWords,
-               [](const auto& x, const auto&) { return x; });
+               [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return x; });
         return;
     }
     const int n = inStride * inRows;
@@ -203,7 +213,7 @@ TERRABIT_INLINE void diskImpl(int r, const Word* in, int inStride, int inRows, W
                               int wordOffset, Word* temp) {
     const int n = inStride * inRows;
     std::memcpy(temp, in, sizeof(Word) * static_cast<std::size_t>(n));
-    auto op = [](const auto& x, const auto& y) {
+    auto op = [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE {
         if constexpr (kDilate)
             return x | y;
         else
@@ -241,28 +251,28 @@ TERRABIT_VECTOR_CLONES void applyRows(KernelOp op, std::uint64_t* d, int sd, con
     // This code is hot: every boolean step of every strip of every tile lands here.
     switch (op) {
         case KernelOp::Copy:
-            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) { return x; });
+            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return x; });
             break;
         case KernelOp::Not:
-            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) { return ~x; });
+            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return ~x; });
             break;
         case KernelOp::And:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return x & y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & y; });
             break;
         case KernelOp::Or:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return x | y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | y; });
             break;
         case KernelOp::Xor:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return x ^ y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x ^ y; });
             break;
         case KernelOp::AndNot:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return x & ~y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & ~y; });
             break;
         case KernelOp::OrNot:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return x | ~y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | ~y; });
             break;
         case KernelOp::Xnor:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) { return ~(x ^ y); });
+            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return ~(x ^ y); });
             break;
     }
 }

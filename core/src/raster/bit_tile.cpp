@@ -12,6 +12,16 @@
 #define TERRABIT_VECTOR_CLONES
 #endif
 
+// The row lambdas run inside functions compiled for two targets (target_clones). A lambda is a
+// function of its own: unless it is inlined — and a debug build inlines nothing — the AVX2 clone
+// calls a baseline-ABI lambda, and its 256-bit vector result crosses the two ABIs (what
+// -Wpsabi warns of): the result is written through a wrong pointer. Force inlining.
+#if defined(__GNUC__)
+#define TERRABIT_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define TERRABIT_LAMBDA_INLINE
+#endif
+
 // The row lambdas below are inlined into each clone; the ABI note GCC gives for passing 256-bit
 // vectors between functions compiled for different targets does not apply to them.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -37,19 +47,19 @@ inline void rowWise(std::uint64_t* a, const std::uint64_t* b, Op op) {
 #endif
 
 TERRABIT_VECTOR_CLONES void orWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](const auto& x, const auto& y) { return x | y; });
+    rowWise(a, b, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | y; });
 }
 TERRABIT_VECTOR_CLONES void andWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](const auto& x, const auto& y) { return x & y; });
+    rowWise(a, b, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & y; });
 }
 TERRABIT_VECTOR_CLONES void xorWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](const auto& x, const auto& y) { return x ^ y; });
+    rowWise(a, b, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x ^ y; });
 }
 TERRABIT_VECTOR_CLONES void andNotWords(std::uint64_t* a, const std::uint64_t* b) {
-    rowWise(a, b, [](const auto& x, const auto& y) { return x & ~y; });
+    rowWise(a, b, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & ~y; });
 }
 TERRABIT_VECTOR_CLONES void invertWords(std::uint64_t* a) {
-    rowWise(a, a, [](const auto& x, const auto&) { return ~x; });
+    rowWise(a, a, [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return ~x; });
 }
 TERRABIT_VECTOR_CLONES int popcountWords(const std::uint64_t* a) {
     int n = 0;
