@@ -6,10 +6,12 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "terrabit/core/algebra/compose_command.h"
 #include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/io/progress_printer.h"
@@ -173,6 +175,43 @@ void addProbeCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+void addComposeCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand(
+        "compose",
+        "Evaluate a layer expression on a map's tiles: <out>/<quadkey>/result.tif (1-bit GeoTIFF), "
+        "<out>/<quadkey>/preview.png and <out>/coverage.json (cells and square metres per tile and in total). "
+        "A bad expression prints the message with a caret under the spot and exits with 2");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    auto c = std::make_shared<terrabit::core::algebra::ComposeCommand>();
+    auto exprFile = std::make_shared<std::string>();
+    input->add(*cmd);
+    tiles->add(*cmd, true);
+    cmd->add_option("--expr,-e", c->expression,
+                    "Layer expression over the rules' layers, e.g. \"grass & ~dilate(road, 2m)\"; operators | ^ & - ~, "
+                    "functions dilate erode open close edge shift random noise, definitions name = ... on their own "
+                    "lines (or separated by ;)");
+    cmd->add_option("--expr-file", *exprFile, "Read the expression document from a file instead");
+    cmd->add_option("--seed", c->seed, "Scene seed for random() and noise()")->capture_default_str();
+    cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
+    cmd->callback([&ctx, input, tiles, c, exprFile] {
+        terrabit::core::algebra::ComposeCommand command = *c;
+        if (!exprFile->empty()) {
+            std::ifstream in(*exprFile);
+            if (!in) {
+                std::cerr << "terrabit-cli compose: cannot read the expression file " << *exprFile << "\n";
+                ctx.exitCode = io::kExitBadArguments;
+                return;
+            }
+            command.expression.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        }
+        command.input = input->input(ctx);
+        command.selection = tiles->selection();
+        command.threads = tiles->threads;
+        ctx.exitCode = terrabit::core::algebra::runComposeCommand(command, std::cout, std::cerr, ctx.progress());
+    });
+}
+
 #ifdef TERRABIT_CLI_RENDER
 void addRenderCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
@@ -250,6 +289,7 @@ int main(int argc, char** argv) {
     addTilesCommand(app, ctx);
     addRasterizeCommand(app, ctx);
     addProbeCommand(app, ctx);
+    addComposeCommand(app, ctx);
 #ifdef TERRABIT_CLI_RENDER
     addRenderCommand(app, ctx);
 #endif

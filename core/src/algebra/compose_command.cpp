@@ -1,0 +1,116 @@
+#include "terrabit/core/algebra/compose_command.h"
+
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "terrabit/core/algebra/compose.h"
+#include "terrabit/core/algebra/expression_ast.h"
+#include "terrabit/core/io/tile_writer.h"
+#include "terrabit/core/rules/rule_set.h"
+
+namespace terrabit::core::algebra {
+
+namespace {
+
+int fail(std::ostream& err, const std::string& message, int code) {
+    err << "terrabit-cli compose: " << message << "\n";
+    return code;
+}
+
+/// The name of the result layer, and so of its GeoTIFF.
+constexpr const char* kResultLayer = "result";
+
+}  // namespace
+
+int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
+                      const ProgressCallback& progress) {
+    if (command.outDir.empty()) return fail(err, "--out: no output folder given", io::kExitBadArguments);
+    if (command.expression.empty()) return fail(err, "--expr: no expression given", io::kExitBadArguments);
+
+    // The expression is checked against the rules' layer names before the map is read, so a typo
+    // costs no wait. Metres are checked at the equator, where cells are largest on the ground:
+    // a radius within the limit there may still be too many cells further north, which the
+    // compile at the tiles' latitude below reports.
+    Result<RuleSet> rules = RuleSet::load(command.input.rules);
+    if (!rules) return fail(err, rules.message(), io::kExitBadArguments);
+    {
+        ExpressionOptions early;
+        early.zoom = command.selection.zoom;
+        early.latitude = 0.0;
+        const Result<ExpressionAst> ast = ExpressionAst::parse(command.expression, rules->layerNames(), early);
+        if (!ast) return fail(err, "bad expression\n" + ast.message(), io::kExitBadArguments);
+    }
+
+    auto built = io::buildMapLayers(command.input, command.selection, command.threads, progress);
+    if (!built) return fail(err, built.message(), io::kExitNothingUsable);
+    const io::MapLayers& m = **built;
+    const std::vector<TileId>& tiles = m.store.tiles();
+    if (tiles.empty()) return fail(err, "no tile holds any content at this zoom", io::kExitNothingUsable);
+
+    ComposeOptions options;
+    options.seed = command.seed;
+    options.threads = command.threads;
+    ExpressionDiagnostic diagnostic;
+    Result<ComposeResult> composed = compose(m.store, tiles, command.expression, options, progress, &diagnostic);
+    if (!composed) {
+        const bool expressionError = diagnostic.line > 0;
+        return fail(err, (expressionError ? "bad expression\n" : "") + composed.message(),
+                    expressionError ? io::kExitBadArguments : io::kExitNothingUsable);
+    }
+
+    // Files: the result as a one-layer store, written by the same writer as `rasterize`.
+    std::error_code ec;
+    std::filesystem::create_directories(command.outDir, ec);
+    if (ec) return fail(err, command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")", 1);
+    LayerStore result({kResultLayer}, tiles);
+    LayerInfo info;
+    info.name = kResultLayer;
+    info.colour = Rgb{200, 40, 120};
+    const std::vector<LayerInfo> infos{info};
+    using Json = nlohmann::ordered_json;
+    Json tileList = Json::array();
+    for (std::size_t s = 0; s < tiles.size(); ++s) {
+        result.store(s, std::span<const BitTile>(&composed->masks[s], 1));
+        Result<io::TileFiles> files = io::writeTile(result, s, infos, command.outDir);
+        if (!files) return fail(err, files.message(), io::kExitNothingUsable);
+        const AreaCoverage& c = composed->coverage[s];
+        tileList.push_back({{"quadkey", tiles[s].quadkey()},
+                            {"cells", c.cells},
+                            {"coverage", static_cast<double>(c.cells) / 65536.0},
+                            {"square_metres", c.squareMetres},
+                            {"file", files->layers.front()},
+                            {"preview", files->preview}});
+        (void)reportProgress(progress, static_cast<double>(s + 1) / static_cast<double>(tiles.size()), "writing");
+    }
+
+    double south = 90.0, north = -90.0;
+    for (const TileId& t : tiles) {
+        south = std::min(south, t.boundsLonLat().min.y);
+        north = std::max(north, t.boundsLonLat().max.y);
+    }
+    const AreaCoverage& total = composed->total;
+    const double fraction = static_cast<double>(total.cells) / (65536.0 * static_cast<double>(tiles.size()));
+    Json summary;
+    summary["source"] = m.map.source;
+    if (m.map.format == "OSM") summary["attribution"] = "© OpenStreetMap contributors, ODbL 1.0";
+    summary["rules"] = m.rules.source();
+    summary["expression"] = command.expression;
+    summary["zoom"] = command.selection.zoom;
+    summary["seed"] = command.seed;
+    summary["metres_latitude"] = 0.5 * (south + north);
+    summary["tiles"] = std::move(tileList);
+    summary["total"] = {
+        {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};
+    const Status written = io::writeFileAtomically(command.outDir / "coverage.json", summary.dump(2) + "\n");
+    if (!written) return fail(err, written.message(), io::kExitNothingUsable);
+
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.2f%%", 100.0 * fraction);
+    out << "composed " << tiles.size() << " tiles at zoom " << command.selection.zoom << ": " << total.cells
+        << " cells, " << static_cast<long long>(std::llround(total.squareMetres)) << " m² (" << percent
+        << " of the tiles); files and coverage.json in " << command.outDir.string() << "\n";
+    return io::kExitOk;
+}
+
+}  // namespace terrabit::core::algebra
