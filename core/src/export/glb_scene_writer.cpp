@@ -208,6 +208,7 @@ public:
             // the origin, a wrong scene rather than a degraded one. plainNodes is the fallback.
             model.extensionsRequired.push_back(kInstancing);
         }
+        finishInstanceViews();
         while (mBuilder.bin.size() % 4 != 0) mBuilder.bin.push_back(0);
         if (mBuilder.bin.size() > 0xF0000000u) {
             return Error{"the GLB would hold " + std::to_string(mBuilder.bin.size()) +
@@ -347,21 +348,28 @@ private:
 
     int addInstancedBlock(const InstanceBlock& b) {
         const std::size_t n = b.instances.size();
-        std::vector<float> translation, rotation, scale;
-        translation.reserve(3 * n);
-        rotation.reserve(4 * n);
-        scale.reserve(3 * n);
-        for (const Instance& i : b.instances) {
-            translation.insert(translation.end(), {i.position.x, i.position.y, i.position.z});
-            const std::array<float, 4> q = rotationQuaternion(i);
-            rotation.insert(rotation.end(), q.begin(), q.end());
-            scale.insert(scale.end(), {i.scale.x, i.scale.y, i.scale.z});
+        if (mInstanceViews[0] < 0) {
+            // Three buffer views shared by every block (placed at the end, see
+            // finishInstanceViews): a view per block would add three JSON objects to each of
+            // what can be a hundred thousand nodes. Instance attributes are not vertex data, so
+            // the views carry no target.
+            for (int& v : mInstanceViews) v = mBuilder.view(nullptr, 0, kNoTarget);
         }
-        // Instance attributes are not vertex data: their buffer views carry no target.
-        const int t = mBuilder.vec3(translation, kNoTarget, false);
-        const int r = mBuilder.accessor(mBuilder.view(rotation.data(), rotation.size() * 4, kNoTarget),
-                                        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, n);
-        const int s = mBuilder.vec3(scale, kNoTarget, false);
+        const std::size_t t0 = mInstanceData[0].size(), r0 = mInstanceData[1].size(), s0 = mInstanceData[2].size();
+        for (const Instance& i : b.instances) {
+            mInstanceData[0].insert(mInstanceData[0].end(), {i.position.x, i.position.y, i.position.z});
+            const std::array<float, 4> q = rotationQuaternion(i);
+            mInstanceData[1].insert(mInstanceData[1].end(), q.begin(), q.end());
+            mInstanceData[2].insert(mInstanceData[2].end(), {i.scale.x, i.scale.y, i.scale.z});
+        }
+        const auto shared = [&](int kind, std::size_t firstFloat, int type) {
+            const int a = mBuilder.accessor(mInstanceViews[kind], TINYGLTF_COMPONENT_TYPE_FLOAT, type, n);
+            mBuilder.model.accessors[static_cast<std::size_t>(a)].byteOffset = firstFloat * sizeof(float);
+            return a;
+        };
+        const int t = shared(0, t0, TINYGLTF_TYPE_VEC3);
+        const int r = shared(1, r0, TINYGLTF_TYPE_VEC4);
+        const int s = shared(2, s0, TINYGLTF_TYPE_VEC3);
 
         tinygltf::Value::Object attributes;
         attributes["TRANSLATION"] = tinygltf::Value(t);
@@ -377,6 +385,21 @@ private:
         if (auto extras = sources(b)) node.extras = std::move(*extras);
         mUsesInstancing = true;
         return mBuilder.node(std::move(node));
+    }
+
+    /// Appends the instance attributes of every block to the binary data and points the shared
+    /// views at them.
+    void finishInstanceViews() {
+        if (mInstanceViews[0] < 0) return;
+        for (int kind = 0; kind < 3; ++kind) {
+            const std::vector<float>& data = mInstanceData[kind];
+            while (mBuilder.bin.size() % 4 != 0) mBuilder.bin.push_back(0);
+            tinygltf::BufferView& v = mBuilder.model.bufferViews[static_cast<std::size_t>(mInstanceViews[kind])];
+            v.byteOffset = mBuilder.bin.size();
+            v.byteLength = data.size() * sizeof(float);
+            const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
+            mBuilder.bin.insert(mBuilder.bin.end(), bytes, bytes + v.byteLength);
+        }
     }
 
     int addPlainBlock(const InstanceBlock& b) {
@@ -413,7 +436,9 @@ private:
     int mGroundMaterial = -1;
     int mAssetMaterial = -1;
     bool mUsesInstancing = false;
-    std::map<int, int> mAssetMeshes;  ///< scene asset index → glTF mesh index
+    int mInstanceViews[3] = {-1, -1, -1};  ///< TRANSLATION, ROTATION, SCALE
+    std::vector<float> mInstanceData[3];   ///< their floats, in block order
+    std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
     std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
 };
 

@@ -1,0 +1,398 @@
+// Export of a baked scene of realistic size in every format: time, file sizes, instances per
+// second, each next to what a user would otherwise do in the same run, with the ratio.
+//
+// The scene is SYNTHETIC until the placement passes can bake the Monaco sample: 14 × 14 tiles
+// at zoom 17 over Monaco (about 3 × 3 km, the sample's extent), the shipped asset library,
+// 1,200 placed buildings, about 125,000 plants in 32-cell blocks (two species per block), road
+// and water surfaces, and bit layers drawn from the same shapes.
+//
+// Baselines:
+//   glb        the same scene with one node per instance (what engines without
+//              EXT_mesh_gpu_instancing get), and a raw dump of the same instance floats and
+//              meshes with fwrite (the I/O floor, no container at all)
+//   manifest   the same document built as one nlohmann::json value and dumped (the obvious code)
+//   layers     GDAL writing each layer as a plain 8-bit uncompressed GeoTIFF
+//   collision  loading the grid back (readCollisionFile) against GDAL reading the same layers
+//              from 1-bit GeoTIFFs into bit tiles — what a game would otherwise load
+
+#include <benchmark/benchmark.h>
+#include <gdal_priv.h>
+#include <ogr_spatialref.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "terrabit/core/collision/collision_file.h"
+#include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/scene_assets.h"
+#include "terrabit/core/export/scene_export.h"
+
+using namespace terrabit::core;
+
+namespace {
+
+constexpr int kZoom = 17;
+constexpr int kTilesPerSide = 14;
+constexpr int kBuildings = 1200;
+constexpr int kPlantsPerBlock = 10;  // × 64 blocks × 196 tiles ≈ 125,000
+
+class Layers final : public LayerSource {
+public:
+    std::vector<std::string> names{"building", "road", "water", "vegetation"};
+    std::map<std::pair<TileId, int>, BitTile> tiles;
+    const std::vector<std::string>& layerNames() const override { return names; }
+    const BitTile* tile(const TileId& id, int layer) const override {
+        const auto it = tiles.find({id, layer});
+        return it == tiles.end() ? nullptr : &it->second;
+    }
+};
+
+struct World {
+    AssetCatalogue catalogue;
+    Scene scene;
+    Layers layers;
+    std::vector<AssetMesh> meshes;
+    std::filesystem::path dir;
+
+    World() {
+        GDALAllRegister();
+        dir = std::filesystem::temp_directory_path() / ("terrabit-export-bench-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir);
+        catalogue =
+            AssetCatalogue::load(std::filesystem::path(TERRABIT_RESOURCES_DIR) / "assets/catalogue.yaml").value();
+        std::vector<std::string> buildings, plants;
+        for (const AssetInfo& a : catalogue.assets()) {
+            (a.category == "building" ? buildings : plants).push_back(a.id);
+            scene.assets.push_back(a.id);
+        }
+        std::sort(scene.assets.begin(), scene.assets.end());
+        const auto indexOf = [&](const std::string& id) {
+            return static_cast<int>(std::find(scene.assets.begin(), scene.assets.end(), id) - scene.assets.begin());
+        };
+        scene.frame = {{7.4246, 43.7384}, kZoom};
+        scene.seed = 20220719;
+        const TileId nw = tileAt(lonLatToMercator({7.409, 43.752}), kZoom).value();
+        for (int y = 0; y < kTilesPerSide; ++y) {
+            for (int x = 0; x < kTilesPerSide; ++x)
+                scene.tiles.push_back({kZoom, nw.x + std::uint32_t(x), nw.y + std::uint32_t(y)});
+        }
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> u(0.0, 1.0);
+        const int perSide = kTileCells / scene.blockCells;
+        std::map<std::tuple<TileId, int, int, int>, InstanceBlock> blocks;
+        const auto place = [&](const TileId& t, int asset, double cx, double cy, std::uint32_t source) {
+            Instance i;
+            i.position = groundToScene(scene.frame.cellToGround({t.x * 256.0 + cx, t.y * 256.0 + cy}));
+            i.yaw = static_cast<float>(u(rng) * 6.28318);
+            const float k = static_cast<float>(0.8 + 0.4 * u(rng));
+            i.scale = {k, k, k};
+            i.source = source;
+            InstanceBlock& b = blocks[{t, int(cy) / scene.blockCells, int(cx) / scene.blockCells, asset}];
+            b.asset = asset;
+            b.tile = t;
+            b.blockX = int(cx) / scene.blockCells;
+            b.blockY = int(cy) / scene.blockCells;
+            b.instances.push_back(i);
+            return i;
+        };
+        for (int k = 0; k < kBuildings; ++k) {
+            const TileId& t = scene.tiles[rng() % scene.tiles.size()];
+            const double cx = 8 + u(rng) * 240, cy = 8 + u(rng) * 240;
+            scene.sources.push_back("way/" + std::to_string(100000 + k));
+            BuildingRecord r;
+            r.source = static_cast<std::uint32_t>(scene.sources.size() - 1);
+            r.tile = t;
+            r.outcome = BuildingOutcome::Placed;
+            r.asset = indexOf(buildings[rng() % buildings.size()]);
+            r.placement = place(t, r.asset, cx, cy, r.source);
+            r.target.centre = scene.frame.cellToGround({t.x * 256.0 + cx, t.y * 256.0 + cy});
+            r.target.halfExtents = {6, 5};
+            scene.buildings.push_back(r);
+            BitTile& bits = layers.tiles[{t, 0}];
+            for (int y = std::max(0, int(cy) - 5); y < std::min(256, int(cy) + 5); ++y)
+                bits.fillSpan(y, int(cx) - 6, int(cx) + 6);
+        }
+        for (const TileId& t : scene.tiles) {
+            for (int by = 0; by < perSide; ++by) {
+                for (int bx = 0; bx < perSide; ++bx) {
+                    // Two species per block, as rules that plant by area give (a lawn with shrubs,
+                    // a stand of pines with grass); every species on every cell would make most
+                    // blocks hold one instance per asset, the worst case for any instancing.
+                    const std::string species[2] = {plants[rng() % plants.size()], plants[rng() % plants.size()]};
+                    for (int k = 0; k < kPlantsPerBlock; ++k) {
+                        const double cx = bx * 32 + u(rng) * 32, cy = by * 32 + u(rng) * 32;
+                        place(t, indexOf(species[k % 2]), cx, cy, Instance::kNoSource);
+                        layers.tiles[{t, 3}].set(int(cx), int(cy));
+                    }
+                }
+            }
+            SurfacePatch road{t, "road", 0.05f, {107, 107, 107}, {}};
+            for (int k = 0; k < 12; ++k) {
+                const auto a = static_cast<std::uint16_t>(rng() % 240);
+                road.rects.push_back({0, a, 256, static_cast<std::uint16_t>(a + 4)});
+                road.rects.push_back({a, 0, static_cast<std::uint16_t>(a + 4), 256});
+            }
+            SurfacePatch water{t, "water", -0.4f, {66, 135, 245}, {{20, 200, 90, 250}, {30, 180, 60, 200}}};
+            for (const SurfacePatch* p : {&road, &water}) {
+                BitTile& bits = layers.tiles[{t, p == &road ? 1 : 2}];
+                for (const CellRect& r : p->rects) {
+                    for (int y = r.y0; y < r.y1; ++y) bits.fillSpan(y, r.x0, r.x1);
+                }
+            }
+            scene.surfaces.push_back(road);
+            scene.surfaces.push_back(water);
+        }
+        for (auto& [key, b] : blocks) scene.blocks.push_back(std::move(b));
+        std::sort(scene.blocks.begin(), scene.blocks.end(), [](const InstanceBlock& a, const InstanceBlock& b) {
+            return std::tuple(a.tile.y, a.tile.x, a.blockY, a.blockX, a.asset) <
+                   std::tuple(b.tile.y, b.tile.x, b.blockY, b.blockX, b.asset);
+        });
+        scene.statistics.buildingsPlaced = kBuildings;
+        scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
+        for (const InstanceBlock& b : scene.blocks)
+            scene.statistics.instancesPerAsset[std::size_t(b.asset)] += b.instances.size();
+        meshes = loadSceneAssets(scene, catalogue).value();
+    }
+    ~World() { std::filesystem::remove_all(dir); }
+};
+
+World& world() {
+    static World w;
+    return w;
+}
+
+std::map<std::string, double> gSeconds;       // mean seconds per iteration, by benchmark
+std::map<std::string, std::uint64_t> gBytes;  // output bytes, by benchmark
+
+void exportFormat(benchmark::State& state, ExportFormat format, bool plain, const std::string& key) {
+    World& w = world();
+    ExportOptions options;
+    options.formats = {format};
+    options.outDir = w.dir / key;
+    options.plainNodes = plain;
+    options.rulesDocument = "version: 1\n";
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        const Result<ExportReport> r = exportScene(w.scene, options, w.catalogue, &w.layers);
+        if (!r) state.SkipWithError(r.message().c_str());
+        bytes = r ? r->bytesOf(format) : 0;
+    }
+    state.counters["MB"] = double(bytes) / 1e6;
+    state.counters["instances/s"] =
+        benchmark::Counter(double(w.scene.instanceCount()), benchmark::Counter::kIsIterationInvariantRate);
+    gBytes[key] = bytes;
+}
+
+void BM_Glb_Instanced(benchmark::State& s) { exportFormat(s, ExportFormat::Glb, false, "glb"); }
+void BM_Glb_PlainNodes(benchmark::State& s) { exportFormat(s, ExportFormat::Glb, true, "glb-plain"); }
+void BM_3dTiles(benchmark::State& s) { exportFormat(s, ExportFormat::Tiles3d, false, "3dtiles"); }
+void BM_Manifest(benchmark::State& s) { exportFormat(s, ExportFormat::Manifest, false, "manifest"); }
+void BM_Layers(benchmark::State& s) { exportFormat(s, ExportFormat::Layers, false, "layers"); }
+void BM_Collision(benchmark::State& s) { exportFormat(s, ExportFormat::Collision, false, "collision"); }
+
+/// The I/O floor for the GLB: the same instance floats and mesh arrays, fwrite'd raw.
+void BM_Glb_RawDumpFloor(benchmark::State& state) {
+    World& w = world();
+    const std::filesystem::path file = w.dir / "raw.bin";
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        FILE* f = std::fopen(file.c_str(), "wb");
+        bytes = 0;
+        for (const AssetMesh& m : w.meshes) {
+            bytes += std::fwrite(m.positions.data(), 4, m.positions.size(), f) * 4;
+            bytes += std::fwrite(m.normals.data(), 4, m.normals.size(), f) * 4;
+            bytes += std::fwrite(m.indices.data(), 4, m.indices.size(), f) * 4;
+        }
+        for (const InstanceBlock& b : w.scene.blocks) {
+            for (const Instance& i : b.instances) {
+                const auto q = rotationQuaternion(i);
+                const float v[10] = {i.position.x, i.position.y, i.position.z, q[0],      q[1],
+                                     q[2],         q[3],         i.scale.x,    i.scale.y, i.scale.z};
+                bytes += std::fwrite(v, 4, 10, f) * 4;
+            }
+        }
+        fsync(fileno(f));
+        std::fclose(f);
+    }
+    state.counters["MB"] = double(bytes) / 1e6;
+    gBytes["glb-raw"] = bytes;
+}
+
+/// The manifest as the obvious code writes it: one nlohmann::json document, dumped.
+void BM_Manifest_NlohmannDocument(benchmark::State& state) {
+    World& w = world();
+    const Scene& s = w.scene;
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        nlohmann::json doc;
+        doc["seed"] = s.seed;
+        nlohmann::json& instances = doc["instances"] = nlohmann::json::array();
+        for (const InstanceBlock& b : s.blocks) {
+            for (const Instance& i : b.instances) {
+                instances.push_back(
+                    {{"asset", s.assets[std::size_t(b.asset)]},
+                     {"tile", b.tile.quadkey()},
+                     {"transform", transformMatrix(i)},
+                     {"source", i.source == Instance::kNoSource ? nlohmann::json(nullptr)
+                                                                : nlohmann::json(s.sources[i.source])}});
+            }
+        }
+        const std::string text = doc.dump();
+        std::FILE* f = std::fopen((w.dir / "naive.json").c_str(), "wb");
+        bytes = std::fwrite(text.data(), 1, text.size(), f);
+        fsync(fileno(f));
+        std::fclose(f);
+    }
+    state.counters["MB"] = double(bytes) / 1e6;
+    gBytes["manifest-naive"] = bytes;
+}
+
+/// Layers as a GDAL user would write them without thought: 8-bit uncompressed GeoTIFFs.
+void BM_Layers_GdalPlainGeoTiff(benchmark::State& state) {
+    World& w = world();
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    OGRSpatialReference srs;
+    srs.importFromEPSG(3857);
+    std::vector<std::uint8_t> image(65536);
+    std::uint64_t bytes = 0;
+    for (auto _ : state) {
+        bytes = 0;
+        for (const TileId& t : w.scene.tiles) {
+            for (int l = 0; l < 4; ++l) {
+                const auto file = w.dir / ("plain-" + t.quadkey() + "-" + std::to_string(l) + ".tif");
+                GDALDataset* ds = gtiff->Create(file.c_str(), 256, 256, 1, GDT_Byte, nullptr);
+                const Box2 b = t.boundsMercator();
+                double gt[6] = {b.min.x, t.cellSizeMercator(), 0, b.max.y, 0, -t.cellSizeMercator()};
+                ds->SetGeoTransform(gt);
+                ds->SetSpatialRef(&srs);
+                const BitTile* bits = w.layers.tile(t, l);
+                BitTile empty;
+                (bits ? *bits : empty).toImage(std::span<std::uint8_t, 65536>(image.data(), 65536), 1, 0);
+                if (ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
+                                                   nullptr) != CE_None) {
+                    state.SkipWithError("GDAL could not write a GeoTIFF");
+                }
+                GDALClose(ds);
+                bytes += std::filesystem::file_size(file);
+            }
+        }
+    }
+    state.counters["MB"] = double(bytes) / 1e6;
+    gBytes["layers-plain"] = bytes;
+}
+
+/// Loading the collision grid in a game: the Terrabit file against GDAL reading the layers' own
+/// 1-bit GeoTIFFs (written by the layers export above) into bit tiles.
+void BM_CollisionLoad_Terrabit(benchmark::State& state) {
+    World& w = world();
+    const auto file = w.dir / "collision" / "collision.tbcg";
+    if (!std::filesystem::exists(file)) {
+        ExportOptions o;
+        o.formats = {ExportFormat::Collision};
+        o.outDir = w.dir / "collision";
+        (void)exportScene(w.scene, o, w.catalogue, &w.layers);
+    }
+    for (auto _ : state) {
+        Result<CollisionGrid> g = readCollisionFile(file);
+        benchmark::DoNotOptimize(g.ok());
+    }
+}
+
+void BM_CollisionLoad_GdalGeoTiffs(benchmark::State& state) {
+    World& w = world();
+    if (!std::filesystem::exists(w.dir / "layers" / "layers")) {
+        ExportOptions o;
+        o.formats = {ExportFormat::Layers};
+        o.outDir = w.dir / "layers";
+        (void)exportScene(w.scene, o, w.catalogue, &w.layers);
+    }
+    std::vector<std::uint8_t> image(65536);
+    for (auto _ : state) {
+        std::vector<BitTile> tiles;
+        tiles.reserve(w.scene.tiles.size() * 4);
+        for (const TileId& t : w.scene.tiles) {
+            for (const std::string& name : w.layers.names) {
+                const auto file = w.dir / "layers" / "layers" / t.quadkey() / (name + ".tif");
+                GDALDataset* ds = GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY);
+                if (ds->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
+                                                   nullptr) != CE_None) {
+                    state.SkipWithError("GDAL could not read a GeoTIFF");
+                }
+                GDALClose(ds);
+                tiles.push_back(BitTile::fromImage(std::span<const std::uint8_t, 65536>(image.data(), 65536)));
+            }
+        }
+        benchmark::DoNotOptimize(tiles.data());
+    }
+}
+
+}  // namespace
+
+BENCHMARK(BM_Glb_Instanced)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Glb_PlainNodes)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Glb_RawDumpFloor)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_3dTiles)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Manifest)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Manifest_NlohmannDocument)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Layers)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Layers_GdalPlainGeoTiff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Collision)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_CollisionLoad_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_CollisionLoad_GdalGeoTiffs)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    World& w = world();
+    std::printf("synthetic scene (until the Monaco bake exists): %zu tiles, %zu assets, %zu blocks, %zu instances\n",
+                w.scene.tiles.size(), w.scene.assets.size(), w.scene.blocks.size(), w.scene.instanceCount());
+    class Reporter : public benchmark::ConsoleReporter {
+    public:
+        void ReportRuns(const std::vector<Run>& runs) override {
+            ConsoleReporter::ReportRuns(runs);
+            for (const Run& r : runs) {
+                std::string name = r.benchmark_name();
+                name = name.substr(3, name.find('/') - 3);  // "BM_Glb_Instanced/min_time:1.000" → "Glb_Instanced"
+                gSeconds[name] = r.GetAdjustedRealTime() / 1e3;  // ms → s
+                gCpuSeconds[name] = r.GetAdjustedCPUTime() / 1e3;
+            }
+        }
+    } reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    const auto line = [](const char* what, const std::string& a, const std::string& b) {
+        if (gSeconds.count(a) && gSeconds.count(b) && gSeconds[a] > 0 && gCpuSeconds[a] > 0) {
+            std::printf("%-54s wall %7.1f vs %7.1f ms (%.2fx), CPU %7.1f vs %7.1f ms (%.2fx)\n", what,
+                        gSeconds[a] * 1e3, gSeconds[b] * 1e3, gSeconds[b] / gSeconds[a], gCpuSeconds[a] * 1e3,
+                        gCpuSeconds[b] * 1e3, gCpuSeconds[b] / gCpuSeconds[a]);
+        }
+    };
+    std::printf("\n");
+    const double n = double(w.scene.instanceCount());
+    if (gSeconds.count("Glb_Instanced")) {
+        std::printf("glb instanced: %.2f M instances/s, %.1f MB\n", n / gSeconds["Glb_Instanced"] / 1e6,
+                    gBytes["glb"] / 1e6);
+    }
+    line("glb: instanced vs plain nodes (time)", "Glb_Instanced", "Glb_PlainNodes");
+    line("glb: instanced vs raw fwrite floor (time)", "Glb_Instanced", "Glb_RawDumpFloor");
+    if (gBytes["glb"]) {
+        std::printf("glb sizes: instanced %.1f MB, plain nodes %.1f MB (%.1fx), raw floor %.1f MB\n",
+                    gBytes["glb"] / 1e6, gBytes["glb-plain"] / 1e6, double(gBytes["glb-plain"]) / double(gBytes["glb"]),
+                    gBytes["glb-raw"] / 1e6);
+    }
+    if (gSeconds.count("3dTiles")) {
+        std::printf("3dtiles: %.1f ms, %.1f MB, %.2f M instances/s\n", gSeconds["3dTiles"] * 1e3,
+                    gBytes["3dtiles"] / 1e6, n / gSeconds["3dTiles"] / 1e6);
+    }
+    line("manifest: Terrabit vs nlohmann document (time)", "Manifest", "Manifest_NlohmannDocument");
+    std::printf("manifest: %.1f MB (nlohmann document %.1f MB)\n", gBytes["manifest"] / 1e6,
+                gBytes["manifest-naive"] / 1e6);
+    line("layers: 1-bit DEFLATE + preview vs 8-bit plain (time)", "Layers", "Layers_GdalPlainGeoTiff");
+    std::printf("layers: %.1f MB with previews (8-bit plain GeoTIFFs %.1f MB)\n", gBytes["layers"] / 1e6,
+                gBytes["layers-plain"] / 1e6);
+    std::printf("collision: write %.1f ms, %.2f MB\n", gSeconds["Collision"] * 1e3, gBytes["collision"] / 1e6);
+    line("collision load: Terrabit file vs GDAL GeoTIFFs (time)", "CollisionLoad_Terrabit",
+         "CollisionLoad_GdalGeoTiffs");
+    return 0;
+}
