@@ -165,6 +165,7 @@ World& world() {
 }
 
 std::map<std::string, double> gSeconds;       // mean seconds per iteration, by benchmark
+std::map<std::string, double> gCpuSeconds;    // mean CPU seconds of the benchmark thread per iteration
 std::map<std::string, std::uint64_t> gBytes;  // output bytes, by benchmark
 
 void exportFormat(benchmark::State& state, ExportFormat format, bool plain, const std::string& key) {
