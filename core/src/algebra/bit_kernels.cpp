@@ -251,28 +251,36 @@ TERRABIT_VECTOR_CLONES void applyRows(KernelOp op, std::uint64_t* d, int sd, con
     // This code is hot: every boolean step of every strip of every tile lands here.
     switch (op) {
         case KernelOp::Copy:
-            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return x; });
+            rowsOf(d, sd, a, sa, a, sa, rows, words,
+                   [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return x; });
             break;
         case KernelOp::Not:
-            rowsOf(d, sd, a, sa, a, sa, rows, words, [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return ~x; });
+            rowsOf(d, sd, a, sa, a, sa, rows, words,
+                   [](const auto& x, const auto&) TERRABIT_LAMBDA_INLINE { return ~x; });
             break;
         case KernelOp::And:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & y; });
             break;
         case KernelOp::Or:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | y; });
             break;
         case KernelOp::Xor:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x ^ y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x ^ y; });
             break;
         case KernelOp::AndNot:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & ~y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x & ~y; });
             break;
         case KernelOp::OrNot:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | ~y; });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return x | ~y; });
             break;
         case KernelOp::Xnor:
-            rowsOf(d, sd, a, sa, b, sb, rows, words, [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return ~(x ^ y); });
+            rowsOf(d, sd, a, sa, b, sb, rows, words,
+                   [](const auto& x, const auto& y) TERRABIT_LAMBDA_INLINE { return ~(x ^ y); });
             break;
     }
 }
