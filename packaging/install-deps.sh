@@ -13,6 +13,8 @@ packages=(
   # ui
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-mesa0 libgl1-mesa-dri
   libqt6svg6  # the SVG icon engine and image plugin: the app icon is resources/icons/terrabit.svg
+  # packaging: the .deb, its dependency scan, desktop/AppStream validation, the man page
+  dpkg-dev file desktop-file-utils appstream help2man
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev xvfb xauth
 )
