@@ -15,6 +15,8 @@ packages=(
   libqt6svg6  # the SVG icon engine and image plugin: the app icon is resources/icons/terrabit.svg
   # packaging: the .deb, its dependency scan, desktop/AppStream validation, the man page
   dpkg-dev file desktop-file-utils appstream help2man
+  # scale-out: terrabit-cli bake --mpi (OpenMPI; found by CMake, built when present)
+  libopenmpi-dev openmpi-bin
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev xvfb xauth
 )
