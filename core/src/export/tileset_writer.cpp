@@ -34,27 +34,25 @@ std::array<double, 6> unite(const std::array<double, 6>& a, const std::array<dou
 json regionJson(const std::array<double, 6>& r) { return json{{"region", json(r)}}; }
 
 struct TreeBuilder {
-    const Scene& scene;
-    const std::vector<std::string>& quadkeys;                   // sorted
-    const std::vector<std::array<double, 6>>& leafRegions;      // aligned with quadkeys
-    const std::vector<std::array<double, 16>>& leafTransforms;  // relative to the root, aligned too
+    const GroundFrame& frame;
+    const std::vector<TilesetLeaf>& leaves;  // sorted by quadkey
     std::string_view folder;
 
     /// The subtree of the tiles [lo, hi), which share their first `level` quadkey digits.
     json node(std::size_t lo, std::size_t hi, std::size_t level, std::array<double, 6>& region) const {
-        const std::string& qk = quadkeys[lo];
+        const std::string& qk = leaves[lo].quadkey;
         if (level == qk.size()) {  // a baked tile: a leaf with content
-            region = leafRegions[lo];
+            region = leaves[lo].region;
             return json{{"boundingVolume", regionJson(region)},
                         {"geometricError", 0.0},
-                        {"transform", leafTransforms[lo]},
+                        {"transform", leaves[lo].transform},
                         {"content", {{"uri", std::string(folder) + "/" + qk + ".glb"}}}};
         }
         json children = json::array();
         bool first = true;
         for (std::size_t i = lo; i < hi;) {
             std::size_t j = i;
-            while (j < hi && quadkeys[j][level] == quadkeys[i][level]) ++j;
+            while (j < hi && leaves[j].quadkey[level] == leaves[i].quadkey[level]) ++j;
             std::array<double, 6> childRegion{};
             children.push_back(node(i, j, level + 1, childRegion));
             region = first ? childRegion : unite(region, childRegion);
@@ -64,7 +62,7 @@ struct TreeBuilder {
         // The inner tile's ground edge: the largest thing its subtree can lose when not drawn.
         const TileId inner = TileId::fromQuadkey(std::string_view(qk).substr(0, level)).value();
         return json{{"boundingVolume", regionJson(region)},
-                    {"geometricError", inner.sizeMercator() * scene.frame.scale()},
+                    {"geometricError", inner.sizeMercator() * frame.scale()},
                     {"refine", "ADD"},
                     {"children", std::move(children)}};
     }
@@ -203,57 +201,65 @@ Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh>
                      std::to_string(scene.assets.size()) + " assets"};
     }
     try {
-        std::vector<std::pair<std::string, TileId>> keyed;
-        for (const TileId& t : scene.tiles) keyed.emplace_back(t.quadkey(), t);
-        std::sort(keyed.begin(), keyed.end());
-        const std::array<double, 16> rootTransform = enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, 0.0});
-        const std::array<double, 16> fromEcef = inverseRigid(rootTransform);
-        std::vector<std::string> quadkeys;
-        std::vector<std::array<double, 6>> regions;
-        std::vector<std::array<double, 16>> transforms;
-        for (const auto& [qk, t] : keyed) {
+        const std::array<double, 16> fromEcef =
+            inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, 0.0}));
+        std::vector<TilesetLeaf> leaves;
+        for (const TileId& t : scene.tiles) {
             const std::array<double, 16> toEcef = sceneToEcef(scene, t);
-            quadkeys.push_back(qk);
-            regions.push_back(sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes)));
             // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
             // root · leaf; that product must be toEcef after undoing the turn.
             constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
-            transforms.push_back(multiply(fromEcef, multiply(toEcef, kZupToYup)));
+            leaves.push_back({t.quadkey(), sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes)),
+                              multiply(fromEcef, multiply(toEcef, kZupToYup))});
         }
+        return encodeTilesetLeaves(scene.frame, scene.seed, scene.tiles, std::move(leaves), contentFolder);
+    } catch (const std::exception& e) {
+        return Error{std::string("3D Tiles: ") + e.what()};
+    }
+}
+
+Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t seed, std::span<const TileId> tiles,
+                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder) {
+    if (leaves.empty()) return Error{"3D Tiles: the scene has no tiles"};
+    try {
+        std::sort(leaves.begin(), leaves.end(),
+                  [](const TilesetLeaf& a, const TilesetLeaf& b) { return a.quadkey < b.quadkey; });
+        const std::array<double, 16> rootTransform = enuToEcef({frame.origin.lon, frame.origin.lat, 0.0});
         // The root is the deepest quadkey every baked tile descends from.
-        std::size_t common = quadkeys.front().size();
-        for (const std::string& qk : quadkeys) {
+        const std::string& front = leaves.front().quadkey;
+        std::size_t common = front.size();
+        for (const TilesetLeaf& leaf : leaves) {
             std::size_t k = 0;
-            while (k < common && k < qk.size() && qk[k] == quadkeys.front()[k]) ++k;
+            while (k < common && k < leaf.quadkey.size() && leaf.quadkey[k] == front[k]) ++k;
             common = k;
         }
         // A single tile still gets a parent, so the root's transform stays the plain
         // east-north-up frame and the leaf keeps its correction.
-        if (common == quadkeys.front().size() && common > 0) --common;
-        const TreeBuilder tree{scene, quadkeys, regions, transforms, contentFolder};
+        if (common == front.size() && common > 0) --common;
+        const TreeBuilder tree{frame, leaves, contentFolder};
         std::array<double, 6> rootRegion{};
-        json root = tree.node(0, quadkeys.size(), common, rootRegion);
+        json root = tree.node(0, leaves.size(), common, rootRegion);
         // (A zoom-0 scene's only tile is the root itself: it keeps its full map.)
         if (root.contains("content"))
-            root["transform"] = multiply(rootTransform, transforms.front());
+            root["transform"] = multiply(rootTransform, leaves.front().transform);
         else
             root["transform"] = rootTransform;
-        const TileId rootTile = TileId::fromQuadkey(std::string_view(quadkeys.front()).substr(0, common)).value();
+        const TileId rootTile = TileId::fromQuadkey(std::string_view(front).substr(0, common)).value();
 
         json quadkeyList = json::array();
-        for (const TileId& t : scene.tiles) quadkeyList.push_back(t.quadkey());
+        for (const TileId& t : tiles) quadkeyList.push_back(t.quadkey());
         const json doc{{"asset",
                         {{"version", "1.1"},
                          {"generator", "Terrabit"},
                          {"extras",
                           {{"attribution", kOsmAttribution},
                            {"terrabit",
-                            {{"originLon", scene.frame.origin.lon},
-                             {"originLat", scene.frame.origin.lat},
-                             {"zoom", scene.frame.zoom},
+                            {{"originLon", frame.origin.lon},
+                             {"originLat", frame.origin.lat},
+                             {"zoom", frame.zoom},
                              {"quadkeys", quadkeyList},
-                             {"seed", std::to_string(scene.seed)}}}}}}},
-                       {"geometricError", 2.0 * rootTile.sizeMercator() * scene.frame.scale()},
+                             {"seed", std::to_string(seed)}}}}}}},
+                       {"geometricError", 2.0 * rootTile.sizeMercator() * frame.scale()},
                        {"root", std::move(root)}};
         return doc.dump(1) + "\n";
     } catch (const std::exception& e) {

@@ -129,15 +129,37 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
     ctx.progress = options.progress;
     ctx.warnings = &mReport.warnings;
     ctx.frame.zoom = mIndex->zoom();
-    ctx.frame.origin = sceneOrigin(mIndex->tiles());
+    ctx.frame.origin = options.origin ? *options.origin : sceneOrigin(mIndex->tiles());
+    std::vector<TileId> baked = mIndex->tiles();
+    if (!options.tiles.empty()) {
+        std::vector<TileId> wanted = options.tiles;
+        std::sort(wanted.begin(), wanted.end());
+        wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+        std::sort(baked.begin(), baked.end());
+        if (!std::includes(baked.begin(), baked.end(), wanted.begin(), wanted.end())) {
+            return Error{"bake: a tile to bake is not one of the map's tiles"};
+        }
+        baked = std::move(wanted);
+    }
     if (options.order.empty()) {
-        ctx.order = mIndex->tiles();
+        ctx.order = baked;
     } else {
-        std::vector<TileId> a = options.order, b = mIndex->tiles();
+        std::vector<TileId> a = options.order, b = baked;
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         if (a != b) return Error{"bake: the tile order is not a permutation of the map's tiles"};
         ctx.order = options.order;
+    }
+    std::vector<TileId> sceneTiles = options.sceneTiles.empty() ? ctx.order : options.sceneTiles;
+    std::sort(sceneTiles.begin(), sceneTiles.end(), rowMajor);
+    if (!options.sceneTiles.empty()) {
+        std::vector<TileId> a = sceneTiles, b = ctx.order;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        a.erase(std::unique(a.begin(), a.end()), a.end());
+        if (a.size() != sceneTiles.size() || !std::includes(b.begin(), b.end(), a.begin(), a.end())) {
+            return Error{"bake: the scene's tiles are not a subset of the baked tiles"};
+        }
     }
 
     // The placed layers start clear over the baked tiles and their neighbours.
@@ -204,19 +226,18 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
                         "assembling")) {
         return Error{"bake cancelled while assembling the scene"};
     }
-    Scene scene = assemble(ctx, options.blockCells);
+    Scene scene = assemble(ctx, sceneTiles, options.blockCells);
     mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     reportProgress(options.progress, 1.0, "assembling");
     return scene;
 }
 
-Scene SceneBaker::assemble(const PassContext& ctx, int blockCells) const {
+Scene SceneBaker::assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const {
     Scene scene;
     scene.frame = ctx.frame;
     scene.seed = ctx.sceneSeed;
     scene.blockCells = blockCells;
-    scene.tiles = mIndex->tiles();
-    std::sort(scene.tiles.begin(), scene.tiles.end(), rowMajor);
+    scene.tiles = std::move(tiles);  // row-major
     const auto assets = mCatalogue->assets();
 
     /// One instance on its way into a block; asset is a catalogue index until the end.
@@ -235,7 +256,8 @@ Scene SceneBaker::assemble(const PassContext& ctx, int blockCells) const {
     std::vector<Record> records;
     double requestedTotal = 0.0;
 
-    for (const PassRule& pass : mRules.passes()) {
+    for (std::size_t passIndex = 0; passIndex < mRules.passes().size(); ++passIndex) {
+        const PassRule& pass = mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {
             switch (pass.kind) {
                 case PassKind::Buildings: {
@@ -272,6 +294,8 @@ Scene SceneBaker::assemble(const PassContext& ctx, int blockCells) const {
                         scene.statistics.vegetationCellsRequested += tally.zoneCells;
                         scene.statistics.vegetationInstances += tally.instances;
                         requestedTotal += tally.requestedInstances;
+                        scene.vegetationTallies.push_back({t, static_cast<std::uint32_t>(passIndex), tally.zoneCells,
+                                                           tally.instances, tally.requestedInstances});
                     }
                     break;
                 }

@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "terrabit/core/assets/asset_mesh.h"
 #include "terrabit/core/result.h"
@@ -54,5 +55,19 @@ std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& sceneToEcef, 
 /// tiles, a scene that fails checkSceneForExport, a mesh count that does not match.
 Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                                   std::string_view contentFolder = "tiles");
+
+/// One content tile of a tileset, as encodeTileset computes it.
+struct TilesetLeaf {
+    std::string quadkey;
+    std::array<double, 6> region{};      ///< boundingVolume.region (radians, metres)
+    std::array<double, 16> transform{};  ///< the leaf's transform, relative to the root's
+};
+
+/// The tileset.json text for leaves computed earlier, e.g. read back from the tilesets of the
+/// shards of one bake (terrabit-cli merge): the same tree and bytes encodeTileset writes for
+/// the whole scene. `tiles` is Scene::tiles (the order the quadkey list is written in);
+/// `leaves` may come in any order. Errors: no leaves.
+Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t seed, std::span<const TileId> tiles,
+                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder = "tiles");
 
 }  // namespace terrabit::core

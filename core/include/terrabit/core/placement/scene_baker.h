@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -42,6 +43,14 @@ struct BakeOptions {
     /// The order tiles are handed to the workers (a permutation of the index's tiles); empty: the
     /// index's order. Any order gives the same scene; tests use this to show it.
     std::vector<TileId> order;
+    /// The tiles to bake, a subset of the index's; empty: all of them. A shard of a larger bake
+    /// bakes its own tiles plus those their results depend on (scale/shard_plan.h).
+    std::vector<TileId> tiles;
+    /// The tiles whose results make the scene, a subset of the baked ones; empty: all baked.
+    std::vector<TileId> sceneTiles;
+    /// The scene origin; unset: the centre of the index's tiles. A shard passes the whole
+    /// bake's origin so its tiles land exactly where the whole bake puts them.
+    std::optional<LonLat> origin;
     ProgressCallback progress;  ///< stages "placing buildings", "meshing surfaces", "planting", "assembling"
 };
 
@@ -86,7 +95,7 @@ public:
 
 private:
     Result<Scene> bakeUnguarded(const BakeOptions& options);
-    Scene assemble(const PassContext& ctx, int blockCells) const;
+    Scene assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const;
 
     const TileIndex* mIndex;
     const LayerSource* mBase;

@@ -121,6 +121,17 @@ struct SceneStatistics {
     double achievedDensity = 0.0;                ///< instances per plantable cell placed
 };
 
+/// The vegetation counts of one class of one pass in one tile, as the bake summed them into
+/// SceneStatistics. Kept so the statistics of tile-disjoint parts of one bake (shards) merge
+/// into exactly the whole bake's: the density is a floating-point sum, which depends on order.
+struct VegetationTileTally {
+    TileId tile;
+    std::uint32_t pass = 0;           ///< index of the pass in the rules' order
+    std::size_t zoneCells = 0;        ///< plantable cells
+    std::size_t instances = 0;        ///< plants placed
+    double requestedInstances = 0.0;  ///< density × plantable cells
+};
+
 /// A baked scene.
 struct Scene {
     GroundFrame frame;                      ///< origin and zoom; metres and cells convert through it
@@ -133,6 +144,8 @@ struct Scene {
     std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
     SceneStatistics statistics;
+    /// What the vegetation statistics summed, in summing order (pass, then tile, then class).
+    std::vector<VegetationTileTally> vegetationTallies;
 
     /// Total instances over all blocks.
     std::size_t instanceCount() const;

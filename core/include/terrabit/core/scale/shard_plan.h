@@ -1,0 +1,98 @@
+#pragma once
+/// Shards of a bake: the tile set cut into N deterministic, balanced parts that machines bake
+/// independently and `terrabit-cli merge` joins into exactly the single-machine output.
+///
+/// - The cut: tiles in quadkey order (a Z-order curve, so a run of consecutive tiles is a union
+///   of whole quadtree subtrees — a set of quadkey prefixes), cut into N runs of about equal
+///   weight, a tile weighing one plus its feature entries. The same tiles and weights give the
+///   same shards on every machine.
+/// - The halo: a tile's placement depends on its neighbours (buildings reach the eight around
+///   their tile, and earlier building phases within two tiles decide what a tile finds occupied;
+///   vegetation spacing and layer halos read the neighbours). A shard therefore bakes its own
+///   tiles plus every tile their results depend on (bakeClosure) and keeps only its own.
+/// - The index K of "K/N" comes from `--shard K/N` or from the array-job variables of Slurm,
+///   Kubernetes Indexed Jobs and AWS Batch (shardFromEnvironment).
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "terrabit/core/result.h"
+#include "terrabit/core/tile/tile_id.h"
+#include "terrabit/core/tiling/tile_index.h"
+
+namespace terrabit::core::scale {
+
+/// Part `index` of `count` (0 <= index < count). The default is the whole bake.
+struct ShardSpec {
+    int index = 0;
+    int count = 1;
+    /// "K/N".
+    std::string text() const;
+    friend bool operator==(const ShardSpec&, const ShardSpec&) = default;
+};
+
+/// Parses "K/N" (0 <= K < N <= 65536). Errors name what is wrong.
+Result<ShardSpec> parseShardSpec(std::string_view text);
+
+/// Looks a variable up; nullopt when unset.
+using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
+
+/// The process environment (std::getenv).
+EnvironmentLookup processEnvironment();
+
+/// A shard found in the environment and the variable it came from.
+struct EnvironmentShard {
+    ShardSpec spec;
+    std::string source;  ///< e.g. "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT"
+};
+
+/// The shard of an array job, from the first engine whose index variable is set:
+///   Slurm        SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT (minus SLURM_ARRAY_TASK_MIN when set)
+///   Kubernetes   JOB_COMPLETION_INDEX, with the count in TERRABIT_SHARD_COUNT (Indexed Jobs do
+///                not export their completions; packaging/cluster/terrabit-bake-job.yaml sets it)
+///   AWS Batch    AWS_BATCH_JOB_ARRAY_INDEX, with the count in AWS_BATCH_JOB_ARRAY_SIZE or
+///                TERRABIT_SHARD_COUNT (set it in the job definition)
+/// nullopt when none is set. Errors: an index without a count, values that are not numbers,
+/// an index outside the count.
+Result<std::optional<EnvironmentShard>> shardFromEnvironment(const EnvironmentLookup& env);
+
+/// The N parts of a tile set.
+struct ShardPlan {
+    std::vector<std::vector<TileId>> tiles;      ///< per shard, sorted north to south, west to east
+    std::vector<std::uint64_t> weights;          ///< per shard: tiles plus feature entries
+    std::vector<std::vector<std::string>> keys;  ///< per shard: the fewest quadkey prefixes covering it
+};
+
+/// Cuts `tiles` (one zoom, any order, no duplicates) with `weights` (aligned; empty: all 1)
+/// into `count` runs of consecutive quadkeys of about equal weight. With fewer tiles than
+/// shards the last shards are empty.
+ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count);
+
+/// How far, in tiles, results of the non-building passes reach: each pass may read the placed
+/// layers of the previous ones over its neighbours, with a layer halo of up to one tile.
+int placementReachTiles(std::size_t passCount);
+
+/// The tiles a shard must bake so that the results of `own` equal the whole bake's: `own`
+/// grown by `reachTiles`, then closed under the building pass's dependency (a tile depends on
+/// the earlier-phase tiles within two tiles). Only tiles of `all` (the whole bake's tiles) are
+/// taken: tiles without content place nothing. Sorted.
+std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles);
+
+/// What one shard of a bake does.
+struct ShardWork {
+    std::vector<TileId> own;            ///< the shard's tiles, north to south
+    std::vector<TileId> baked;          ///< own plus the halo their results depend on, sorted
+    std::vector<std::string> prefixes;  ///< quadkey prefixes covering `own`
+    std::uint64_t weight = 0;           ///< tiles plus feature entries of `own`
+};
+
+/// The work of shard `spec` of a bake of every tile of `index` (weighted by their feature
+/// entries) with `passCount` placement passes.
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, std::size_t passCount);
+
+}  // namespace terrabit::core::scale

@@ -1,0 +1,218 @@
+#include "terrabit/core/scale/shard_plan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <unordered_set>
+
+namespace terrabit::core::scale {
+
+namespace {
+
+constexpr int kMaxShards = 65536;
+
+std::optional<long long> number(std::string_view text) {
+    long long v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+}
+
+/// The building pass's phase of a tile (building_pass.h: 9 phases by x mod 3, y mod 3, run in
+/// this order).
+int phaseOf(const TileId& t) { return static_cast<int>((t.y % 3) * 3 + (t.x % 3)); }
+
+Result<ShardSpec> checkedSpec(long long index, long long count, std::string_view what) {
+    if (count < 1 || count > kMaxShards) {
+        return Error{std::string(what) + ": shard count " + std::to_string(count) + " is outside 1.." +
+                     std::to_string(kMaxShards)};
+    }
+    if (index < 0 || index >= count) {
+        return Error{std::string(what) + ": shard index " + std::to_string(index) + " is outside 0.." +
+                     std::to_string(count - 1)};
+    }
+    return ShardSpec{static_cast<int>(index), static_cast<int>(count)};
+}
+
+}  // namespace
+
+std::string ShardSpec::text() const { return std::to_string(index) + "/" + std::to_string(count); }
+
+Result<ShardSpec> parseShardSpec(std::string_view text) {
+    const std::size_t slash = text.find('/');
+    const auto k = slash == std::string_view::npos ? std::nullopt : number(text.substr(0, slash));
+    const auto n = slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
+    if (!k || !n) return Error{"--shard: '" + std::string(text) + "' is not K/N (e.g. 0/4)"};
+    return checkedSpec(*k, *n, "--shard " + std::string(text));
+}
+
+EnvironmentLookup processEnvironment() {
+    return [](std::string_view name) -> std::optional<std::string> {
+        const char* v = std::getenv(std::string(name).c_str());
+        if (!v) return std::nullopt;
+        return std::string(v);
+    };
+}
+
+Result<std::optional<EnvironmentShard>> shardFromEnvironment(const EnvironmentLookup& env) {
+    struct Engine {
+        const char* index;
+        std::vector<const char*> counts;  // the first one set gives the count
+        const char* minimum;              // subtracted from the index when set (Slurm's --array=1-4)
+    };
+    const Engine engines[] = {
+        {"SLURM_ARRAY_TASK_ID", {"SLURM_ARRAY_TASK_COUNT"}, "SLURM_ARRAY_TASK_MIN"},
+        {"JOB_COMPLETION_INDEX", {"TERRABIT_SHARD_COUNT"}, nullptr},
+        {"AWS_BATCH_JOB_ARRAY_INDEX", {"AWS_BATCH_JOB_ARRAY_SIZE", "TERRABIT_SHARD_COUNT"}, nullptr},
+    };
+    for (const Engine& e : engines) {
+        const auto indexText = env(e.index);
+        if (!indexText) continue;
+        std::optional<std::string> countText;
+        std::string countName;
+        for (const char* c : e.counts) {
+            countText = env(c);
+            if (countText) {
+                countName = c;
+                break;
+            }
+        }
+        std::string names;
+        for (const char* c : e.counts) names += (names.empty() ? "" : " or ") + std::string(c);
+        if (!countText) return Error{std::string(e.index) + " is set but " + names + " is not: how many shards?"};
+        const auto index = number(*indexText);
+        const auto count = number(*countText);
+        if (!index) return Error{std::string(e.index) + "='" + *indexText + "' is not a number"};
+        if (!count) return Error{countName + "='" + *countText + "' is not a number"};
+        long long k = *index;
+        if (e.minimum) {
+            if (const auto minText = env(e.minimum)) {
+                const auto minimum = number(*minText);
+                if (!minimum) return Error{std::string(e.minimum) + "='" + *minText + "' is not a number"};
+                k -= *minimum;
+            }
+        }
+        auto spec = checkedSpec(k, *count, std::string(e.index) + "/" + countName);
+        if (!spec) return spec.error();
+        return std::optional<EnvironmentShard>(EnvironmentShard{*spec, std::string(e.index) + "/" + countName});
+    }
+    return std::optional<EnvironmentShard>();
+}
+
+ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count) {
+    ShardPlan plan;
+    const std::size_t shards = static_cast<std::size_t>(std::max(count, 1));
+    plan.tiles.resize(shards);
+    plan.weights.assign(shards, 0);
+    plan.keys.resize(shards);
+
+    struct Keyed {
+        std::string quadkey;
+        TileId tile;
+        std::uint64_t weight = 1;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(tiles.size());
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        keyed.push_back({tiles[i].quadkey(), tiles[i], 1 + (i < weights.size() ? weights[i] : 0)});
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) { return a.quadkey < b.quadkey; });
+    std::vector<std::uint64_t> before(keyed.size() + 1, 0);  // weight of keyed[0, i)
+    for (std::size_t i = 0; i < keyed.size(); ++i) before[i + 1] = before[i] + keyed[i].weight;
+    const std::uint64_t total = before.back();
+
+    // Cut k sits where the running weight is nearest k/N of the total, leaving every shard at
+    // least one tile while there are tiles enough.
+    std::vector<std::size_t> cuts(shards + 1, 0);
+    cuts[shards] = keyed.size();
+    for (std::size_t k = 1; k < shards; ++k) {
+        const double ideal = static_cast<double>(total) * static_cast<double>(k) / static_cast<double>(shards);
+        std::size_t i = static_cast<std::size_t>(
+            std::upper_bound(before.begin(), before.end(), static_cast<std::uint64_t>(ideal)) - before.begin());
+        i = i == 0 ? 0 : i - 1;  // before[i] <= ideal < before[i + 1]
+        if (i + 1 < before.size() &&
+            static_cast<double>(before[i + 1]) - ideal < ideal - static_cast<double>(before[i])) {
+            ++i;
+        }
+        const std::size_t lowest = std::min(cuts[k - 1] + 1, keyed.size());
+        const std::size_t highest = keyed.size() > shards - k ? keyed.size() - (shards - k) : lowest;
+        cuts[k] = std::clamp(i, lowest, std::max(lowest, highest));
+    }
+
+    for (std::size_t k = 0; k < shards; ++k) {
+        const std::size_t lo = cuts[k], hi = cuts[k + 1];
+        plan.weights[k] = before[hi] - before[lo];
+        for (std::size_t i = lo; i < hi; ++i) plan.tiles[k].push_back(keyed[i].tile);
+        std::sort(plan.tiles[k].begin(), plan.tiles[k].end(),
+                  [](const TileId& a, const TileId& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+        // The fewest prefixes: from each uncovered tile, the shortest prefix whose tiles all lie
+        // in this run.
+        for (std::size_t i = lo; i < hi;) {
+            const std::string& qk = keyed[i].quadkey;
+            for (std::size_t len = 0; len <= qk.size(); ++len) {
+                const std::string_view prefix = std::string_view(qk).substr(0, len);
+                const auto first = std::lower_bound(keyed.begin(), keyed.end(), prefix,
+                                                    [](const Keyed& a, std::string_view p) { return a.quadkey < p; });
+                auto last = first;
+                while (last != keyed.end() && std::string_view(last->quadkey).substr(0, len) == prefix) ++last;
+                const auto a = static_cast<std::size_t>(first - keyed.begin());
+                const auto b = static_cast<std::size_t>(last - keyed.begin());
+                if (a >= lo && b <= hi) {
+                    plan.keys[k].emplace_back(prefix);
+                    i = b;
+                    break;
+                }
+            }
+        }
+    }
+    return plan;
+}
+
+int placementReachTiles(std::size_t passCount) { return 2 * static_cast<int>(passCount) + 1; }
+
+std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles) {
+    const std::unordered_set<TileId> content(all.begin(), all.end());
+    std::unordered_set<TileId> chosen;
+    std::vector<TileId> work;
+    const auto take = [&](const TileId& t) {
+        if (content.contains(t) && chosen.insert(t).second) work.push_back(t);
+    };
+    for (const TileId& t : own) {
+        for (int dy = -reachTiles; dy <= reachTiles; ++dy) {
+            for (int dx = -reachTiles; dx <= reachTiles; ++dx) {
+                if (const auto n = t.neighbour(dx, dy)) take(*n);
+            }
+        }
+    }
+    // Earlier-phase tiles within two wrote into a tile's region before it ran; theirs in turn
+    // depend on earlier phases still, so the chain ends after at most eight steps.
+    while (!work.empty()) {
+        const TileId t = work.back();
+        work.pop_back();
+        for (int dy = -2; dy <= 2; ++dy) {
+            for (int dx = -2; dx <= 2; ++dx) {
+                const auto n = t.neighbour(dx, dy);
+                if (n && phaseOf(*n) < phaseOf(t)) take(*n);
+            }
+        }
+    }
+    std::vector<TileId> out(chosen.begin(), chosen.end());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, std::size_t passCount) {
+    const std::vector<TileId>& tiles = index.tiles();
+    std::vector<std::uint64_t> weights(tiles.size(), 0);
+    for (std::size_t slot = 0; slot < tiles.size(); ++slot) weights[slot] = index.entries(slot).size();
+    ShardPlan plan = planShards(tiles, weights, spec.count);
+    const auto k = static_cast<std::size_t>(spec.index);
+    ShardWork work;
+    work.own = std::move(plan.tiles[k]);
+    work.prefixes = std::move(plan.keys[k]);
+    work.weight = plan.weights[k];
+    work.baked = bakeClosure(work.own, tiles, placementReachTiles(passCount));
+    return work;
+}
+
+}  // namespace terrabit::core::scale

@@ -1,0 +1,104 @@
+#include "terrabit/core/scale/shard_record.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <system_error>
+
+namespace terrabit::core::scale {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kFormat = "terrabit-shard";
+constexpr int kVersion = 1;
+
+}  // namespace
+
+std::string encodeShardRecord(const ShardRecord& record) {
+    json tiles = json::array();
+    for (const TileId& t : record.tiles) tiles.push_back(t.quadkey());
+    // Doubles are written as the shortest decimal that reads back to the same value (nlohmann),
+    // so the merge sums exactly the numbers the shard summed.
+    json tallies = json::array();
+    for (const VegetationTileTally& v : record.tallies) {
+        tallies.push_back(json::array({v.tile.quadkey(), v.pass, v.zoneCells, v.instances, v.requestedInstances}));
+    }
+    const json doc{{"format", kFormat},
+                   {"version", kVersion},
+                   {"shard", {{"index", record.shard.index}, {"count", record.shard.count}}},
+                   {"tiles", tiles},
+                   {"prefixes", record.prefixes},
+                   {"weight", record.weight},
+                   {"bakedTiles", record.bakedTiles},
+                   {"vegetationTallies", tallies},
+                   {"files", record.files},
+                   {"milliseconds", record.milliseconds}};
+    return doc.dump(1) + "\n";
+}
+
+Result<ShardRecord> decodeShardRecord(std::string_view text, std::string_view where) {
+    const std::string at(where);
+    try {
+        const json doc = json::parse(text);
+        if (doc.value("format", std::string()) != kFormat) return Error{at + ": not a Terrabit shard record"};
+        if (doc.value("version", 0) != kVersion) {
+            return Error{at + ": shard record version " + doc.value("version", json()).dump() + " is not " +
+                         std::to_string(kVersion)};
+        }
+        ShardRecord r;
+        r.shard.index = doc.at("shard").at("index").get<int>();
+        r.shard.count = doc.at("shard").at("count").get<int>();
+        if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count) {
+            return Error{at + ": shard " + r.shard.text() + " is not a valid K/N"};
+        }
+        for (const json& q : doc.at("tiles")) {
+            auto t = TileId::fromQuadkey(q.get<std::string>());
+            if (!t) return Error{at + ": " + t.message()};
+            r.tiles.push_back(*t);
+        }
+        r.prefixes = doc.at("prefixes").get<std::vector<std::string>>();
+        r.weight = doc.at("weight").get<std::uint64_t>();
+        r.bakedTiles = doc.at("bakedTiles").get<std::size_t>();
+        for (const json& v : doc.at("vegetationTallies")) {
+            auto t = TileId::fromQuadkey(v.at(0).get<std::string>());
+            if (!t) return Error{at + ": " + t.message()};
+            r.tallies.push_back({*t, v.at(1).get<std::uint32_t>(), v.at(2).get<std::size_t>(),
+                                 v.at(3).get<std::size_t>(), v.at(4).get<double>()});
+        }
+        r.files = doc.at("files").get<std::vector<std::string>>();
+        r.milliseconds = doc.at("milliseconds").get<double>();
+        return r;
+    } catch (const std::exception& e) {
+        return Error{at + ": " + e.what()};
+    }
+}
+
+Status writeShardRecord(const std::filesystem::path& folder, const ShardRecord& record) {
+    const std::filesystem::path file = folder / kShardRecordFile;
+    const std::filesystem::path temporary = folder / (std::string(".") + std::string(kShardRecordFile) + ".tmp");
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << encodeShardRecord(record);
+        out.flush();
+        if (!out) return Error{temporary.string() + ": cannot write the shard record"};
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, file, ec);
+    if (ec) return Error{file.string() + ": " + ec.message()};
+    return Status::success();
+}
+
+Result<ShardRecord> readShardRecord(const std::filesystem::path& folder) {
+    const std::filesystem::path file = folder / kShardRecordFile;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        return Error{file.string() + " is missing: that shard failed or has not finished (rerun it alone)"};
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return decodeShardRecord(text.str(), file.string());
+}
+
+}  // namespace terrabit::core::scale
