@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "terrabit/core/algebra/compose_command.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/io/progress_printer.h"
@@ -212,6 +214,52 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+void addBakeCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand(
+        "bake",
+        "Bake a map into a scene by the rules' passes (buildings, water, roads, vegetation) and write it: "
+        "<out>/manifest.json (assets, instances, building outcomes, statistics) and any other --format");
+    auto input = std::make_shared<InputOptions>();
+    auto tiles = std::make_shared<TileOptions>();
+    auto c = std::make_shared<io::BakeCommand>();
+    auto out = std::make_shared<std::string>();
+    auto formats = std::make_shared<std::string>("manifest");
+    auto catalogue = std::make_shared<std::string>();
+    input->add(*cmd);
+    tiles->add(*cmd, true);
+    cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene, byte for byte")
+        ->capture_default_str();
+    cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
+    cmd->add_option("--format,-f", *formats,
+                    "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, or all")
+        ->capture_default_str();
+    cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
+    cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 256));
+    cmd->callback([&ctx, input, tiles, c, out, formats, catalogue] {
+        io::BakeCommand command = *c;
+        auto parsed = terrabit::core::parseExportFormats(*formats);
+        if (!parsed) {
+            std::cerr << "error: --format: " << parsed.message() << "\n";
+            ctx.exitCode = io::kExitBadArguments;
+            return;
+        }
+        command.formats = *parsed;
+        command.input = input->input(ctx);
+        command.selection = tiles->selection();
+        command.threads = tiles->threads;
+        command.outDir = *out;
+        if (!catalogue->empty()) {
+            command.catalogue = *catalogue;
+        } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
+            command.catalogue = *dir / "assets" / "catalogue.yaml";
+        }
+        command.exporter = terrabit::core::exportScene;
+        ctx.exitCode = io::runBake(command, std::cout, std::cerr, ctx.progress());
+    });
+}
+
 #ifdef TERRABIT_CLI_RENDER
 void addRenderCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
@@ -290,6 +338,7 @@ int main(int argc, char** argv) {
     addRasterizeCommand(app, ctx);
     addProbeCommand(app, ctx);
     addComposeCommand(app, ctx);
+    addBakeCommand(app, ctx);
 #ifdef TERRABIT_CLI_RENDER
     addRenderCommand(app, ctx);
 #endif

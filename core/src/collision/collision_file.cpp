@@ -141,6 +141,13 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
                                std::to_string(x0) + ", " + std::to_string(y0) + ") leaves the zoom-" +
                                std::to_string(zoom) + " world");
     }
+    // CollisionGrid keeps a table entry per region slot and layer: a damaged or hostile header
+    // must not make it allocate terabytes.
+    if (std::uint64_t{wide} * high > kMaxCollisionFileTiles) {
+        return r.error(24, "the region of " + std::to_string(wide) + " x " + std::to_string(high) +
+                               " tiles is larger than the " + std::to_string(kMaxCollisionFileTiles) +
+                               " tiles a collision grid holds");
+    }
     if (layerCount < 1 || layerCount > static_cast<std::uint32_t>(kMaxCollisionLayers)) {
         return r.error(32, "layer count " + std::to_string(layerCount) + " is outside 1..64");
     }
@@ -175,7 +182,11 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
         const std::uint32_t y = r.u32();
         const std::uint64_t mask = r.u64();
         std::string_view qk = r.text(32);
-        qk = qk.substr(0, qk.find('\0'));
+        const std::size_t end = std::min(qk.find('\0'), qk.size());
+        if (qk.find_first_not_of('\0', end) != std::string_view::npos) {
+            return r.error(at + 16, "the quadkey field is not padded with zero bytes");
+        }
+        qk = qk.substr(0, end);
         if (x < x0 || y < y0 || x - x0 >= wide || y - y0 >= high) {
             return r.error(at, "tile (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the region");
         }
@@ -196,6 +207,9 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
         masks.push_back(mask);
     }
 
+    for (std::size_t at = r.offset(); at < dataOffset; ++at) {
+        if (bytes[at] != 0) return r.error(at, "the padding before the bit tiles is not zero");
+    }
     std::size_t stored = 0;
     for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
     if (dataOffset + stored * sizeof(BitTile) != body) {
@@ -224,7 +238,7 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
     std::vector<TileId> extent = tiles;
     extent.push_back(TileId{static_cast<int>(zoom), x0, y0});
     extent.push_back(TileId{static_cast<int>(zoom), x0 + wide - 1, y0 + high - 1});
-    Result<CollisionGrid> grid = CollisionGrid::build(layers, extent, layers.names, std::size_t{wide} * high);
+    Result<CollisionGrid> grid = CollisionGrid::build(layers, extent, layers.names, kMaxCollisionFileTiles);
     if (!grid) return r.error(0, grid.message());
     return grid;
 }

@@ -39,6 +39,11 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
             return Error{"collision grid file: layer name '" + name + "' must be 1 to 255 bytes long"};
         }
     }
+    if (std::uint64_t(grid.tilesWide()) * std::uint64_t(grid.tilesHigh()) > kMaxCollisionFileTiles) {
+        return Error{"collision grid file: the region of " + std::to_string(grid.tilesWide()) + " x " +
+                     std::to_string(grid.tilesHigh()) + " tiles is larger than the " +
+                     std::to_string(kMaxCollisionFileTiles) + " a file may hold"};
+    }
     const TileId origin = grid.origin();
     const auto insideRegion = [&](const TileId& t) {
         return t.zoom == grid.zoom() && t.x >= origin.x && t.y >= origin.y &&

@@ -33,7 +33,6 @@ int phaseOf(const TileId& t) { return static_cast<int>((t.y % 3) * 3 + (t.x % 3)
 
 /// Per-worker scratch: after the first buildings nothing here allocates.
 struct Scratch {
-    Rasterizer rasterizer;
     std::vector<CellSpan> spans;
     std::vector<ModelFit> fits;
     std::vector<Vec2> ground;
@@ -250,7 +249,7 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
                 const std::array<Vec2, 4> corners = boxCorners(placed);
                 std::array<Vec2, 4> cells;
                 for (std::size_t c = 0; c < 4; ++c) cells[c] = frame.groundToCell(corners[c]);
-                if (!footprintSpans(cells, region, s.rasterizer, s.spans)) continue;
+                if (!footprintSpans(cells, region, s.spans)) continue;
                 inReach = true;
                 // This code is hot: every fit of every building ends here until one is clear.
                 if (!occupancy.isClear(s.spans, &blocking)) continue;
@@ -285,7 +284,7 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
         const CellRegion region = CellRegion::around(t);
         for (const PlacedBuilding& b : cached.buildings) {
             if (b.record.outcome != BuildingOutcome::Placed) continue;
-            if (footprintSpans(b.footprintCells, region, s.rasterizer, s.spans)) occupancy.mark(s.spans);
+            if (footprintSpans(b.footprintCells, region, s.spans)) occupancy.mark(s.spans);
         }
     };
 

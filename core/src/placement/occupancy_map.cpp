@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace terrabit::core::placement {
 
@@ -75,29 +76,50 @@ void OccupancyMap::mark(std::span<const CellSpan> spans) {
     }
 }
 
-bool footprintSpans(const std::array<Vec2, 4>& corners, const CellRegion& region, Rasterizer& rasterizer,
-                    std::vector<CellSpan>& spans) {
+bool footprintSpans(const std::array<Vec2, 4>& corners, const CellRegion& region, std::vector<CellSpan>& spans) {
     spans.clear();
-    std::array<Vec2, 4> local;
-    const Vec2 origin{static_cast<double>(region.x0), static_cast<double>(region.y0)};
-    const double width = static_cast<double>(region.x1 - region.x0);
-    const double height = static_cast<double>(region.y1 - region.y0);
-    for (std::size_t i = 0; i < 4; ++i) {
-        local[i] = corners[i] - origin;
+    double minY = corners[0].y, maxY = corners[0].y;
+    for (const Vec2 c : corners) {
         // A corner on the region's border touches no cell outside it (the conservative rule
         // counts open cell interiors), so the border itself is allowed.
-        if (!isFinite(local[i]) || local[i].x < 0.0 || local[i].y < 0.0 || local[i].x > width || local[i].y > height) {
+        if (!isFinite(c) || c.x < static_cast<double>(region.x0) || c.x > static_cast<double>(region.x1) ||
+            c.y < static_cast<double>(region.y0) || c.y > static_cast<double>(region.y1)) {
             return false;
         }
+        minY = std::min(minY, c.y);
+        maxY = std::max(maxY, c.y);
     }
-    const std::uint32_t ends[1] = {4};
-    const PolygonView shape{std::span<const Vec2>(local), std::span<const std::uint32_t>(ends)};
-    const Status drawn =
-        rasterizer.polygonSpans(shape, RasterOptions{FillRule::NonZero, Coverage::Conservative},
-                                static_cast<int>(width), static_cast<int>(height), [&](int y, int x0, int x1) {
-                                    spans.push_back({region.y0 + y, region.x0 + x0, region.x0 + x1});
-                                });
-    return drawn.ok();
+    // Rows whose open strip (j, j + 1) the rectangle enters. For a convex shape the closure of
+    // its part inside an open strip is its part inside the closed strip, whose x-extent is found
+    // on the edges clipped to [j, j + 1]; the open cells (i, i + 1) meeting (xmin, xmax) are then
+    // floor(xmin) .. ceil(xmax) - 1.
+    const auto firstRow = static_cast<std::int64_t>(std::floor(minY));
+    const auto endRow = std::max(firstRow, static_cast<std::int64_t>(std::ceil(maxY)));
+    for (std::int64_t j = firstRow; j < endRow; ++j) {
+        const double lo = static_cast<double>(j), hi = lo + 1.0;
+        double xmin = std::numeric_limits<double>::infinity();
+        double xmax = -std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < 4; ++i) {
+            const Vec2 p = corners[i], q = corners[(i + 1) % 4];
+            const double y0 = std::max(std::min(p.y, q.y), lo);
+            const double y1 = std::min(std::max(p.y, q.y), hi);
+            if (y0 > y1) continue;
+            if (p.y == q.y) {
+                xmin = std::min({xmin, p.x, q.x});
+                xmax = std::max({xmax, p.x, q.x});
+                continue;
+            }
+            const double slope = (q.x - p.x) / (q.y - p.y);
+            const double xa = p.x + (y0 - p.y) * slope, xb = p.x + (y1 - p.y) * slope;
+            xmin = std::min({xmin, xa, xb});
+            xmax = std::max({xmax, xa, xb});
+        }
+        if (!(xmin <= xmax)) continue;
+        const auto x0 = static_cast<std::int64_t>(std::floor(xmin));
+        const auto x1 = static_cast<std::int64_t>(std::ceil(xmax));
+        if (x0 < x1) spans.push_back({j, std::max(x0, region.x0), std::min(x1, region.x1)});
+    }
+    return true;
 }
 
 }  // namespace terrabit::core::placement

@@ -276,3 +276,39 @@ TEST(CollisionFile, WithoutATileListTheIndexHoldsTheTilesThatHaveBits) {
         for (int l = 0; l < 3; ++l) EXPECT_EQ(back.tileBits(l, t), r.grid.tileBits(l, t));
     }
 }
+
+TEST(CollisionFile, AHugeDeclaredRegionIsRefusedBeforeAnythingIsAllocated) {
+    const Region r;
+    std::vector<std::uint8_t> b = encodeCollisionFile(r.grid, r.tiles).value();
+    putU32At(b, 16, 0);
+    putU32At(b, 20, 0);
+    putU32At(b, 24, 1u << 17);  // 2^17 x 2^17 tiles at zoom 17: the whole world
+    putU32At(b, 28, 1u << 17);
+    reseal(b);
+    const std::string m = parseCollisionFile(b, "huge.tbcg").message();
+    EXPECT_NE(m.find("larger than the 65536 tiles"), std::string::npos) << m;
+}
+
+TEST(CollisionFile, RandomDamageBehindAValidChecksumIsReportedOrReadNeverACrash) {
+    // The checksum catches accidents; these bytes pass it, so every structural check is on its
+    // own (the test runs under AddressSanitizer in `make test`).
+    const Region r;
+    const std::vector<std::uint8_t> good = encodeCollisionFile(r.grid, r.tiles).value();
+    const std::size_t dataOffset = static_cast<std::size_t>(u64At(good, 40));
+    std::mt19937_64 rng(21);
+    int refused = 0;
+    for (int round = 0; round < 400; ++round) {
+        std::vector<std::uint8_t> b = good;
+        for (int k = 0; k < 1 + round % 4; ++k) b[8 + rng() % (dataOffset - 8)] = static_cast<std::uint8_t>(rng());
+        reseal(b);
+        const Result<CollisionGrid> g = parseCollisionFile(b, "fuzz");
+        if (!g.ok()) {
+            ++refused;
+            EXPECT_NE(g.message().find("fuzz"), std::string::npos) << g.message();
+        } else {
+            EXPECT_LE(g->layerCount(), kMaxCollisionLayers);
+            EXPECT_LE(std::uint64_t(g->tilesWide()) * std::uint64_t(g->tilesHigh()), kMaxCollisionFileTiles);
+        }
+    }
+    EXPECT_GT(refused, 300);  // nearly every damaged header or index is caught
+}

@@ -52,6 +52,8 @@ inline constexpr std::uint32_t kCollisionFileVersion = 1;
 inline constexpr std::size_t kCollisionFileHeaderSize = 48;
 /// Size of one tile index entry, bytes.
 inline constexpr std::size_t kCollisionFileIndexEntrySize = 48;
+/// The largest region (width × height, tiles) a file may declare: CollisionGrid's own limit.
+inline constexpr std::uint64_t kMaxCollisionFileTiles = 1u << 16;
 /// Alignment of the bit tile data, bytes (a 256-bit row can be loaded in place).
 inline constexpr std::size_t kCollisionFileDataAlignment = 32;
 
@@ -62,8 +64,8 @@ std::uint32_t collisionFileChecksum(std::span<const std::uint8_t> bytes, std::ui
 /// Parses a collision grid file held in memory. `sourceName` is what errors call it (usually
 /// the path). The grid answers every probe as the grid that was written did. Errors name the
 /// source, the byte offset and what is wrong: bad magic, an unknown version, a truncated file, a
-/// checksum mismatch, a tile outside the region or out of order, a quadkey that does not match
-/// its x/y, an empty or duplicate layer name.
+/// checksum mismatch, a region larger than kMaxCollisionFileTiles, a tile outside the region or
+/// out of order, a quadkey that does not match its x/y, an empty or duplicate layer name.
 Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, std::string_view sourceName);
 
 /// Reads a collision grid file. Errors as parseCollisionFile, plus a missing or unreadable file.

@@ -18,7 +18,6 @@
 
 #include "terrabit/core/geometry.h"
 #include "terrabit/core/raster/bit_tile.h"
-#include "terrabit/core/raster/rasterizer.h"
 #include "terrabit/core/tile/tile_id.h"
 
 namespace terrabit::core::placement {
@@ -72,10 +71,13 @@ private:
 };
 
 /// Rasterizes a rectangle (its four corners in global cells, in order around it) under the
-/// conservative rule into the spans of the rows it touches, within `region`. Returns false, with
-/// `spans` unspecified, when the rectangle reaches outside the region or is not finite. The
-/// rasterizer and the span vector are the caller's scratch: no allocation once they have grown.
-bool footprintSpans(const std::array<Vec2, 4>& corners, const CellRegion& region, Rasterizer& rasterizer,
-                    std::vector<CellSpan>& spans);
+/// conservative rule into the spans of the rows it touches, within `region`: a cell is taken when
+/// the closed rectangle meets the cell's open interior — DESIGN.md's conservative coverage
+/// (GDAL's ALL_TOUCHED, the Rasterizer's Coverage::Conservative). Row by row, the rectangle is
+/// clipped to the row's strip and the span runs from the floor of the clipped outline's least x
+/// to the ceiling of its greatest. Works for any convex quadrilateral. Returns false, with `spans`
+/// unspecified, when the rectangle reaches outside the region or is not finite. `spans` is the
+/// caller's scratch: no allocation once it has grown.
+bool footprintSpans(const std::array<Vec2, 4>& corners, const CellRegion& region, std::vector<CellSpan>& spans);
 
 }  // namespace terrabit::core::placement
