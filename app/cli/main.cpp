@@ -18,6 +18,10 @@
 #include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/io/progress_printer.h"
 #include "terrabit/core/io/resource_paths.h"
+#include "terrabit/core/scale/shard_merge.h"
+#ifdef TERRABIT_HAVE_MPI
+#include "terrabit/core/scale/mpi_bake.h"
+#endif
 #ifdef TERRABIT_CLI_RENDER
 #include "terrabit/render/render_command.h"
 #endif
@@ -237,8 +241,40 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")
         ->capture_default_str()
         ->check(CLI::Range(1, 256));
-    cmd->callback([&ctx, input, tiles, c, out, formats, catalogue] {
+    // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
+    auto shard = std::make_shared<std::string>();
+    auto mpi = std::make_shared<bool>(false);
+    auto mpiUnits = std::make_shared<int>(0);
+    cmd->add_option("--shard", *shard,
+                    "Bake part K of N (K/N) of the tiles, for terrabit-cli merge; default: from SLURM_ARRAY_TASK_ID, "
+                    "JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX when set, else every tile");
+#ifdef TERRABIT_HAVE_MPI
+    cmd->add_flag("--mpi", *mpi, "Spread the bake over the ranks of mpirun (OpenMPI) and merge on rank 0");
+    cmd->add_option("--mpi-units", *mpiUnits, "Units of work handed out to the ranks; default: two per worker")
+        ->check(CLI::Range(1, 65536));
+#endif
+    cmd->callback([&ctx, input, tiles, c, out, formats, catalogue, shard, mpi, mpiUnits] {
         io::BakeCommand command = *c;
+        if (!shard->empty()) {
+            auto spec = terrabit::core::scale::parseShardSpec(*shard);
+            if (!spec) {
+                std::cerr << "error: " << spec.message() << "\n";
+                ctx.exitCode = io::kExitBadArguments;
+                return;
+            }
+            command.shard = *spec;
+        } else if (!*mpi) {
+            auto found = terrabit::core::scale::shardFromEnvironment(terrabit::core::scale::processEnvironment());
+            if (!found) {
+                std::cerr << "error: " << found.message() << "\n";
+                ctx.exitCode = io::kExitBadArguments;
+                return;
+            }
+            if (*found) {
+                command.shard = (*found)->spec;
+                if (!ctx.quiet) std::cerr << "shard " << command.shard.text() << " (from " << (*found)->source << ")\n";
+            }
+        }
         auto parsed = terrabit::core::parseExportFormats(*formats);
         if (!parsed) {
             std::cerr << "error: --format: " << parsed.message() << "\n";
@@ -256,7 +292,28 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
         command.exporter = terrabit::core::exportScene;
+#ifdef TERRABIT_HAVE_MPI
+        if (*mpi) {
+            ctx.exitCode = terrabit::core::scale::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);
+            return;
+        }
+#endif
         ctx.exitCode = io::runBake(command, std::cout, std::cerr, ctx.progress());
+    });
+}
+
+void addMergeCommand(CLI::App& app, CliContext& ctx) {
+    auto* cmd = app.add_subcommand("merge",
+                                   "Join the output folders of the shards of one bake (bake --shard K/N) into one "
+                                   "3D Tiles tileset and one manifest: the files a bake of every tile writes");
+    auto c = std::make_shared<terrabit::core::scale::MergeCommand>();
+    auto shards = std::make_shared<std::vector<std::string>>();
+    cmd->add_option("shards", *shards, "The shards' output folders (each with its shard.json)")->required();
+    cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
+    cmd->callback([&ctx, c, shards] {
+        terrabit::core::scale::MergeCommand command = *c;
+        for (const std::string& s : *shards) command.shards.emplace_back(s);
+        ctx.exitCode = terrabit::core::scale::runMerge(command, std::cout, std::cerr);
     });
 }
 
@@ -339,6 +396,7 @@ int main(int argc, char** argv) {
     addProbeCommand(app, ctx);
     addComposeCommand(app, ctx);
     addBakeCommand(app, ctx);
+    addMergeCommand(app, ctx);
 #ifdef TERRABIT_CLI_RENDER
     addRenderCommand(app, ctx);
 #endif

@@ -8,6 +8,7 @@
 
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/core/scale/shard_record.h"
 
 namespace terrabit::core::io {
 
@@ -98,6 +99,23 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     options.threads = command.threads;
     options.blockCells = command.blockCells;
     options.progress = half(0.5, 0.4);
+    // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
+    const bool sharded = command.shard.count > 1;
+    scale::ShardWork shard;
+    if (sharded) {
+        if (Status s = scale::removeShardRecord(command.outDir); !s)
+            return failure(err, s.message(), kExitNothingUsable);
+        shard = scale::shardWork(m.index, command.shard, baker.rules().passes().size());
+        if (shard.own.empty()) {
+            Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
+            if (!s) return failure(err, s.message(), kExitNothingUsable);
+            out << "shard " << command.shard.text() << ": no tiles\n";
+            return kExitOk;
+        }
+        options.tiles = shard.baked;
+        options.sceneTiles = shard.own;
+        options.origin = placement::sceneOrigin(m.index.tiles());
+    }
     auto scene = baker.bake(options);
     if (!scene) return failure(err, scene.message(), kExitNothingUsable);
     warnings.insert(warnings.end(), baker.report().warnings.begin(), baker.report().warnings.end());
@@ -119,6 +137,17 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     printWarnings(err, warnings);
     if (!report) return failure(err, report.message(), kExitNothingUsable);
 
+    if (sharded) {
+        scale::ShardRecord record = scale::makeShardRecord(command.shard, shard);
+        record.tallies = scene->vegetationTallies;
+        for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
+        record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
+            return failure(err, st.message(), kExitNothingUsable);
+        }
+        out << "shard " << command.shard.text() << ": " << shard.own.size() << " tiles, " << shard.baked.size()
+            << " baked with their halo\n";
+    }
     const SceneStatistics& s = scene->statistics;
     out << "baked " << scene->tiles.size() << " tiles of " << m.map.source << " at zoom " << scene->frame.zoom
         << " (seed " << scene->seed << ", origin " << fixed(scene->frame.origin.lon, 6) << ","

@@ -75,7 +75,27 @@ Result<ShardRecord> decodeShardRecord(std::string_view text, std::string_view wh
     }
 }
 
+ShardRecord makeShardRecord(const ShardSpec& spec, const ShardWork& work) {
+    ShardRecord r;
+    r.shard = spec;
+    r.tiles = work.own;
+    r.prefixes = work.prefixes;
+    r.weight = work.weight;
+    r.bakedTiles = work.baked.size();
+    return r;
+}
+
+Status removeShardRecord(const std::filesystem::path& folder) {
+    std::error_code ec;
+    std::filesystem::remove(folder / kShardRecordFile, ec);
+    if (ec) return Error{(folder / kShardRecordFile).string() + ": " + ec.message()};
+    return Status::success();
+}
+
 Status writeShardRecord(const std::filesystem::path& folder, const ShardRecord& record) {
+    std::error_code created;
+    std::filesystem::create_directories(folder, created);
+    if (created) return Error{folder.string() + ": " + created.message()};
     const std::filesystem::path file = folder / kShardRecordFile;
     const std::filesystem::path temporary = folder / (std::string(".") + std::string(kShardRecordFile) + ".tmp");
     {

@@ -16,6 +16,7 @@
 #include "terrabit/core/progress.h"
 #include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/result.h"
+#include "terrabit/core/scale/shard_plan.h"
 #include "terrabit/core/scene/scene.h"
 
 namespace terrabit::core::io {
@@ -36,6 +37,10 @@ struct BakeCommand {
     /// (resolved by main).
     std::filesystem::path catalogue;
     SceneExporter exporter;  ///< required: writes the formats
+    /// Part K of N of the tiles (scale/shard_plan.h); the default 0/1 is the whole bake. A shard
+    /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
+    /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.
+    scale::ShardSpec shard;
 };
 
 /// Bakes and writes the scene. On `out`: the tiles, what the passes did (tiles run, time), the

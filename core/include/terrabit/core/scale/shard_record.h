@@ -31,6 +31,13 @@ struct ShardRecord {
     double milliseconds = 0.0;                 ///< the shard's wall time
 };
 
+/// A record of `spec`'s work, before tallies, files and time are known.
+ShardRecord makeShardRecord(const ShardSpec& spec, const ShardWork& work);
+
+/// Removes <folder>/shard.json if there is one: a shard starting again is not done until it
+/// writes a new one. Errors name the file and the OS reason.
+Status removeShardRecord(const std::filesystem::path& folder);
+
 /// JSON text of a record (not byte-stable: it holds a time).
 std::string encodeShardRecord(const ShardRecord& record);
 

@@ -1,0 +1,208 @@
+// Shards of a bake of the Monaco sample, merged, against the bake of every tile on one machine:
+// the same files, byte for byte — through the library, the built terrabit-cli (--shard, the
+// array-job variables, merge) and, when MPI is built in, mpirun. A failed shard is named and
+// can be rerun alone.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/bake_command.h"
+#include "terrabit/core/scale/shard_merge.h"
+#include "terrabit/core/scale/shard_record.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+namespace fs = std::filesystem;
+
+const std::string kResources = TERRABIT_RESOURCES_DIR;
+
+std::string readFile(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+/// Every file under `root` (relative path → bytes), leaving out shard records and work folders.
+std::map<std::string, std::string> filesUnder(const fs::path& root) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+        if (!e.is_regular_file()) continue;
+        const std::string relative = fs::relative(e.path(), root).generic_string();
+        if (relative == scale::kShardRecordFile || relative.rfind(".terrabit-shards", 0) == 0) continue;
+        files[relative] = readFile(e.path());
+    }
+    return files;
+}
+
+/// Fails with the first differing file rather than dumping megabytes.
+void expectSameFiles(const fs::path& expected, const fs::path& actual) {
+    const auto a = filesUnder(expected), b = filesUnder(actual);
+    ASSERT_FALSE(a.empty());
+    std::vector<std::string> namesA, namesB;
+    for (const auto& [k, v] : a) namesA.push_back(k);
+    for (const auto& [k, v] : b) namesB.push_back(k);
+    ASSERT_EQ(namesA, namesB);
+    for (const auto& [name, bytes] : a) {
+        EXPECT_TRUE(bytes == b.at(name)) << name << " differs (" << bytes.size() << " against " << b.at(name).size()
+                                         << " bytes)";
+    }
+}
+
+int run(const std::string& commandLine) { return std::system((commandLine + " >/dev/null 2>&1").c_str()); }
+
+class ShardBakeTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        mDir = fs::temp_directory_path() /
+               ("terrabit_scale_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(mDir);
+        fs::create_directories(mDir);
+    }
+    void TearDown() override { fs::remove_all(mDir); }
+
+    /// A 5 × 4-tile block of the sample at zoom 17: the harbour, the Rock and the casino.
+    io::BakeCommand command(const fs::path& out) const {
+        io::BakeCommand c;
+        c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
+        c.input.rules = kResources + "/rules/default.yaml";
+        c.catalogue = kResources + "/assets/catalogue.yaml";
+        c.selection.zoom = 17;
+        c.selection.bboxLonLat = Box2{{7.412, 43.728}, {7.432, 43.741}};
+        c.outDir = out;
+        c.seed = 11;
+        c.threads = 2;
+        c.formats = {ExportFormat::Tiles3d, ExportFormat::Manifest};
+        c.exporter = exportScene;
+        return c;
+    }
+
+    int bake(io::BakeCommand c) {
+        std::ostringstream out, err;
+        const int code = io::runBake(c, out, err);
+        mLastErr = err.str();
+        return code;
+    }
+
+    /// The CLI's arguments for the same bake.
+    std::string cliArgs(const fs::path& out) const {
+        return std::string(" --quiet bake ") + kResources + "/maps/monaco-2022-07-19.osm.pbf --zoom 17 --bbox " +
+               "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest --out " + out.string();
+    }
+
+    fs::path mDir;
+    std::string mLastErr;
+};
+
+TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
+    io::BakeCommand whole = command(mDir / "whole");
+    whole.formats.push_back(ExportFormat::Layers);  // per-tile files, copied by merge
+    ASSERT_EQ(bake(whole), 0) << mLastErr;
+    for (int k = 0; k < 2; ++k) {
+        io::BakeCommand c = whole;
+        c.outDir = mDir / ("shard" + std::to_string(k));
+        c.shard = scale::ShardSpec{k, 2};
+        ASSERT_EQ(bake(c), 0) << mLastErr;
+    }
+    const auto a = scale::readShardRecord(mDir / "shard0");
+    const auto b = scale::readShardRecord(mDir / "shard1");
+    ASSERT_TRUE(a && b);
+    EXPECT_FALSE(a->tiles.empty());
+    EXPECT_FALSE(b->tiles.empty());
+    EXPECT_GE(a->bakedTiles, a->tiles.size());
+
+    scale::MergeCommand merge;
+    merge.shards = {mDir / "shard1", mDir / "shard0"};  // any order
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+TEST_F(ShardBakeTest, AFailedShardIsNamedAndCanBeRerunAlone) {
+    ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
+    io::BakeCommand first = command(mDir / "shard0");
+    first.shard = scale::ShardSpec{0, 2};
+    ASSERT_EQ(bake(first), 0) << mLastErr;
+    // Shard 1 cannot write: its output folder is a file.
+    std::ofstream(mDir / "blocked") << "not a folder";
+    io::BakeCommand second = command(mDir / "blocked");
+    second.shard = scale::ShardSpec{1, 2};
+    EXPECT_NE(bake(second), 0);
+
+    scale::MergeCommand merge;
+    merge.shards = {mDir / "shard0", mDir / "blocked"};
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_NE(err.str().find("blocked"), std::string::npos) << err.str();
+    // Given only the good shard, merge names the one to rerun.
+    merge.shards = {mDir / "shard0"};
+    err.str("");
+    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_NE(err.str().find("shard 1/2 is missing"), std::string::npos) << err.str();
+    EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
+
+    second.outDir = mDir / "shard1";
+    ASSERT_EQ(bake(second), 0) << mLastErr;
+    merge.shards = {mDir / "shard0", mDir / "shard1"};
+    err.str("");
+    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+TEST_F(ShardBakeTest, ShardsOfDifferentBakesDoNotMerge) {
+    for (int k = 0; k < 2; ++k) {
+        io::BakeCommand c = command(mDir / ("shard" + std::to_string(k)));
+        c.shard = scale::ShardSpec{k, 2};
+        c.seed = 11 + static_cast<std::uint64_t>(k);  // a different seed for each
+        ASSERT_EQ(bake(c), 0) << mLastErr;
+    }
+    scale::MergeCommand merge;
+    merge.shards = {mDir / "shard0", mDir / "shard1"};
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_NE(err.str().find("different bake"), std::string::npos) << err.str();
+}
+
+TEST_F(ShardBakeTest, TheCliShardsByFlagAndByArrayJobVariablesAndMerges) {
+    const std::string cli = TERRABIT_CLI;
+    ASSERT_EQ(run(cli + cliArgs(mDir / "whole")), 0);
+    ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2"), 0);
+    // Shard 1 as a Slurm array task would run it (sbatch --array=0-1).
+    ASSERT_EQ(run("SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 " + cli + cliArgs(mDir / "s1")), 0);
+    const auto record = scale::readShardRecord(mDir / "s1");
+    ASSERT_TRUE(record) << record.message();
+    EXPECT_EQ(record->shard, (scale::ShardSpec{1, 2}));
+    ASSERT_EQ(run(cli + " --quiet merge " + (mDir / "s0").string() + " " + (mDir / "s1").string() + " --out " +
+                  (mDir / "merged").string()),
+              0);
+    expectSameFiles(mDir / "whole", mDir / "merged");
+    // A missing shard fails the merge.
+    EXPECT_NE(run(cli + " --quiet merge " + (mDir / "s0").string() + " --out " + (mDir / "m2").string()), 0);
+}
+
+#ifdef TERRABIT_MPIRUN
+TEST_F(ShardBakeTest, MpirunWithTwoRanksGivesTheSingleMachineBake) {
+    const std::string cli = TERRABIT_CLI;
+    ASSERT_EQ(run(cli + cliArgs(mDir / "whole")), 0);
+    // As root (containers, CI) OpenMPI refuses to start without these.
+    const std::string mpirun = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+                               std::string(TERRABIT_MPIRUN) + " -np 2 --oversubscribe ";
+    ASSERT_EQ(run(mpirun + cli + cliArgs(mDir / "mpi") + " --mpi"), 0);
+    EXPECT_FALSE(fs::exists(mDir / "mpi" / ".terrabit-shards"));
+    expectSameFiles(mDir / "whole", mDir / "mpi");
+}
+#endif
+
+}  // namespace
+}  // namespace terrabit::test
