@@ -49,19 +49,48 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     index.mKinds.reserve(entryCount);
     index.mSizeCells.reserve(entryCount);
     index.mReach.reserve(entryCount);
-    std::unordered_map<const Feature*, std::pair<std::uint32_t, std::uint32_t>> converted;
+    index.mChunksBegin.reserve(entryCount);
+    index.mChunksCount.reserve(entryCount);
+    struct Converted {
+        std::uint32_t cells, parts, chunks, chunkCount;
+    };
+    std::unordered_map<const Feature*, Converted> converted;
     for (const LayerEntry& e : map.entries) {
         const Feature& f = *e.feature;
-        const auto [it, fresh] = converted.try_emplace(&f, static_cast<std::uint32_t>(index.mCells.size()),
-                                                       static_cast<std::uint32_t>(index.mPartEnds.size()));
+        const auto [it, fresh] =
+            converted.try_emplace(&f, Converted{static_cast<std::uint32_t>(index.mCells.size()),
+                                                static_cast<std::uint32_t>(index.mPartEnds.size()),
+                                                static_cast<std::uint32_t>(index.mChunks.size()), 0});
         if (fresh) {
+            const std::size_t first = index.mCells.size();
             for (const Vec2& p : f.points) index.mCells.push_back(toCell(p));
             index.mPartEnds.insert(index.mPartEnds.end(), f.partEnds.begin(), f.partEnds.end());
+            if (f.kind == FeatureKind::Area && f.points.size() >= kChunkedFeatureVertices) {
+                // Bounds of each run of kRingChunk vertices, ring by ring, in the order
+                // TileRasterizer walks them.
+                std::uint32_t begin = 0;
+                for (const std::uint32_t end : f.partEnds) {
+                    for (std::uint32_t c = begin; c < end; c += kRingChunk) {
+                        const std::uint32_t last = std::min(end, c + kRingChunk);
+                        Box2 box{index.mCells[first + c], index.mCells[first + c]};
+                        for (std::uint32_t v = c + 1; v < last; ++v) {
+                            const Vec2 p = index.mCells[first + v];
+                            box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y)};
+                            box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y)};
+                        }
+                        index.mChunks.push_back(box);
+                    }
+                    begin = end;
+                }
+                it->second.chunkCount = static_cast<std::uint32_t>(index.mChunks.size()) - it->second.chunks;
+            }
         }
-        index.mCellsBegin.push_back(it->second.first);
+        index.mCellsBegin.push_back(it->second.cells);
         index.mCellsCount.push_back(static_cast<std::uint32_t>(f.points.size()));
-        index.mPartsBegin.push_back(it->second.second);
+        index.mPartsBegin.push_back(it->second.parts);
         index.mPartsCount.push_back(static_cast<std::uint32_t>(f.partEnds.size()));
+        index.mChunksBegin.push_back(it->second.chunks);
+        index.mChunksCount.push_back(it->second.chunkCount);
         index.mKinds.push_back(f.kind);
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;

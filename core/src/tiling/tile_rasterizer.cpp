@@ -145,9 +145,32 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                 const Box2& reach = index.reach(e);
                 const bool inside = reach.min.x >= clipBox.min.x && reach.max.x <= clipBox.max.x &&
                                     reach.min.y >= clipBox.min.y && reach.max.y <= clipBox.max.y;
+                const std::span<const Box2> chunks = index.chunks(e);
+                std::size_t chunk = 0;
                 std::uint32_t begin = 0;
                 for (const std::uint32_t end : partEnds) {
-                    const auto ring = cells.subspan(begin, end - begin);
+                    std::span<const Vec2> ring = cells.subspan(begin, end - begin);
+                    if (!inside && !chunks.empty()) {
+                        // A chunk wholly beyond one side of the clip box becomes the chord between
+                        // its first and last vertex. The chord and the path it replaces both lie
+                        // beyond that side, so nothing changes inside the box, and a sea of
+                        // thousands of vertices costs a tile little more than its nearby ones.
+                        mReduced.clear();
+                        const auto n = static_cast<std::uint32_t>(ring.size());
+                        for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
+                            const Box2& box = chunks[chunk];
+                            const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
+                            const bool far = box.max.x < clipBox.min.x || box.min.x > clipBox.max.x ||
+                                             box.max.y < clipBox.min.y || box.min.y > clipBox.max.y;
+                            if (far) {
+                                mReduced.push_back(ring[c]);
+                                if (last != c) mReduced.push_back(ring[last]);
+                            } else {
+                                mReduced.insert(mReduced.end(), ring.begin() + c, ring.begin() + last + 1);
+                            }
+                        }
+                        ring = mReduced;
+                    }
                     if (inside) {
                         for (const Vec2& p : ring) mPoints.push_back(p - offset);
                         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));

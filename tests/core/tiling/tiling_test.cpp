@@ -239,6 +239,51 @@ TEST(TileRasterizer, RoadAlongATileBorderIsSeamless) {
     }
 }
 
+TEST(TileRasterizer, LargeRingsSkipFarChunksWithoutChangingABit) {
+    // A wobbly sea-like ring of 3000 vertices around a block of 4 × 3 tiles, with a wobbly
+    // island (hole) of 600: tiles see only the chunks near them, and still every cell matches
+    // the unclipped region.
+    const RuleSet r = rules();
+    MapData map;
+    const Vec2 centre = test::tileOrigin(kX0, kY0) + Vec2{512, 384};
+    std::vector<Vec2> pts;
+    for (int i = 0; i < 3000; ++i) {
+        const double a = 2 * M_PI * i / 3000;
+        const double radius = 520 + 60 * std::sin(17 * a) + 9 * std::cos(131 * a);
+        pts.push_back(centre + Vec2{std::cos(a), std::sin(a)} * radius);
+    }
+    for (int i = 0; i < 600; ++i) {
+        const double a = -2 * M_PI * i / 600;
+        const double radius = 150 + 40 * std::sin(7 * a);
+        pts.push_back(centre + Vec2{std::cos(a) * radius + 100, std::sin(a) * radius});
+    }
+    map.features.push_back(cellFeature("sea", FeatureKind::Area, {{"kind", "solid"}}, pts, kZoom, {3000, 3600}));
+    const ClassifiedMap classified = classify(map, r);
+    std::vector<TileId> tiles;
+    for (std::uint32_t y = 0; y < 3; ++y) {
+        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kZoom, kX0 + x, kY0 + y});
+    }
+    auto index = TileIndex::build(classified, kZoom, tiles);
+    ASSERT_TRUE(index.ok());
+    ASSERT_FALSE(index->chunks(0).empty());
+    const int layer = r.layerId("solid");
+    const BitGrid region = referenceLayer(*index, layer, kX0, kY0, 4, 3);
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    int set = 0, clear = 0;
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        ASSERT_TRUE(tr.rasterize(*index, s, out));
+        const TileId t = index->tiles()[s];
+        EXPECT_EQ(out[static_cast<std::size_t>(layer)],
+                  region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0)))
+            << t.quadkey();
+        set += out[static_cast<std::size_t>(layer)].count();
+        clear += 65536 - out[static_cast<std::size_t>(layer)].count();
+    }
+    EXPECT_GT(set, 100000);
+    EXPECT_GT(clear, 50000);
+}
+
 TEST(TileRasterizer, LineWidthInMetresBecomesCellsAtTheLatitude) {
     const RuleSet r = rules();
     MapData map;

@@ -20,6 +20,10 @@ namespace terrabit::core {
 /// Cells beyond a tile's edge that clipped shapes keep, on top of a line's half width: enough
 /// that clipping never changes a cell inside the tile under either coverage rule.
 inline constexpr double kClipMarginCells = 2.0;
+/// Rings of features with at least this many vertices (the sea, a large forest) are indexed in
+/// chunks of kRingChunk vertices with their bounds, so a tile skips the chunks far from it.
+inline constexpr std::size_t kChunkedFeatureVertices = 128;
+inline constexpr std::uint32_t kRingChunk = 32;
 
 class TileIndex {
 public:
@@ -60,6 +64,12 @@ public:
     }
     /// Entry e's feature kind.
     FeatureKind kind(std::uint32_t entry) const { return mKinds[entry]; }
+    /// For an entry whose feature has at least kChunkedFeatureVertices vertices: the bounds (global
+    /// cells) of each run of kRingChunk vertices, ring by ring (a ring's last chunk may be
+    /// shorter); empty otherwise.
+    std::span<const Box2> chunks(std::uint32_t entry) const {
+        return std::span<const Box2>(mChunks).subspan(mChunksBegin[entry], mChunksCount[entry]);
+    }
     /// Entry e's line half width or point radius in cells (0 for areas).
     double sizeCells(std::uint32_t entry) const { return mSizeCells[entry]; }
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
@@ -72,15 +82,18 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
     std::vector<std::size_t> mFirst{0};  ///< CSR: slot s holds mEntries[mFirst[s] .. mFirst[s+1])
     std::vector<std::uint32_t> mEntries;
-    std::vector<Vec2> mCells;                ///< every indexed feature's vertices, global cells
-    std::vector<std::uint32_t> mCellsBegin;  ///< per entry, into mCells
-    std::vector<std::uint32_t> mCellsCount;  ///< per entry: its feature's vertex count
-    std::vector<std::uint32_t> mPartEnds;    ///< every indexed feature's part ends
-    std::vector<std::uint32_t> mPartsBegin;  ///< per entry, into mPartEnds
-    std::vector<std::uint32_t> mPartsCount;  ///< per entry
-    std::vector<FeatureKind> mKinds;         ///< per entry
-    std::vector<double> mSizeCells;          ///< per entry
-    std::vector<Box2> mReach;                ///< per entry
+    std::vector<Vec2> mCells;                 ///< every indexed feature's vertices, global cells
+    std::vector<std::uint32_t> mCellsBegin;   ///< per entry, into mCells
+    std::vector<std::uint32_t> mCellsCount;   ///< per entry: its feature's vertex count
+    std::vector<std::uint32_t> mPartEnds;     ///< every indexed feature's part ends
+    std::vector<std::uint32_t> mPartsBegin;   ///< per entry, into mPartEnds
+    std::vector<std::uint32_t> mPartsCount;   ///< per entry
+    std::vector<FeatureKind> mKinds;          ///< per entry
+    std::vector<Box2> mChunks;                ///< chunk bounds of large features
+    std::vector<std::uint32_t> mChunksBegin;  ///< per entry, into mChunks
+    std::vector<std::uint32_t> mChunksCount;  ///< per entry (0: not chunked)
+    std::vector<double> mSizeCells;           ///< per entry
+    std::vector<Box2> mReach;                 ///< per entry
 };
 
 }  // namespace terrabit::core

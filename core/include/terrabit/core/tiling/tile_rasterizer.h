@@ -32,7 +32,8 @@ private:
     Rasterizer mRasterizer;
     std::vector<Vec2> mPoints;  ///< the current shape in tile cells
     std::vector<std::uint32_t> mRingEnds;
-    std::vector<Vec2> mClip;  ///< Sutherland–Hodgman ping-pong buffer
+    std::vector<Vec2> mReduced;  ///< a large ring with its far chunks cut to chords
+    std::vector<Vec2> mClip;     ///< Sutherland–Hodgman ping-pong buffer
     std::vector<Vec2> mClipOut;
 };
 
