@@ -6,6 +6,18 @@
 #include <numbers>
 #include <string>
 
+// The scan conversion is compiled twice on x86-64: for x86-64-v3 (AVX2, BMI2: one-uop variable
+// shifts for the span masks, three-operand arithmetic) and for the baseline; the loader picks
+// one for the running CPU. The v3 clone may fuse the stepped crossing estimates into FMAs, which
+// changes them in the last bits; that cannot change a cell, since any estimate within the guard
+// of a cell boundary is recomputed with the division formula (nothing there to fuse), so both
+// clones give identical bits.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define TERRABIT_SCAN_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TERRABIT_SCAN_CLONES
+#endif
+
 namespace terrabit::core {
 
 namespace raster_detail {
@@ -101,28 +113,16 @@ void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
 
 namespace {
 
-/// An edge prepared for the centre rule: oriented so that y0 < y1, with the rows whose centre
-/// line it crosses (y0 <= row + 0.5 < y1), clipped to the grid.
-struct CentreEdge {
-    double x0, y0, x1, y1;  // cells
-    int firstRow, lastRow;  // inclusive
-    int winding;            // +1 when the ring runs south (y increasing), -1 north
-};
-
-/// GDAL's crossing formula, and the first cell whose centre lies right of the crossing.
-int exactCentreCell(const CentreEdge& e, double yc, int width) {
-    return raster_detail::firstCentreRight((yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, width);
-}
-
-/// The scratch edges of one polygon: a thread's Rasterizer reuses them (thread_local keeps the
-/// header free of this type; after the first calls it allocates nothing).
-thread_local std::vector<CentreEdge> tEdges;
+/// How far a stepped crossing estimate may stray from GDAL's division formula, in cells: far
+/// more than the rounding it can gather over 256 steps, far less than anything real data
+/// resolves.
+inline double stepGuard(double xa, double xb) { return 1e-10 * (1.0 + std::fabs(xa) + std::fabs(xb)); }
 
 }  // namespace
 
-void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int width, int height) {
+TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int width, int height) {
     // Edges crossing some row's centre line inside the grid, and the rows they span.
-    std::vector<CentreEdge>& edges = tEdges;
+    std::vector<Edge>& edges = mEdges;
     edges.clear();
     int rowMin = height;
     int rowMax = -1;
@@ -162,7 +162,7 @@ void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int wid
     // grid add no crossings: they only change the state a row starts in (mRowEntry).
     const std::size_t rows = static_cast<std::size_t>(rowMax - rowMin + 1);
     mRowStart.assign(rows + 1, 0);
-    for (const CentreEdge& e : edges) {
+    for (const Edge& e : edges) {
         const std::size_t f = static_cast<std::size_t>(e.firstRow - rowMin);
         const std::size_t l = static_cast<std::size_t>(e.lastRow - rowMin) + 1;
         if (std::max(e.x0, e.x1) < 0.0) {
@@ -199,11 +199,14 @@ void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int wid
     // (never, in practice, for real data) is it recomputed with the division formula GDAL uses,
     // so that ties are decided exactly as documented. The guard is far wider than the rounding
     // error the steps can gather over 256 rows.
-    for (const CentreEdge& e : edges) {
+    // GDAL's crossing formula, and the first cell whose centre lies right of the crossing.
+    auto exactCell = [width](const Edge& e, double yc) {
+        return raster_detail::firstCentreRight((yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, width);
+    };
+    for (const Edge& e : edges) {
         if (std::max(e.x0, e.x1) < 0.0) continue;
         const double slope = (e.x1 - e.x0) / (e.y1 - e.y0);
-        const double guard = 1e-10 * (1.0 + std::fabs(e.x0) + std::fabs(e.x1));
-        const double inner = 0.5 - guard;
+        const double inner = 0.5 - stepGuard(e.x0, e.x1);
         double yc = e.firstRow + 0.5;
         double t = e.x0 + (yc - e.y0) * slope + 0.5;  // crossing + 0.5: its floor is the cell
         int* end = mRowStart.data() + (e.firstRow - rowMin);
@@ -214,7 +217,7 @@ void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int wid
                 const int i = static_cast<int>(t);
                 int cell = i;
                 if (std::fabs(t - i - 0.5) > inner) [[unlikely]]
-                    cell = exactCentreCell(e, yc, width);
+                    cell = exactCell(e, yc);
                 crossings[--end[k]] = {cell, e.winding};
                 t += slope;
                 yc += 1.0;
@@ -228,7 +231,7 @@ void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int wid
                     cell = width;
                 } else {
                     const int i = static_cast<int>(t);
-                    cell = std::fabs(t - i - 0.5) > inner ? exactCentreCell(e, yc, width) : std::min(i, width);
+                    cell = std::fabs(t - i - 0.5) > inner ? exactCell(e, yc) : std::min(i, width);
                 }
                 crossings[--end[k]] = {cell, e.winding};
                 t += slope;
@@ -238,7 +241,7 @@ void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int wid
     }
 }
 
-void Rasterizer::buildTouchSpans(const PolygonView& shape, int width, int height) {
+TERRABIT_SCAN_CLONES void Rasterizer::buildTouchSpans(const PolygonView& shape, int width, int height) {
     mSpanCount = 0;
     auto reserveSpans = [&](int more) {
         const std::size_t need = mSpanCount + static_cast<std::size_t>(more);
@@ -277,7 +280,7 @@ void Rasterizer::buildTouchSpans(const PolygonView& shape, int width, int height
                 // border to border; within a guard of an integer it is recomputed with the
                 // division formula, as for the centre rule.
                 const double slope = (hi.x - lo.x) / (hi.y - lo.y);
-                const double guard = 1e-10 * (1.0 + std::fabs(lo.x) + std::fabs(hi.x));
+                const double guard = stepGuard(lo.x, hi.x);
                 auto exactAt = [&](double y) { return (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x; };
                 double y = r0 + 1.0;
                 double x = lo.x + (y - lo.y) * slope;           // at the bottom border of row r0
@@ -324,7 +327,7 @@ void Rasterizer::buildTouchSpans(const PolygonView& shape, int width, int height
     }
 }
 
-Status Rasterizer::polygon(const PolygonView& shape, RasterOptions options, BitGridView target) {
+TERRABIT_SCAN_CLONES Status Rasterizer::polygon(const PolygonView& shape, RasterOptions options, BitGridView target) {
     return polygonSpans(shape, options, target.width(), target.height, GridSink{target});
 }
 

@@ -129,6 +129,13 @@ public:
     Status polygonSpans(const PolygonView& shape, RasterOptions options, int width, int height, Sink&& sink);
 
 private:
+    /// An edge prepared for the centre rule: oriented so that y0 < y1, with the rows whose
+    /// centre line it crosses (y0 <= row + 0.5 < y1), clipped to the grid.
+    struct Edge {
+        double x0, y0, x1, y1;  ///< cells
+        int firstRow, lastRow;  ///< inclusive
+        int winding;            ///< +1 when the ring runs south (y increasing), -1 north
+    };
     /// A crossing of a row's centre line, already turned into the first cell whose centre lies
     /// right of it (clamped to 0..width), with the winding of its edge (+1 running south).
     struct Crossing {
@@ -153,6 +160,7 @@ private:
     template <class Sink>
     void emitCentreSpans(FillRule rule, int width, Sink& sink);
 
+    std::vector<Edge> mEdges;
     std::vector<int> mRowStart;
     std::vector<int> mRowEntry;
     std::vector<Crossing> mCrossings;
