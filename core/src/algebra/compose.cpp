@@ -41,6 +41,7 @@ Result<ComposeResult> compose(const LayerSource& source, std::span<const TileId>
     out.masks.resize(tiles.size());
     out.coverage.resize(tiles.size());
     out.program = *program;
+    out.latitude = eo.latitude;
 
     // Workers take the next tile from a shared counter; each owns an evaluator (its scratch).
     // Results land in per-tile slots, so the output does not depend on who computed what.

@@ -84,11 +84,6 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         (void)reportProgress(progress, static_cast<double>(s + 1) / static_cast<double>(tiles.size()), "writing");
     }
 
-    double south = 90.0, north = -90.0;
-    for (const TileId& t : tiles) {
-        south = std::min(south, t.boundsLonLat().min.y);
-        north = std::max(north, t.boundsLonLat().max.y);
-    }
     const AreaCoverage& total = composed->total;
     const double fraction = static_cast<double>(total.cells) / (65536.0 * static_cast<double>(tiles.size()));
     Json summary;
@@ -98,7 +93,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["expression"] = command.expression;
     summary["zoom"] = command.selection.zoom;
     summary["seed"] = command.seed;
-    summary["metres_latitude"] = 0.5 * (south + north);
+    summary["metres_latitude"] = composed->latitude;
     summary["tiles"] = std::move(tileList);
     summary["total"] = {
         {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};

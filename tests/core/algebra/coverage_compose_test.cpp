@@ -102,6 +102,8 @@ TEST_F(Compose, GivesTheEvaluatorsMasksAndTheirCoverage) {
     ASSERT_TRUE(r.ok()) << r.message();
     ASSERT_EQ(r->masks.size(), tiles.size());
     // The latitude defaults to the middle of the tiles, where 2 m is 2 cells.
+    EXPECT_DOUBLE_EQ(r->latitude, 0.5 * (tiles.front().boundsLonLat().max.y + tiles.back().boundsLonLat().min.y));
+    EXPECT_EQ(std::lround(2.0 / metresPerCell(r->latitude, 17)), 2);
     const ExpressionAst ast = parseOrDie("grass & ~dilate(road, 2)", mLayers);
     LayerEvaluator evaluator(LayerProgram::compile(ast));
     AreaCoverage sum;

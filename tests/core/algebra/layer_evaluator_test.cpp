@@ -129,6 +129,21 @@ TEST_F(LayerAlgebra, DefinitionsMatchTheirInlinedExpression) {
     EXPECT_EQ(firstDifference(fastEvaluate(inlined, mLayers, mBlock), fastEvaluate(withDefs, mLayers, mBlock)), "");
 }
 
+TEST_F(LayerAlgebra, ADefinitionCompilesOnItsOwn) {
+    const ExpressionAst doc = parseOrDie("near = dilate(road, 2)\nfar = grass - near\nfar | building", mLayers);
+    const ExpressionAst near = parseOrDie("dilate(road, 2)", mLayers);
+    ASSERT_EQ(doc.definitions.size(), 2u);
+    EXPECT_EQ(doc.definitions[0].name, "near");
+    LayerEvaluator fromDoc(LayerProgram::compile(doc, doc.definitions[0].node));
+    LayerEvaluator alone(LayerProgram::compile(near));
+    BitTile a, b;
+    for (const TileId& t : mBlock.tiles()) {
+        ASSERT_TRUE(fromDoc.evaluate(mLayers, t, a).ok());
+        ASSERT_TRUE(alone.evaluate(mLayers, t, b).ok());
+        EXPECT_EQ(a, b) << t.quadkey();
+    }
+}
+
 TEST_F(LayerAlgebra, EveryTileOrderGivesTheSameBits) {
     const ExpressionAst ast = parseOrDie("dilate(road, 3) & noise(9, 0.5) | erode(grass, 2) & random(0.2)", mLayers);
     const CellGrid forward = fastEvaluate(ast, mLayers, mBlock);

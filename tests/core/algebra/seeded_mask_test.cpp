@@ -95,8 +95,8 @@ TEST(SeededMasks, RowFillsEqualTheCellDefinitionAcrossTheAntimeridian) {
     const RandomMask random = RandomMask::make(9, 4, 3, 0.37);
     const NoiseMask noise = NoiseMask::make(9, 4, 3, 13.3, 0.45);
     std::vector<std::int32_t> scratch(static_cast<std::size_t>(NoiseMask::scratchSize(6)));
-    for (std::int64_t gx0 : {std::int64_t{-128}, std::int64_t{0}, std::int64_t{1000}, std::int64_t{2048 - 192},
-                             std::int64_t{2048 - 64}, std::int64_t{5000}}) {
+    for (std::int64_t gx0 : {std::int64_t{-128}, std::int64_t{0}, std::int64_t{1000}, std::int64_t{1001},
+                             std::int64_t{2048 - 192}, std::int64_t{2048 - 64}, std::int64_t{5000}}) {
         for (std::int64_t gy : {std::int64_t{-3}, std::int64_t{0}, std::int64_t{777}, std::int64_t{2050}}) {
             std::uint64_t r[6], n[6];
             random.fillRow(gx0, gy, r, 6);
@@ -109,7 +109,7 @@ TEST(SeededMasks, RowFillsEqualTheCellDefinitionAcrossTheAntimeridian) {
         }
     }
     // Columns a world apart are the same cell.
-    EXPECT_EQ(random.hash(5, 7), random.hash(5 + 2048, 7));
+    EXPECT_EQ(random.value(5, 7), random.value(5 + 2048, 7));
     EXPECT_EQ(noise.value(5, 7), noise.value(5 - 2048, 7));
 }
 

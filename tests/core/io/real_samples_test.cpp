@@ -159,6 +159,14 @@ TEST(RealSamples, MonacoPbfCountsPerLayerMatchOgrSql) {
     checkOsmCounts(sql, *map, c, rules);
     EXPECT_EQ(countOf(c, rules, "building"), 1214u);  // as the sample's README counts them
     EXPECT_GE(sql.withHeight, 458);                   // heights and levels are kept (checked above)
+
+    // Building relations come whole: one feature with all its rings, holes included.
+    int relationsWithHoles = 0;
+    for (const LayerEntry& e : c.entries) {
+        relationsWithHoles +=
+            e.layer == rules.layerId("building") && e.feature->id[0] == 'r' && e.feature->partCount() > 1;
+    }
+    EXPECT_GT(relationsWithHoles, 0);
 }
 
 TEST(RealSamples, KremsOsmXmlCountsPerLayerMatchOgrSql) {

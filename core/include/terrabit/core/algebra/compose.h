@@ -33,6 +33,7 @@ struct ComposeResult {
     std::vector<AreaCoverage> coverage;  ///< coverage of each tile
     AreaCoverage total;                  ///< coverage of all tiles (summed in the order given)
     LayerProgram program;                ///< the compiled expression
+    double latitude = 0.0;               ///< degrees: where metres were converted to cells
 };
 
 /// Evaluates `expression` (see expression_ast.h) on every tile. Fails with the expression's

@@ -34,20 +34,24 @@ constexpr std::int64_t wrapColumn(std::int64_t gx, int zoom) {
 
 struct RandomMask {
     std::uint64_t key = 0;        ///< seedKey of the scene seed, seed argument and zoom
-    std::uint64_t threshold = 0;  ///< a cell is set when its 64-bit hash is below this
+    std::uint64_t threshold = 0;  ///< a cell is set when its 32-bit value is below this (0..2^32)
     bool all = false;             ///< p >= 1: every cell set
     int zoom = 0;                 ///< zoom of the cell coordinates
 
-    /// The mask of random(p, seedArgument) for a scene seed at a zoom; p is clamped to 0..1.
+    /// The mask of random(p, seedArgument) for a scene seed at a zoom; p is clamped to 0..1 and
+    /// resolved to 2^-32.
     static RandomMask make(std::uint64_t sceneSeed, std::uint64_t seedArgument, int zoom, double p);
 
-    /// The 64-bit hash of a global cell (column wrapped). Exposed for tests of its distribution.
-    std::uint64_t hash(std::int64_t gx, std::int64_t gy) const {
+    /// The uniform 32-bit value of a global cell (column wrapped): one 64-bit hash serves the two
+    /// columns 2k and 2k + 1, its low half the even one and its high half the odd one.
+    std::uint32_t value(std::int64_t gx, std::int64_t gy) const {
+        gx = wrapColumn(gx, zoom);
         const std::uint64_t row = mixBits(key + static_cast<std::uint64_t>(gy) * 0x9e3779b97f4a7c15ULL);
-        return mixBits(row ^ (static_cast<std::uint64_t>(wrapColumn(gx, zoom)) * 0xd6e8feb86659fd93ULL));
+        const std::uint64_t h = mixBits(row ^ (static_cast<std::uint64_t>(gx >> 1) * 0xd6e8feb86659fd93ULL));
+        return static_cast<std::uint32_t>((gx & 1) ? h >> 32 : h);
     }
     /// Whether the global cell (gx, gy) is set: the slow, obviously correct definition.
-    bool cell(std::int64_t gx, std::int64_t gy) const { return all || hash(gx, gy) < threshold; }
+    bool cell(std::int64_t gx, std::int64_t gy) const { return all || value(gx, gy) < threshold; }
 
     /// Writes wordCount words of row gy starting at global column gx0 (any integer): bit b of
     /// word w is cell (gx0 + 64 w + b, gy). Equal to cell() for every bit; allocates nothing.
