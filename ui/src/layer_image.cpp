@@ -15,3 +15,47 @@ QImage layerImage(const core::BitTile& tile, QColor on, QColor off) {
 }
 
 }  // namespace terrabit::ui
+
+#include <algorithm>
+
+#include "terrabit/ui/map_document.h"
+
+namespace terrabit::ui {
+
+QImage tileComposite(const MapDocument& document, const core::TileId& tile, QColor background) {
+    constexpr int n = core::BitTile::kSize;
+    QImage image(n, n, QImage::Format_ARGB32_Premultiplied);
+    image.fill(background);
+    const LayerStack& layers = document.layers();
+    const auto& rows = document.layerRows();
+    for (int l = 0; l < layers.baseCount() && l < static_cast<int>(rows.size()); ++l) {
+        const LayerRow& row = rows[static_cast<std::size_t>(l)];
+        if (!document.layerVisible(row.name)) continue;
+        const core::BitTile* bits = layers.tile(tile, l);
+        if (!bits) continue;
+        const QRgb rgb = row.colour.rgba();
+        bits->forEachSetCell([&](int x, int y) { reinterpret_cast<QRgb*>(image.scanLine(y))[x] = rgb; });
+    }
+    return image;
+}
+
+QImage tileOverlay(const MapDocument& document, const core::TileId& tile, int alpha) {
+    const QString name = document.overlay();
+    if (name.isEmpty()) return {};
+    const auto& names = document.layers().layerNames();
+    const auto found = std::find(names.begin(), names.end(), name.toStdString());
+    if (found == names.end()) return {};
+    const int layer = static_cast<int>(found - names.begin());
+    const core::BitTile* bits = document.layers().tile(tile, layer);
+    if (!bits) return {};
+    QColor c = document.layerRows()[static_cast<std::size_t>(layer)].colour;
+    c.setAlpha(alpha);
+    constexpr int n = core::BitTile::kSize;
+    QImage image(n, n, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    const QRgb rgb = qPremultiply(c.rgba());
+    bits->forEachSetCell([&](int x, int y) { reinterpret_cast<QRgb*>(image.scanLine(y))[x] = rgb; });
+    return image;
+}
+
+}  // namespace terrabit::ui

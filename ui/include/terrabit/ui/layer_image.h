@@ -13,3 +13,21 @@ namespace terrabit::ui {
 QImage layerImage(const core::BitTile& tile, QColor on, QColor off = Qt::transparent);
 
 }  // namespace terrabit::ui
+
+namespace terrabit::core {
+struct TileId;
+}
+
+namespace terrabit::ui {
+
+class MapDocument;
+
+/// A tile of the document as the map browser shows it: the visible base layers painted in id
+/// order (later on top) over `background`, one pixel per cell, north row first.
+QImage tileComposite(const MapDocument& document, const core::TileId& tile, QColor background);
+
+/// The document's overlay layer in a tile, in its colour at `alpha` (0..255) over transparency;
+/// a null image when there is no overlay or it is empty there.
+QImage tileOverlay(const MapDocument& document, const core::TileId& tile, int alpha);
+
+}  // namespace terrabit::ui

@@ -1,0 +1,32 @@
+// The ui test executables' main: one QApplication for all tests, created after GoogleTest has
+// read its flags (listing tests needs no display). Settings and standard paths go to a test
+// location so tests never touch a user's settings.
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QStandardPaths>
+#include <QSurfaceFormat>
+
+int main(int argc, char** argv) {
+    testing::InitGoogleTest(&argc, argv);
+    if (GTEST_FLAG_GET(list_tests)) return RUN_ALL_TESTS();
+#ifndef TERRABIT_UI_GL_TESTS
+    // Widgets without GL need no display.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+#endif
+    qputenv("QT_SCALE_FACTOR", "1");
+    qputenv("QT_ENABLE_HIGHDPI_SCALING", "0");
+    // As the app does: OSG needs the compatibility profile (notes/qt-osg-on-debian12.md).
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CompatibilityProfile);
+    format.setOption(QSurfaceFormat::DeprecatedFunctions);
+    format.setDepthBufferSize(24);
+    QSurfaceFormat::setDefaultFormat(format);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("TerrabitTests");
+    QApplication::setApplicationName("TerrabitUiTests");
+    return RUN_ALL_TESTS();
+}

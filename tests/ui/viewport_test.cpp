@@ -1,0 +1,158 @@
+// The OSG viewport inside the main window, in a real GLX context under Xvfb: the scene is drawn,
+// clicking a building names its feature, model and outcome, probes work on the ground, the
+// scene follows rule edits; and a screenshot of the window with the sample open is written as a
+// test artefact (<build>/tests/ui/artefacts/main-window.png).
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <set>
+
+#include "terrabit/render/lighting.h"
+#include "terrabit/ui/main_window.h"
+#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/map_view.h"
+#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/viewport.h"
+#include "ui_test_support.h"
+
+using namespace terrabit;
+
+namespace {
+
+class GlWindow : public testing::Test {
+protected:
+    void SetUp() override {
+        ui::MainWindowOptions options;
+        options.resourcesDir = test::resourcesDir();
+        options.recoveryDir = recovery.path();
+        options.autosaveSeconds = 0;
+        window = std::make_unique<ui::MainWindow>(options);
+        window->setPrompt(
+            [](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
+        window->setErrorReporter([this](const QString&, const QString& m) { errors << m; });
+        window->resize(1500, 920);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        ASSERT_TRUE(window->openFile(test::resourcesDir() / "projects" / "sample.terrabit"));
+        ASSERT_TRUE(window->document()->waitIdle());
+        ASSERT_TRUE(window->document()->scene());
+        ASSERT_TRUE(window->viewport());
+        QTest::qWait(200);
+    }
+    ui::Viewport* view() { return window->viewport(); }
+    ui::MapDocument& doc() { return *window->document(); }
+
+    /// Widget positions on a grid whose ground point satisfies f.
+    std::vector<QPoint> pointsWhere(const std::function<bool(core::Vec2 ground)>& f) {
+        std::vector<QPoint> out;
+        for (int y = 10; y < view()->height() - 10; y += 7) {
+            for (int x = 10; x < view()->width() - 10; x += 7) {
+                const auto g = view()->groundAt({x, y});
+                if (g && f(*g)) out.push_back({x, y});
+            }
+        }
+        return out;
+    }
+    bool buildingCellAt(core::Vec2 ground) {
+        const core::Vec2 c = doc().scene()->frame.groundToCell(ground);
+        const int layer = doc().layers().layerId("building");
+        const core::TileId t{doc().project().zoom, std::uint32_t(std::floor(c.x / 256)),
+                             std::uint32_t(std::floor(c.y / 256))};
+        const core::BitTile* bits = doc().layers().tile(t, layer);
+        return bits && bits->test(int(std::floor(c.x)) & 255, int(std::floor(c.y)) & 255);
+    }
+
+    test::TempDir recovery;
+    std::unique_ptr<ui::MainWindow> window;
+    QStringList errors;
+};
+
+}  // namespace
+
+TEST_F(GlWindow, DrawsTheSceneAndWritesAScreenshot) {
+    EXPECT_GT(view()->modelsShown(), 100u);
+    const QImage frame = view()->grabFramebuffer();
+    ASSERT_FALSE(frame.isNull());
+    // Sky, ground in several layer colours and lit models: many colours, and most of the frame is
+    // not the clear colour.
+    std::set<QRgb> colours;
+    int skySamples = 0;
+    const osg::Vec4 sky = render::Lighting{}.sky;
+    const QRgb clear = qRgb(int(sky.r() * 255 + 0.5), int(sky.g() * 255 + 0.5), int(sky.b() * 255 + 0.5));
+    for (int y = 0; y < frame.height(); y += 3) {
+        for (int x = 0; x < frame.width(); x += 3) {
+            const QRgb p = frame.pixel(x, y) | 0xff000000u;
+            colours.insert(p);
+            if (std::abs(qRed(p) - qRed(clear)) < 4 && std::abs(qGreen(p) - qGreen(clear)) < 4 &&
+                std::abs(qBlue(p) - qBlue(clear)) < 4) {
+                ++skySamples;
+            }
+        }
+    }
+    const int samples = ((frame.width() + 2) / 3) * ((frame.height() + 2) / 3);
+    EXPECT_GT(colours.size(), 50u);
+    EXPECT_LT(skySamples, samples / 2) << "the scene should fill most of the view";
+
+    const QString dir = TERRABIT_ARTEFACT_DIR;
+    QDir().mkpath(dir);
+    const QImage shot = window->grab().toImage();
+    ASSERT_TRUE(shot.save(dir + "/main-window.png"));
+    EXPECT_TRUE(frame.save(dir + "/viewport.png"));
+}
+
+TEST_F(GlWindow, ClickingABuildingShowsItsFeatureModelAndOutcome) {
+    const auto scene = doc().scene();
+    const auto points = pointsWhere([&](core::Vec2 g) {
+        const core::BuildingRecord* b = view()->buildingAt(g);
+        return b && b->outcome == core::BuildingOutcome::Placed && buildingCellAt(g);
+    });
+    ASSERT_FALSE(points.empty());
+    QSignalSpy picked(view(), &ui::Viewport::buildingPicked);
+    QTest::mouseClick(view(), Qt::LeftButton, Qt::NoModifier, points[points.size() / 2]);
+    ASSERT_EQ(picked.size(), 1);
+    const QString text = picked.front()[0].toString();
+    const core::BuildingRecord* b = view()->buildingAt(*view()->groundAt(points[points.size() / 2]));
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(text.contains(QString::fromStdString(scene->sources[b->source]))) << text.toStdString();
+    EXPECT_TRUE(text.contains("placed")) << text.toStdString();
+    EXPECT_TRUE(text.contains(QString::fromStdString(scene->assets[std::size_t(b->asset)]))) << text.toStdString();
+    // The source id is an OpenStreetMap way or relation.
+    EXPECT_TRUE(text.startsWith("w") || text.startsWith("r")) << text.toStdString();
+}
+
+TEST_F(GlWindow, ProbesTheGroundUnderAClick) {
+    const auto onBuilding = pointsWhere([&](core::Vec2 g) { return buildingCellAt(g); });
+    ASSERT_FALSE(onBuilding.empty());
+    window->probeTool()->setActive(true);
+    QTest::mouseClick(view(), Qt::LeftButton, Qt::NoModifier, onBuilding.front());
+    ASSERT_TRUE(window->probeTool()->lastProbe());
+    EXPECT_TRUE(window->probeTool()->lastProbe()->blocked);
+    EXPECT_TRUE(window->probeTool()->lastProbe()->layers.contains("building"));
+}
+
+TEST_F(GlWindow, TheViewportFollowsRuleEditsAndTheCameraIsSaved) {
+    const std::size_t before = view()->modelsShown();
+    ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.3"}).ok());
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_GT(view()->modelsShown(), before);
+    // The camera round-trips through the project's form.
+    core::project::Camera c;
+    c.target = core::mercatorToLonLat(doc().selection()[0].boundsMercator().centre());
+    c.distance = 321.0;
+    c.heading = 75.0;
+    c.pitch = 33.0;
+    view()->setCameraState(c);
+    const core::project::Camera back = view()->cameraState();
+    EXPECT_NEAR(back.distance, 321.0, 1e-6);
+    EXPECT_NEAR(back.heading, 75.0, 1e-6);
+    EXPECT_NEAR(back.pitch, 33.0, 1e-6);
+    EXPECT_NEAR(back.target.lon, c.target.lon, 1e-9);
+    EXPECT_NEAR(back.target.lat, c.target.lat, 1e-9);
+}

@@ -1,0 +1,497 @@
+// The main window without its GL viewport, on Qt's offscreen platform, driven the way a user
+// drives it: clicks and drags in the map, typing in the expression editor, spin boxes in the
+// rules panel, Ctrl+Z, the probe and walk tools, the quadkey entry, the export dialog, autosave
+// and recovery.
+
+#include <gtest/gtest.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QCompleter>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <functional>
+
+#include "terrabit/ui/export_dialog.h"
+#include "terrabit/ui/expression_editor.h"
+#include "terrabit/ui/expression_panel.h"
+#include "terrabit/ui/layers_panel.h"
+#include "terrabit/ui/main_window.h"
+#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/map_view.h"
+#include "terrabit/ui/probe_panel.h"
+#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/rules_panel.h"
+#include "terrabit/ui/tile_picker.h"
+#include "ui_test_support.h"
+
+using namespace terrabit;
+
+namespace {
+
+std::filesystem::path samplePath() { return test::resourcesDir() / "projects" / "sample.terrabit"; }
+
+/// Is a layer set at a global cell?
+bool setAt(const ui::MapDocument& doc, int layer, std::int64_t gx, std::int64_t gy) {
+    const int zoom = doc.project().zoom;
+    const core::TileId t{zoom, std::uint32_t(gx >> 8), std::uint32_t(gy >> 8)};
+    const core::BitTile* bits = doc.layers().tile(t, layer);
+    return bits && bits->test(int(gx & 255), int(gy & 255));
+}
+
+/// True when every cell of the square of radius r around (gx, gy) satisfies f.
+bool all(std::int64_t gx, std::int64_t gy, int r, const std::function<bool(std::int64_t, std::int64_t)>& f) {
+    for (std::int64_t y = gy - r; y <= gy + r; ++y) {
+        for (std::int64_t x = gx - r; x <= gx + r; ++x) {
+            if (!f(x, y)) return false;
+        }
+    }
+    return true;
+}
+
+/// The first cell of the selected tiles (away from their borders) where f holds.
+std::optional<std::pair<std::int64_t, std::int64_t>> findCell(
+    const ui::MapDocument& doc, const std::function<bool(std::int64_t, std::int64_t)>& f) {
+    for (const core::TileId& t : doc.selection()) {
+        for (int y = 16; y < 240; ++y) {
+            for (int x = 16; x < 240; ++x) {
+                const std::int64_t gx = std::int64_t(t.x) * 256 + x, gy = std::int64_t(t.y) * 256 + y;
+                if (f(gx, gy)) return std::make_pair(gx, gy);
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+class Window : public testing::Test {
+protected:
+    /// A window without the GL viewport whose questions are recorded and get `answer`.
+    void makeWindow() {
+        ui::MainWindowOptions options;
+        options.resourcesDir = test::resourcesDir();
+        options.recoveryDir = recovery.path();
+        options.viewport = false;
+        options.autosaveSeconds = 0;
+        window = std::make_unique<ui::MainWindow>(options);
+        window->setPrompt([this](const QString&, const QString& text, QMessageBox::StandardButtons) {
+            questions << text;
+            return answer;
+        });
+        window->setErrorReporter([this](const QString&, const QString& message) { errors << message; });
+    }
+    void SetUp() override {
+        makeWindow();
+        window->resize(1280, 800);
+        window->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+        ASSERT_TRUE(window->openFile(samplePath()));
+        ASSERT_TRUE(doc().waitIdle());
+        ASSERT_TRUE(doc().scene());
+        // The selected tiles fill the map view.
+        core::Box2 box;
+        for (const core::TileId& t : doc().selection()) {
+            box.extend(t.boundsMercator().min);
+            box.extend(t.boundsMercator().max);
+        }
+        map()->fitMercator(box);
+    }
+    void TearDown() override {
+        answer = QMessageBox::Discard;
+        window.reset();
+    }
+    ui::MapDocument& doc() { return *window->document(); }
+    ui::MapView* map() { return window->mapView(); }
+    QPoint pointOf(std::int64_t gx, std::int64_t gy) { return map()->cellToWidget({gx + 0.5, gy + 0.5}).toPoint(); }
+    QPoint tileCentre(const core::TileId& t) {
+        return pointOf(std::int64_t(t.x) * 256 + 128, std::int64_t(t.y) * 256 + 128);
+    }
+
+    test::TempDir recovery;
+    std::unique_ptr<ui::MainWindow> window;
+    QStringList questions, errors;
+    QMessageBox::StandardButton answer = QMessageBox::Discard;
+};
+
+}  // namespace
+
+TEST_F(Window, ClickShiftClickAndDragSelectTiles) {
+    const auto tiles = doc().selection();  // 2 × 2, north-west first
+    ASSERT_EQ(tiles.size(), 4u);
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::NoModifier, tileCentre(tiles[0]));
+    EXPECT_EQ(doc().selection(), std::vector<core::TileId>{tiles[0]});
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::ShiftModifier, tileCentre(tiles[3]));
+    EXPECT_EQ(doc().selection(), (std::vector<core::TileId>{tiles[0], tiles[3]}));
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::ShiftModifier, tileCentre(tiles[0]));
+    EXPECT_EQ(doc().selection(), std::vector<core::TileId>{tiles[3]});
+    // A drag from one corner tile to the other selects the rectangle of tiles between.
+    QTest::mousePress(map(), Qt::LeftButton, Qt::NoModifier, tileCentre(tiles[0]));
+    QTest::mouseMove(map(), tileCentre(tiles[1]));
+    QTest::mouseMove(map(), tileCentre(tiles[3]));
+    QTest::mouseRelease(map(), Qt::LeftButton, Qt::NoModifier, tileCentre(tiles[3]));
+    EXPECT_EQ(doc().selection(), tiles);
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_EQ(doc().scene()->tiles, tiles) << "the selection is what gets baked";
+    // Selections are undoable.
+    doc().undoStack()->undo();
+    EXPECT_EQ(doc().selection(), std::vector<core::TileId>{tiles[3]});
+}
+
+TEST_F(Window, HoverShowsLonLatAndQuadkeyInTheStatusBar) {
+    const core::TileId t = doc().selection()[2];
+    QTest::mouseMove(map(), tileCentre(t));
+    const QString text = window->coordinatesLabel()->text();
+    EXPECT_TRUE(text.contains(QString::fromStdString(t.quadkey()))) << text.toStdString();
+    const core::LonLat c = core::mercatorToLonLat(t.boundsMercator().centre());
+    EXPECT_TRUE(text.contains(QString::number(c.lon, 'f', 3))) << text.toStdString();
+}
+
+TEST_F(Window, TypingAnExpressionUpdatesThePreviewWithItsCoverage) {
+    ui::ExpressionPanel* panel = window->expressionPanel();
+    QSignalSpy updated(panel, &ui::ExpressionPanel::previewUpdated);
+    panel->editor()->setFocus();
+    QTest::keyClicks(panel->editor(), "building");
+    ASSERT_TRUE(updated.wait(3000));
+    EXPECT_TRUE(updated.back()[0].toBool()) << panel->statusText().toStdString();
+    const int building = doc().layers().layerId("building"), road = doc().layers().layerId("road");
+    std::int64_t buildingCells = 0, either = 0;
+    for (const core::TileId& t : doc().selection()) {
+        const core::BitTile* b = doc().layers().tile(t, building);
+        const core::BitTile* r = doc().layers().tile(t, road);
+        core::BitTile u;
+        if (b) u |= *b;
+        if (r) u |= *r;
+        buildingCells += b ? b->count() : 0;
+        either += u.count();
+    }
+    EXPECT_EQ(panel->previewCoverage().cells, buildingCells);
+    const QImage first = panel->previewImage();
+    QTest::keyClicks(panel->editor(), " | road");
+    ASSERT_TRUE(updated.wait(3000));
+    EXPECT_EQ(panel->previewCoverage().cells, either);
+    EXPECT_NE(panel->previewImage(), first);
+    EXPECT_TRUE(panel->statusText().contains("%")) << panel->statusText().toStdString();
+}
+
+TEST_F(Window, ATypoIsUnderlinedWhereItIsWithTheMessage) {
+    ui::ExpressionPanel* panel = window->expressionPanel();
+    panel->editor()->setPlainText("vegetation &\n  gras");
+    panel->updatePreview();
+    const auto& d = panel->editor()->diagnostic();
+    EXPECT_EQ(d.line, 2);
+    EXPECT_EQ(d.column, 3);
+    EXPECT_EQ(d.length, 4);
+    EXPECT_NE(d.what.find("gras"), std::string::npos);
+    EXPECT_NE(d.what.find("grass"), std::string::npos) << "did you mean: " << d.what;
+    // "vegetation &\n" is 13 characters: the underline covers "gras" at 15..19.
+    EXPECT_EQ(panel->editor()->diagnosticRange(), std::make_pair(15, 19));
+    EXPECT_TRUE(panel->statusText().startsWith("line 2, column 3")) << panel->statusText().toStdString();
+    // Fixing it clears the underline.
+    panel->editor()->setPlainText("vegetation &\n  grass");
+    panel->updatePreview();
+    EXPECT_EQ(panel->editor()->diagnostic().line, 0);
+    EXPECT_EQ(panel->editor()->diagnosticRange(), std::make_pair(0, 0));
+}
+
+TEST_F(Window, CompletionOffersLayersAndFunctions) {
+    ui::ExpressionEditor* editor = window->expressionPanel()->editor();
+    editor->setFocus();
+    QTest::keyClicks(editor, "ve");
+    QCompleter* c = editor->completer();
+    EXPECT_EQ(c->completionPrefix(), "ve");
+    QStringList offered;
+    for (int i = 0; c->setCurrentRow(i); ++i) offered << c->currentCompletion();
+    EXPECT_TRUE(offered.contains("vegetation")) << offered.join(",").toStdString();
+    editor->clear();
+    QTest::keyClicks(editor, "dil");
+    offered.clear();
+    for (int i = 0; c->setCurrentRow(i); ++i) offered << c->currentCompletion();
+    EXPECT_EQ(offered, QStringList{"dilate"});
+}
+
+TEST_F(Window, SaveAsLayerAddsADerivedLayerToThePanelAndTheProject) {
+    ui::ExpressionPanel* panel = window->expressionPanel();
+    panel->editor()->setPlainText("edge(building)");
+    panel->nameEdit()->setText("facades");
+    QTest::mouseClick(panel->saveButton(), Qt::LeftButton);
+    EXPECT_TRUE(window->layersPanel()->item("facades") != nullptr);
+    ASSERT_FALSE(doc().project().expressions.empty());
+    EXPECT_EQ(doc().project().expressions.back().name, "facades");
+    EXPECT_EQ(doc().project().expressions.back().text, "edge(building)");
+    EXPECT_TRUE(window->isWindowModified());
+}
+
+TEST_F(Window, RulesPanelDensityChangesTheInstanceCountAndCtrlZUndoesIt) {
+    auto* spin = qobject_cast<QDoubleSpinBox*>(window->rulesPanel()->editorFor("passes.vegetation.density"));
+    ASSERT_TRUE(spin);
+    const std::size_t before = doc().scene()->statistics.vegetationInstances;
+    const double old = spin->value();
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, "0.400");
+    QTest::keyClick(spin, Qt::Key_Enter);
+    ASSERT_TRUE(doc().waitIdle());
+    const std::size_t after = doc().scene()->statistics.vegetationInstances;
+    EXPECT_GT(after, before * 2) << before << " -> " << after;
+    EXPECT_TRUE(window->sceneLabel()->text().contains(QString::number(after)))
+        << window->sceneLabel()->text().toStdString();
+
+    window->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
+    QTest::keyClick(window.get(), Qt::Key_Z, Qt::ControlModifier);
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_EQ(doc().scene()->statistics.vegetationInstances, before);
+    EXPECT_DOUBLE_EQ(spin->value(), old) << "undo puts the widget back too";
+    QTest::keyClick(window.get(), Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_EQ(doc().scene()->statistics.vegetationInstances, after);
+}
+
+TEST_F(Window, RulesPanelRefusesABadExpressionAndKeepsTheOldOne) {
+    auto* zone = qobject_cast<ui::ExpressionEditor*>(window->rulesPanel()->editorFor("passes.vegetation.zone"));
+    ASSERT_TRUE(zone);
+    const QString old = zone->text();
+    zone->setFocus();
+    zone->selectAll();
+    QTest::keyClicks(zone, "vegetation - parkk");
+    QTest::keyClick(zone, Qt::Key_Return);
+    EXPECT_TRUE(window->rulesPanel()->message().contains("parkk")) << window->rulesPanel()->message().toStdString();
+    EXPECT_EQ(zone->text(), old);
+    EXPECT_EQ(doc().undoStack()->count(), 0);
+}
+
+TEST_F(Window, ProbingABuildingHitsAndARoadIsClear) {
+    const int building = doc().layers().layerId("building");
+    const int road = doc().layers().layerId("road");
+    const int water = doc().layers().layerId("water");
+    const auto inBuilding = findCell(doc(), [&](std::int64_t x, std::int64_t y) {
+        return all(x, y, 3, [&](std::int64_t a, std::int64_t b) { return setAt(doc(), building, a, b); });
+    });
+    const auto onRoad = findCell(doc(), [&](std::int64_t x, std::int64_t y) {
+        return all(x, y, 1, [&](std::int64_t a, std::int64_t b) { return setAt(doc(), road, a, b); }) &&
+               all(x, y, 4, [&](std::int64_t a, std::int64_t b) {
+                   return !setAt(doc(), building, a, b) && !setAt(doc(), water, a, b);
+               });
+    });
+    ASSERT_TRUE(inBuilding && onRoad);
+    ui::ProbePanel* panel = window->probePanel();
+    QTest::mouseClick(panel->probeButton(), Qt::LeftButton);
+    ASSERT_TRUE(window->probeTool()->active());
+
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::NoModifier, pointOf(inBuilding->first, inBuilding->second));
+    ASSERT_TRUE(window->probeTool()->lastProbe());
+    EXPECT_TRUE(window->probeTool()->lastProbe()->blocked);
+    EXPECT_TRUE(window->probeTool()->lastProbe()->layers.contains("building"));
+    EXPECT_EQ(panel->resultLabel()->text(), "BLOCKED");
+
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::NoModifier, pointOf(onRoad->first, onRoad->second));
+    EXPECT_FALSE(window->probeTool()->lastProbe()->blocked);
+    EXPECT_TRUE(window->probeTool()->lastProbe()->layers.contains("road"));
+    EXPECT_FALSE(window->probeTool()->lastProbe()->layers.contains("building"));
+    EXPECT_EQ(panel->resultLabel()->text(), "CLEAR");
+
+    // Roads block once the blocking expression says so.
+    ui::ExpressionEditor* blocking = panel->blockingEditor();
+    blocking->setFocus();
+    blocking->selectAll();
+    QTest::keyClicks(blocking, "building | road");
+    QTest::keyClick(blocking, Qt::Key_Return);
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::NoModifier, pointOf(onRoad->first, onRoad->second));
+    EXPECT_TRUE(window->probeTool()->lastProbe()->blocked);
+    // A rectangle dragged over the building and the road hits both.
+    panel->shapeBox()->setCurrentIndex(int(ui::ProbeShape::Rectangle));
+    ASSERT_EQ(window->probeTool()->shape(), ui::ProbeShape::Rectangle);
+    QTest::mousePress(map(), Qt::LeftButton, Qt::NoModifier, pointOf(inBuilding->first, inBuilding->second));
+    QTest::mouseMove(map(), pointOf(onRoad->first, onRoad->second));
+    QTest::mouseRelease(map(), Qt::LeftButton, Qt::NoModifier, pointOf(onRoad->first, onRoad->second));
+    EXPECT_EQ(window->probeTool()->lastProbe()->outline.size(), 4u);
+    EXPECT_TRUE(window->probeTool()->lastProbe()->layers.contains("building"));
+    EXPECT_TRUE(window->probeTool()->lastProbe()->layers.contains("road"));
+}
+
+TEST_F(Window, WalkingIntoAWallStopsAtTheWall) {
+    const int building = doc().layers().layerId("building");
+    const int water = doc().layers().layerId("water");
+    auto blocked = [&](std::int64_t x, std::int64_t y) {
+        return setAt(doc(), building, x, y) || setAt(doc(), water, x, y);
+    };
+    // A wall: free ground for 14 cells west of x on rows y-2..y+2, solid building from x on.
+    const auto wall = findCell(doc(), [&](std::int64_t x, std::int64_t y) {
+        for (std::int64_t r = y - 2; r <= y + 2; ++r) {
+            for (std::int64_t c = x - 14; c < x; ++c) {
+                if (blocked(c, r)) return false;
+            }
+            for (std::int64_t c = x; c < x + 3; ++c) {
+                if (!setAt(doc(), building, c, r)) return false;
+            }
+        }
+        return true;
+    });
+    ASSERT_TRUE(wall);
+    ui::ProbeTool* tool = window->probeTool();
+    window->probePanel()->sizeBox()->setValue(1.0);  // a character 1 m across
+    QTest::mouseClick(window->probePanel()->walkButton(), Qt::LeftButton);
+    ASSERT_TRUE(tool->walking());
+    const core::Vec2 start{double(wall->first) - 8.5, double(wall->second) + 0.5};
+    QTest::mouseClick(map(), Qt::LeftButton, Qt::NoModifier, map()->cellToWidget(start).toPoint());
+    ASSERT_TRUE(tool->character());
+    const core::Vec2 placed = *tool->character();
+    for (int i = 0; i < 40; ++i) QTest::keyClick(map(), Qt::Key_D);  // 20 m east: far past the wall
+    const core::Vec2 end = *tool->character();
+    const double radius = tool->footprint().radius;
+    EXPECT_TRUE(tool->lastMove().blockedX);
+    EXPECT_TRUE(tool->lastMove().hitLayers != 0);
+    // Stopped with the footprint's edge at the wall's west face: touching, not inside.
+    EXPECT_LE(end.x + radius, double(wall->first) + 1e-9);
+    EXPECT_GT(end.x + radius, double(wall->first) - 0.05);
+    EXPECT_DOUBLE_EQ(end.y, placed.y) << "moving east does not drift north or south";
+    // Walking back west is free.
+    for (int i = 0; i < 4; ++i) QTest::keyClick(map(), Qt::Key_A);
+    EXPECT_LT(tool->character()->x, end.x - 1.0);
+    EXPECT_FALSE(tool->lastMove().blocked());
+}
+
+TEST_F(Window, QuadkeyEntryGoesToTheTile) {
+    ui::TilePicker* picker = window->tilePicker();
+    picker->quadkeyEdit()->setFocus();
+    QTest::keyClicks(picker->quadkeyEdit(), "1202230303022112");
+    QTest::keyClick(picker->quadkeyEdit(), Qt::Key_Return);
+    EXPECT_TRUE(picker->message().isEmpty()) << picker->message().toStdString();
+    const auto target = core::TileId::fromQuadkey("1202230303022112");
+    ASSERT_TRUE(target.ok());
+    // The view is centred on the zoom-16 tile: its centre cell at zoom 17 is in the middle.
+    const core::Vec2 centre = map()->widgetToCell({map()->width() / 2.0, map()->height() / 2.0});
+    EXPECT_NEAR(centre.x, (target->x * 2 + 1) * 256.0, 1.0);
+    EXPECT_NEAR(centre.y, (target->y * 2 + 1) * 256.0, 1.0);
+    EXPECT_FALSE(picker->goToQuadkey("1204"));
+    EXPECT_FALSE(picker->message().isEmpty());
+}
+
+TEST_F(Window, TilePickerListsTheSelectedTilesWithTheirFigures) {
+    ui::TilePicker* picker = window->tilePicker();
+    ASSERT_EQ(picker->table()->rowCount(), 4);
+    int placed = 0, trees = 0;
+    for (int r = 0; r < 4; ++r) {
+        placed += picker->table()->item(r, 2)->text().toInt();
+        trees += picker->table()->item(r, 4)->text().toInt();
+        EXPECT_TRUE(picker->table()->item(r, 1)->text().contains("buil"))
+            << picker->table()->item(r, 1)->text().toStdString();
+    }
+    EXPECT_EQ(std::size_t(placed), doc().scene()->statistics.buildingsPlaced);
+    EXPECT_GT(trees, 0);
+}
+
+TEST_F(Window, LayersPanelTogglesVisibilityAndChoosesTheOverlay) {
+    QTreeWidgetItem* road = window->layersPanel()->item("road");
+    ASSERT_TRUE(road);
+    EXPECT_TRUE(road->text(1).endsWith("%"));
+    road->setCheckState(0, Qt::Unchecked);
+    EXPECT_FALSE(doc().layerVisible("road"));
+    const int index = window->layersPanel()->overlayBox()->findData("building");
+    ASSERT_GT(index, 0);
+    window->layersPanel()->overlayBox()->setCurrentIndex(index);
+    EXPECT_EQ(doc().overlay(), "building");
+    EXPECT_TRUE(window->isWindowModified());
+}
+
+TEST_F(Window, ExportDialogWritesTheChosenFormats) {
+    const test::TempDir out;
+    ui::ExportDialog dialog(window->document(), window.get());
+    dialog.folderEdit()->setText(QString::fromStdString(out.path().string()));
+    dialog.formatBox(core::ExportFormat::Glb)->setChecked(true);
+    dialog.formatBox(core::ExportFormat::Manifest)->setChecked(true);
+    QSignalSpy finished(&dialog, &ui::ExportDialog::finished);
+    ASSERT_TRUE(dialog.startExport()) << dialog.status().toStdString();
+    ASSERT_TRUE(finished.wait(60000));
+    EXPECT_TRUE(finished.front()[0].toBool()) << dialog.status().toStdString();
+    EXPECT_TRUE(std::filesystem::exists(out.path() / "scene.glb"));
+    EXPECT_TRUE(std::filesystem::exists(out.path() / "manifest.json"));
+    EXPECT_EQ(doc().project().exportSettings.folder, out.path());
+}
+
+TEST_F(Window, UnsavedChangesAreNotLostWithoutAsking) {
+    ASSERT_TRUE(doc().editRule({"passes.vegetation.jitter", "0.3"}).ok());
+    ASSERT_TRUE(window->isWindowModified());
+    answer = QMessageBox::Cancel;
+    EXPECT_FALSE(window->openFile(samplePath()));
+    EXPECT_EQ(questions.size(), 1);
+    EXPECT_TRUE(doc().modified()) << "cancelled: the edit is still there";
+    EXPECT_EQ(doc().project().ruleEdits.size(), 1u);
+    QCloseEvent close;
+    QApplication::sendEvent(window.get(), &close);
+    EXPECT_FALSE(close.isAccepted());
+    answer = QMessageBox::Discard;
+    EXPECT_TRUE(window->openFile(samplePath()));
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_TRUE(doc().project().ruleEdits.empty());
+}
+
+TEST_F(Window, AutosaveIsOfferedBackAfterACrash) {
+    ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.2"}).ok());
+    ASSERT_TRUE(window->autosaveNow());
+    // The window goes away without closing (as in a crash); a new one finds the autosave.
+    window.reset();
+    answer = QMessageBox::Yes;
+    makeWindow();
+    ASSERT_TRUE(window->offerRecovery());
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_TRUE(questions.back().contains("sample.terrabit")) << questions.back().toStdString();
+    ASSERT_EQ(doc().project().ruleEdits.size(), 1u);
+    EXPECT_EQ(doc().project().ruleEdits[0].value, "0.2");
+    EXPECT_TRUE(doc().modified());
+    EXPECT_EQ(doc().projectFile(), samplePath());
+    // Saved elsewhere, the recovery file goes.
+    const test::TempDir dir;
+    ASSERT_TRUE(window->saveAs(dir.path() / "recovered.terrabit"));
+    EXPECT_FALSE(window->offerRecovery());
+}
+
+TEST_F(Window, MenusCarryTheShortcutsAndAboutCreditsOpenStreetMap) {
+    QHash<QString, QKeySequence> shortcuts;
+    for (QAction* menu : window->menuBar()->actions()) {
+        for (QAction* a : menu->menu()->actions()) shortcuts[a->text().remove('&')] = a->shortcut();
+    }
+    EXPECT_EQ(shortcuts["New project"], QKeySequence(QKeySequence::New));
+    EXPECT_EQ(shortcuts["Open…"], QKeySequence(QKeySequence::Open));
+    EXPECT_EQ(shortcuts["Save"], QKeySequence(QKeySequence::Save));
+    EXPECT_EQ(shortcuts["Save as…"], QKeySequence("Ctrl+Shift+S"));
+    EXPECT_EQ(shortcuts["Export…"], QKeySequence("Ctrl+E"));
+    EXPECT_EQ(shortcuts["Quit"], QKeySequence(QKeySequence::Quit));
+    bool undo = false, redo = false;
+    for (QAction* a : window->actions()) {
+        undo = undo || a->shortcut() == QKeySequence("Ctrl+Z");
+        redo = redo || a->shortcut() == QKeySequence("Ctrl+Shift+Z");
+    }
+    EXPECT_TRUE(undo && redo);
+    EXPECT_TRUE(ui::MainWindow::aboutText().contains("© OpenStreetMap contributors, ODbL 1.0"));
+    EXPECT_TRUE(window->recentFiles().contains(QString::fromStdString(samplePath().string())));
+}
+
+TEST_F(Window, DockLayoutIsKeptBetweenRuns) {
+    auto* probeDock = window->findChild<QDockWidget*>("probeDock");
+    ASSERT_TRUE(probeDock);
+    probeDock->hide();
+    window->close();
+    ui::MainWindowOptions options;
+    options.resourcesDir = test::resourcesDir();
+    options.recoveryDir = recovery.path();
+    options.viewport = false;
+    options.autosaveSeconds = 0;
+    window = std::make_unique<ui::MainWindow>(options);
+    EXPECT_TRUE(window->findChild<QDockWidget*>("probeDock")->isHidden());
+    window->findChild<QDockWidget*>("probeDock")->show();
+    window->close();
+}

@@ -1,0 +1,47 @@
+#pragma once
+/// LayerStack: the map's base layers followed by derived layers (evaluated layer expressions),
+/// as one LayerSource over the tiles of the map — what the map browser paints, the layers panel
+/// measures, the expression editor and the probe read.
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/tiling/layer_store.h"
+
+namespace terrabit::ui {
+
+class LayerStack final : public core::LayerSource {
+public:
+    /// No layers, no tiles.
+    LayerStack() = default;
+    /// The base layers of `base` and no derived layer. `base` must outlive the stack (it is
+    /// shared so that a stack made from it can keep it alive).
+    explicit LayerStack(std::shared_ptr<const core::LayerStore> base);
+
+    const std::vector<std::string>& layerNames() const override { return mNames; }
+    const core::BitTile* tile(const core::TileId& id, int layer) const override;
+
+    /// The base store's tiles (the tiles every layer is known on).
+    const std::vector<core::TileId>& tiles() const;
+    int baseCount() const { return mBaseCount; }
+
+    /// Evaluates `expression` on every tile of the base (reading base and earlier derived
+    /// layers) and appends it as layer `name`. Errors: the expression's diagnostic text, a name
+    /// already in use. `seed` keys random() and noise().
+    core::Status addDerived(const std::string& name, const std::string& expression, std::uint64_t seed);
+    /// Drops every derived layer.
+    void clearDerived();
+
+private:
+    std::shared_ptr<const core::LayerStore> mBase;
+    int mBaseCount = 0;
+    std::vector<std::string> mNames;
+    /// Per derived layer: per base slot, the bits.
+    std::vector<std::vector<core::BitTile>> mDerived;
+};
+
+}  // namespace terrabit::ui

@@ -1,0 +1,237 @@
+#pragma once
+/// MapDocument: the open project and everything made from it — the map's layers at the
+/// project's zoom, the rules with the designer's edits, the asset catalogue, the derived layers,
+/// the SceneBaker and the current Scene. Widgets read it and ask it to change; it runs the long
+/// work (reading a map, baking, exporting) on one worker thread, one job at a time, reports
+/// progress and takes cancellation, and tells the widgets what changed through signals.
+///
+/// Threading: every public function is called on the thread that owns the document (the UI
+/// thread) and returns at once. Jobs touch the baker and the map only while they run; the
+/// document swaps their results in on the UI thread when they finish. A change that needs a new
+/// bake while one runs cancels it and bakes again when it has stopped.
+
+#include <QColor>
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QUndoStack>
+
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/algebra/area_coverage.h"
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/core/project/project.h"
+#include "terrabit/core/scene/scene.h"
+#include "terrabit/ui/layer_stack.h"
+
+namespace terrabit::ui {
+
+/// What the document shows of one layer (base, class or derived).
+struct LayerRow {
+    QString name;
+    QColor colour;
+    bool derived = false;                  ///< made by an expression (the project's or the rules' named ones)
+    bool fromRules = false;                ///< a named expression of the rules document (not editable here)
+    QString expression;                    ///< for derived layers: the expression
+    int parent = -1;                       ///< for a class layer: its parent's row
+    core::algebra::AreaCoverage coverage;  ///< over the selected tiles
+    double fraction = 0.0;                 ///< covered share of the selected tiles, 0..1
+};
+
+/// Per-tile figures of the current selection and bake.
+struct TileFigures {
+    core::TileId tile;
+    std::vector<double> layerFractions;  ///< per layer row, 0..1
+    int buildingsPlaced = 0;
+    int buildingsBlocked = 0;
+    int buildingsUnmatched = 0;
+    int trees = 0;       ///< placed instances of category "tree"
+    int vegetation = 0;  ///< every placed plant (trees, bushes, grass, flowers)
+};
+
+/// Writes a project file atomically through QSaveFile (paths relative to its folder).
+core::Status writeProjectFile(const core::project::Project& project, const std::filesystem::path& file);
+
+class MapDocument : public QObject {
+    Q_OBJECT
+public:
+    /// Where shared resources are: the default rules and the asset catalogue come from here.
+    explicit MapDocument(std::filesystem::path resourcesDir, QObject* parent = nullptr);
+    ~MapDocument() override;
+
+    // -- state (UI thread) ----------------------------------------------------------------------
+    const core::project::Project& project() const { return mProject; }
+    /// The project's file, or empty for an unsaved project.
+    const std::filesystem::path& projectFile() const { return mProjectFile; }
+    /// True when there are changes not saved to projectFile().
+    bool modified() const { return !mUndo.isClean() || mDirtyOutsideUndo; }
+    /// True while a job (load, bake, export) runs.
+    bool busy() const { return mRunning != Job::None; }
+    /// True when a map is loaded (its layers can be shown).
+    bool hasMap() const { return mMap != nullptr; }
+    /// The map's layers rasterized at the project's zoom over every tile with content; nullptr
+    /// before a map is loaded.
+    const core::io::MapLayers* map() const;
+    /// Base layers followed by derived layers: what the map, the panels and the probe read.
+    const LayerStack& layers() const { return mLayers; }
+    /// One row per layer of layers(), with colour and coverage over the selection.
+    const std::vector<LayerRow>& layerRows() const { return mRows; }
+    /// The placement rules in force: the document's passes with the project's edits applied.
+    const core::placement::PlacementRules& placementRules() const { return mRules; }
+    const core::AssetCatalogue& catalogue() const { return mCatalogue; }
+    /// The last baked scene; nullptr before the first successful bake.
+    std::shared_ptr<const core::Scene> scene() const { return mScene; }
+    /// What the last bake did (passes run and reused).
+    const core::placement::BakeReport& bakeReport() const { return mBakeReport; }
+    /// The selected tiles (the bake), sorted north to south.
+    const std::vector<core::TileId>& selection() const { return mSelection; }
+    /// Figures per selected tile, in selection order (coverage now; placements after a bake).
+    std::vector<TileFigures> tileFigures() const;
+    /// The map's extent, EPSG:3857 metres (empty before a map is loaded).
+    core::Box2 extentMercator() const;
+    /// The rules document text the project uses (the file's text or the embedded text).
+    const std::string& rulesDocument() const { return mRulesDocument; }
+    QUndoStack* undoStack() { return &mUndo; }
+    /// The last error a job or an edit met (cleared when a job succeeds).
+    const QString& lastError() const { return mLastError; }
+
+    // -- projects -----------------------------------------------------------------------------
+    /// An empty project (no map). Throws away undo history.
+    void newProject();
+    /// Reads a project file and loads its map in the background. A bad file returns its error
+    /// at once and leaves the open project as it was; a map that cannot be read is reported by
+    /// loadFailed() and also leaves it as it was.
+    core::Status openProject(const std::filesystem::path& file);
+    /// Starts a new project on a map file (default rules, zoom 17, nothing selected).
+    core::Status openMap(const std::filesystem::path& mapFile);
+    /// Opens a project as if it were read from `file` (for recovery): same loading as openProject.
+    core::Status openProjectData(core::project::Project project, const std::filesystem::path& file, bool modified);
+    /// Writes the project (with the current views) to a file atomically and makes it the
+    /// project's file.
+    core::Status saveProject(const std::filesystem::path& file);
+    /// The project as it would be saved now (views included).
+    core::project::Project currentProject() const;
+    /// Lets the window put the camera and map view into saved projects.
+    void setViewState(const core::project::Camera& camera, const core::project::MapView& view);
+    /// Remembers the export dialog's choices in the project.
+    void setExportSettings(const core::project::ExportSettings& settings);
+
+    // -- edits (undoable unless noted) ---------------------------------------------------------
+    /// Replaces the selection (quadkeys at the project's zoom) and re-bakes.
+    void setSelection(std::vector<core::TileId> tiles);
+    /// Reloads the map at another zoom; the selection is cleared. Not undoable.
+    void setZoom(int zoom);
+    /// Checks and applies a rule edit (merging with the previous edit of the same path), then
+    /// re-bakes. On error nothing changes and the error is returned.
+    core::Status editRule(const core::project::RuleEdit& edit);
+    /// Sets the scene seed and re-bakes.
+    void setSeed(std::uint64_t seed);
+    /// Adds (or replaces, by name) a derived layer. Errors: a bad name, a name of a base layer,
+    /// an expression that does not compile (the diagnostic's text).
+    core::Status addDerivedLayer(const core::project::DerivedLayer& layer);
+    /// Removes a derived layer of the project.
+    void removeDerivedLayer(const QString& name);
+    /// Shows or hides a layer (not undoable; saved with the project).
+    void setLayerVisible(const QString& name, bool visible);
+    bool layerVisible(const QString& name) const;
+    /// The overlay layer ("" for none; saved with the project).
+    void setOverlay(const QString& name);
+    QString overlay() const { return QString::fromStdString(mProject.overlay); }
+
+    // -- jobs ---------------------------------------------------------------------------------
+    /// Bakes the selection again (after a change the document does this itself).
+    void rebake();
+    /// Asks the running job to stop.
+    void cancel();
+    /// Exports the current scene in the background; exportFinished() reports the result.
+    /// Fails at once when there is no scene or a job cannot start.
+    core::Status startExport(core::ExportOptions options);
+    /// Blocks until no job runs or is pending (tests and shutdown). Returns false on timeout.
+    bool waitIdle(int timeoutMs = 60000);
+
+    // -- used by undo commands ---------------------------------------------------------------
+    void applyRuleEdits(std::vector<core::project::RuleEdit> edits);
+    void applySelection(std::vector<core::TileId> tiles);
+    void applyDerivedLayers(std::vector<core::project::DerivedLayer> layers);
+    void applySeed(std::uint64_t seed);
+
+signals:
+    /// A new map (or the same map at a new zoom) is loaded and its layers are in.
+    void mapLoaded();
+    /// Loading failed; the project that was open stays.
+    void loadFailed(const QString& message);
+    void selectionChanged();
+    /// Layers were added or removed, or their coverage or visibility changed.
+    void layersChanged();
+    /// The rules in force changed (an edit, an undo, a new project).
+    void rulesChanged();
+    /// A bake finished; scene() holds it.
+    void sceneChanged();
+    /// A bake failed (the message says why); the previous scene stays.
+    void bakeFailed(const QString& message);
+    void exportFinished(bool ok, const QString& message);
+    /// A job started or ended.
+    void busyChanged(bool busy);
+    /// Progress of the running job, 0..1, and what it is doing.
+    void progress(double fraction, const QString& stage);
+    void modifiedChanged(bool modified);
+    void projectFileChanged(const QString& file);
+
+public:
+    // Internal: a loaded map with its baker, and what a job hands back (map_document.cpp).
+    struct Loaded;
+    struct JobResult;
+
+private:
+    enum class Job { None, Load, Bake, Export };
+
+    core::Status startLoad(core::project::Project project, const std::filesystem::path& file, bool modified);
+    void startJob(Job kind, std::function<std::shared_ptr<JobResult>(const core::ProgressCallback&)> work);
+    void jobDone();
+    void startPending();
+    core::ProgressCallback progressCallback();
+    /// Recomputes the placement rules from the base rules and the project's edits.
+    core::Status rebuildRules();
+    /// Re-evaluates the derived layers and the rows (coverage over the selection).
+    void rebuildLayers();
+    void updateCoverage();
+    void requestBake();
+    void setModifiedOutsideUndo();
+
+    std::filesystem::path mResourcesDir;
+    core::project::Project mProject;
+    std::filesystem::path mProjectFile;
+    std::shared_ptr<Loaded> mMap;
+    core::placement::PlacementRules mRules;
+    core::AssetCatalogue mCatalogue;
+    std::string mRulesDocument;
+    std::vector<core::TileId> mSelection;
+    LayerStack mLayers;
+    std::vector<LayerRow> mRows;
+    std::shared_ptr<const core::Scene> mScene;
+    core::placement::BakeReport mBakeReport;
+    QUndoStack mUndo;
+    bool mDirtyOutsideUndo = false;
+    bool mWasModified = false;
+    QString mLastError;
+
+    QThreadPool mPool;
+    QFutureWatcher<std::shared_ptr<JobResult>> mWatcher;
+    Job mRunning = Job::None;
+    bool mBakePending = false;
+    std::atomic<bool> mCancel{false};
+    std::atomic<int> mLastPercent{-1};
+};
+
+}  // namespace terrabit::ui

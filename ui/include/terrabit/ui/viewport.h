@@ -1,0 +1,103 @@
+#pragma once
+/// Viewport: the baked scene in OpenSceneGraph, hosted in a QOpenGLWidget (an embedded
+/// graphics window and a single-threaded viewer; see notes on Qt 6 + OSG). Orbit with the left
+/// button, pan with the middle one, zoom with the right one or the wheel; fly to a tile; click a
+/// building to see its source feature, the model it got and the outcome. With the probe tool on,
+/// a click probes the ground there; in walk mode W/A/S/D move the character.
+///
+/// The scene is render::SceneGraph's: the ground of the baked tiles in the visible layers'
+/// colours, road and water surfaces, every placed model drawn instanced, the overlay layer as a
+/// translucent heat map, the picked building highlighted, the probe and the character.
+
+#include <QOpenGLWidget>
+
+#include <osg/ref_ptr>
+
+#include <memory>
+#include <optional>
+
+#include "terrabit/core/geometry.h"
+#include "terrabit/core/project/project.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace osgViewer {
+class GraphicsWindowEmbedded;
+class Viewer;
+}  // namespace osgViewer
+namespace osgGA {
+class OrbitManipulator;
+}
+namespace terrabit::render {
+class AssetModelCache;
+class SceneGraph;
+}  // namespace terrabit::render
+
+namespace terrabit::ui {
+
+class MapDocument;
+class ProbeTool;
+
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    /// Points the camera at a tile from above at an angle.
+    void flyTo(const core::TileId& tile);
+    /// Frames the whole scene.
+    void home();
+    /// The camera as a project stores it, and back.
+    core::project::Camera cameraState() const;
+    void setCameraState(const core::project::Camera& camera);
+
+    /// The ground point (scene metres east, north of the origin) under a widget position;
+    /// nothing when the ray misses the ground or no scene is shown.
+    std::optional<core::Vec2> groundAt(QPoint widgetPos) const;
+    /// The building whose target box holds a ground point, or nullptr.
+    const core::BuildingRecord* buildingAt(core::Vec2 ground) const;
+    /// "w123456: placed apartment_block" for a building.
+    QString describe(const core::BuildingRecord& building) const;
+    /// Picks at a widget position as a click would (probe or building); returns the text shown.
+    QString clickAt(QPoint widgetPos);
+    /// Models drawn in the current scene graph (instances).
+    std::size_t modelsShown() const;
+    /// The scene graph shown (render::SceneGraph).
+    const render::SceneGraph& graph() const { return *mGraph; }
+
+signals:
+    /// A building was clicked: its description (empty when the click hit no building).
+    void buildingPicked(const QString& description);
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
+
+private:
+    void rebuildScene();
+    void restyle();
+    void updateOverlay();
+    void updateMarkers();
+    int osgButton(Qt::MouseButton b) const;
+
+    MapDocument* mDocument;
+    ProbeTool* mProbe;
+    osg::ref_ptr<osgViewer::GraphicsWindowEmbedded> mWindow;
+    osg::ref_ptr<osgViewer::Viewer> mViewer;
+    osg::ref_ptr<osgGA::OrbitManipulator> mManipulator;
+    std::unique_ptr<render::AssetModelCache> mModelCache;
+    std::unique_ptr<render::SceneGraph> mGraph;
+    QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
+    std::shared_ptr<const core::Scene> mScene;
+    QPoint mPressPos;
+    bool mHomePending = true;
+};
+
+}  // namespace terrabit::ui

@@ -1,0 +1,421 @@
+#include "terrabit/ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QUndoStack>
+
+#include "terrabit/core/project/project.h"
+#include "terrabit/ui/export_dialog.h"
+#include "terrabit/ui/expression_panel.h"
+#include "terrabit/ui/layers_panel.h"
+#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/map_view.h"
+#include "terrabit/ui/probe_panel.h"
+#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/recovery_store.h"
+#include "terrabit/ui/rules_panel.h"
+#include "terrabit/ui/tile_picker.h"
+#include "terrabit/ui/viewport.h"
+
+namespace terrabit::ui {
+
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentFiles";
+
+bool isProjectFile(const std::filesystem::path& file) {
+    return file.extension() == std::string(core::project::kProjectExtension);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), mOptions(std::move(options)) {
+    setObjectName("TerrabitMainWindow");
+    mDocument = new MapDocument(mOptions.resourcesDir, this);
+    mProbe = new ProbeTool(mDocument, this);
+    mRecovery = std::make_unique<RecoveryStore>(mOptions.recoveryDir);
+    mPrompt = [this](const QString& title, const QString& text, QMessageBox::StandardButtons buttons) {
+        return QMessageBox::question(this, title, text, buttons);
+    };
+    mReportError = [this](const QString& title, const QString& message) { QMessageBox::warning(this, title, message); };
+    mChooseSaveFile = [this] {
+        return QFileDialog::getSaveFileName(this, tr("Save project"), QString(), tr("Terrabit projects (*.terrabit)"));
+    };
+    const QIcon icon(QString::fromStdString((mOptions.resourcesDir / "icons" / "terrabit.svg").string()));
+    setWindowIcon(icon);
+
+    // The map browser and the viewport share the centre: 2-D to choose, 3-D to check.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName("centreSplitter");
+    mMapView = new MapView(mDocument, split);
+    mMapView->setProbeTool(mProbe);
+    split->addWidget(mMapView);
+    if (mOptions.viewport) {
+        mViewport = new Viewport(mDocument, mProbe, split);
+        split->addWidget(mViewport);
+    }
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    setCentralWidget(split);
+
+    createDocks();
+    createActions();
+
+    mCoordinates = new QLabel(this);
+    mCoordinates->setMinimumWidth(330);
+    mSceneLabel = new QLabel(this);
+    mPickLabel = new QLabel(this);
+    mProgress = new QProgressBar(this);
+    mProgress->setRange(0, 1000);
+    mProgress->setMaximumWidth(180);
+    mProgress->setTextVisible(true);
+    mProgress->hide();
+    mCancel = new QToolButton(this);
+    mCancel->setText(tr("Cancel"));
+    mCancel->hide();
+    statusBar()->addWidget(mCoordinates);
+    statusBar()->addWidget(mPickLabel, 1);
+    statusBar()->addPermanentWidget(mSceneLabel);
+    statusBar()->addPermanentWidget(mProgress);
+    statusBar()->addPermanentWidget(mCancel);
+
+    connect(mCancel, &QToolButton::clicked, mDocument, &MapDocument::cancel);
+    connect(mMapView, &MapView::hovered, this, [this](double lon, double lat, const QString& quadkey) {
+        mCoordinates->setText(tr("%1°, %2°   %3").arg(lon, 0, 'f', 6).arg(lat, 0, 'f', 6).arg(quadkey));
+    });
+    connect(mTilePicker, &TilePicker::goToTile, this, [this](const core::TileId& t) {
+        mMapView->goToTile(t);
+        if (mViewport) mViewport->flyTo(t);
+    });
+    if (mViewport) {
+        connect(mViewport, &Viewport::buildingPicked, this, [this](const QString& text) {
+            mPickLabel->setText(text.isEmpty() ? QString() : tr("Building %1").arg(text));
+        });
+    }
+    connect(mDocument, &MapDocument::busyChanged, this, [this](bool busy) {
+        mProgress->setVisible(busy);
+        mCancel->setVisible(busy);
+        if (!busy) mProgress->setValue(0);
+    });
+    connect(mDocument, &MapDocument::progress, this, [this](double f, const QString& stage) {
+        mProgress->setValue(int(f * 1000));
+        mProgress->setFormat(stage + " %p%");
+    });
+    connect(mDocument, &MapDocument::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(mDocument, &MapDocument::projectFileChanged, this, [this](const QString& file) {
+        if (!file.isEmpty()) addRecent(file);
+        updateTitle();
+    });
+    connect(mDocument, &MapDocument::sceneChanged, this, &MainWindow::updateSceneLabel);
+    connect(mDocument, &MapDocument::loadFailed, this,
+            [this](const QString& message) { reportError(tr("Cannot open"), message); });
+    connect(mDocument, &MapDocument::bakeFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(tr("Bake failed: %1").arg(message), 15000); });
+
+    if (mOptions.autosaveSeconds > 0) {
+        mAutosave.setInterval(mOptions.autosaveSeconds * 1000);
+        connect(&mAutosave, &QTimer::timeout, this, &MainWindow::autosaveNow);
+        mAutosave.start();
+    }
+
+    resize(1400, 880);
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    rebuildRecentMenu();
+    updateTitle();
+    updateSceneLabel();
+}
+
+MainWindow::~MainWindow() {
+    // Stop the worker before the widgets that listen to it go.
+    mDocument->cancel();
+    mDocument->waitIdle();
+}
+
+// -- layout -------------------------------------------------------------------------------------------
+
+void MainWindow::createDocks() {
+    auto dock = [this](QWidget* w, const QString& title, const QString& name, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);  // restoreState finds docks by name
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    mTilePicker = new TilePicker(mDocument, this);
+    mLayersPanel = new LayersPanel(mDocument, this);
+    mExpressionPanel = new ExpressionPanel(mDocument, this);
+    mRulesPanel = new RulesPanel(mDocument, this);
+    mProbePanel = new ProbePanel(mProbe, this);
+    auto* tiles = dock(mTilePicker, tr("Tiles"), "tilesDock", Qt::LeftDockWidgetArea);
+    auto* layers = dock(mLayersPanel, tr("Layers"), "layersDock", Qt::LeftDockWidgetArea);
+    auto* expr = dock(mExpressionPanel, tr("Layer expression"), "expressionDock", Qt::RightDockWidgetArea);
+    auto* rules = dock(mRulesPanel, tr("Rules"), "rulesDock", Qt::RightDockWidgetArea);
+    auto* probe = dock(mProbePanel, tr("Collision probe"), "probeDock", Qt::RightDockWidgetArea);
+    splitDockWidget(tiles, layers, Qt::Vertical);
+    tabifyDockWidget(rules, probe);
+    splitDockWidget(expr, rules, Qt::Vertical);
+    rules->raise();
+    resizeDocks({tiles, expr}, {300, 360}, Qt::Horizontal);
+}
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newAction = file->addAction(tr("&New project"), this, [this] {
+        if (maybeSave()) {
+            mDocument->newProject();
+            mRecovery->clear();
+        }
+    });
+    newAction->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    file->addAction(tr("Open &map…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, &MainWindow::openMapDialog);
+    mRecentMenu = file->addMenu(tr("Open &recent"));
+    file->addSeparator();
+    file->addAction(tr("&Save"), QKeySequence::Save, this, [this] { save(); });
+    file->addAction(tr("Save &as…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this, [this] {
+        const QString f = mChooseSaveFile();
+        if (!f.isEmpty()) saveAs(f.toStdString());
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::showExport);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = mDocument->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    QAction* redo = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    // Shortcuts work wherever the focus is in the window, docks included.
+    undo->setShortcutContext(Qt::WindowShortcut);
+    redo->setShortcutContext(Qt::WindowShortcut);
+    edit->addAction(undo);
+    edit->addAction(redo);
+    addAction(undo);
+    addAction(redo);
+    edit->addSeparator();
+    edit->addAction(tr("Re-&bake"), QKeySequence(Qt::Key_F5), mDocument, &MapDocument::rebake);
+    edit->addAction(tr("&Cancel the running job"), QKeySequence(Qt::CTRL | Qt::Key_Period), mDocument,
+                    &MapDocument::cancel);
+    edit->addAction(tr("Clear the &selection"), this, [this] { mDocument->setSelection({}); });
+
+    mViewMenu = menuBar()->addMenu(tr("&View"));
+    mViewMenu->addAction(tr("&Fit the map"), QKeySequence(Qt::CTRL | Qt::Key_0), mMapView, &MapView::fitMap);
+    if (mViewport) mViewMenu->addAction(tr("Frame the &scene"), mViewport, &Viewport::home);
+    mViewMenu->addSeparator();
+    for (QDockWidget* d : findChildren<QDockWidget*>()) mViewMenu->addAction(d->toggleViewAction());
+
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    QAction* probe = tools->addAction(tr("&Probe collision"));
+    probe->setCheckable(true);
+    probe->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(probe, &QAction::toggled, mProbe, &ProbeTool::setActive);
+    connect(mProbe, &ProbeTool::activeChanged, probe, &QAction::setChecked);
+    QAction* walk = tools->addAction(tr("&Walk mode"));
+    walk->setCheckable(true);
+    walk->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(walk, &QAction::toggled, mProbe, &ProbeTool::setWalking);
+    connect(mProbe, &ProbeTool::walkingChanged, walk, &QAction::setChecked);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Terrabit"), this,
+                    [this] { QMessageBox::about(this, tr("About Terrabit"), aboutText()); });
+}
+
+QString MainWindow::aboutText() {
+    return tr("<h3>Terrabit %1</h3>"
+              "<p>Turns real map data into game scenes: bit layers per tile, layer expressions, rule-based "
+              "placement of buildings and vegetation, collision probes and export to game engines.</p>"
+              "<p>Map data © OpenStreetMap contributors, ODbL 1.0 "
+              "(<a href='https://www.openstreetmap.org/copyright'>openstreetmap.org/copyright</a>).</p>"
+              "<p>Built with Qt, OpenSceneGraph and GDAL.</p>")
+        .arg(QApplication::applicationVersion().isEmpty() ? QString("0.1") : QApplication::applicationVersion());
+}
+
+void MainWindow::updateTitle() {
+    const auto& file = mDocument->projectFile();
+    const QString name = file.empty() ? (mDocument->hasMap() ? tr("Untitled") : tr("No project"))
+                                      : QString::fromStdString(file.filename().string());
+    setWindowTitle(name + "[*] — Terrabit");
+    setWindowModified(mDocument->modified());
+}
+
+void MainWindow::updateSceneLabel() {
+    const auto scene = mDocument->scene();
+    if (!scene) {
+        mSceneLabel->setText(mDocument->hasMap() ? tr("select tiles to bake") : QString());
+        return;
+    }
+    const auto& s = scene->statistics;
+    mSceneLabel->setText(tr("%1 tiles · %2 buildings placed, %3 blocked · %4 plants · %5 ms")
+                             .arg(scene->tiles.size())
+                             .arg(s.buildingsPlaced)
+                             .arg(s.buildingsBlocked)
+                             .arg(s.vegetationInstances)
+                             .arg(mDocument->bakeReport().milliseconds, 0, 'f', 0));
+}
+
+void MainWindow::reportError(const QString& title, const QString& message) { mReportError(title, message); }
+
+// -- files --------------------------------------------------------------------------------------------
+
+bool MainWindow::maybeSave() {
+    if (!mDocument->modified()) return true;
+    const auto answer =
+        mPrompt(tr("Unsaved changes"), tr("The project has changes that are not saved. Save them first?"),
+                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) return save();
+    return true;
+}
+
+bool MainWindow::openFile(const std::filesystem::path& file) {
+    if (!maybeSave()) return false;
+    core::Status s = isProjectFile(file) ? mDocument->openProject(file) : mDocument->openMap(file);
+    if (!s) {
+        reportError(tr("Cannot open"), QString::fromStdString(s.message()));
+        return false;
+    }
+    mRecovery->clear();
+    addRecent(QString::fromStdString(std::filesystem::absolute(file).string()));
+    return true;
+}
+
+void MainWindow::openDialog() {
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open"), QString(),
+                                                   tr("Projects and maps (*.terrabit *.pbf *.osm *.gpkg *.shp "
+                                                      "*.geojson *.json *.fgb *.mbtiles *.mvt);;All files (*)"));
+    if (!f.isEmpty()) openFile(f.toStdString());
+}
+
+void MainWindow::openMapDialog() {
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Open map"), QString(),
+        tr("Maps (*.pbf *.osm *.gpkg *.shp *.geojson *.json *.fgb *.mbtiles *.mvt);;All files (*)"));
+    if (!f.isEmpty()) openFile(f.toStdString());
+}
+
+bool MainWindow::save() {
+    if (mDocument->projectFile().empty()) {
+        const QString f = mChooseSaveFile();
+        if (f.isEmpty()) return false;
+        return saveAs(f.toStdString());
+    }
+    return saveAs(mDocument->projectFile());
+}
+
+bool MainWindow::saveAs(const std::filesystem::path& requested) {
+    std::filesystem::path file = requested;
+    if (file.extension().empty()) file += std::string(core::project::kProjectExtension);
+    if (mViewport)
+        mDocument->setViewState(mViewport->cameraState(), mMapView->viewState());
+    else
+        mDocument->setViewState(mDocument->project().camera, mMapView->viewState());
+    if (core::Status s = mDocument->saveProject(file); !s) {
+        reportError(tr("Cannot save"), QString::fromStdString(s.message()));
+        return false;
+    }
+    mRecovery->clear();
+    statusBar()->showMessage(tr("Saved %1").arg(QString::fromStdString(file.string())), 5000);
+    return true;
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+
+void MainWindow::addRecent(const QString& file) {
+    QSettings settings;
+    QStringList list = settings.value(kRecentKey).toStringList();
+    list.removeAll(file);
+    list.prepend(file);
+    while (list.size() > kMaxRecent) list.removeLast();
+    settings.setValue(kRecentKey, list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    if (!mRecentMenu) return;
+    mRecentMenu->clear();
+    const QStringList list = recentFiles();
+    for (int i = 0; i < list.size(); ++i) {
+        const QString f = list[i];
+        QAction* a = mRecentMenu->addAction(QString("&%1 %2").arg(i + 1).arg(QFileInfo(f).fileName()), this,
+                                            [this, f] { openFile(f.toStdString()); });
+        a->setToolTip(f);
+    }
+    mRecentMenu->setEnabled(!list.isEmpty());
+}
+
+bool MainWindow::autosaveNow() {
+    if (!mDocument->modified() || !mDocument->hasMap()) return false;
+    core::project::Project p = mDocument->currentProject();
+    p.mapView = mMapView->viewState();
+    if (mViewport) p.camera = mViewport->cameraState();
+    if (core::Status s = mRecovery->save(p, mDocument->projectFile()); !s) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromStdString(s.message())), 10000);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::offerRecovery() {
+    if (!mRecovery->exists()) return false;
+    auto recovered = mRecovery->load();
+    if (!recovered) {
+        mRecovery->clear();
+        return false;
+    }
+    const auto& [project, origin] = *recovered;
+    const QString name = origin.empty() ? tr("an untitled project") : QString::fromStdString(origin.string());
+    const auto answer =
+        mPrompt(tr("Recover unsaved work"),
+                tr("Terrabit did not close properly last time. Restore the unsaved changes to %1?").arg(name),
+                QMessageBox::Yes | QMessageBox::No);
+    if (answer != QMessageBox::Yes) {
+        mRecovery->clear();
+        return false;
+    }
+    if (core::Status s = mDocument->openProjectData(project, origin, true); !s) {
+        reportError(tr("Cannot recover"), QString::fromStdString(s.message()));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::showExport() {
+    if (!mDocument->scene() || mDocument->scene()->tiles.empty()) {
+        reportError(tr("Nothing to export"),
+                    tr("Select tiles in the map first: the selection is what is baked and exported."));
+        return;
+    }
+    ExportDialog dialog(mDocument, this);
+    dialog.exec();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    mRecovery->clear();  // a clean exit leaves nothing to recover
+    event->accept();
+}
+
+}  // namespace terrabit::ui

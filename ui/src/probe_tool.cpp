@@ -1,0 +1,221 @@
+#include "terrabit/ui/probe_tool.h"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "terrabit/core/algebra/compose.h"
+#include "terrabit/core/collision/collision_query.h"
+#include "terrabit/ui/map_document.h"
+
+namespace terrabit::ui {
+
+ProbeTool::ProbeTool(MapDocument* document, QObject* parent) : QObject(parent), mDocument(document) {
+    connect(document, &MapDocument::layersChanged, this, &ProbeTool::rebuild);
+    connect(document, &MapDocument::mapLoaded, this, [this] {
+        mCharacter.reset();
+        mLast.reset();
+        rebuild();
+    });
+    rebuild();
+}
+
+ProbeTool::~ProbeTool() = default;
+
+void ProbeTool::setActive(bool active) {
+    if (active == mActive) return;
+    mActive = active;
+    if (!active) setWalking(false);
+    emit activeChanged(active);
+    emit changed();
+}
+
+void ProbeTool::setWalking(bool walking) {
+    if (walking == mWalking) return;
+    mWalking = walking;
+    if (walking && !mActive) setActive(true);
+    emit walkingChanged(walking);
+    emit changed();
+}
+
+void ProbeTool::setShape(ProbeShape shape) {
+    mShape = shape;
+    emit changed();
+}
+
+void ProbeTool::setSizeMetres(double metres) {
+    if (metres > 0.0 && std::isfinite(metres)) mSizeMetres = metres;
+    emit changed();
+}
+
+core::Status ProbeTool::setBlockingExpression(const QString& expression) {
+    if (mDocument->hasMap() && !mDocument->layers().tiles().empty()) {
+        // Compiled on one tile first: a typo is refused before the grid is touched.
+        const core::TileId first = mDocument->layers().tiles().front();
+        auto check = core::algebra::compose(mDocument->layers(), std::span<const core::TileId>(&first, 1),
+                                            expression.toStdString());
+        if (!check) return check.error();
+    }
+    mBlocking = expression;
+    rebuild();
+    return core::Status::success();
+}
+
+void ProbeTool::rebuild() {
+    mGrid = core::CollisionGrid{};
+    mBlockingLayer = -1;
+    if (!mDocument->hasMap()) {
+        emit changed();
+        return;
+    }
+    const LayerStack& layers = mDocument->layers();
+    const std::vector<core::TileId>& tiles = layers.tiles();
+    if (tiles.empty()) {
+        emit changed();
+        return;
+    }
+    std::vector<std::string> names = layers.layerNames();
+    if (names.size() > static_cast<std::size_t>(core::kMaxCollisionLayers - 1)) {
+        names.resize(static_cast<std::size_t>(core::kMaxCollisionLayers - 1));
+    }
+    auto grid = core::CollisionGrid::build(layers, tiles, names);
+    if (!grid) {
+        emit changed();
+        return;
+    }
+    mGrid = std::move(*grid);
+    auto blocking = core::algebra::compose(layers, tiles, mBlocking.toStdString());
+    if (blocking) {
+        std::unordered_map<core::TileId, std::size_t> slot;
+        for (std::size_t i = 0; i < tiles.size(); ++i) slot[tiles[i]] = i;
+        const auto& masks = blocking->masks;
+        auto id = mGrid.addLayer("blocking", [&](const core::TileId& t) -> const core::BitTile* {
+            const auto it = slot.find(t);
+            return it == slot.end() ? nullptr : &masks[it->second];
+        });
+        if (id) mBlockingLayer = *id;
+    }
+    emit changed();
+}
+
+double ProbeTool::metresPerCell() const {
+    if (mGrid.layerCount() == 0) return 1.0;
+    const core::GroundFrame frame{{}, mGrid.zoom()};
+    const core::Vec2 centre{double(mGrid.cellX0()) + double(mGrid.cellWidth()) / 2,
+                            double(mGrid.cellY0()) + double(mGrid.cellHeight()) / 2};
+    return core::metresPerCell(frame.cellToLonLat(centre).lat, mGrid.zoom());
+}
+
+core::Footprint ProbeTool::footprint() const { return core::Footprint::disk(mSizeMetres / 2.0 / metresPerCell()); }
+
+std::vector<core::Vec2> ProbeTool::outlineOf(core::Vec2 c, std::optional<core::Vec2> corner) const {
+    const double half = mSizeMetres / 2.0 / metresPerCell();
+    switch (mShape) {
+        case ProbeShape::Point:
+            return {c};
+        case ProbeShape::Rectangle: {
+            const core::Vec2 a = corner ? c : core::Vec2{c.x - half, c.y - half};
+            const core::Vec2 b = corner ? *corner : core::Vec2{c.x + half, c.y + half};
+            const double x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x);
+            const double y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
+            return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+        }
+        case ProbeShape::Triangle:
+            // Pointing north (y grows south): apex above the centre.
+            return {{c.x, c.y - half}, {c.x + half * 0.866, c.y + half * 0.5}, {c.x - half * 0.866, c.y + half * 0.5}};
+        case ProbeShape::Character: {
+            std::vector<core::Vec2> ring;
+            for (int i = 0; i < 16; ++i) {
+                const double a = i * 3.14159265358979323846 / 8.0;
+                ring.push_back({c.x + half * std::cos(a), c.y + half * std::sin(a)});
+            }
+            return ring;
+        }
+    }
+    return {c};
+}
+
+ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corner) {
+    ProbeOutcome out;
+    out.centre = centre;
+    out.outline = outlineOf(centre, corner);
+    if (mGrid.layerCount() > 0) {
+        core::CollisionQuery query(mGrid);
+        core::ProbeResult r;
+        const auto& o = out.outline;
+        switch (mShape) {
+            case ProbeShape::Point:
+                r = query.point(centre);
+                break;
+            case ProbeShape::Rectangle: {
+                core::Box2 box;
+                for (const core::Vec2& p : o) box.extend(p);
+                r = query.rectangle(box);
+                break;
+            }
+            case ProbeShape::Triangle:
+                r = query.triangle(o[0], o[1], o[2]);
+                break;
+            case ProbeShape::Character:
+                r = query.disk(centre, mSizeMetres / 2.0 / metresPerCell());
+                break;
+        }
+        out.blocked = mBlockingLayer >= 0 && ((r.layers >> mBlockingLayer) & 1u);
+        for (int i = 0; i < mGrid.layerCount(); ++i) {
+            if (i != mBlockingLayer && ((r.layers >> i) & 1u))
+                out.layers << QString::fromStdString(mGrid.layerNames()[i]);
+        }
+    }
+    mLast = out;
+    emit probed(out);
+    emit changed();
+    return out;
+}
+
+ProbeOutcome ProbeTool::probeLonLat(double lon, double lat) {
+    const core::GroundFrame frame{{}, mGrid.layerCount() ? mGrid.zoom() : mDocument->project().zoom};
+    return probe(frame.lonLatToCell({lon, lat}));
+}
+
+void ProbeTool::placeCharacter(core::Vec2 cell) {
+    mCharacter = cell;
+    mLastMove = core::MoveResult{};
+    mLastMove.position = cell;
+    emit characterMoved();
+    emit changed();
+}
+
+bool ProbeTool::walkKey(int key) {
+    if (!mWalking) return false;
+    constexpr double kStep = 0.5;  // metres
+    switch (key) {
+        case Qt::Key_W:
+            walk({0, kStep});
+            return true;
+        case Qt::Key_S:
+            walk({0, -kStep});
+            return true;
+        case Qt::Key_A:
+            walk({-kStep, 0});
+            return true;
+        case Qt::Key_D:
+            walk({kStep, 0});
+            return true;
+        default:
+            return false;
+    }
+}
+
+core::MoveResult ProbeTool::walk(core::Vec2 metres) {
+    if (!mCharacter || mBlockingLayer < 0) return mLastMove;
+    const double mpc = metresPerCell();
+    // Ground metres are north-up; cells grow south.
+    const core::Vec2 displacement{metres.x / mpc, -metres.y / mpc};
+    core::CharacterMover mover(mGrid);
+    mLastMove = mover.move(*mCharacter, displacement, footprint(), std::uint64_t{1} << mBlockingLayer);
+    mCharacter = mLastMove.position;
+    emit characterMoved();
+    emit changed();
+    return mLastMove;
+}
+
+}  // namespace terrabit::ui
