@@ -105,7 +105,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     if (sharded) {
         if (Status s = scale::removeShardRecord(command.outDir); !s)
             return failure(err, s.message(), kExitNothingUsable);
-        shard = scale::shardWork(m.index, command.shard, baker.rules().passes().size());
+        shard = scale::shardWork(m.index, command.shard, baker.rules());
         if (shard.own.empty()) {
             Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
             if (!s) return failure(err, s.message(), kExitNothingUsable);

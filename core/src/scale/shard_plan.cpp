@@ -168,7 +168,32 @@ ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_
     return plan;
 }
 
-int placementReachTiles(std::size_t passCount) { return 2 * static_cast<int>(passCount) + 1; }
+int placementReachTiles(std::span<const placement::PassKind> passes) {
+    using placement::PassKind;
+    // needed[p]: how far around the own tiles the placed layer written by passes before p must
+    // be right; every pass's results are needed on the own tiles (radius 0).
+    int neededOutput = 0;  // of the passes walked so far' inputs, i.e. of the earlier passes
+    int reach = 0;
+    for (auto it = passes.rbegin(); it != passes.rend(); ++it) {
+        // Results of this pass are needed where later passes read its output, and on the own tiles.
+        int results = 0;
+        switch (*it) {
+            case PassKind::Buildings:
+                results = neededOutput + 1;  // a footprint writes one tile beyond its owner
+                break;
+            case PassKind::Vegetation:
+                results = neededOutput;  // trunks stay in the planting tile
+                break;
+            case PassKind::Surface:
+                results = 0;  // writes no layer
+                break;
+        }
+        reach = std::max(reach, results);
+        const int reads = *it == PassKind::Surface ? 1 : 2;
+        neededOutput = std::max(neededOutput, results + reads);
+    }
+    return reach;
+}
 
 std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles) {
     const std::unordered_set<TileId> content(all.begin(), all.end());
@@ -201,7 +226,7 @@ std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const Til
     return out;
 }
 
-ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, std::size_t passCount) {
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
     const std::vector<TileId>& tiles = index.tiles();
     std::vector<std::uint64_t> weights(tiles.size(), 0);
     for (std::size_t slot = 0; slot < tiles.size(); ++slot) weights[slot] = index.entries(slot).size();
@@ -211,7 +236,9 @@ ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, std::size_t p
     work.own = std::move(plan.tiles[k]);
     work.prefixes = std::move(plan.keys[k]);
     work.weight = plan.weights[k];
-    work.baked = bakeClosure(work.own, tiles, placementReachTiles(passCount));
+    std::vector<placement::PassKind> kinds;
+    for (const placement::PassRule& p : rules.passes()) kinds.push_back(p.kind);
+    work.baked = bakeClosure(work.own, tiles, placementReachTiles(kinds));
     return work;
 }
 

@@ -121,6 +121,20 @@ TEST(ShardPlanTest, TheHaloHoldsTheNeighbourhoodAndEarlierBuildingPhases) {
     EXPECT_EQ(bakeClosure(std::vector<TileId>{centre}, std::vector<TileId>{centre}, 3), std::vector<TileId>{centre});
 }
 
+TEST(ShardPlanTest, TheHaloGrowsWithThePassesThatReadEarlierPlacements) {
+    using placement::PassKind;
+    // Alone, a pass needs nothing around its tiles but what the building chain adds.
+    EXPECT_EQ(placementReachTiles(std::vector<PassKind>{PassKind::Vegetation}), 0);
+    EXPECT_EQ(placementReachTiles(std::vector<PassKind>{PassKind::Buildings}), 1);
+    // The default rules: vegetation reads the buildings two tiles around; they reach one more.
+    EXPECT_EQ(placementReachTiles(std::vector<PassKind>{PassKind::Buildings, PassKind::Surface, PassKind::Surface,
+                                                        PassKind::Vegetation}),
+              3);
+    // A second vegetation pass reads the first's trunks two tiles around.
+    EXPECT_EQ(
+        placementReachTiles(std::vector<PassKind>{PassKind::Buildings, PassKind::Vegetation, PassKind::Vegetation}), 5);
+}
+
 TEST(ShardPlanTest, ArrayJobsOfSlurmKubernetesAndAwsBatchNameTheShard) {
     auto slurm = shardFromEnvironment(environment({{"SLURM_ARRAY_TASK_ID", "3"}, {"SLURM_ARRAY_TASK_COUNT", "8"}}));
     ASSERT_TRUE(slurm && *slurm);

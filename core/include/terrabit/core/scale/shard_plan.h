@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/tile/tile_id.h"
 #include "terrabit/core/tiling/tile_index.h"
@@ -73,9 +74,13 @@ struct ShardPlan {
 /// shards the last shards are empty.
 ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count);
 
-/// How far, in tiles, results of the non-building passes reach: each pass may read the placed
-/// layers of the previous ones over its neighbours, with a layer halo of up to one tile.
-int placementReachTiles(std::size_t passCount);
+/// How far, in tiles, around a shard's own tiles the passes' results must equal the whole
+/// bake's for the own tiles' results to: walking the passes from the last, a vegetation pass's
+/// result reads the placed layers of earlier passes two tiles around (its spacing rivals in the
+/// neighbours, and their layer halo of up to one tile), a surface pass's one tile around, a
+/// building pass's two; a building's footprint reaches one tile beyond the tile that owns it.
+/// The building pass's own chain of phases is added by bakeClosure.
+int placementReachTiles(std::span<const placement::PassKind> passes);
 
 /// The tiles a shard must bake so that the results of `own` equal the whole bake's: `own`
 /// grown by `reachTiles`, then closed under the building pass's dependency (a tile depends on
@@ -92,7 +97,7 @@ struct ShardWork {
 };
 
 /// The work of shard `spec` of a bake of every tile of `index` (weighted by their feature
-/// entries) with `passCount` placement passes.
-ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, std::size_t passCount);
+/// entries) by the passes of `rules`.
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules);
 
 }  // namespace terrabit::core::scale
