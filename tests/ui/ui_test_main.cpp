@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 
@@ -28,5 +29,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("TerrabitTests");
     QApplication::setApplicationName("TerrabitUiTests");
+    // Every run starts from the default dock layout and no recent files: what an earlier run
+    // saved must not change what this one sees.
+    QSettings().clear();
     return RUN_ALL_TESTS();
 }

@@ -15,6 +15,8 @@
 #include <set>
 
 #include "terrabit/render/lighting.h"
+#include "terrabit/ui/expression_editor.h"
+#include "terrabit/ui/expression_panel.h"
 #include "terrabit/ui/main_window.h"
 #include "terrabit/ui/map_document.h"
 #include "terrabit/ui/map_view.h"
@@ -99,6 +101,13 @@ TEST_F(GlWindow, DrawsTheSceneAndWritesAScreenshot) {
     const int samples = ((frame.width() + 2) / 3) * ((frame.height() + 2) / 3);
     EXPECT_GT(colours.size(), 50u);
     EXPECT_LT(skySamples, samples / 2) << "the scene should fill most of the view";
+
+    // The README's screenshot shows the main workflow: an expression previewed on the selection.
+    window->expressionPanel()->editor()->setPlainText("vegetation & ~dilate(road, 2m) & random(0.4)");
+    QSignalSpy previewed(window->expressionPanel(), &ui::ExpressionPanel::previewUpdated);
+    ASSERT_TRUE(previewed.wait(5000));
+    EXPECT_TRUE(previewed.back()[0].toBool());
+    QTest::qWait(100);
 
     const QString dir = TERRABIT_ARTEFACT_DIR;
     QDir().mkpath(dir);

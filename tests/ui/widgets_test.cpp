@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -387,8 +388,11 @@ TEST_F(Window, TilePickerListsTheSelectedTilesWithTheirFigures) {
     for (int r = 0; r < 4; ++r) {
         placed += picker->table()->item(r, 2)->text().toInt();
         trees += picker->table()->item(r, 4)->text().toInt();
-        EXPECT_TRUE(picker->table()->item(r, 1)->text().contains("buil"))
-            << picker->table()->item(r, 1)->text().toStdString();
+        const QTableWidgetItem* coverage = picker->table()->item(r, 1);
+        EXPECT_FALSE(coverage->icon().isNull()) << "the coverage bar";
+        const QString figures = coverage->data(Qt::AccessibleTextRole).toString();
+        EXPECT_TRUE(figures.contains(QRegularExpression("building \\d+ %"))) << figures.toStdString();
+        EXPECT_TRUE(coverage->toolTip().contains("road: ")) << coverage->toolTip().toStdString();
     }
     EXPECT_EQ(std::size_t(placed), doc().scene()->statistics.buildingsPlaced);
     EXPECT_GT(trees, 0);

@@ -166,10 +166,13 @@ void MainWindow::createDocks() {
     auto* rules = dock(mRulesPanel, tr("Rules"), "rulesDock", Qt::RightDockWidgetArea);
     auto* probe = dock(mProbePanel, tr("Collision probe"), "probeDock", Qt::RightDockWidgetArea);
     splitDockWidget(tiles, layers, Qt::Vertical);
-    tabifyDockWidget(rules, probe);
+    // Split before tabifying: splitting a tabbed dock takes it out of its tab group.
     splitDockWidget(expr, rules, Qt::Vertical);
+    tabifyDockWidget(rules, probe);
     rules->raise();
-    resizeDocks({tiles, expr}, {300, 360}, Qt::Horizontal);
+    resizeDocks({tiles, expr}, {350, 380}, Qt::Horizontal);
+    resizeDocks({tiles, layers}, {300, 420}, Qt::Vertical);
+    resizeDocks({expr, rules}, {330, 470}, Qt::Vertical);
 }
 
 void MainWindow::createActions() {
@@ -216,6 +219,8 @@ void MainWindow::createActions() {
 
     mViewMenu = menuBar()->addMenu(tr("&View"));
     mViewMenu->addAction(tr("&Fit the map"), QKeySequence(Qt::CTRL | Qt::Key_0), mMapView, &MapView::fitMap);
+    mViewMenu->addAction(tr("Show the selected &tiles"), QKeySequence(Qt::CTRL | Qt::Key_1), mMapView,
+                         &MapView::fitSelection);
     if (mViewport) mViewMenu->addAction(tr("Frame the &scene"), mViewport, &Viewport::home);
     mViewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) mViewMenu->addAction(d->toggleViewAction());

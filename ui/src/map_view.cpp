@@ -1,5 +1,6 @@
 #include "terrabit/ui/map_view.h"
 
+#include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -39,8 +40,9 @@ MapView::MapView(MapDocument* document, QWidget* parent) : QWidget(parent), mDoc
         if (v.metresPerPixel > 0.0) {
             setViewState(v);
         } else {
-            mFitPending = true;
-            fitMap();
+            // A project opens on its tiles, where the work is; a bare map shows all of itself.
+            mFitPending = Fit::Selection;
+            fitPending();
         }
     });
     connect(document, &MapDocument::layersChanged, this, [this] {
@@ -112,7 +114,39 @@ void MapView::fitMap() {
     }
     if (box.empty()) box = mDocument->extentMercator();
     fitMercator(box);
-    mFitPending = width() <= 0;
+    mFitPending = width() <= 0 ? Fit::Map : Fit::None;
+}
+
+void MapView::fitSelection() {
+    const auto& tiles = mDocument->selection();
+    if (tiles.empty()) {
+        fitMap();
+        return;
+    }
+    core::Box2 box;
+    for (const core::TileId& t : tiles) {
+        box.extend(t.boundsMercator().min);
+        box.extend(t.boundsMercator().max);
+    }
+    const double grow = tiles.front().boundsMercator().width();
+    box.min = box.min - core::Vec2{grow, grow};
+    box.max = box.max + core::Vec2{grow, grow};
+    fitMercator(box);
+    mFitPending = width() <= 0 ? Fit::Selection : Fit::None;
+}
+
+void MapView::fitPending() {
+    if (!mDocument->hasMap()) return;
+    switch (mFitPending) {
+        case Fit::Map:
+            fitMap();
+            break;
+        case Fit::Selection:
+            fitSelection();
+            break;
+        case Fit::None:
+            break;
+    }
 }
 
 void MapView::goToTile(const core::TileId& tile) {
@@ -139,7 +173,7 @@ void MapView::setViewState(const core::project::MapView& v) {
     if (v.metresPerPixel > 0.0) {
         mPixelsPerCell = std::clamp(frame.cellSizeMercator() / v.metresPerPixel, kMinPixelsPerCell, kMaxPixelsPerCell);
     }
-    mFitPending = false;
+    mFitPending = Fit::None;
     emit viewChanged();
     update();
 }
@@ -186,7 +220,7 @@ const QImage* MapView::overlayImage(const core::TileId& tile) {
 // -- painting ---------------------------------------------------------------------------------------
 
 void MapView::paintEvent(QPaintEvent*) {
-    if (mFitPending && mDocument->hasMap()) fitMap();
+    fitPending();
     QPainter p(this);
     p.fillRect(rect(), QColor(0xcf, 0xcc, 0xc4));
     if (!mDocument->hasMap()) {
@@ -222,16 +256,20 @@ void MapView::paintEvent(QPaintEvent*) {
             const double y = cellToWidget({0, ty * 256.0}).y();
             p.drawLine(QPointF(0, y), QPointF(width(), y));
         }
-        if (tilePixels >= 130.0) {
+        if (tilePixels >= 48.0) {
             QFont f = font();
             f.setPointSizeF(std::max(6.5, f.pointSizeF() * 0.8));
             p.setFont(f);
+            const QFontMetricsF metrics(f);
             for (int ty = ty0; ty <= ty1; ++ty) {
                 for (int tx = tx0; tx <= tx1; ++tx) {
                     const core::TileId t{zoom, std::uint32_t(tx), std::uint32_t(ty)};
                     const QRectF r = tileRect(t).adjusted(4, 2, -4, -2);
-                    const QString q = QString::fromStdString(t.quadkey());
-                    QRectF text = p.boundingRect(r, Qt::AlignLeft | Qt::AlignTop, q);
+                    QString q = QString::fromStdString(t.quadkey());
+                    // Too narrow for the whole key: its last digits, which tell neighbours apart
+                    // (the hover shows the whole key in the status bar).
+                    while (q.size() > 1 && metrics.horizontalAdvance(q) > r.width()) q = "…" + q.right(q.size() - 2);
+                    const QRectF text = p.boundingRect(r, Qt::AlignLeft | Qt::AlignTop, q);
                     p.fillRect(text.adjusted(-2, 0, 2, 0), QColor(255, 255, 255, 170));
                     p.setPen(QColor(40, 40, 40));
                     p.drawText(r, Qt::AlignLeft | Qt::AlignTop, q);
@@ -292,9 +330,7 @@ void MapView::paintEvent(QPaintEvent*) {
     }
 }
 
-void MapView::resizeEvent(QResizeEvent*) {
-    if (mFitPending) fitMap();
-}
+void MapView::resizeEvent(QResizeEvent*) { fitPending(); }
 
 // -- input --------------------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
@@ -15,8 +16,28 @@
 namespace terrabit::ui {
 
 namespace {
-/// The layers whose coverage the list shows, when the rules have them.
+
+/// The layers whose coverage the list draws, when the rules have them.
 const char* const kFigureLayers[] = {"building", "road", "vegetation", "water"};
+const QSize kBarSize(72, 12);
+
+/// A tile's coverage as one bar: a segment per layer in its colour, as long as its share of the
+/// tile (the layers can overlap, so the bar is clipped at the end).
+QIcon coverageBar(const std::vector<std::pair<QColor, double>>& segments) {
+    QPixmap pm(kBarSize);
+    pm.fill(QColor(0xe9, 0xe6, 0xdf));
+    QPainter p(&pm);
+    double x = 0.0;
+    for (const auto& [colour, fraction] : segments) {
+        const double w = fraction * kBarSize.width();
+        p.fillRect(QRectF(x, 0, w, kBarSize.height()), colour);
+        x += w;
+    }
+    p.setPen(QColor(0x80, 0x80, 0x80));
+    p.drawRect(0, 0, kBarSize.width() - 1, kBarSize.height() - 1);
+    return QIcon(pm);
+}
+
 }  // namespace
 
 TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent), mDocument(document) {
@@ -46,7 +67,11 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
 
     mTable = new QTableWidget(0, 5, this);
     mTable->setHorizontalHeaderLabels({tr("Tile"), tr("Coverage"), tr("Placed"), tr("Blocked"), tr("Trees")});
-    mTable->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    mTable->horizontalHeaderItem(1)->setToolTip(
+        tr("Share of the tile covered by building, road, vegetation and water, in their colours"));
+    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mTable->horizontalHeader()->setStretchLastSection(true);
+    mTable->setIconSize(kBarSize);
     mTable->verticalHeader()->hide();
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -93,12 +118,15 @@ void TilePicker::refresh() {
     for (int r = 0; r < static_cast<int>(figures.size()); ++r) {
         const TileFigures& f = figures[static_cast<std::size_t>(r)];
         QStringList parts;
-        QString tip;
+        std::vector<std::pair<QColor, double>> segments;
+        QString tip = QString::fromStdString(f.tile.quadkey()) + "\n";
         for (std::size_t l = 0; l < rows.size() && l < f.layerFractions.size(); ++l) {
             const double v = f.layerFractions[l];
             tip += QString("%1: %2 %\n").arg(rows[l].name).arg(v * 100.0, 0, 'f', 1);
             for (const char* name : kFigureLayers) {
-                if (rows[l].name == name) parts << QString("%1 %2%").arg(rows[l].name.left(4)).arg(qRound(v * 100));
+                if (rows[l].name != name) continue;
+                parts << QString("%1 %2 %").arg(rows[l].name).arg(qRound(v * 100));
+                segments.emplace_back(rows[l].colour, v);
             }
         }
         auto set = [&](int c, const QString& text) {
@@ -107,12 +135,15 @@ void TilePicker::refresh() {
             mTable->setItem(r, c, item);
         };
         set(0, QString::fromStdString(f.tile.quadkey()));
-        set(1, parts.join(" · "));
+        set(1, QString());
+        mTable->item(r, 1)->setIcon(coverageBar(segments));
+        // The figures the bar draws, for screen readers and tests.
+        mTable->item(r, 1)->setData(Qt::AccessibleTextRole, parts.join(", "));
         set(2, QString::number(f.buildingsPlaced));
         set(3, QString::number(f.buildingsBlocked));
         set(4, QString::number(f.trees));
     }
-    mTable->resizeColumnToContents(0);
+    mTable->resizeColumnsToContents();
 }
 
 }  // namespace terrabit::ui

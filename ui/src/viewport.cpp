@@ -46,6 +46,9 @@ Viewport::Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent)
       mModelCache(std::make_unique<render::AssetModelCache>()) {
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(240, 200);
+    // No alpha in the widget's framebuffer: translucent overlays write alpha below 1, and Qt
+    // would then blend the picture with the window behind it (washed-out colours in grabs).
+    setTextureFormat(GL_RGB8);
     const qreal dpr = devicePixelRatioF();
     mWindow = new osgViewer::GraphicsWindowEmbedded(0, 0, int(width() * dpr), int(height() * dpr));
     mViewer = new osgViewer::Viewer;

@@ -48,6 +48,9 @@ public:
     void goToTile(const core::TileId& tile);
     /// Shows the whole map.
     void fitMap();
+    /// Shows the selected tiles with a tile of context around them (the whole map when nothing
+    /// is selected).
+    void fitSelection();
     /// The view as a project stores it, and back.
     core::project::MapView viewState() const;
     void setViewState(const core::project::MapView& view);
@@ -81,7 +84,10 @@ private:
     ProbeTool* mProbe = nullptr;
     core::Vec2 mCentre{0, 0};      ///< cell at the widget's centre
     double mPixelsPerCell = 0.25;  ///< screen pixels per cell
-    bool mFitPending = true;
+    /// What to frame once the widget has a size (a map loads before the window is shown).
+    enum class Fit { None, Map, Selection };
+    Fit mFitPending = Fit::Map;
+    void fitPending();
     QHash<quint64, QImage> mImages;
     QHash<quint64, QImage> mOverlayImages;
     QString mOverlayName;
