@@ -1,16 +1,19 @@
 // terrabit: the desktop app. `terrabit` opens the bundled sample project; `terrabit FILE` opens a
-// project (.terrabit) or a map file. Everything else lives in terrabit::ui (main_window.h).
+// project (.terrabit) or a map file; `--screenshot PNG` saves the window once it is baked. Everything else lives in terrabit::ui (main_window.h).
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
+#include <QTimer>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "terrabit/core/io/resource_paths.h"
 #include "terrabit/ui/main_window.h"
+#include "terrabit/ui/map_document.h"
 
 int main(int argc, char** argv) {
     // OpenSceneGraph draws with the compatibility profile: without DeprecatedFunctions, Qt turns a
@@ -33,6 +36,9 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument("file", "A project (.terrabit) or a map file to open; none: the sample project.");
+    const QCommandLineOption screenshot(
+        "screenshot", "Open the file, wait until it is baked, save a picture of the window to <png> and quit.", "png");
+    parser.addOption(screenshot);
     parser.process(app);
 
     const auto executable = terrabit::core::io::currentExecutable(argv[0]);
@@ -50,11 +56,29 @@ int main(int argc, char** argv) {
     terrabit::ui::MainWindow window(options);
     window.show();
 
-    if (!window.offerRecovery()) {
+    // A screenshot run never asks about recovery files: it must not wait for an answer.
+    if (parser.isSet(screenshot) || !window.offerRecovery()) {
         const QStringList args = parser.positionalArguments();
         const std::filesystem::path file = args.isEmpty() ? *resources / "projects" / "sample.terrabit"
                                                           : std::filesystem::path(args.front().toStdString());
         window.openFile(file);
+    }
+    if (parser.isSet(screenshot)) {
+        // Poll rather than wait on a signal: the bake may have finished before we get here.
+        QTimer poll;
+        QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+            if (window.document()->busy()) return;
+            poll.stop();
+            // Give the viewport a few frames to draw the new scene.
+            QTimer::singleShot(500, &app, [&] {
+                const QString file = parser.value(screenshot);
+                const bool ok = window.grab().save(file);
+                if (!ok) std::fprintf(stderr, "terrabit: cannot write %s\n", qPrintable(file));
+                app.exit(ok ? 0 : 1);
+            });
+        });
+        poll.start(200);
+        return app.exec();
     }
     return app.exec();
 }
