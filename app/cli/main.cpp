@@ -238,6 +238,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, or all")
         ->capture_default_str();
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
+    cmd->add_flag("--plain-nodes", c->plainNodes,
+                  "glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it");
     cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")
         ->capture_default_str()
         ->check(CLI::Range(1, 256));

@@ -123,6 +123,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     ExportOptions exportOptions;
     exportOptions.formats = command.formats;
     exportOptions.outDir = command.outDir;
+    exportOptions.plainNodes = command.plainNodes;
     exportOptions.rulesDocument = rulesDocument;
     exportOptions.layerStyles = m.rules.layerInfos();
     // What placement made is exported as layers too (for previews and collision).

@@ -171,6 +171,9 @@ Status VegetationPass::run(const PassRule& pass, PassContext& ctx, PassReport& r
             }
             zoneCells.andNot(zoneTaken);  // a cell belongs to the first class that takes it
             zoneTaken |= zoneCells;
+            // Most classes have no cell in most tiles, and a random mask costs a hash per cell:
+            // without a zone there is nothing to plant, so it is not drawn.
+            if (!plantOverrides && zoneCells.none()) continue;
             if (Status s = ev[2 * c + 1].evaluate(source, t, plantCells); !s) {
                 failures[i] = s;
                 return;

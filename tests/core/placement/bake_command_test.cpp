@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "placement_test_support.h"
@@ -26,6 +28,23 @@ std::string readFile(const fs::path& p) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+/// Every regular file below `root`, by path relative to it, with its bytes.
+std::map<std::string, std::string> filesUnder(const fs::path& root) {
+    std::map<std::string, std::string> files;
+    if (!fs::exists(root)) return files;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+        if (e.is_regular_file()) files[fs::relative(e.path(), root).generic_string()] = readFile(e.path());
+    }
+    return files;
+}
+
+/// Runs a shell command line with bash; returns the exit code (or -1 when it did not exit).
+int shell(const std::string& line) {
+    const std::string cmd = "bash -c '" + line + "'";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 class BakeCommandTest : public ::testing::Test {
@@ -126,6 +145,114 @@ TEST_F(BakeCommandTest, TheExecutableBakesTheBundledSample) {
                             "/maps/monaco-2022-07-19.osm.pbf\" --format glb,nonsense --out \"" + out.string() +
                             "\" > /dev/null 2>&1";
     EXPECT_EQ(WEXITSTATUS(std::system(bad.c_str())), 2);
+}
+
+TEST_F(BakeCommandTest, TheExecutableWritesEveryFormatAndTheSameSeedGivesTheSameBytes) {
+    const fs::path out = mDir / "cli";
+    const std::string cmd = std::string("\"") + TERRABIT_CLI + "\" -q bake \"" + kResources +
+                            "/maps/monaco-2022-07-19.osm.pbf\" --zoom 17 --bbox 7.418,43.731,7.428,43.738 --seed 7 "
+                            "--threads 2 --format glb,3dtiles,manifest,layers,collision --out \"" +
+                            out.string() + "\" > \"" + (mDir / "stdout.txt").string() + "\" 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(mDir / "stdout.txt");
+    const auto cli = filesUnder(out);
+    for (const char* f : {"scene.glb", "3dtiles/tileset.json", "manifest.json", "collision.tbcg"}) {
+        ASSERT_TRUE(cli.contains(f)) << f;
+        EXPECT_GT(cli.at(f).size(), 1000u) << f;
+    }
+    std::size_t tileGlbs = 0, geoTiffs = 0, previews = 0;
+    for (const auto& [path, bytes] : cli) {
+        tileGlbs += path.starts_with("3dtiles/tiles/") && path.ends_with(".glb");
+        geoTiffs += path.starts_with("layers/") && path.ends_with(".tif");
+        previews += path.starts_with("layers/") && path.ends_with("preview.png");
+        EXPECT_FALSE(path.ends_with(".tmp")) << path;
+    }
+    EXPECT_GE(tileGlbs, 9u);
+    EXPECT_GE(previews, 9u);
+    EXPECT_GE(geoTiffs, 4 * previews);
+
+    // The library with one thread writes the same files, byte for byte; another seed differs.
+    io::BakeCommand c = command("lib");
+    c.threads = 1;
+    c.formats = {ExportFormat::Glb, ExportFormat::Tiles3d, ExportFormat::Manifest, ExportFormat::Layers,
+                 ExportFormat::Collision};
+    std::ostringstream o, e;
+    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
+    const auto lib = filesUnder(mDir / "lib");
+    ASSERT_EQ(lib.size(), cli.size());
+    for (const auto& [path, bytes] : cli) {
+        ASSERT_TRUE(lib.contains(path)) << path;
+        EXPECT_TRUE(lib.at(path) == bytes) << path << " differs between the two bakes";
+    }
+    c = command("other");
+    c.seed = 8;
+    c.formats = {ExportFormat::Glb};
+    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
+    EXPECT_NE(readFile(mDir / "other" / "scene.glb"), cli.at("scene.glb"));
+}
+
+TEST_F(BakeCommandTest, PlainNodesWriteAGlbWithoutTheInstancingExtension) {
+    io::BakeCommand c = command("plain");
+    c.formats = {ExportFormat::Glb};
+    c.plainNodes = true;
+    std::ostringstream o, e;
+    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
+    io::BakeCommand instanced = command("instanced");
+    instanced.formats = {ExportFormat::Glb};
+    ASSERT_EQ(io::runBake(instanced, o, e), 0) << e.str();
+    EXPECT_EQ(readFile(mDir / "plain" / "scene.glb").find("EXT_mesh_gpu_instancing"), std::string::npos);
+    EXPECT_NE(readFile(mDir / "instanced" / "scene.glb").find("EXT_mesh_gpu_instancing"), std::string::npos);
+}
+
+TEST_F(BakeCommandTest, AFullDiskStopsTheExecutableWithAClearMessageAndNoPartialFile) {
+    // The kernel's file size limit fails a write like a full disk does (EFBIG instead of
+    // ENOSPC); SIGXFSZ is ignored so the write returns the error instead of killing the process.
+    const fs::path out = mDir / "full";
+    const std::string line = std::string("trap \"\" XFSZ; ulimit -f 16; \"") + TERRABIT_CLI + "\" -q bake \"" +
+                             kResources +
+                             "/maps/monaco-2022-07-19.osm.pbf\" --zoom 17 --bbox 7.418,43.731,7.428,43.738 "
+                             "--format glb --out \"" +
+                             out.string() + "\" > \"" + (mDir / "stderr.txt").string() + "\" 2>&1";
+    EXPECT_EQ(shell(line), 1);
+    const std::string message = readFile(mDir / "stderr.txt");
+    EXPECT_NE(message.find("error: "), std::string::npos) << message;
+    EXPECT_NE(message.find("scene.glb"), std::string::npos) << message;
+    EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+    EXPECT_TRUE(filesUnder(out).empty()) << "no partial scene.glb and no temporary file";
+}
+
+TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearErrorsAndLeaveNoFile) {
+    std::ostringstream out, err;
+    // A folder below a regular file cannot be made, even by root.
+    { std::ofstream(mDir / "file") << "x"; }
+    io::BakeCommand c = command("unused");
+    c.outDir = mDir / "file" / "out";
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
+    EXPECT_EQ(io::runBake(c, out, err), 1);
+    EXPECT_NE(err.str().find((mDir / "file" / "out").string()), std::string::npos) << err.str();
+    EXPECT_NE(err.str().find("Not a directory"), std::string::npos) << err.str();
+
+    // The catalogue copied without its models: every model file is missing.
+    fs::create_directories(mDir / "assets");
+    fs::copy_file(kResources + "/assets/catalogue.yaml", mDir / "assets" / "catalogue.yaml");
+    err.str("");
+    c = command("missing");
+    c.catalogue = mDir / "assets" / "catalogue.yaml";
+    c.formats = {ExportFormat::Glb};
+    EXPECT_EQ(io::runBake(c, out, err), 2) << "the catalogue is refused before the map is read";
+    EXPECT_NE(err.str().find((mDir / "assets" / "models").string()), std::string::npos) << err.str();
+    EXPECT_TRUE(filesUnder(mDir / "missing").empty());
+
+    // Models that are not glTF: each file holds a GLB header and garbage.
+    fs::create_directories(mDir / "assets" / "models");
+    for (const auto& e : fs::directory_iterator(kResources + "/assets/models")) {
+        std::ofstream(mDir / "assets" / "models" / e.path().filename(), std::ios::binary)
+            << "glTF" << std::string(100, '\x07');
+    }
+    err.str("");
+    c.outDir = mDir / "corrupt";
+    EXPECT_EQ(io::runBake(c, out, err), 1);
+    EXPECT_NE(err.str().find((mDir / "assets" / "models").string()), std::string::npos) << err.str();
+    EXPECT_TRUE(filesUnder(mDir / "corrupt").empty());
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ struct BakeCommand {
     int blockCells = 32;      ///< instance blocks of n × n cells
     std::filesystem::path outDir;
     std::vector<ExportFormat> formats{ExportFormat::Manifest};
+    /// glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it.
+    bool plainNodes = false;
     /// The asset catalogue; empty: <resources>/assets/catalogue.yaml beside the rules' resources
     /// (resolved by main).
     std::filesystem::path catalogue;
