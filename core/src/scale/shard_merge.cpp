@@ -116,7 +116,11 @@ std::string_view stringField(std::string_view line, std::string_view key) {
 
 std::string lineArray(const std::vector<std::string_view>& elements) {
     if (elements.empty()) return "[]";
-    std::string out = "[";
+    std::size_t size = 8;
+    for (std::string_view e : elements) size += e.size() + 6;
+    std::string out;
+    out.reserve(size);
+    out += '[';
     for (std::size_t i = 0; i < elements.size(); ++i) {
         out += i == 0 ? "\n    " : ",\n    ";
         out += elements[i];
@@ -226,10 +230,18 @@ public:
         };
         std::vector<Line> instances;
         for (const ManifestParts& p : parts) {
+            // Hot: a line per instance, millions for a region; a tile's lines come together.
+            std::string_view lastTile;
+            std::uint64_t lastKey = 0;
             for (std::string_view l : p.lines("instances")) {
-                auto t = TileId::fromQuadkey(stringField(l, "tile"));
-                if (!t) return Error{"manifest: an instance without a valid tile: " + std::string(l.substr(0, 80))};
-                instances.push_back({rowMajorKey(*t), l});
+                const std::string_view quadkey = stringField(l, "tile");
+                if (quadkey.empty() || quadkey != lastTile) {
+                    auto t = TileId::fromQuadkey(quadkey);
+                    if (!t) return Error{"manifest: an instance without a valid tile: " + std::string(l.substr(0, 80))};
+                    lastTile = quadkey;
+                    lastKey = rowMajorKey(*t);
+                }
+                instances.push_back({lastKey, l});
             }
         }
         std::stable_sort(instances.begin(), instances.end(),
@@ -265,12 +277,19 @@ public:
         for (const Building& b : buildings) buildingLines.push_back(b.text);
         merged["buildings"] = lineArray(buildingLines);
 
-        std::string text = "{\n";
+        std::size_t size = 8;
+        for (const auto& [key, value] : merged) size += key.size() + value.size() + 8;
+        std::string text;
+        text.reserve(size);
+        text += "{\n";
         bool firstEntry = true;
         for (const auto& [key, value] : merged) {
             if (!firstEntry) text += ",\n";
             firstEntry = false;
-            text += "  " + json(key).dump() + ": " + value;
+            text += "  ";
+            text += json(key).dump();
+            text += ": ";
+            text += value;
         }
         text += "\n}\n";
         if (Status s = writeFileAtomically(mOut / "manifest.json", text); !s) return s;
