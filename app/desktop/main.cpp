@@ -1,5 +1,6 @@
 // terrabit: the desktop app. `terrabit` opens the bundled sample project; `terrabit FILE` opens a
-// project (.terrabit) or a map file; `--screenshot PNG` saves the window once it is baked. Everything else lives in terrabit::ui (main_window.h).
+// project (.terrabit) or a map file; `--screenshot PNG` saves the window once it is baked. Everything else lives in
+// terrabit::ui (main_window.h).
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -56,29 +57,48 @@ int main(int argc, char** argv) {
     terrabit::ui::MainWindow window(options);
     window.show();
 
-    // A screenshot run never asks about recovery files: it must not wait for an answer.
-    if (parser.isSet(screenshot) || !window.offerRecovery()) {
+    const bool screenshotRun = parser.isSet(screenshot);
+    bool failed = false;
+    if (screenshotRun) {
+        // Headless: no dialog may wait for an answer. Errors go to stderr and the exit code.
+        window.setErrorReporter([&](const QString& title, const QString& message) {
+            std::fprintf(stderr, "terrabit: %s: %s\n", qPrintable(title), qPrintable(message));
+            failed = true;
+        });
+    }
+    // A screenshot run never asks about recovery files either.
+    if (screenshotRun || !window.offerRecovery()) {
         const QStringList args = parser.positionalArguments();
         const std::filesystem::path file = args.isEmpty() ? *resources / "projects" / "sample.terrabit"
                                                           : std::filesystem::path(args.front().toStdString());
-        window.openFile(file);
+        if (!window.openFile(file) && screenshotRun) return 1;
     }
-    if (parser.isSet(screenshot)) {
-        // Poll rather than wait on a signal: the bake may have finished before we get here.
-        QTimer poll;
-        QObject::connect(&poll, &QTimer::timeout, &app, [&] {
-            if (window.document()->busy()) return;
-            poll.stop();
-            // Give the viewport a few frames to draw the new scene.
-            QTimer::singleShot(500, &app, [&] {
-                const QString file = parser.value(screenshot);
-                const bool ok = window.grab().save(file);
-                if (!ok) std::fprintf(stderr, "terrabit: cannot write %s\n", qPrintable(file));
-                app.exit(ok ? 0 : 1);
-            });
+    if (!screenshotRun) return app.exec();
+
+    // Poll rather than wait on a signal: the load and the bake may have finished already.
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+        const auto* document = window.document();
+        if (document->busy()) return;
+        poll.stop();
+        if (failed) {
+            app.exit(1);
+            return;
+        }
+        if (!document->selection().empty() && !document->scene()) {
+            std::fprintf(stderr, "terrabit: the selected tiles were not baked: %s\n",
+                         qPrintable(document->lastError()));
+            app.exit(1);
+            return;
+        }
+        // Give the viewport a few frames to draw the new scene.
+        QTimer::singleShot(500, &app, [&] {
+            const QString file = parser.value(screenshot);
+            const bool ok = window.grab().save(file);
+            if (!ok) std::fprintf(stderr, "terrabit: cannot write %s\n", qPrintable(file));
+            app.exit(ok ? 0 : 1);
         });
-        poll.start(200);
-        return app.exec();
-    }
+    });
+    poll.start(200);
     return app.exec();
 }

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
+#include <QUndoStack>
 
 #include <cmath>
 #include <cstdlib>
@@ -164,4 +166,19 @@ TEST_F(GlWindow, TheViewportFollowsRuleEditsAndTheCameraIsSaved) {
     EXPECT_NEAR(back.pitch, 33.0, 1e-6);
     EXPECT_NEAR(back.target.lon, c.target.lon, 1e-9);
     EXPECT_NEAR(back.target.lat, c.target.lat, 1e-9);
+}
+
+TEST_F(GlWindow, AnEmptySelectionShowsAHintInsteadOfBareSky) {
+    EXPECT_FALSE(view()->hint()->isVisible()) << "the sample's scene is shown";
+    doc().setSelection({});
+    ASSERT_TRUE(doc().waitIdle());
+    QTest::qWait(50);
+    EXPECT_TRUE(view()->hint()->isVisible());
+    EXPECT_TRUE(view()->hint()->text().contains("Select tiles")) << view()->hint()->text().toStdString();
+    EXPECT_EQ(view()->modelsShown(), 0u);
+    doc().undoStack()->undo();
+    ASSERT_TRUE(doc().waitIdle());
+    QTest::qWait(50);
+    EXPECT_FALSE(view()->hint()->isVisible());
+    EXPECT_GT(view()->modelsShown(), 100u);
 }

@@ -262,7 +262,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::updateSceneLabel() {
     const auto scene = mDocument->scene();
-    if (!scene) {
+    if (!scene || scene->tiles.empty()) {
         mSceneLabel->setText(mDocument->hasMap() ? tr("select tiles to bake") : QString());
         return;
     }

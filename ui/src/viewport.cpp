@@ -1,6 +1,7 @@
 #include "terrabit/ui/viewport.h"
 
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -49,6 +50,11 @@ Viewport::Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent)
     // No alpha in the widget's framebuffer: translucent overlays write alpha below 1, and Qt
     // would then blend the picture with the window behind it (washed-out colours in grabs).
     setTextureFormat(GL_RGB8);
+    mHint = new QLabel(this);
+    mHint->setAlignment(Qt::AlignCenter);
+    mHint->setWordWrap(true);
+    mHint->setAttribute(Qt::WA_TransparentForMouseEvents);
+    mHint->setStyleSheet("color: #1f3b57; font-size: 14pt;");
     const qreal dpr = devicePixelRatioF();
     mWindow = new osgViewer::GraphicsWindowEmbedded(0, 0, int(width() * dpr), int(height() * dpr));
     mViewer = new osgViewer::Viewer;
@@ -75,7 +81,11 @@ Viewport::Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent)
         restyle();
         update();
     });
-    connect(document, &MapDocument::mapLoaded, this, [this] { mHomePending = true; });
+    connect(document, &MapDocument::mapLoaded, this, [this] {
+        mHomePending = true;
+        updateHint();
+    });
+    connect(document, &MapDocument::busyChanged, this, &Viewport::updateHint);
     if (probe) {
         connect(probe, &ProbeTool::changed, this, [this] {
             updateMarkers();
@@ -136,6 +146,7 @@ void Viewport::updateOverlay() {
 
 void Viewport::rebuildScene() {
     mScene = mDocument->scene();
+    updateHint();
     if (mScene) {
         if (core::Status s = mGraph->setScene(*mScene, &mDocument->layers()); !s) {
             emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
@@ -154,6 +165,15 @@ void Viewport::rebuildScene() {
         }
     }
     update();
+}
+
+void Viewport::updateHint() {
+    // An empty view says what to do rather than showing bare sky.
+    const bool empty = !mScene || mScene->tiles.empty();
+    mHint->setText(!mDocument->hasMap() ? tr("Open a project or a map (File ▸ Open)")
+                   : mDocument->busy()  ? tr("Baking…")
+                                        : tr("Select tiles in the map to bake them and see them here"));
+    mHint->setVisible(empty);
 }
 
 void Viewport::updateMarkers() {
@@ -328,6 +348,11 @@ void Viewport::resizeGL(int w, int h) {
     mViewer->getCamera()->setViewport(0, 0, pw, ph);
     mViewer->getCamera()->setProjectionMatrixAsPerspective(35.0, double(std::max(1, pw)) / std::max(1, ph), 1.0,
                                                            50000.0);
+}
+
+void Viewport::resizeEvent(QResizeEvent* e) {
+    QOpenGLWidget::resizeEvent(e);
+    mHint->setGeometry(rect().adjusted(24, 24, -24, -24));
 }
 
 void Viewport::paintGL() {

@@ -11,6 +11,8 @@
 
 #include <QOpenGLWidget>
 
+class QLabel;
+
 #include <osg/ref_ptr>
 
 #include <memory>
@@ -64,6 +66,8 @@ public:
     std::size_t modelsShown() const;
     /// The scene graph shown (render::SceneGraph).
     const render::SceneGraph& graph() const { return *mGraph; }
+    /// The hint shown over an empty view ("select tiles…"); hidden while a scene is shown.
+    const QLabel* hint() const { return mHint; }
 
 signals:
     /// A building was clicked: its description (empty when the click hit no building).
@@ -72,6 +76,7 @@ signals:
 protected:
     void initializeGL() override;
     void resizeGL(int w, int h) override;
+    void resizeEvent(QResizeEvent* event) override;
     void paintGL() override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -85,6 +90,7 @@ private:
     void restyle();
     void updateOverlay();
     void updateMarkers();
+    void updateHint();
     int osgButton(Qt::MouseButton b) const;
 
     MapDocument* mDocument;
@@ -97,6 +103,7 @@ private:
     QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
     std::shared_ptr<const core::Scene> mScene;
     QPoint mPressPos;
+    QLabel* mHint;
     bool mHomePending = true;
 };
 
