@@ -2,12 +2,16 @@
 
 #include <osg/Program>
 #include <osg/Shader>
+#include <osg/Texture2D>
 #include <osg/TextureBuffer>
 #include <osg/Uniform>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 
+#include "instancing_p.h"
 #include "terrabit/render/instanced_elements.h"
 
 namespace terrabit::render {
@@ -17,15 +21,28 @@ namespace {
 // The instance transform is T · Ry · S with per-axis scale; normals take its inverse transpose,
 // which for R · S is R · S⁻¹: each column divided by its squared length. The model's vertex
 // colours are display values already (AssetModel), lit like fixed-function GL lights the ground:
-// ambient from the light model plus light 0's diffuse term.
-constexpr const char* kVertexShader = R"(#version 330 compatibility
+// ambient from the light model plus light 0's diffuse term. Two ways to fetch the matrix: the
+// live graph's samplerBuffer, and for files (osgDB does not write a texture buffer's data) a
+// float texture whose rows hold whole instances.
+constexpr const char* kBufferFetch = R"(#version 330 compatibility
 uniform samplerBuffer terrabitInstances;
+vec4 instanceColumn(int i) { return texelFetch(terrabitInstances, gl_InstanceID * 4 + i); }
+)";
+
+constexpr const char* kTextureFetch = R"(#version 330 compatibility
+uniform sampler2D terrabitInstances;
+vec4 instanceColumn(int i) {
+    int texel = gl_InstanceID * 4 + i;
+    int width = textureSize(terrabitInstances, 0).x;
+    return texelFetch(terrabitInstances, ivec2(texel % width, texel / width), 0);
+}
+)";
+
+constexpr const char* kVertexBody = R"(
 out vec4 vColour;
 out vec3 vNormal;
 void main() {
-    int base = gl_InstanceID * 4;
-    mat4 m = mat4(texelFetch(terrabitInstances, base), texelFetch(terrabitInstances, base + 1),
-                  texelFetch(terrabitInstances, base + 2), texelFetch(terrabitInstances, base + 3));
+    mat4 m = mat4(instanceColumn(0), instanceColumn(1), instanceColumn(2), instanceColumn(3));
     vec3 c0 = m[0].xyz, c1 = m[1].xyz, c2 = m[2].xyz;
     mat3 normalMatrix = mat3(c0 / max(dot(c0, c0), 1e-12), c1 / max(dot(c1, c1), 1e-12),
                              c2 / max(dot(c2, c2), 1e-12));
@@ -47,15 +64,21 @@ void main() {
 }
 )";
 
+/// Instances per row of a file's transform texture (four texels each: 4096 texels wide, well
+/// within every GL's texture size limit).
+constexpr int kInstancesPerRow = 1024;
+
+osg::ref_ptr<osg::Program> makeProgram(const char* name, const char* fetch) {
+    osg::ref_ptr<osg::Program> p = new osg::Program;
+    p->setName(name);
+    p->addShader(new osg::Shader(osg::Shader::VERTEX, std::string(fetch) + kVertexBody));
+    p->addShader(new osg::Shader(osg::Shader::FRAGMENT, kFragmentShader));
+    return p;
+}
+
 osg::ref_ptr<osg::Program> sharedProgram() {
     // One program object for every graph: OSG then links it once per context.
-    static const osg::ref_ptr<osg::Program> program = [] {
-        osg::ref_ptr<osg::Program> p = new osg::Program;
-        p->setName("terrabit instancing");
-        p->addShader(new osg::Shader(osg::Shader::VERTEX, kVertexShader));
-        p->addShader(new osg::Shader(osg::Shader::FRAGMENT, kFragmentShader));
-        return p;
-    }();
+    static const osg::ref_ptr<osg::Program> program = makeProgram(detail::kInstancingProgramName, kBufferFetch);
     return program;
 }
 
@@ -142,12 +165,47 @@ osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<c
 std::span<const float> instanceTransforms(const osg::Geometry& geometry) {
     const osg::Node* parent = geometry.getNumParents() > 0 ? geometry.getParent(0) : nullptr;
     const osg::StateSet* state = parent ? parent->getStateSet() : nullptr;
-    if (!state) return {};
-    const auto* buffer = dynamic_cast<const osg::TextureBuffer*>(
-        state->getTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE));
-    const osg::Image* image = buffer ? dynamic_cast<const osg::Image*>(buffer->getBufferData()) : nullptr;
-    if (!image || image->getDataType() != GL_FLOAT) return {};
-    return {reinterpret_cast<const float*>(image->data()), static_cast<std::size_t>(image->s()) * 4};
+    const osg::StateAttribute* texture =
+        state ? state->getTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE) : nullptr;
+    const osg::Image* image = nullptr;
+    if (const auto* buffer = dynamic_cast<const osg::TextureBuffer*>(texture)) {
+        image = buffer->getImage();
+    } else if (const auto* file = dynamic_cast<const osg::Texture2D*>(texture)) {
+        image = file->getImage();
+    }
+    if (!image || image->getDataType() != GL_FLOAT || geometry.getNumPrimitiveSets() == 0) return {};
+    const auto instances = static_cast<std::size_t>(std::max(0, geometry.getPrimitiveSet(0)->getNumInstances()));
+    const std::size_t floats = static_cast<std::size_t>(image->s()) * static_cast<std::size_t>(image->t()) * 4;
+    return {reinterpret_cast<const float*>(image->data()), std::min(instances * 16, floats)};
 }
+
+namespace detail {
+
+osg::ref_ptr<osg::Program> fileInstancingProgram() {
+    static const osg::ref_ptr<osg::Program> program = makeProgram(kFileInstancingProgramName, kTextureFetch);
+    return program;
+}
+
+osg::ref_ptr<osg::Texture2D> fileTransformTexture(const osg::Image& buffer) {
+    const int instances = buffer.s() / 4;
+    const int perRow = std::max(1, std::min(instances, kInstancesPerRow));
+    const int rows = (instances + perRow - 1) / perRow;
+    osg::ref_ptr<osg::Image> image = new osg::Image;
+    image->allocateImage(4 * perRow, std::max(rows, 1), 1, GL_RGBA, GL_FLOAT);
+    image->setInternalTextureFormat(GL_RGBA32F_ARB);
+    std::memset(image->data(), 0, image->getTotalSizeInBytes());
+    // Row-major and whole instances per row: instance i's texels are contiguous, as in the buffer.
+    std::memcpy(image->data(), buffer.data(), static_cast<std::size_t>(instances) * 16 * sizeof(float));
+    osg::ref_ptr<osg::Texture2D> texture = new osg::Texture2D(image.get());
+    texture->setInternalFormat(GL_RGBA32F_ARB);
+    texture->setSourceType(GL_FLOAT);
+    texture->setFilter(osg::Texture::MIN_FILTER, osg::Texture::NEAREST);
+    texture->setFilter(osg::Texture::MAG_FILTER, osg::Texture::NEAREST);
+    texture->setResizeNonPowerOfTwoHint(false);  // a resampled matrix is no matrix
+    texture->setUseHardwareMipMapGeneration(false);
+    return texture;
+}
+
+}  // namespace detail
 
 }  // namespace terrabit::render

@@ -87,7 +87,14 @@ core::Result<FrameStatistics> OffscreenRenderer::render(osg::Node* scene, const 
     osg::Camera* camera = viewer.getCamera();
     camera->setClearColor(sky);
     camera->setViewMatrix(pose.viewMatrix());
-    camera->setProjectionMatrix(pose.projectionMatrix(static_cast<double>(mWidth) / mHeight));
+    const double aspect = static_cast<double>(mWidth) / mHeight;
+    if (mNear > 0.0 && mFar > mNear) {
+        camera->setComputeNearFarMode(osg::CullSettings::DO_NOT_COMPUTE_NEAR_FAR);
+        camera->setProjectionMatrix(pose.projectionMatrix(aspect, mNear, mFar));
+    } else {
+        camera->setComputeNearFarMode(osg::CullSettings::COMPUTE_NEAR_FAR_USING_BOUNDING_VOLUMES);
+        camera->setProjectionMatrix(pose.projectionMatrix(aspect));
+    }
 
     const std::uint64_t instancedBefore = InstancedElements::drawCount();
     const auto t0 = std::chrono::steady_clock::now();

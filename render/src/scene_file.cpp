@@ -3,6 +3,8 @@
 #include <osg/Geode>
 #include <osg/Geometry>
 #include <osg/NodeVisitor>
+#include <osg/Program>
+#include <osg/TextureBuffer>
 #include <osgDB/ReadFile>
 #include <osgDB/Registry>
 #include <osgDB/WriteFile>
@@ -11,20 +13,30 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <string>
 #include <system_error>
 
+#include "instancing_p.h"
+#include "terrabit/render/instanced_block.h"
 #include "terrabit/render/instanced_elements.h"
 
 namespace terrabit::render {
 
 namespace {
 
-/// Swaps every InstancedElements of a (copied) graph for a plain DrawElements: osgDB knows no
-/// serializer for our class.
+/// Turns a copied graph's instanced blocks into plain OSG that osgDB writes completely: every
+/// InstancedElements becomes a DrawElements with the instance count, every transform buffer a
+/// float 2-D texture, and the instancing program its 2-D texture twin. The copy's state sets are
+/// still the live graph's, so changed ones are replaced by copies (one per original: a state
+/// set shared live stays shared in the file).
 class PlainInstancing : public osg::NodeVisitor {
 public:
     PlainInstancing() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+    void apply(osg::Node& node) override {
+        convert(node);
+        traverse(node);
+    }
     void apply(osg::Geometry& geometry) override {
         for (unsigned i = 0; i < geometry.getNumPrimitiveSets(); ++i) {
             const auto* instanced = dynamic_cast<const InstancedElements*>(geometry.getPrimitiveSet(i));
@@ -36,6 +48,33 @@ public:
             geometry.setComputeBoundingBoxCallback(nullptr);
         }
     }
+
+private:
+    void convert(osg::Node& node) {
+        osg::StateSet* state = node.getStateSet();
+        if (!state) return;
+        const auto done = mConverted.find(state);
+        if (done != mConverted.end()) {
+            node.setStateSet(done->second.get());
+            return;
+        }
+        const auto* program = dynamic_cast<const osg::Program*>(state->getAttribute(osg::StateAttribute::PROGRAM));
+        const bool live = program && program->getName() == detail::kInstancingProgramName;
+        const auto* buffer = dynamic_cast<const osg::TextureBuffer*>(
+            state->getTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE));
+        if (!live && !(buffer && buffer->getImage())) return;
+        osg::ref_ptr<osg::StateSet> copy = new osg::StateSet(*state, osg::CopyOp::SHALLOW_COPY);
+        if (live) copy->setAttributeAndModes(detail::fileInstancingProgram(), osg::StateAttribute::ON);
+        if (buffer && buffer->getImage()) {
+            copy->removeTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE);
+            // A 2-D texture is an enable cap, but the shader reads it whatever the mode.
+            copy->setTextureAttribute(kInstanceTextureUnit, detail::fileTransformTexture(*buffer->getImage()));
+        }
+        mConverted.emplace(state, copy);
+        node.setStateSet(copy.get());
+    }
+
+    std::map<const osg::StateSet*, osg::ref_ptr<osg::StateSet>> mConverted;
 };
 
 class Counter : public osg::NodeVisitor {

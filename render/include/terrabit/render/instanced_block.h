@@ -40,7 +40,8 @@ osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<c
                                             const core::Box3f& bounds = {});
 
 /// The per-instance transforms of an instanced block's geometry (16 floats per instance,
-/// column-major), read back from its texture buffer; empty when the geometry has none.
+/// column-major), read back from its texture buffer (or, in a graph read from a file, its float
+/// texture); empty when the geometry has none.
 std::span<const float> instanceTransforms(const osg::Geometry& geometry);
 
 }  // namespace terrabit::render

@@ -59,6 +59,15 @@ public:
     /// reads the frame back into image(). Errors: a null scene.
     core::Result<FrameStatistics> render(osg::Node* scene, const CameraPose& pose, const osg::Vec4& sky);
 
+    /// Fixes the near and far clip distances (metres) of later frames instead of fitting them to
+    /// the scene's bounds each frame; (0, 0) goes back to fitting. Two graphs of one scene with
+    /// different bounds (a live graph and the same graph read from a file) then resolve depth
+    /// alike and give comparable pictures.
+    void setClipDistances(double nearM, double farM) {
+        mNear = nearM;
+        mFar = farM;
+    }
+
     /// The last frame: RGBA, 8 bits per channel, row 0 at the bottom (OpenGL's order); use
     /// pixel() for top-down coordinates.
     const osg::Image& image() const { return *mImage; }
@@ -69,6 +78,8 @@ private:
     OffscreenRenderer() = default;
     int mWidth = 0;
     int mHeight = 0;
+    double mNear = 0.0;  ///< metres; 0: fitted to the scene
+    double mFar = 0.0;
     std::unique_ptr<osgViewer::Viewer> mViewer;
     osg::ref_ptr<osg::Image> mImage;
 };

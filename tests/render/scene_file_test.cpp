@@ -1,0 +1,109 @@
+// .osgb and .osgt export: the file reads back with the same drawables and instance counts, the
+// instance transforms survive, the live graph is not touched, and a failed write leaves nothing
+// behind and an earlier file as it was.
+
+#include "terrabit/render/scene_file.h"
+
+#include <gtest/gtest.h>
+#include <osg/Geode>
+
+#include <fstream>
+
+#include "render_test_support.h"
+#include "terrabit/render/instanced_block.h"
+#include "terrabit/render/instanced_elements.h"
+#include "terrabit/render/scene_graph.h"
+
+namespace terrabit::render {
+namespace {
+
+std::filesystem::path scratchDir() {
+    const auto dir = std::filesystem::temp_directory_path() / "terrabit-render-scene-file-tests";
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+/// Every float of every instance transform reached, in traversal order (from the texture buffer
+/// of a live graph, from the float texture of a graph read from a file).
+std::vector<float> allTransforms(osg::Node& graph) {
+    struct Collect : osg::NodeVisitor {
+        std::vector<float> floats;
+        Collect() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+        void apply(osg::Geometry& geometry) override {
+            const std::span<const float> t = instanceTransforms(geometry);
+            floats.insert(floats.end(), t.begin(), t.end());
+        }
+    } collect;
+    graph.accept(collect);
+    return collect.floats;
+}
+
+class SceneFileTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(SceneFileTest, ReadsBackWithTheSameDrawablesInstancesAndTransforms) {
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.style.layers = test::syntheticLayerInfos();
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    const core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 8);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    graph.setTileGridVisible(true);
+    ASSERT_TRUE(graph.setHeatOverlay(layers, "vegetation", {}).ok());
+
+    const auto file = scratchDir() / ("scene" + GetParam());
+    std::filesystem::remove(file);
+    const core::Status s = writeSceneFile(*graph.root(), file);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ASSERT_TRUE(std::filesystem::exists(file));
+
+    core::Result<osg::ref_ptr<osg::Node>> read = readSceneFile(file);
+    ASSERT_TRUE(read) << read.message();
+    EXPECT_EQ(countDrawables(**read), countDrawables(*graph.root()));
+    EXPECT_EQ(countInstances(**read), countInstances(*graph.root()));
+    const std::vector<float> transforms = allTransforms(*graph.root());
+    EXPECT_EQ(transforms.size(), scene.instanceCount() * 16);
+    EXPECT_EQ(allTransforms(**read), transforms);
+
+    // The live graph still draws through the shared indices.
+    osg::Node* block = graph.blockNode(scene.tiles[0], 0, 0, "house_gabled");
+    ASSERT_NE(block, nullptr);
+    EXPECT_NE(
+        dynamic_cast<const InstancedElements*>(block->asGeode()->getDrawable(0)->asGeometry()->getPrimitiveSet(0)),
+        nullptr);
+    // No temporary left beside the file.
+    for (const auto& entry : std::filesystem::directory_iterator(scratchDir())) {
+        EXPECT_EQ(entry.path().filename().string().find(".partial-"), std::string::npos) << entry.path();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, SceneFileTest, testing::Values(".osgb", ".osgt"));
+
+TEST(SceneFile, FailedWritesLeaveEarlierFilesAndNoTemporaries) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    ASSERT_TRUE(graph.setScene(test::syntheticScene(), nullptr).ok());
+
+    const auto earlier = scratchDir() / "earlier.obj";
+    std::ofstream(earlier) << "keep me";
+    const core::Status wrongType = writeSceneFile(*graph.root(), earlier);
+    ASSERT_FALSE(wrongType.ok());
+    EXPECT_NE(wrongType.message().find("earlier.obj"), std::string::npos) << wrongType.message();
+    std::ifstream in(earlier);
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "keep me");
+
+    const auto nowhere = scratchDir() / "no" / "such" / "folder" / "scene.osgb";
+    const core::Status missingDir = writeSceneFile(*graph.root(), nowhere);
+    ASSERT_FALSE(missingDir.ok());
+    EXPECT_NE(missingDir.message().find("scene.osgb"), std::string::npos) << missingDir.message();
+    EXPECT_FALSE(std::filesystem::exists(nowhere));
+
+    const core::Result<osg::ref_ptr<osg::Node>> absent = readSceneFile(scratchDir() / "absent.osgb");
+    ASSERT_FALSE(absent);
+    EXPECT_NE(absent.message().find("absent.osgb"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace terrabit::render

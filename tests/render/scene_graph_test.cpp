@@ -1,0 +1,368 @@
+// The scene graph of a hand-made scene: one drawable per asset per block (not per instance),
+// one ground quad per tile, one mesh per surface patch; a changed pass or tile swaps only its own
+// sub-graphs, and every other node stays the same object; errors leave the graph whole.
+
+#include "terrabit/render/scene_graph.h"
+
+#include <gtest/gtest.h>
+#include <osg/Geode>
+#include <osgText/Text>
+
+#include <set>
+
+#include "render_test_support.h"
+#include "terrabit/render/instanced_elements.h"
+#include "terrabit/render/scene_file.h"
+
+namespace terrabit::render {
+namespace {
+
+using test::SyntheticSceneSpec;
+
+std::size_t distinctAssetBlocks(const core::Scene& scene) {
+    std::set<std::tuple<core::TileId, int, int, int>> keys;
+    for (const core::InstanceBlock& b : scene.blocks) keys.insert({b.tile, b.blockX, b.blockY, b.asset});
+    return keys.size();
+}
+
+TEST(SceneGraph, OneDrawablePerAssetPerBlockWhateverTheInstanceCount) {
+    AssetModelCache models;
+    for (int trees : {1, 40}) {
+        SCOPED_TRACE(trees);
+        SyntheticSceneSpec spec;
+        spec.treesPerBlock = trees;
+        const core::Scene scene = test::syntheticScene(spec);
+        SceneGraph graph(test::shippedCatalogue(), models);
+        ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+        const GraphCounts c = graph.counts();
+        EXPECT_EQ(c.tiles, scene.tiles.size());
+        EXPECT_EQ(c.instancedDrawables, distinctAssetBlocks(scene));
+        EXPECT_EQ(c.instancedDrawables, scene.blocks.size());
+        EXPECT_EQ(c.instances, scene.instanceCount());
+        EXPECT_EQ(c.groundDrawables, scene.tiles.size());
+        EXPECT_EQ(c.surfaceDrawables, scene.surfaces.size());
+        // The graph itself agrees: drawables and instances found by walking it.
+        EXPECT_EQ(countDrawables(*graph.tilesGroup()), c.drawables());
+        EXPECT_EQ(countInstances(*graph.tilesGroup()),
+                  scene.instanceCount() + scene.tiles.size() + scene.surfaces.size());
+    }
+}
+
+TEST(SceneGraph, EachBlockNodeDrawsItsBlocksInstancesOfItsModel) {
+    AssetModelCache models;
+    const core::Scene scene = test::syntheticScene();
+    SceneGraph graph(test::shippedCatalogue(), models);
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    for (const core::InstanceBlock& b : scene.blocks) {
+        const std::string& asset = scene.assets[static_cast<std::size_t>(b.asset)];
+        osg::Node* node = graph.blockNode(b.tile, b.blockX, b.blockY, asset);
+        ASSERT_NE(node, nullptr) << asset;
+        const osg::Geometry* g = node->asGeode()->getDrawable(0)->asGeometry();
+        const auto* elements = dynamic_cast<const InstancedElements*>(g->getPrimitiveSet(0));
+        ASSERT_NE(elements, nullptr);
+        EXPECT_EQ(elements->getNumInstances(), static_cast<int>(b.instances.size()));
+        const AssetModel model = *models.model(*test::shippedCatalogue().find(asset));
+        EXPECT_EQ(g->getVertexArray(), model.geometry()->getVertexArray());
+        // Its bound is the block's, so each block culls on its own.
+        const osg::BoundingBox box = g->getBoundingBox();
+        EXPECT_NEAR(box.xMin(), b.bounds.min.x, 1e-3);
+        EXPECT_NEAR(box.zMax(), b.bounds.max.z, 1e-3);
+    }
+    EXPECT_EQ(graph.blockNode(scene.tiles[0], 7, 0, "house_gabled"), nullptr);
+}
+
+TEST(SceneGraph, ChangingOnePassSwapsOnlyItsBlocks) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    const core::LayerStore layers = test::syntheticLayers(test::syntheticTiles(2, 2), 1);
+    SyntheticSceneSpec spec;
+    const core::Scene before = test::syntheticScene(spec);
+    ASSERT_TRUE(graph.setScene(before, &layers).ok());
+    EXPECT_EQ(graph.lastUpdate().added, before.blocks.size() + before.tiles.size() + before.surfaces.size());
+
+    // What the untouched passes made, by pointer.
+    std::map<std::string, osg::Node*> kept;
+    for (const core::InstanceBlock& b : before.blocks) {
+        const std::string& asset = before.assets[static_cast<std::size_t>(b.asset)];
+        if (asset == "house_gabled")
+            kept[asset + b.tile.quadkey() + std::to_string(b.blockX)] =
+                graph.blockNode(b.tile, b.blockX, b.blockY, asset);
+    }
+    std::vector<osg::Node*> grounds, roads, groups;
+    for (const core::TileId& t : before.tiles) {
+        grounds.push_back(graph.groundNode(t));
+        roads.push_back(graph.surfaceNode(t, "road"));
+        groups.push_back(graph.tileNode(t));
+    }
+
+    // The vegetation pass re-runs with another seed: same blocks, other trees.
+    spec.treeSeed = 2;
+    const core::Scene after = test::syntheticScene(spec);
+    ASSERT_TRUE(graph.setScene(after, &layers).ok());
+    std::size_t treeBlocks = 0, houseBlocks = 0;
+    for (const core::InstanceBlock& b : after.blocks) {
+        const std::string& asset = after.assets[static_cast<std::size_t>(b.asset)];
+        osg::Node* now = graph.blockNode(b.tile, b.blockX, b.blockY, asset);
+        ASSERT_NE(now, nullptr);
+        if (asset == "house_gabled") {
+            ++houseBlocks;
+            EXPECT_EQ(now, kept[asset + b.tile.quadkey() + std::to_string(b.blockX)]) << "untouched pass kept";
+        } else {
+            ++treeBlocks;
+        }
+    }
+    for (std::size_t i = 0; i < after.tiles.size(); ++i) {
+        EXPECT_EQ(graph.groundNode(after.tiles[i]), grounds[i]);
+        EXPECT_EQ(graph.surfaceNode(after.tiles[i], "road"), roads[i]);
+        EXPECT_EQ(graph.tileNode(after.tiles[i]), groups[i]);
+    }
+    EXPECT_EQ(graph.lastUpdate().replaced, treeBlocks);
+    EXPECT_EQ(graph.lastUpdate().kept, houseBlocks + 3 * after.tiles.size());  // ground, road, water
+    EXPECT_EQ(graph.lastUpdate().added, 0u);
+    EXPECT_EQ(graph.lastUpdate().removed, 0u);
+
+    // The same scene again changes nothing at all.
+    ASSERT_TRUE(graph.setScene(after, &layers).ok());
+    EXPECT_EQ(graph.lastUpdate().replaced + graph.lastUpdate().added + graph.lastUpdate().removed, 0u);
+}
+
+TEST(SceneGraph, RemovedPassTakesItsBlocksAwayAndKeepsTheRest) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    SyntheticSceneSpec spec;
+    ASSERT_TRUE(graph.setScene(test::syntheticScene(spec), nullptr).ok());
+    const core::TileId t = test::syntheticTiles(2, 2)[0];
+    osg::Node* house = graph.blockNode(t, 0, 0, "house_gabled");
+    ASSERT_NE(house, nullptr);
+    spec.treesPerBlock = 0;
+    const core::Scene noTrees = test::syntheticScene(spec);
+    ASSERT_TRUE(graph.setScene(noTrees, nullptr).ok());
+    EXPECT_EQ(graph.counts().instancedDrawables, noTrees.blocks.size());
+    EXPECT_EQ(graph.blockNode(t, 0, 1, "broadleaf_oak"), nullptr);
+    EXPECT_EQ(graph.blockNode(t, 0, 0, "house_gabled"), house);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
+}
+
+TEST(SceneGraph, UpdateTileSwapsOnlyThatTile) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    SyntheticSceneSpec spec;
+    const core::Scene before = test::syntheticScene(spec);
+    ASSERT_TRUE(graph.setScene(before, nullptr).ok());
+    const core::TileId changed = before.tiles[1], other = before.tiles[2];
+    osg::Node* otherTree = graph.blockNode(other, 2, 1, "broadleaf_oak");
+    osg::Node* changedTree = graph.blockNode(changed, 2, 1, "broadleaf_oak");
+    ASSERT_TRUE(otherTree && changedTree);
+    spec.treeSeed = 9;  // every tile's trees differ in this scene…
+    const core::Scene after = test::syntheticScene(spec);
+    ASSERT_TRUE(graph.updateTile(after, nullptr, changed).ok());
+    // …but only the named tile is re-read.
+    EXPECT_NE(graph.blockNode(changed, 2, 1, "broadleaf_oak"), changedTree);
+    EXPECT_EQ(graph.blockNode(other, 2, 1, "broadleaf_oak"), otherTree);
+    EXPECT_EQ(graph.lastUpdate().replaced, 8u) << "the changed tile's tree blocks: row 1 of an 8×8 grid";
+    EXPECT_EQ(graph.counts().tiles, before.tiles.size());
+
+    // A tile the scene no longer holds is removed by its update.
+    core::Scene fewer = after;
+    fewer.tiles.erase(fewer.tiles.begin() + 1);
+    std::erase_if(fewer.blocks, [&](const core::InstanceBlock& b) { return b.tile == changed; });
+    std::erase_if(fewer.surfaces, [&](const core::SurfacePatch& p) { return p.tile == changed; });
+    ASSERT_TRUE(graph.updateTile(fewer, nullptr, changed).ok());
+    EXPECT_EQ(graph.tileNode(changed), nullptr);
+    EXPECT_EQ(graph.counts().tiles, before.tiles.size() - 1);
+    EXPECT_EQ(graph.blockNode(other, 2, 1, "broadleaf_oak"), otherTree);
+
+    // Another frame cannot be patched tile by tile.
+    core::Scene moved = after;
+    moved.frame.origin.lat += 0.01;
+    const core::Status s = graph.updateTile(moved, nullptr, other);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(other.quadkey()), std::string::npos) << s.message();
+}
+
+TEST(SceneGraph, AnotherFrameRebuildsEverything) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    core::Scene scene = test::syntheticScene();
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    osg::Node* ground = graph.groundNode(scene.tiles[0]);
+    scene.frame.origin.lon += 0.001;
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_NE(graph.groundNode(scene.tiles[0]), ground);
+    EXPECT_EQ(graph.lastUpdate().kept, 0u);
+}
+
+TEST(SceneGraph, ChangedLayersSwapOnlyTheGroundsTheyTouch) {
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.style.layers = test::syntheticLayerInfos();
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    const core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 1);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    std::vector<osg::Node*> grounds;
+    for (const core::TileId& t : scene.tiles) grounds.push_back(graph.groundNode(t));
+    // New bits in the last tile only.
+    core::LayerStore edited(layers.layerNames(), scene.tiles);
+    for (std::size_t slot = 0; slot < scene.tiles.size(); ++slot) {
+        std::vector<core::BitTile> bits(layers.layerNames().size());
+        for (std::size_t l = 0; l < bits.size(); ++l) {
+            if (const core::BitTile* b = layers.at(slot, static_cast<int>(l))) bits[l] = *b;
+        }
+        if (slot + 1 == scene.tiles.size()) bits[3].fillSpan(0, 0, 256);
+        edited.store(slot, bits);
+    }
+    ASSERT_TRUE(graph.setScene(scene, &edited).ok());
+    for (std::size_t i = 0; i + 1 < scene.tiles.size(); ++i) EXPECT_EQ(graph.groundNode(scene.tiles[i]), grounds[i]);
+    EXPECT_NE(graph.groundNode(scene.tiles.back()), grounds.back());
+    EXPECT_EQ(graph.lastUpdate().replaced, 1u);
+}
+
+TEST(SceneGraph, ErrorsLeaveTheGraphAsItWas) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    const core::Scene good = test::syntheticScene();
+    ASSERT_TRUE(graph.setScene(good, nullptr).ok());
+    const GraphCounts before = graph.counts();
+    core::Scene bad = good;
+    bad.assets[1] = "castle_that_does_not_exist";
+    const core::Status s = graph.setScene(bad, nullptr);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("castle_that_does_not_exist"), std::string::npos) << s.message();
+    EXPECT_EQ(graph.counts().instancedDrawables, before.instancedDrawables);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), before.drawables());
+
+    SceneGraphOptions options;
+    options.groundExpression = "building & & road";
+    SceneGraph expr(test::shippedCatalogue(), models, options);
+    const core::LayerStore layers = test::syntheticLayers(good.tiles, 2);
+    const core::Status e = expr.setScene(good, &layers);
+    ASSERT_FALSE(e.ok());
+    EXPECT_NE(e.message().find("building & & road"), std::string::npos) << e.message();
+    EXPECT_EQ(expr.counts().tiles, 0u);
+}
+
+TEST(SceneGraph, WaterLiesBelowTheGroundAndShowsThroughIt) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    const core::Scene scene = test::syntheticScene();
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const core::TileId t = scene.tiles[0];
+    const osg::BoundingBox water = graph.surfaceNode(t, "water")->asGeode()->getDrawable(0)->getBoundingBox();
+    const osg::BoundingBox road = graph.surfaceNode(t, "road")->asGeode()->getDrawable(0)->getBoundingBox();
+    const osg::BoundingBox ground = graph.groundNode(t)->asGeode()->getDrawable(0)->getBoundingBox();
+    EXPECT_LT(water.yMax(), ground.yMin());
+    EXPECT_GT(road.yMin(), ground.yMax());
+    // The ground texture is transparent exactly over the water's cells ([200, 256)²).
+    const osg::StateSet* state = graph.groundNode(t)->asGeode()->getDrawable(0)->getStateSet();
+    const osg::Image* image = state->getTextureAttribute(0, osg::StateAttribute::TEXTURE)->asTexture()->getImage(0);
+    ASSERT_NE(image, nullptr);
+    EXPECT_EQ(image->data(210, 255 - 210)[3], 0);
+    EXPECT_EQ(image->data(199, 255 - 210)[3], 255);
+    EXPECT_EQ(image->data(210, 255 - 199)[3], 255);
+}
+
+TEST(SceneGraph, GroundCanShowAnExpressionInsteadOfTheLayers) {
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.style.layers = test::syntheticLayerInfos();
+    options.groundExpression = "road & ~building";
+    options.surfaces = false;
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    const core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 4);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    const core::TileId t = scene.tiles[0];
+    const osg::Image* image = graph.groundNode(t)
+                                  ->asGeode()
+                                  ->getDrawable(0)
+                                  ->getStateSet()
+                                  ->getTextureAttribute(0, osg::StateAttribute::TEXTURE)
+                                  ->asTexture()
+                                  ->getImage(0);
+    const core::BitTile* road = layers.tile(t, layers.layerId("road"));
+    const core::BitTile* building = layers.tile(t, layers.layerId("building"));
+    ASSERT_TRUE(road && building);
+    for (int y = 0; y < 256; y += 3) {
+        for (int x = 0; x < 256; x += 3) {
+            const bool on = road->test(x, y) && !building->test(x, y);
+            const core::Rgb expected = on ? options.groundExpressionColour : options.style.bare;
+            const unsigned char* p = image->data(x, 255 - y);
+            ASSERT_EQ((core::Rgb{p[0], p[1], p[2]}), expected) << x << "," << y;
+        }
+    }
+}
+
+TEST(SceneGraph, OverlaysGridHighlightAndProbesAreAddedAndCleared) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    const core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 5);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    const std::size_t sceneDrawables = countDrawables(*graph.root());
+
+    ASSERT_TRUE(graph.setHeatOverlay(layers, "vegetation", {}).ok());
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), scene.tiles.size());
+    const core::Status bad = graph.setHeatOverlay(layers, "vegetaton", {});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.message().find("vegetaton"), std::string::npos);
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), scene.tiles.size()) << "a bad expression keeps the old overlay";
+
+    graph.setTileGridVisible(true);
+    // Lines (one drawable) plus one label per tile, reading its quadkey.
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), 2 * scene.tiles.size() + 1);
+    std::set<std::string> labels;
+    struct Labels : osg::NodeVisitor {
+        std::set<std::string>* out;
+        Labels(std::set<std::string>* o) : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN), out(o) {}
+        void apply(osg::Drawable& d) override {
+            if (auto* t = dynamic_cast<osgText::Text*>(&d)) out->insert(t->getText().createUTF8EncodedString());
+        }
+    } visitor(&labels);
+    graph.overlaysGroup()->accept(visitor);
+    std::set<std::string> quadkeys;
+    for (const core::TileId& t : scene.tiles) quadkeys.insert(t.quadkey());
+    EXPECT_EQ(labels, quadkeys);
+    EXPECT_TRUE(labelFontFile().has_value()) << "fonts-dejavu-core is a declared dependency";
+
+    core::BuildingRecord record;
+    record.outcome = core::BuildingOutcome::Placed;
+    record.asset = 1;  // house_gabled
+    record.target = {{10.0, 20.0}, {6.0, 4.0}, 0.5};
+    graph.setHighlight(&record);
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), 2 * scene.tiles.size() + 1 + 2);
+    graph.setHighlight(nullptr);
+    graph.clearHeatOverlay();
+    graph.setTileGridVisible(false);
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), 0u);
+
+    ProbeVisual probe;
+    probe.shape = ProbeShape::disk({0, 0}, 3);
+    graph.setProbes(std::span(&probe, 1));
+    EXPECT_EQ(graph.probesGroup()->getNumChildren(), 1u);
+    graph.setProbes({});
+    EXPECT_EQ(countDrawables(*graph.root()), sceneDrawables);
+}
+
+TEST(SceneGraph, BoundsHoldEveryTileAndInstance) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    EXPECT_FALSE(graph.bounds().valid());
+    const core::Scene scene = test::syntheticScene();
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const osg::BoundingBox box = graph.bounds();
+    for (const core::InstanceBlock& b : scene.blocks) {
+        EXPECT_TRUE(box.contains(osg::Vec3(b.bounds.min.x, b.bounds.min.y, b.bounds.min.z)));
+        EXPECT_TRUE(box.contains(osg::Vec3(b.bounds.max.x, b.bounds.max.y, b.bounds.max.z)));
+    }
+    // Two tiles of ~220 m each way at Monaco's latitude, plus whatever models reach past them.
+    const double tileMetres = 256 * scene.frame.metresPerCell();
+    EXPECT_GE(box.xMax() - box.xMin(), 2 * tileMetres - 1e-3);
+    EXPECT_LT(box.xMax() - box.xMin(), 2 * tileMetres + 20.0);
+    EXPECT_GE(box.zMax() - box.zMin(), 2 * tileMetres - 1e-3);
+    EXPECT_LT(box.zMax() - box.zMin(), 2 * tileMetres + 20.0);
+    EXPECT_GT(box.yMax(), 5.0f) << "houses stand up";
+}
+
+}  // namespace
+}  // namespace terrabit::render
