@@ -5,8 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <QApplication>
 #include <QDir>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUndoStack>
@@ -181,4 +183,26 @@ TEST_F(GlWindow, AnEmptySelectionShowsAHintInsteadOfBareSky) {
     QTest::qWait(50);
     EXPECT_FALSE(view()->hint()->isVisible());
     EXPECT_GT(view()->modelsShown(), 100u);
+}
+
+TEST_F(GlWindow, DraggingOrbitsAboutTheVerticalWithoutRolling) {
+    // The scene is y-up: a sideways drag turns the heading and leaves the pitch alone (with OSG's
+    // default z-up frame the same drag tipped the camera over).
+    const core::project::Camera before = view()->cameraState();
+    const QPoint centre(view()->width() / 2, view()->height() / 2);
+    QTest::mousePress(view(), Qt::LeftButton, Qt::NoModifier, centre);
+    QTest::qWait(30);
+    for (int i = 1; i <= 8; ++i) {
+        QMouseEvent move(QEvent::MouseMove, QPointF(centre + QPoint(i * 20, 0)), view()->mapToGlobal(QPointF(centre)),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view(), &move);
+        QTest::qWait(30);
+    }
+    QTest::mouseRelease(view(), Qt::LeftButton, Qt::NoModifier, centre + QPoint(160, 0));
+    QTest::qWait(30);
+    const core::project::Camera after = view()->cameraState();
+    EXPECT_GT(std::abs(std::remainder(after.heading - before.heading, 360.0)), 10.0)
+        << before.heading << " -> " << after.heading;
+    EXPECT_NEAR(after.pitch, before.pitch, 2.0);
+    EXPECT_NEAR(after.distance, before.distance, 1e-6 * before.distance);
 }

@@ -489,12 +489,7 @@ TEST_F(Window, DockLayoutIsKeptBetweenRuns) {
     ASSERT_TRUE(probeDock);
     probeDock->hide();
     window->close();
-    ui::MainWindowOptions options;
-    options.resourcesDir = test::resourcesDir();
-    options.recoveryDir = recovery.path();
-    options.viewport = false;
-    options.autosaveSeconds = 0;
-    window = std::make_unique<ui::MainWindow>(options);
+    makeWindow();
     EXPECT_TRUE(window->findChild<QDockWidget*>("probeDock")->isHidden());
     window->findChild<QDockWidget*>("probeDock")->show();
     window->close();
