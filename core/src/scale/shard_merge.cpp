@@ -52,55 +52,67 @@ struct Shard {
     }
 };
 
-/// The top-level entries of a manifest as encodeManifest lays it out: `"key": text` per entry,
-/// the arrays "instances" and "buildings" one element per line.
-class ManifestParts {
+/// A manifest as encodeManifest lays it out — `"key": value` per line, keys sorted, the arrays
+/// "instances" and "buildings" one element per line — read as a stream: the small entries are
+/// kept, the arrays are read element by element, so merging a region's manifests of millions
+/// of instances holds a line per shard, not the manifests.
+class ManifestEntries {
 public:
-    static Result<ManifestParts> parse(const std::string& text, const std::string& where) {
-        ManifestParts m;
-        if (text.rfind("{\n", 0) != 0 || text.size() < 5 || text.compare(text.size() - 3, 3, "\n}\n") != 0) {
-            return Error{where + ": not a Terrabit manifest"};
-        }
-        const std::string_view body = std::string_view(text).substr(2, text.size() - 5);
-        // JSON strings escape newlines, so ",\n  \"" only ever separates top-level entries.
-        std::size_t from = 0;
-        while (from < body.size()) {
-            std::size_t to = body.find(",\n  \"", from);
-            if (to == std::string_view::npos) to = body.size();
-            const std::string_view entry = body.substr(from, to - from);
-            const std::size_t colon = entry.find("\": ");
-            if (entry.size() < 4 || entry.substr(0, 3) != "  \"" || colon == std::string_view::npos) {
-                return Error{where + ": unexpected manifest layout near byte " + std::to_string(from + 2)};
+    /// The small entries (every key but the line arrays), their values as written.
+    static Result<std::map<std::string, std::string>> read(const fs::path& file) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) return Error{file.string() + ": cannot read"};
+        std::map<std::string, std::string> entries;
+        std::string line;
+        if (!std::getline(in, line) || line != "{") return Error{file.string() + ": not a Terrabit manifest"};
+        while (std::getline(in, line)) {
+            if (line == "}") return entries;
+            const std::size_t colon = line.find("\": ");
+            if (line.rfind("  \"", 0) != 0 || colon == std::string::npos) {
+                return Error{file.string() + ": unexpected manifest line: " + line.substr(0, 80)};
             }
-            m.mParts[std::string(entry.substr(3, colon - 3))] = std::string(entry.substr(colon + 3));
-            from = to + 2;
+            std::string key = line.substr(3, colon - 3);
+            std::string value = line.substr(colon + 3);
+            if (value == "[") {  // a line array: skip its elements
+                while (std::getline(in, line) && line.rfind("  ]", 0) != 0) {
+                }
+                continue;
+            }
+            if (!value.empty() && value.back() == ',') value.pop_back();
+            entries.emplace(std::move(key), std::move(value));
         }
-        return m;
+        return Error{file.string() + ": the manifest ends early"};
     }
+};
 
-    const std::string* find(const std::string& key) const {
-        const auto it = mParts.find(key);
-        return it == mParts.end() ? nullptr : &it->second;
-    }
-
-    /// The elements of a one-per-line array.
-    std::vector<std::string_view> lines(const std::string& key) const {
-        std::vector<std::string_view> out;
-        const std::string* text = find(key);
-        if (!text || *text == "[]" || text->size() < 11) return out;
-        std::string_view body = std::string_view(*text).substr(6, text->size() - 6 - 4);  // "[\n    " … "\n  ]"
-        std::size_t from = 0;
-        while (from <= body.size()) {
-            std::size_t to = body.find(",\n    ", from);
-            if (to == std::string_view::npos) to = body.size();
-            out.push_back(body.substr(from, to - from));
-            from = to + 6;
+/// The elements of one line array of a manifest, one at a time.
+class LineArrayReader {
+public:
+    LineArrayReader(const fs::path& file, const std::string& key) : mIn(file, std::ios::binary) {
+        const std::string header = "  \"" + key + "\": [";
+        std::string line;
+        while (std::getline(mIn, line)) {
+            if (line == header) {
+                mOpen = true;
+                return;
+            }
+            if (line.rfind(header, 0) == 0) return;  // "[]": empty
         }
-        return out;
+    }
+    /// The next element, without its separator; false after the last.
+    bool next(std::string& element) {
+        if (!mOpen || !std::getline(mIn, element) || element.rfind("  ]", 0) == 0) {
+            mOpen = false;
+            return false;
+        }
+        element.erase(0, 4);
+        if (!element.empty() && element.back() == ',') element.pop_back();
+        return true;
     }
 
 private:
-    std::map<std::string, std::string> mParts;
+    std::ifstream mIn;
+    bool mOpen = false;
 };
 
 /// The value of `"key":"…"` in a compact JSON line (instance lines are written by hand, keys
@@ -114,18 +126,42 @@ std::string_view stringField(std::string_view line, std::string_view key) {
     return end == std::string_view::npos ? std::string_view{} : line.substr(start, end - start);
 }
 
-std::string lineArray(const std::vector<std::string_view>& elements) {
-    if (elements.empty()) return "[]";
-    std::size_t size = 8;
-    for (std::string_view e : elements) size += e.size() + 6;
-    std::string out;
-    out.reserve(size);
-    out += '[';
-    for (std::size_t i = 0; i < elements.size(); ++i) {
-        out += i == 0 ? "\n    " : ",\n    ";
-        out += elements[i];
+/// Writes a one-per-line array from sorted streams: each round takes the element with the
+/// smallest key (`keyOf`, which may fail), so streams sorted by that key merge into one sorted
+/// array; equal keys keep their stream's order.
+template <typename Key, typename KeyOf>
+Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyOf, OutputFile& file) {
+    struct Head {
+        std::string line;
+        Key key{};
+        bool live = false;
+    };
+    std::vector<Head> heads(readers.size());
+    const auto advance = [&](std::size_t i) -> Status {
+        heads[i].live = readers[i].next(heads[i].line);
+        if (!heads[i].live) return Status::success();
+        auto k = keyOf(heads[i].line);
+        if (!k) return k.error();
+        heads[i].key = std::move(*k);
+        return Status::success();
+    };
+    for (std::size_t i = 0; i < readers.size(); ++i) {
+        if (Status s = advance(i); !s) return s.error();
     }
-    return out + "\n  ]";
+    std::size_t count = 0;
+    for (;;) {
+        std::size_t best = readers.size();
+        for (std::size_t i = 0; i < heads.size(); ++i) {
+            if (heads[i].live && (best == readers.size() || heads[i].key < heads[best].key)) best = i;
+        }
+        if (best == readers.size()) break;
+        Status w = file.write(count++ == 0 ? std::string_view("[\n    ") : std::string_view(",\n    "));
+        if (w) w = file.write(heads[best].line);
+        if (!w) return w.error();
+        if (Status s = advance(best); !s) return s.error();
+    }
+    if (Status w = file.write(count == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) return w.error();
+    return count;
 }
 
 class Merger {
@@ -134,44 +170,43 @@ public:
         : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mReport(out) {}
 
     Status manifest() {
-        std::vector<ManifestParts> parts;
-        const Shard* first = nullptr;
+        std::vector<std::map<std::string, std::string>> parts;
+        std::vector<fs::path> files;
         for (const Shard& s : mShards) {
             if (!s.has("manifest.json")) continue;
-            auto text = readText(s.folder / "manifest.json");
-            if (!text) return text.error();
-            auto p = ManifestParts::parse(*text, (s.folder / "manifest.json").string());
-            if (!p) return p.error();
-            parts.push_back(std::move(*p));
+            auto entries = ManifestEntries::read(s.folder / "manifest.json");
+            if (!entries) return entries.error();
+            parts.push_back(std::move(*entries));
+            files.push_back(s.folder / "manifest.json");
             mManifestShards.push_back(&s);
-            if (!first) first = &s;
         }
         if (parts.empty()) return Status::success();
         // Everything but the per-tile content must be the same bake.
+        std::map<std::string, std::string> merged;
         for (const char* key : {"format", "version", "seed", "rulesSha256", "frame"}) {
-            const std::string* a = parts.front().find(key);
-            if (!a) return Error{(first->folder / "manifest.json").string() + ": no \"" + key + "\""};
+            const auto a = parts.front().find(key);
+            if (a == parts.front().end()) return Error{files.front().string() + ": no \"" + key + "\""};
             for (std::size_t i = 1; i < parts.size(); ++i) {
-                const std::string* b = parts[i].find(key);
-                if (!b || *b != *a) {
-                    return Error{"shards " + first->folder.string() + " and " + mManifestShards[i]->folder.string() +
+                const auto b = parts[i].find(key);
+                if (b == parts[i].end() || b->second != a->second) {
+                    return Error{"shards " + mManifestShards.front()->folder.string() + " and " +
+                                 mManifestShards[i]->folder.string() +
                                  " come from different bakes (their manifests differ in \"" + key + "\")"};
                 }
             }
+            merged[key] = a->second;
         }
-        std::map<std::string, std::string> merged;
-        for (const char* key : {"format", "version", "seed", "rulesSha256", "frame"}) merged[key] = *parts[0].find(key);
 
         std::set<std::string> assets;
         json perAsset = json::object();
         std::uint64_t placed = 0, blocked = 0, unmatched = 0, vegetationCells = 0, vegetationInstances = 0,
                       instanceCount = 0;
         try {
-            for (const ManifestParts& p : parts) {
-                for (const std::string& a : json::parse(*p.find("assets")).get<std::vector<std::string>>()) {
+            for (const auto& p : parts) {
+                for (const std::string& a : json::parse(p.at("assets")).get<std::vector<std::string>>()) {
                     assets.insert(a);
                 }
-                const json st = json::parse(*p.find("statistics"));
+                const json st = json::parse(p.at("statistics"));
                 placed += st.at("buildingsPlaced").get<std::uint64_t>();
                 blocked += st.at("buildingsBlocked").get<std::uint64_t>();
                 unmatched += st.at("buildingsUnmatched").get<std::uint64_t>();
@@ -180,7 +215,7 @@ public:
                 for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
                     perAsset[id] = perAsset.value(id, std::uint64_t{0}) + n.get<std::uint64_t>();
                 }
-                instanceCount += json::parse(*p.find("instanceCount")).get<std::uint64_t>();
+                instanceCount += json::parse(p.at("instanceCount")).get<std::uint64_t>();
             }
         } catch (const std::exception& e) {
             return Error{std::string("manifest: ") + e.what()};
@@ -189,14 +224,12 @@ public:
         struct Tally {
             std::uint32_t pass;
             std::uint64_t tile;
-            std::size_t shard, at;
             double requested;
         };
         std::vector<Tally> tallies;
-        for (std::size_t s = 0; s < mManifestShards.size(); ++s) {
-            const auto& list = mManifestShards[s]->record.tallies;
-            for (std::size_t i = 0; i < list.size(); ++i) {
-                tallies.push_back({list[i].pass, rowMajorKey(list[i].tile), s, i, list[i].requestedInstances});
+        for (const Shard* s : mManifestShards) {
+            for (const VegetationTileTally& t : s->record.tallies) {
+                tallies.push_back({t.pass, rowMajorKey(t.tile), t.requestedInstances});
             }
         }
         std::stable_sort(tallies.begin(), tallies.end(), [](const Tally& a, const Tally& b) {
@@ -222,79 +255,58 @@ public:
             {"achievedDensity",
              cells > 0 ? static_cast<double>(vegetationInstances) / cells
                        : 0.0}}.dump();
+        merged["buildings"] = merged["instances"] = "";  // streamed below, in key order
 
-        // Instances: by tile in scene order; a tile's lines stay as its shard wrote them.
-        struct Line {
-            std::uint64_t key;
-            std::string_view text;
+        // Instances go by tile in scene order (a tile's lines as its shard wrote them);
+        // buildings by source feature id, then tile (SceneBaker's order).
+        const auto instanceKey = [](const std::string& line) -> Result<std::uint64_t> {
+            auto t = TileId::fromQuadkey(stringField(line, "tile"));
+            if (!t) return Error{"manifest: an instance without a valid tile: " + line.substr(0, 80)};
+            return rowMajorKey(*t);
         };
-        std::vector<Line> instances;
-        for (const ManifestParts& p : parts) {
-            // Hot: a line per instance, millions for a region; a tile's lines come together.
-            std::string_view lastTile;
-            std::uint64_t lastKey = 0;
-            for (std::string_view l : p.lines("instances")) {
-                const std::string_view quadkey = stringField(l, "tile");
-                if (quadkey.empty() || quadkey != lastTile) {
-                    auto t = TileId::fromQuadkey(quadkey);
-                    if (!t) return Error{"manifest: an instance without a valid tile: " + std::string(l.substr(0, 80))};
-                    lastTile = quadkey;
-                    lastKey = rowMajorKey(*t);
-                }
-                instances.push_back({lastKey, l});
+        using BuildingKey = std::pair<std::string, std::uint64_t>;
+        const auto buildingKey = [](const std::string& line) -> Result<BuildingKey> {
+            try {
+                const json b = json::parse(line);
+                auto t = TileId::fromQuadkey(b.at("tile").get<std::string>());
+                if (!t) return Error{"manifest: a building without a valid tile: " + line.substr(0, 80)};
+                return BuildingKey{b.at("source").is_string() ? b.at("source").get<std::string>() : "",
+                                   rowMajorKey(*t)};
+            } catch (const std::exception& e) {
+                return Error{std::string("manifest: ") + e.what()};
             }
-        }
-        std::stable_sort(instances.begin(), instances.end(),
-                         [](const Line& a, const Line& b) { return a.key < b.key; });
-        std::vector<std::string_view> instanceLines;
-        for (const Line& l : instances) instanceLines.push_back(l.text);
-        merged["instances"] = lineArray(instanceLines);
-
-        // Buildings: by source feature id, then tile (SceneBaker's order).
-        struct Building {
-            std::string source;
-            std::uint64_t tile;
-            std::string_view text;
         };
-        std::vector<Building> buildings;
-        try {
-            for (const ManifestParts& p : parts) {
-                for (std::string_view l : p.lines("buildings")) {
-                    const json b = json::parse(l);
-                    auto t = TileId::fromQuadkey(b.at("tile").get<std::string>());
-                    if (!t) return Error{"manifest: a building without a valid tile"};
-                    buildings.push_back(
-                        {b.at("source").is_string() ? b.at("source").get<std::string>() : "", rowMajorKey(*t), l});
-                }
-            }
-        } catch (const std::exception& e) {
-            return Error{std::string("manifest: ") + e.what()};
-        }
-        std::stable_sort(buildings.begin(), buildings.end(), [](const Building& a, const Building& b) {
-            return std::tie(a.source, a.tile) < std::tie(b.source, b.tile);
-        });
-        std::vector<std::string_view> buildingLines;
-        for (const Building& b : buildings) buildingLines.push_back(b.text);
-        merged["buildings"] = lineArray(buildingLines);
 
-        std::size_t size = 8;
-        for (const auto& [key, value] : merged) size += key.size() + value.size() + 8;
-        std::string text;
-        text.reserve(size);
-        text += "{\n";
-        bool firstEntry = true;
+        const fs::path destination = mOut / "manifest.json";
+        auto file = OutputFile::create(destination);
+        if (!file) return file.error();
+        std::size_t instances = 0, buildings = 0;
+        Status w = file->write("{\n");
+        bool first = true;
         for (const auto& [key, value] : merged) {
-            if (!firstEntry) text += ",\n";
-            firstEntry = false;
-            text += "  ";
-            text += json(key).dump();
-            text += ": ";
-            text += value;
+            if (w) w = file->write(first ? "  " : ",\n  ");
+            first = false;
+            if (w) w = file->write(json(key).dump() + ": ");
+            if (!w) break;
+            if (key == "instances" || key == "buildings") {
+                std::vector<LineArrayReader> readers;
+                for (const fs::path& f : files) readers.emplace_back(f, key);
+                Result<std::size_t> n = key == "instances" ? mergeLines<std::uint64_t>(readers, instanceKey, *file)
+                                                           : mergeLines<BuildingKey>(readers, buildingKey, *file);
+                if (!n) return n.error();
+                (key == "instances" ? instances : buildings) = *n;
+            } else {
+                w = file->write(value);
+            }
         }
-        text += "\n}\n";
-        if (Status s = writeFileAtomically(mOut / "manifest.json", text); !s) return s;
-        mReport << "  " << (mOut / "manifest.json").string() << " (" << instances.size() << " instances, "
-                << buildings.size() << " buildings, " << text.size() << " bytes)\n";
+        if (w) w = file->write("\n}\n");
+        if (!w) return w;
+        if (instances != instanceCount) {
+            return Error{"manifest: the shards' instanceCount says " + std::to_string(instanceCount) + " but " +
+                         std::to_string(instances) + " instances were merged"};
+        }
+        if (Status c = file->commit(); !c) return c;
+        mReport << "  " << destination.string() << " (" << instances << " instances, " << buildings << " buildings)\n";
         return Status::success();
     }
 
