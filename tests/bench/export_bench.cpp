@@ -1,10 +1,9 @@
 // Export of a baked scene of realistic size in every format: time, file sizes, instances per
 // second, each next to what a user would otherwise do in the same run, with the ratio.
 //
-// The scene is SYNTHETIC until the placement passes can bake the Monaco sample: 14 × 14 tiles
-// at zoom 17 over Monaco (about 3 × 3 km, the sample's extent), the shipped asset library,
-// 1,200 placed buildings, about 125,000 plants in 32-cell blocks (two species per block), road
-// and water surfaces, and bit layers drawn from the same shapes.
+// The scene is the Monaco sample baked at zoom 17 with the default rules and asset library (180
+// tiles, about 1,000 placed buildings and 14,000 plants in 32-cell blocks, road and water
+// surfaces), with the bake's bit layers (the rules' layers and what placement occupied).
 //
 // Baselines:
 //   glb        the same scene with one node per instance (what engines without
@@ -29,31 +28,23 @@
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/scene_assets.h"
 #include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/placement/scene_baker.h"
 
 using namespace terrabit::core;
 
 namespace {
 
-constexpr int kZoom = 17;
-constexpr int kTilesPerSide = 14;
-constexpr int kBuildings = 1200;
-constexpr int kPlantsPerBlock = 10;  // × 64 blocks × 196 tiles ≈ 125,000
-
-class Layers final : public LayerSource {
-public:
-    std::vector<std::string> names{"building", "road", "water", "vegetation"};
-    std::map<std::pair<TileId, int>, BitTile> tiles;
-    const std::vector<std::string>& layerNames() const override { return names; }
-    const BitTile* tile(const TileId& id, int layer) const override {
-        const auto it = tiles.find({id, layer});
-        return it == tiles.end() ? nullptr : &it->second;
-    }
-};
-
+/// The Monaco sample baked at zoom 17 with the default rules and library, as
+/// `terrabit-cli bake resources/maps/monaco-2022-07-19.osm.pbf --zoom 17` bakes it.
 struct World {
     AssetCatalogue catalogue;
+    std::unique_ptr<io::MapLayers> map;
+    std::unique_ptr<placement::SceneBaker> baker;
     Scene scene;
-    Layers layers;
+    const LayerSource* layers = nullptr;
+    std::vector<std::string> layerNames;
     std::vector<AssetMesh> meshes;
     std::filesystem::path dir;
 
@@ -61,99 +52,25 @@ struct World {
         GDALAllRegister();
         dir = std::filesystem::temp_directory_path() / ("terrabit-export-bench-" + std::to_string(::getpid()));
         std::filesystem::create_directories(dir);
-        catalogue =
-            AssetCatalogue::load(std::filesystem::path(TERRABIT_RESOURCES_DIR) / "assets/catalogue.yaml").value();
-        std::vector<std::string> buildings, plants;
-        for (const AssetInfo& a : catalogue.assets()) {
-            (a.category == "building" ? buildings : plants).push_back(a.id);
-            scene.assets.push_back(a.id);
+        const std::filesystem::path resources = TERRABIT_RESOURCES_DIR;
+        catalogue = AssetCatalogue::load(resources / "assets/catalogue.yaml").value();
+        io::MapInput input;
+        input.file = resources / "maps/monaco-2022-07-19.osm.pbf";
+        input.rules = resources / "rules/default.yaml";
+        io::TileSelection selection;
+        selection.zoom = 17;
+        map = std::move(io::buildMapLayers(input, selection, 0, {}).value());
+        baker = std::make_unique<placement::SceneBaker>(map->index, map->store, catalogue);
+        auto rules = placement::PlacementRules::load(input.rules, map->classified.layers).value();
+        if (Status st = baker->setRules(std::move(rules)); !st) {
+            std::fprintf(stderr, "%s\n", st.message().c_str());
+            std::exit(1);
         }
-        std::sort(scene.assets.begin(), scene.assets.end());
-        const auto indexOf = [&](const std::string& id) {
-            return static_cast<int>(std::find(scene.assets.begin(), scene.assets.end(), id) - scene.assets.begin());
-        };
-        scene.frame = {{7.4246, 43.7384}, kZoom};
-        scene.seed = 20220719;
-        const TileId nw = tileAt(lonLatToMercator({7.409, 43.752}), kZoom).value();
-        for (int y = 0; y < kTilesPerSide; ++y) {
-            for (int x = 0; x < kTilesPerSide; ++x)
-                scene.tiles.push_back({kZoom, nw.x + std::uint32_t(x), nw.y + std::uint32_t(y)});
-        }
-        std::mt19937_64 rng(7);
-        std::uniform_real_distribution<double> u(0.0, 1.0);
-        const int perSide = kTileCells / scene.blockCells;
-        std::map<std::tuple<TileId, int, int, int>, InstanceBlock> blocks;
-        const auto place = [&](const TileId& t, int asset, double cx, double cy, std::uint32_t source) {
-            Instance i;
-            i.position = groundToScene(scene.frame.cellToGround({t.x * 256.0 + cx, t.y * 256.0 + cy}));
-            i.yaw = static_cast<float>(u(rng) * 6.28318);
-            const float k = static_cast<float>(0.8 + 0.4 * u(rng));
-            i.scale = {k, k, k};
-            i.source = source;
-            InstanceBlock& b = blocks[{t, int(cy) / scene.blockCells, int(cx) / scene.blockCells, asset}];
-            b.asset = asset;
-            b.tile = t;
-            b.blockX = int(cx) / scene.blockCells;
-            b.blockY = int(cy) / scene.blockCells;
-            b.instances.push_back(i);
-            return i;
-        };
-        for (int k = 0; k < kBuildings; ++k) {
-            const TileId& t = scene.tiles[rng() % scene.tiles.size()];
-            const double cx = 8 + u(rng) * 240, cy = 8 + u(rng) * 240;
-            scene.sources.push_back("way/" + std::to_string(100000 + k));
-            BuildingRecord r;
-            r.source = static_cast<std::uint32_t>(scene.sources.size() - 1);
-            r.tile = t;
-            r.outcome = BuildingOutcome::Placed;
-            r.asset = indexOf(buildings[rng() % buildings.size()]);
-            r.placement = place(t, r.asset, cx, cy, r.source);
-            r.target.centre = scene.frame.cellToGround({t.x * 256.0 + cx, t.y * 256.0 + cy});
-            r.target.halfExtents = {6, 5};
-            scene.buildings.push_back(r);
-            BitTile& bits = layers.tiles[{t, 0}];
-            for (int y = std::max(0, int(cy) - 5); y < std::min(256, int(cy) + 5); ++y)
-                bits.fillSpan(y, int(cx) - 6, int(cx) + 6);
-        }
-        for (const TileId& t : scene.tiles) {
-            for (int by = 0; by < perSide; ++by) {
-                for (int bx = 0; bx < perSide; ++bx) {
-                    // Two species per block, as rules that plant by area give (a lawn with shrubs,
-                    // a stand of pines with grass); every species on every cell would make most
-                    // blocks hold one instance per asset, the worst case for any instancing.
-                    const std::string species[2] = {plants[rng() % plants.size()], plants[rng() % plants.size()]};
-                    for (int k = 0; k < kPlantsPerBlock; ++k) {
-                        const double cx = bx * 32 + u(rng) * 32, cy = by * 32 + u(rng) * 32;
-                        place(t, indexOf(species[k % 2]), cx, cy, Instance::kNoSource);
-                        layers.tiles[{t, 3}].set(int(cx), int(cy));
-                    }
-                }
-            }
-            SurfacePatch road{t, "road", 0.05f, {107, 107, 107}, {}};
-            for (int k = 0; k < 12; ++k) {
-                const auto a = static_cast<std::uint16_t>(rng() % 240);
-                road.rects.push_back({0, a, 256, static_cast<std::uint16_t>(a + 4)});
-                road.rects.push_back({a, 0, static_cast<std::uint16_t>(a + 4), 256});
-            }
-            SurfacePatch water{t, "water", -0.4f, {66, 135, 245}, {{20, 200, 90, 250}, {30, 180, 60, 200}}};
-            for (const SurfacePatch* p : {&road, &water}) {
-                BitTile& bits = layers.tiles[{t, p == &road ? 1 : 2}];
-                for (const CellRect& r : p->rects) {
-                    for (int y = r.y0; y < r.y1; ++y) bits.fillSpan(y, r.x0, r.x1);
-                }
-            }
-            scene.surfaces.push_back(road);
-            scene.surfaces.push_back(water);
-        }
-        for (auto& [key, b] : blocks) scene.blocks.push_back(std::move(b));
-        std::sort(scene.blocks.begin(), scene.blocks.end(), [](const InstanceBlock& a, const InstanceBlock& b) {
-            return std::tuple(a.tile.y, a.tile.x, a.blockY, a.blockX, a.asset) <
-                   std::tuple(b.tile.y, b.tile.x, b.blockY, b.blockX, b.asset);
-        });
-        scene.statistics.buildingsPlaced = kBuildings;
-        scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
-        for (const InstanceBlock& b : scene.blocks)
-            scene.statistics.instancesPerAsset[std::size_t(b.asset)] += b.instances.size();
+        placement::BakeOptions options;
+        options.seed = 20220719;
+        scene = baker->bake(options).value();
+        layers = &baker->layers();
+        layerNames = layers->layerNames();
         meshes = loadSceneAssets(scene, catalogue).value();
     }
     ~World() { std::filesystem::remove_all(dir); }
@@ -177,7 +94,7 @@ void exportFormat(benchmark::State& state, ExportFormat format, bool plain, cons
     options.rulesDocument = "version: 1\n";
     std::uint64_t bytes = 0;
     for (auto _ : state) {
-        const Result<ExportReport> r = exportScene(w.scene, options, w.catalogue, &w.layers);
+        const Result<ExportReport> r = exportScene(w.scene, options, w.catalogue, w.layers);
         if (!r) state.SkipWithError(r.message().c_str());
         bytes = r ? r->bytesOf(format) : 0;
     }
@@ -262,14 +179,14 @@ void BM_Layers_GdalPlainGeoTiff(benchmark::State& state) {
     for (auto _ : state) {
         bytes = 0;
         for (const TileId& t : w.scene.tiles) {
-            for (int l = 0; l < 4; ++l) {
+            for (int l = 0; l < static_cast<int>(w.layerNames.size()); ++l) {
                 const auto file = w.dir / ("plain-" + t.quadkey() + "-" + std::to_string(l) + ".tif");
                 GDALDataset* ds = gtiff->Create(file.c_str(), 256, 256, 1, GDT_Byte, nullptr);
                 const Box2 b = t.boundsMercator();
                 double gt[6] = {b.min.x, t.cellSizeMercator(), 0, b.max.y, 0, -t.cellSizeMercator()};
                 ds->SetGeoTransform(gt);
                 ds->SetSpatialRef(&srs);
-                const BitTile* bits = w.layers.tile(t, l);
+                const BitTile* bits = w.layers->tile(t, l);
                 BitTile empty;
                 (bits ? *bits : empty).toImage(std::span<std::uint8_t, 65536>(image.data(), 65536), 1, 0);
                 if (ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
@@ -294,7 +211,7 @@ void BM_CollisionLoad_Terrabit(benchmark::State& state) {
         ExportOptions o;
         o.formats = {ExportFormat::Collision};
         o.outDir = w.dir / "collision";
-        (void)exportScene(w.scene, o, w.catalogue, &w.layers);
+        (void)exportScene(w.scene, o, w.catalogue, w.layers);
     }
     for (auto _ : state) {
         Result<CollisionGrid> g = readCollisionFile(file);
@@ -308,14 +225,14 @@ void BM_CollisionLoad_GdalGeoTiffs(benchmark::State& state) {
         ExportOptions o;
         o.formats = {ExportFormat::Layers};
         o.outDir = w.dir / "layers";
-        (void)exportScene(w.scene, o, w.catalogue, &w.layers);
+        (void)exportScene(w.scene, o, w.catalogue, w.layers);
     }
     std::vector<std::uint8_t> image(65536);
     for (auto _ : state) {
         std::vector<BitTile> tiles;
         tiles.reserve(w.scene.tiles.size() * 4);
         for (const TileId& t : w.scene.tiles) {
-            for (const std::string& name : w.layers.names) {
+            for (const std::string& name : w.layerNames) {
                 const auto file = w.dir / "layers" / "layers" / t.quadkey() / (name + ".tif");
                 GDALDataset* ds = GDALDataset::Open(file.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY);
                 if (ds->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
@@ -347,13 +264,15 @@ BENCHMARK(BM_CollisionLoad_GdalGeoTiffs)->Unit(benchmark::kMillisecond)->MinTime
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
     World& w = world();
-    std::printf("synthetic scene (until the Monaco bake exists): %zu tiles, %zu assets, %zu blocks, %zu instances\n",
-                w.scene.tiles.size(), w.scene.assets.size(), w.scene.blocks.size(), w.scene.instanceCount());
+    std::printf("Monaco sample baked at z17: %zu tiles, %zu assets, %zu blocks, %zu instances\n", w.scene.tiles.size(),
+                w.scene.assets.size(), w.scene.blocks.size(), w.scene.instanceCount());
     class Reporter : public benchmark::ConsoleReporter {
     public:
         void ReportRuns(const std::vector<Run>& runs) override {
             ConsoleReporter::ReportRuns(runs);
             for (const Run& r : runs) {
+                // One figure per benchmark: the single run, or the median of the repetitions.
+                if (r.run_type == Run::RT_Aggregate ? r.aggregate_name != "median" : r.repetitions > 1) continue;
                 std::string name = r.benchmark_name();
                 name = name.substr(3, name.find('/') - 3);  // "BM_Glb_Instanced/min_time:1.000" → "Glb_Instanced"
                 gSeconds[name] = r.GetAdjustedRealTime() / 1e3;  // ms → s

@@ -6,11 +6,14 @@
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/output_file.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/bake_command.h"
 
 using namespace terrabit::core;
 using nlohmann::json;
@@ -91,4 +94,38 @@ TEST(KhronosValidator, FlagsAGlbWhoseAccessorBoundsAreWrong) {
     ASSERT_EQ(reports.size(), 1u);
     EXPECT_GT(reports[0]["numErrors"].get<int>(), 0);
     EXPECT_NE(describe(reports[0]).find("ACCESSOR_MIN_MISMATCH"), std::string::npos) << describe(reports[0]);
+}
+
+TEST(KhronosValidator, TheBakedMonacoSampleHasNoErrors) {
+    // A real bake (the harbour's 3 × 3 tiles of the bundled sample with the default rules and
+    // library), as terrabit-cli bake --format glb,3dtiles writes it, with and without instancing.
+    TempDir dir;
+    const std::filesystem::path resources = TERRABIT_RESOURCES_DIR;
+    std::vector<std::filesystem::path> files;
+    for (const bool plainNodes : {false, true}) {
+        io::BakeCommand c;
+        c.input.file = resources / "maps/monaco-2022-07-19.osm.pbf";
+        c.input.rules = resources / "rules/default.yaml";
+        c.catalogue = resources / "assets/catalogue.yaml";
+        c.selection.zoom = 17;
+        c.selection.bboxLonLat = Box2{{7.418, 43.731}, {7.428, 43.738}};
+        c.seed = 5;
+        c.plainNodes = plainNodes;
+        c.outDir = dir / (plainNodes ? "plain" : "instanced");
+        c.formats = plainNodes ? std::vector{ExportFormat::Glb} : std::vector{ExportFormat::Glb, ExportFormat::Tiles3d};
+        c.exporter = exportScene;
+        std::ostringstream out, err;
+        ASSERT_EQ(io::runBake(c, out, err), 0) << err.str();
+        files.push_back(c.outDir / "scene.glb");
+    }
+    for (const auto& e : std::filesystem::directory_iterator(dir / "instanced" / "3dtiles" / "tiles")) {
+        files.push_back(e.path());
+    }
+    ASSERT_GE(files.size(), 2u + 9u);
+    const std::vector<json> reports = validate(files);
+    ASSERT_EQ(reports.size(), files.size());
+    for (const json& r : reports) {
+        EXPECT_EQ(r["numErrors"], 0) << r["file"] << "\n" << describe(r);
+        EXPECT_EQ(r["numWarnings"], 0) << r["file"] << "\n" << describe(r);
+    }
 }
