@@ -453,6 +453,20 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
         err << "error: the shards hold no tiles\n";
         return kExitFailed;
     }
+    // Shards with tiles must have written the same formats, or the merge would lose tiles.
+    for (const char* file : {"manifest.json", "3dtiles/tileset.json"}) {
+        const Shard* with = nullptr;
+        const Shard* without = nullptr;
+        for (const Shard& s : shards) {
+            if (s.record.tiles.empty()) continue;
+            (s.has(file) ? with : without) = &s;
+        }
+        if (with && without) {
+            err << "error: " << with->folder.string() << " has " << file << " but " << without->folder.string()
+                << " has not: shards baked with different --format\n";
+            return kExitFailed;
+        }
+    }
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
             if (f == "scene.glb" || f == "collision.tbcg") {

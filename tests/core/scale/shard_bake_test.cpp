@@ -172,6 +172,22 @@ TEST_F(ShardBakeTest, ShardsOfDifferentBakesDoNotMerge) {
     std::ostringstream out, err;
     EXPECT_EQ(scale::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("different bake"), std::string::npos) << err.str();
+    EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
+
+    // The same seed, but shard 1 without the tileset: merging would lose its tiles.
+    io::BakeCommand c = command(mDir / "shard1");
+    c.shard = scale::ShardSpec{1, 2};
+    c.seed = 11;
+    c.formats = {ExportFormat::Manifest};
+    fs::remove_all(mDir / "shard1");
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    io::BakeCommand c0 = command(mDir / "shard0");
+    c0.shard = scale::ShardSpec{0, 2};
+    fs::remove_all(mDir / "shard0");
+    ASSERT_EQ(bake(c0), 0) << mLastErr;
+    err.str("");
+    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_NE(err.str().find("different --format"), std::string::npos) << err.str();
 }
 
 TEST_F(ShardBakeTest, TheCliShardsByFlagAndByArrayJobVariablesAndMerges) {
