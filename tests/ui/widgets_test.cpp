@@ -25,7 +25,9 @@
 #include <QTest>
 #include <QTreeWidget>
 
+#include <fstream>
 #include <functional>
+#include <iterator>
 
 #include "terrabit/ui/export_dialog.h"
 #include "terrabit/ui/expression_editor.h"
@@ -493,4 +495,32 @@ TEST_F(Window, DockLayoutIsKeptBetweenRuns) {
     EXPECT_TRUE(window->findChild<QDockWidget*>("probeDock")->isHidden());
     window->findChild<QDockWidget*>("probeDock")->show();
     window->close();
+}
+
+TEST_F(Window, SavingTheBundledSampleAsksForANewFileAndLeavesTheSampleAlone) {
+    const std::string sampleBefore = [] {
+        std::ifstream in(samplePath());
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    }();
+    ASSERT_TRUE(doc().isBundled(samplePath()));
+    ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.2"}).ok());
+    const test::TempDir dir;
+    int asked = 0;
+    window->setSaveFileChooser([&] {
+        ++asked;
+        return QString::fromStdString((dir.path() / "my-monaco.terrabit").string());
+    });
+    ASSERT_TRUE(window->save());
+    EXPECT_EQ(asked, 1);
+    EXPECT_EQ(doc().projectFile(), dir.path() / "my-monaco.terrabit");
+    EXPECT_FALSE(doc().isBundled(doc().projectFile()));
+    std::ifstream in(samplePath());
+    EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), sampleBefore);
+    // The copy is an ordinary project now: saving it again writes it without asking.
+    ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.25"}).ok());
+    ASSERT_TRUE(window->save());
+    EXPECT_EQ(asked, 1);
+    // Exports of the copy default to a folder beside it; the sample's never go into resources/.
+    ui::ExportDialog dialog(window->document(), window.get());
+    EXPECT_EQ(dialog.folderEdit()->text().toStdString(), (dir.path() / "my-monaco-export").string());
 }

@@ -4,6 +4,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -45,8 +46,11 @@ ExportDialog::ExportDialog(MapDocument* document, QWidget* parent) : QDialog(par
     mFolder = new QLineEdit(this);
     QString folder = QString::fromStdString(settings.folder.string());
     if (folder.isEmpty()) {
+        // Beside the project, unless it is the bundled sample or its folder is read-only: then
+        // in the home folder.
         const auto& file = document->projectFile();
-        folder = file.empty()
+        const QFileInfo dir(QString::fromStdString(file.parent_path().string()));
+        folder = file.empty() || document->isBundled(file) || !dir.isWritable()
                      ? QDir::home().filePath("terrabit-export")
                      : QString::fromStdString((file.parent_path() / (file.stem().string() + "-export")).string());
     }

@@ -316,7 +316,9 @@ void MainWindow::openMapDialog() {
 }
 
 bool MainWindow::save() {
-    if (mDocument->projectFile().empty()) {
+    // The bundled sample is a starting point, not a file to change (and read-only once
+    // installed): saving it asks where to put the copy.
+    if (mDocument->projectFile().empty() || mDocument->isBundled(mDocument->projectFile())) {
         const QString f = mChooseSaveFile();
         if (f.isEmpty()) return false;
         return saveAs(f.toStdString());

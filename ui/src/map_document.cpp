@@ -128,6 +128,15 @@ core::Status writeProjectFile(const project::Project& p, const std::filesystem::
 
 // -- construction ----------------------------------------------------------------------------------
 
+bool MapDocument::isBundled(const std::filesystem::path& file) const {
+    if (file.empty() || mResourcesDir.empty()) return false;
+    std::error_code ec;
+    const auto dir = std::filesystem::weakly_canonical(mResourcesDir, ec);
+    const auto path = std::filesystem::weakly_canonical(file, ec);
+    const auto rel = path.lexically_relative(dir);
+    return !rel.empty() && *rel.begin() != "..";
+}
+
 MapDocument::MapDocument(std::filesystem::path resourcesDir, QObject* parent)
     : QObject(parent), mResourcesDir(std::move(resourcesDir)) {
     mPool.setMaxThreadCount(1);  // one job at a time: only the running job touches the baker

@@ -61,7 +61,8 @@ public:
     /// Opens a project (.terrabit) or a map file (anything else), after asking to save unsaved
     /// changes. Errors are reported to the user and leave the open project as it was.
     bool openFile(const std::filesystem::path& file);
-    /// Saves to the project's file, or asks for one.
+    /// Saves to the project's file, or asks for one (always for a project of the bundled
+    /// resources, such as the sample).
     bool save();
     bool saveAs(const std::filesystem::path& file);
     /// Asks whether to save unsaved changes; false when the user cancels.

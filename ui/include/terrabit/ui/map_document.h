@@ -74,6 +74,9 @@ public:
     const core::project::Project& project() const { return mProject; }
     /// The project's file, or empty for an unsaved project.
     const std::filesystem::path& projectFile() const { return mProjectFile; }
+    /// True for a file inside the resources folder, such as the bundled sample project: a
+    /// starting point that saves and exports must not write into.
+    bool isBundled(const std::filesystem::path& file) const;
     /// True when there are changes not saved to projectFile().
     bool modified() const { return !mUndo.isClean() || mDirtyOutsideUndo; }
     /// True while a job (load, bake, export) runs.
