@@ -291,6 +291,10 @@ TEST_F(Window, ProbingABuildingHitsAndARoadIsClear) {
     });
     ASSERT_TRUE(inBuilding && onRoad);
     ui::ProbePanel* panel = window->probePanel();
+    // The Tools menu turns the probe on, and the probe dock comes to the front of its tabs.
+    window->probeTool()->setActive(true);
+    EXPECT_TRUE(panel->isVisible()) << "the probe dock is raised over the rules";
+    window->probeTool()->setActive(false);
     QTest::mouseClick(panel->probeButton(), Qt::LeftButton);
     ASSERT_TRUE(window->probeTool()->active());
 

@@ -170,6 +170,13 @@ void MainWindow::createDocks() {
     splitDockWidget(expr, rules, Qt::Vertical);
     tabifyDockWidget(rules, probe);
     rules->raise();
+    // Probing shows its answers in the probe dock: bring it to the front of its tab group.
+    connect(mProbe, &ProbeTool::activeChanged, probe, [probe](bool on) {
+        if (on) {
+            probe->show();
+            probe->raise();
+        }
+    });
     resizeDocks({tiles, expr}, {350, 380}, Qt::Horizontal);
     resizeDocks({tiles, layers}, {300, 420}, Qt::Vertical);
     resizeDocks({expr, rules}, {330, 470}, Qt::Vertical);
