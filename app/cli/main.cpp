@@ -24,6 +24,7 @@
 #endif
 #ifdef TERRABIT_CLI_RENDER
 #include "terrabit/render/render_command.h"
+#include "terrabit/render/scene_export.h"
 #endif
 
 namespace io = terrabit::core::io;
@@ -218,6 +219,24 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+#ifdef TERRABIT_CLI_RENDER
+constexpr bool kCliWritesSceneGraph = true;
+#else
+constexpr bool kCliWritesSceneGraph = false;
+#endif
+
+/// exportScene, with the osgb format written by the render module when it is built in.
+terrabit::core::Result<terrabit::core::ExportReport> exportWithSceneGraph(
+    const terrabit::core::Scene& scene, const terrabit::core::ExportOptions& options,
+    const terrabit::core::AssetCatalogue& catalogue, const terrabit::core::LayerSource* layers,
+    const terrabit::core::ProgressCallback& progress) {
+    terrabit::core::ExportOptions withGraph = options;
+#ifdef TERRABIT_CLI_RENDER
+    withGraph.sceneGraphWriter = terrabit::render::sceneGraphFileWriter();
+#endif
+    return terrabit::core::exportScene(scene, withGraph, catalogue, layers, progress);
+}
+
 void addBakeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
         "bake",
@@ -235,7 +254,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         ->capture_default_str();
     cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
     cmd->add_option("--format,-f", *formats,
-                    "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, or all")
+                    "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, osgb, or all")
         ->capture_default_str();
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
     cmd->add_flag("--plain-nodes", c->plainNodes,
@@ -277,7 +296,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                 if (!ctx.quiet) std::cerr << "shard " << command.shard.text() << " (from " << (*found)->source << ")\n";
             }
         }
-        auto parsed = terrabit::core::parseExportFormats(*formats);
+        auto parsed = terrabit::core::parseExportFormats(*formats, kCliWritesSceneGraph);
         if (!parsed) {
             std::cerr << "error: --format: " << parsed.message() << "\n";
             ctx.exitCode = io::kExitBadArguments;
@@ -293,7 +312,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
-        command.exporter = terrabit::core::exportScene;
+        command.exporter = exportWithSceneGraph;
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {
             ctx.exitCode = terrabit::core::scale::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);
@@ -332,12 +351,14 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
     input->add(*cmd);
     tiles->add(*cmd, true);
     cmd->add_option("--out,-o", c->out, "The PNG to write")->required();
-    cmd->add_option("--camera", c->camera, "View: top (north up), oblique (45° from the south) or AZIMUTH,ELEVATION "
-                                           "in degrees (the eye's compass bearing from the scene and its height "
-                                           "angle, e.g. 135,30)")
+    cmd->add_option("--camera", c->camera,
+                    "View: top (north up), oblique (45° from the south) or AZIMUTH,ELEVATION "
+                    "in degrees (the eye's compass bearing from the scene and its height "
+                    "angle, e.g. 135,30)")
         ->capture_default_str();
-    cmd->add_option("--overlay", c->overlay, "A layer or layer expression drawn as a translucent heat map, e.g. "
-                                             "\"vegetation - placed_vegetation\"");
+    cmd->add_option("--overlay", c->overlay,
+                    "A layer or layer expression drawn as a translucent heat map, e.g. "
+                    "\"vegetation - placed_vegetation\"");
     cmd->add_option("--overlay-radius", c->overlayRadius,
                     "Heat-map window radius in cells: 0 shows the overlay's cells, more shows their density")
         ->capture_default_str()
@@ -345,16 +366,19 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--ground", c->ground, "Show this expression's cells on the ground instead of the layers");
     cmd->add_flag("--grid", c->grid, "Draw the tile grid with quadkey labels");
     cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")->capture_default_str();
-    cmd->add_option("--size", [c](const CLI::results_t& r) {
-           if (r.size() != 2) return false;
-           try {
-               c->width = std::stoi(r[0]);
-               c->height = std::stoi(r[1]);
-           } catch (...) {
-               return false;
-           }
-           return c->width > 0 && c->height > 0;
-       }, "Image size in pixels: WIDTH,HEIGHT (default 1280,800)")
+    cmd->add_option(
+           "--size",
+           [c](const CLI::results_t& r) {
+               if (r.size() != 2) return false;
+               try {
+                   c->width = std::stoi(r[0]);
+                   c->height = std::stoi(r[1]);
+               } catch (...) {
+                   return false;
+               }
+               return c->width > 0 && c->height > 0;
+           },
+           "Image size in pixels: WIDTH,HEIGHT (default 1280,800)")
         ->delimiter(',')
         ->expected(2);
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");

@@ -116,7 +116,10 @@ core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path&
     // The temporary keeps the extension: osgDB picks the writer by it.
     const std::filesystem::path temp =
         dir / ("." + file.stem().string() + ".partial-" + std::to_string(::getpid()) + ext);
-    osg::ref_ptr<osgDB::Options> options = new osgDB::Options("WriteImageHint=IncludeData");
+    // Binary files are zlib-compressed (osgDB's own compressor; readers need no option): the
+    // embedded ground images are most of a scene's bytes and compress about tenfold.
+    osg::ref_ptr<osgDB::Options> options = new osgDB::Options(
+        ext == ".osgb" ? "WriteImageHint=IncludeData Compressor=zlib" : "WriteImageHint=IncludeData");
     const osgDB::ReaderWriter::WriteResult result =
         osgDB::Registry::instance()->writeNode(*copy, temp.string(), options);
     std::error_code ec;

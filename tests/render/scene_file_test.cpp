@@ -12,6 +12,7 @@
 #include "render_test_support.h"
 #include "terrabit/render/instanced_block.h"
 #include "terrabit/render/instanced_elements.h"
+#include "terrabit/render/scene_export.h"
 #include "terrabit/render/scene_graph.h"
 
 namespace terrabit::render {
@@ -103,6 +104,33 @@ TEST(SceneFile, FailedWritesLeaveEarlierFilesAndNoTemporaries) {
     const core::Result<osg::ref_ptr<osg::Node>> absent = readSceneFile(scratchDir() / "absent.osgb");
     ASSERT_FALSE(absent);
     EXPECT_NE(absent.message().find("absent.osgb"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace terrabit::render
+
+namespace terrabit::render {
+namespace {
+
+TEST(SceneFile, ExportFormatOsgbWritesTheScenesGraph) {
+    // The osgb format of core's exportScene, as terrabit-cli bake --format osgb writes it.
+    const core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 8);
+    core::ExportOptions options;
+    options.formats = {core::ExportFormat::Osgb};
+    options.outDir = scratchDir() / "export";
+    options.layerStyles = test::syntheticLayerInfos();
+    options.sceneGraphWriter = sceneGraphFileWriter();
+    std::filesystem::remove_all(options.outDir);
+    const auto report = core::exportScene(scene, options, test::shippedCatalogue(), &layers);
+    ASSERT_TRUE(report.ok()) << report.message();
+    ASSERT_EQ(report->files.size(), 1u);
+    const auto file = options.outDir / report->files[0].path;
+    EXPECT_EQ(report->files[0].bytes, std::filesystem::file_size(file));
+
+    core::Result<osg::ref_ptr<osg::Node>> read = readSceneFile(file);
+    ASSERT_TRUE(read) << read.message();
+    EXPECT_EQ(allTransforms(**read).size(), scene.instanceCount() * 16);
 }
 
 }  // namespace

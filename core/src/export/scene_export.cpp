@@ -15,8 +15,8 @@ namespace terrabit::core {
 
 namespace {
 
-constexpr ExportFormat kAllFormats[] = {ExportFormat::Glb, ExportFormat::Tiles3d, ExportFormat::Manifest,
-                                        ExportFormat::Layers, ExportFormat::Collision};
+constexpr ExportFormat kAllFormats[] = {ExportFormat::Glb,    ExportFormat::Tiles3d,   ExportFormat::Manifest,
+                                        ExportFormat::Layers, ExportFormat::Collision, ExportFormat::Osgb};
 
 std::uint64_t sizeOnDisk(const std::filesystem::path& file) {
     std::error_code ec;
@@ -95,6 +95,8 @@ private:
                 return layerFiles();
             case ExportFormat::Collision:
                 return collision();
+            case ExportFormat::Osgb:
+                return sceneGraph();
         }
         return Error{"export: unknown format"};
     }
@@ -185,6 +187,20 @@ private:
         return write(ExportFormat::Collision, "collision.tbcg", *bytes);
     }
 
+    Status sceneGraph() {
+        if (!mOptions.sceneGraphWriter) {
+            return Error{"export: osgb: this program was built without the render module (OpenSceneGraph)"};
+        }
+        const std::filesystem::path relative = "scene.osgb";
+        if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
+        if (Status s = mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / relative);
+            !s) {
+            return Error{"export: " + s.message()};
+        }
+        mReport.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
+        return Status::success();
+    }
+
     const Scene& mScene;
     const ExportOptions& mOptions;
     const AssetCatalogue& mCatalogue;
@@ -211,18 +227,22 @@ std::string_view exportFormatName(ExportFormat format) {
             return "layers";
         case ExportFormat::Collision:
             return "collision";
+        case ExportFormat::Osgb:
+            return "osgb";
     }
     return "unknown";
 }
 
-Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list) {
+Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list, bool withSceneGraph) {
     std::vector<bool> wanted(std::size(kAllFormats), false);
     bool any = false;
     while (true) {
         const std::size_t comma = list.find(',');
         const std::string_view name = trim(list.substr(0, comma));
         if (name == "all") {
-            std::fill(wanted.begin(), wanted.end(), true);
+            for (std::size_t i = 0; i < std::size(kAllFormats); ++i) {
+                if (kAllFormats[i] != ExportFormat::Osgb || withSceneGraph) wanted[i] = true;
+            }
             any = true;
         } else if (!name.empty()) {
             bool found = false;
@@ -234,13 +254,13 @@ Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list) {
             }
             if (!found) {
                 return Error{"unknown export format '" + std::string(name) +
-                             "' (known: glb, 3dtiles, manifest, layers, collision, all)"};
+                             "' (known: glb, 3dtiles, manifest, layers, collision, osgb, all)"};
             }
         }
         if (comma == std::string_view::npos) break;
         list.remove_prefix(comma + 1);
     }
-    if (!any) return Error{"no export format given (known: glb, 3dtiles, manifest, layers, collision, all)"};
+    if (!any) return Error{"no export format given (known: glb, 3dtiles, manifest, layers, collision, osgb, all)"};
     std::vector<ExportFormat> out;
     for (std::size_t i = 0; i < std::size(kAllFormats); ++i) {
         if (wanted[i]) out.push_back(kAllFormats[i]);

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "export_test_support.h"
@@ -307,4 +309,48 @@ TEST(SceneExport, FormatsThatNeedLayersSayWhenThereAreNone) {
     const auto unknown = exportScene(fx.test.scene, options, fx.catalogue, &fx.layers);
     ASSERT_FALSE(unknown.ok());
     EXPECT_NE(unknown.message().find("'lava'"), std::string::npos) << unknown.message();
+}
+
+TEST(SceneExport, OsgbGoesThroughTheSceneGraphWriterOrSaysItIsMissing) {
+    EXPECT_EQ(parseExportFormats("osgb").value(), std::vector<ExportFormat>{ExportFormat::Osgb});
+    const auto all = parseExportFormats("all", true).value();
+    EXPECT_EQ(all.size(), kAll.size() + 1);
+    EXPECT_EQ(all.back(), ExportFormat::Osgb);
+    EXPECT_EQ(std::count(kAll.begin(), kAll.end(), ExportFormat::Osgb), 0);
+
+    const Fixture fx;
+    TempDir dir;
+    ExportOptions options;
+    options.formats = {ExportFormat::Osgb};
+    auto missing = fx.run(dir.path() / "none", options);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.message().find("render module"), std::string::npos) << missing.message();
+
+    // The writer sees the scene, catalogue and layers it was given, and the file it reports is
+    // the one it wrote.
+    int calls = 0;
+    options.sceneGraphWriter = [&](const Scene& scene, const ExportOptions&, const AssetCatalogue& catalogue,
+                                   const LayerSource* layers, const std::filesystem::path& file) -> Status {
+        ++calls;
+        EXPECT_EQ(&scene, &fx.test.scene);
+        EXPECT_EQ(&catalogue, &fx.catalogue);
+        EXPECT_EQ(layers, &fx.layers);
+        std::ofstream(file, std::ios::binary) << "osgb!";
+        return Status::success();
+    };
+    auto written = fx.run(dir.path() / "out", options);
+    ASSERT_TRUE(written.ok()) << written.message();
+    EXPECT_EQ(calls, 1);
+    ASSERT_EQ(written->files.size(), 1u);
+    EXPECT_EQ(written->files[0].path, std::filesystem::path("scene.osgb"));
+    EXPECT_EQ(written->bytesOf(ExportFormat::Osgb), 5u);
+
+    // A failing writer fails the export with its message.
+    options.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
+                                  const std::filesystem::path& file) -> Status {
+        return Error{"cannot write " + file.string()};
+    };
+    auto failed = fx.run(dir.path() / "failed", options);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.message().find("scene.osgb"), std::string::npos) << failed.message();
 }

@@ -9,6 +9,8 @@
 ///   manifest   manifest.json                  instances, buildings, statistics (manifest_writer.h)
 ///   layers     layers/<quadkey>/<layer>.tif   GeoTIFF per layer, and layers/<quadkey>/preview.png
 ///   collision  collision.tbcg                 runtime collision grid (collision/collision_file.h)
+///   osgb       scene.osgb                     OpenSceneGraph binary of the render module's scene
+///                                             graph (written through ExportOptions::sceneGraphWriter)
 /// Every file is written to a temporary name in its folder, fsync'd and renamed: a failure (full
 /// disk, unwritable folder, cancelled job) leaves no partial file, and the error names the file
 /// and the OS reason. Files of formats finished before the failure stay (they are whole).
@@ -16,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,15 +40,27 @@ enum class ExportFormat : std::uint8_t {
     Manifest,   ///< "manifest": JSON record of instances, buildings, statistics, rules hash, seed
     Layers,     ///< "layers": GeoTIFF per layer and PNG preview per tile
     Collision,  ///< "collision": the runtime collision grid file
+    Osgb,       ///< "osgb": the OpenSceneGraph scene graph, as the viewport draws it
 };
 
-/// The format's name on the command line: "glb", "3dtiles", "manifest", "layers", "collision".
+/// The format's name on the command line: "glb", "3dtiles", "manifest", "layers", "collision",
+/// "osgb".
 std::string_view exportFormatName(ExportFormat format);
 
 /// Parses a comma-separated list of format names ("glb,3dtiles"); spaces around names are
-/// ignored, duplicates collapse, the result is in the enum's order. "all" names every format.
+/// ignored, duplicates collapse, the result is in the enum's order. "all" names every format,
+/// osgb only when `withSceneGraph` (the caller can write it: see SceneGraphWriter).
 /// Errors: an empty list, an unknown name (the message lists the known ones).
-Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list);
+Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list, bool withSceneGraph = false);
+
+struct ExportOptions;
+
+/// Writes a scene as an OpenSceneGraph file at `file` (atomically), its ground painted in
+/// options.layerStyles. The render module provides it (render/scene_export.h): core knows no
+/// OSG, so the osgb format is written through this.
+using SceneGraphWriter =
+    std::function<Status(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
+                         const LayerSource* layers, const std::filesystem::path& file)>;
 
 /// What to export and how.
 struct ExportOptions {
@@ -67,6 +82,9 @@ struct ExportOptions {
     /// For tests of the failure paths: faults injected into every file written through
     /// OutputFile (glb, 3dtiles, manifest, collision). Null in normal use.
     WriteFaults* faults = nullptr;
+    /// osgb: the writer of the scene graph file; without one, asking for osgb is an error that
+    /// says the tool was built without the render module.
+    SceneGraphWriter sceneGraphWriter;
 };
 
 /// One file written.
