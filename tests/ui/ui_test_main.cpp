@@ -9,6 +9,8 @@
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 
+#include "ui_test_support.h"
+
 int main(int argc, char** argv) {
     testing::InitGoogleTest(&argc, argv);
     if (GTEST_FLAG_GET(list_tests)) return RUN_ALL_TESTS();
@@ -29,8 +31,10 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("TerrabitTests");
     QApplication::setApplicationName("TerrabitUiTests");
-    // Every run starts from the default dock layout and no recent files: what an earlier run
-    // saved must not change what this one sees.
-    QSettings().clear();
+    // Settings (dock layout, recent files) live in a folder of this process alone: what an
+    // earlier run saved must not change what this one sees, and CTest runs the tests of this
+    // executable in parallel processes that must not see each other's.
+    const terrabit::test::TempDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, QString::fromStdString(settings.path().string()));
     return RUN_ALL_TESTS();
 }
