@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "terrabit/core/scale/shard_merge.h"
@@ -64,10 +65,10 @@ void sendResult(const UnitResult& r) {
     MPI_Send(packed.data(), static_cast<int>(packed.size()), MPI_LONG_LONG, 0, kTagResult, MPI_COMM_WORLD);
 }
 
-/// Rank 0 with helpers: hands out units as ranks ask, until every unit is done.
-std::vector<UnitResult> coordinate(int size, int units) {
+/// Rank 0's coordinator: hands out units as the `workers` ranks ask, until every unit is done.
+std::vector<UnitResult> coordinate(int workers, int units) {
     std::vector<UnitResult> results;
-    int next = 0, active = size - 1;
+    int next = 0, active = workers;
     while (active > 0) {
         std::array<long long, 6> packed{};
         MPI_Status status;
@@ -95,13 +96,16 @@ void work(const io::BakeCommand& command, int units, int rank, std::ostream& err
 }  // namespace
 
 int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, std::ostream& out, std::ostream& err) {
-    int initialised = 0;
+    int initialised = 0, threads = MPI_THREAD_SINGLE;
     MPI_Initialized(&initialised);
-    if (!initialised) MPI_Init(nullptr, nullptr);
+    if (!initialised) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &threads);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int workers = size > 1 ? size - 1 : 1;
+    // With MPI_THREAD_MULTIPLE rank 0 coordinates on a thread of its own and bakes units too
+    // (it asks itself for them like any rank); otherwise it only coordinates.
+    const bool rankZeroWorks = size == 1 || threads == MPI_THREAD_MULTIPLE;
+    const int workers = rankZeroWorks ? size : size - 1;
     const int units = options.units > 0 ? options.units : 2 * workers;
     const auto start = Clock::now();
 
@@ -112,8 +116,12 @@ int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, st
         std::vector<UnitResult> results;
         if (size == 1) {
             for (int k = 0; k < units; ++k) results.push_back(bakeUnit(command, k, units, 0, err));
+        } else if (rankZeroWorks) {
+            std::thread coordinator([&] { results = coordinate(workers, units); });
+            work(command, units, 0, err);
+            coordinator.join();
         } else {
-            results = coordinate(size, units);
+            results = coordinate(workers, units);
         }
         const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
         // The statistics every rank sent, gathered here.
