@@ -214,9 +214,20 @@ TEST_F(ShardBakeTest, MpirunWithTwoRanksGivesTheSingleMachineBake) {
     // As root (containers, CI) OpenMPI refuses to start without these.
     const std::string mpirun = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
                                std::string(TERRABIT_MPIRUN) + " -np 2 --oversubscribe ";
-    ASSERT_EQ(run(mpirun + cli + cliArgs(mDir / "mpi") + " --mpi"), 0);
+    const fs::path log = mDir / "mpi.log";
+    ASSERT_EQ(std::system((mpirun + cli + cliArgs(mDir / "mpi") + " --mpi >" + log.string() + " 2>&1").c_str()), 0)
+        << readFile(log);
     EXPECT_FALSE(fs::exists(mDir / "mpi" / ".terrabit-shards"));
     expectSameFiles(mDir / "whole", mDir / "mpi");
+    // Rank 0 printed what every rank did: the units handed out add up.
+    const std::string printed = readFile(log);
+    EXPECT_NE(printed.find("mpi: 2 ranks, 4 units, "), std::string::npos) << printed;
+    std::istringstream lines(printed);
+    int units = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("  rank ", 0) == 0) units += std::stoi(line.substr(line.find(": ") + 2));
+    }
+    EXPECT_EQ(units, 4) << printed;
 }
 #endif
 
