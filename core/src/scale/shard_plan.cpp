@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -226,6 +227,44 @@ std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const Til
     return out;
 }
 
+std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId> closure) {
+    const std::unordered_set<TileId> inClosure(closure.begin(), closure.end());
+    std::unordered_set<TileId> checked;
+    std::vector<TileId> ring;
+    const auto holds = [&](const TileId& t, std::uint32_t e) {
+        const auto slot = index.slot(t);
+        if (!slot) return false;
+        const auto list = index.entries(*slot);
+        return std::binary_search(list.begin(), list.end(), e);
+    };
+    for (const TileId& t : closure) {
+        for (int dy = -1; dy <= 1; ++dy) {
+            for (int dx = -1; dx <= 1; ++dx) {
+                const auto r = t.neighbour(dx, dy);
+                if (!r || inClosure.contains(*r) || !checked.insert(*r).second) continue;
+                const auto slot = index.slot(*r);
+                if (!slot) continue;
+                bool needed = false;
+                for (const std::uint32_t e : index.entries(*slot)) {
+                    if (index.kind(e) != FeatureKind::Area) continue;
+                    // The closure tiles the entry's bounds cover but whose entries lack it.
+                    const Box2& b = index.reach(e);
+                    const auto first = [](double v) { return static_cast<std::int64_t>(std::floor(v / kTileCells)); };
+                    for (std::int64_t y = first(b.min.y); y <= first(b.max.y) && !needed; ++y) {
+                        for (std::int64_t x = first(b.min.x); x <= first(b.max.x) && !needed; ++x) {
+                            const auto u = TileId::fromZxy(r->zoom, x, y);
+                            needed = u && inClosure.contains(*u) && !holds(*u, e);
+                        }
+                    }
+                    if (needed) break;
+                }
+                if (needed) ring.push_back(*r);
+            }
+        }
+    }
+    return ring;
+}
+
 ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
     const std::vector<TileId>& tiles = index.tiles();
     std::vector<std::uint64_t> weights(tiles.size(), 0);
@@ -239,6 +278,9 @@ ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placeme
     std::vector<placement::PassKind> kinds;
     for (const placement::PassRule& p : rules.passes()) kinds.push_back(p.kind);
     work.baked = bakeClosure(work.own, tiles, placementReachTiles(kinds));
+    const std::vector<TileId> ring = footprintRing(index, work.baked);
+    work.baked.insert(work.baked.end(), ring.begin(), ring.end());
+    std::sort(work.baked.begin(), work.baked.end());
     return work;
 }
 

@@ -88,6 +88,14 @@ int placementReachTiles(std::span<const placement::PassKind> passes);
 /// taken: tiles without content place nothing. Sorted.
 std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles);
 
+/// The tiles beside `closure` (not in it) that a shard must bake too: those holding an area
+/// feature whose bounds cover a closure tile that does not hold it. The building pass collects
+/// footprints from the baked tiles' entries, and a footprint whose box centre lies in a tile
+/// (its owner) may not reach that tile — a ring-shaped building around a courtyard. The ring's
+/// own results are never read: it runs in later phases than any closure tile within two tiles,
+/// and writes beyond everything the own tiles read.
+std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId> closure);
+
 /// What one shard of a bake does.
 struct ShardWork {
     std::vector<TileId> own;            ///< the shard's tiles, north to south
