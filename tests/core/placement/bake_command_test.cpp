@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -50,8 +51,9 @@ int shell(const std::string& line) {
 class BakeCommandTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        mDir = fs::temp_directory_path() /
-               ("terrabit_bake_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        mDir =
+            fs::temp_directory_path() / ("terrabit_bake_" + std::to_string(::getpid()) + "_" +
+                                         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         fs::remove_all(mDir);
         fs::create_directories(mDir);
     }
