@@ -127,6 +127,20 @@ TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
+TEST_F(ShardBakeTest, OneShardOfOneIsTheWholeBakeWithItsRecord) {
+    ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
+    EXPECT_FALSE(fs::exists(mDir / "whole" / scale::kShardRecordFile));  // not a shard
+    io::BakeCommand c = command(mDir / "only");
+    c.shard = scale::ShardSpec{0, 1};  // an array job of one task
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    scale::MergeCommand merge;
+    merge.shards = {mDir / "only"};
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
 TEST_F(ShardBakeTest, AFailedShardIsNamedAndCanBeRerunAlone) {
     ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
     io::BakeCommand first = command(mDir / "shard0");

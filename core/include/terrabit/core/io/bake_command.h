@@ -39,7 +39,7 @@ struct BakeCommand {
     /// (resolved by main).
     std::filesystem::path catalogue;
     SceneExporter exporter;  ///< required: writes the formats
-    /// Part K of N of the tiles (scale/shard_plan.h); the default 0/1 is the whole bake. A shard
+    /// Part K of N of the tiles (scale/shard_plan.h); the default (count 0) is the whole bake. A shard
     /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
     /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.
     scale::ShardSpec shard;

@@ -28,10 +28,12 @@
 
 namespace terrabit::core::scale {
 
-/// Part `index` of `count` (0 <= index < count). The default is the whole bake.
+/// Part `index` of `count` (0 <= index < count). The default (count 0) is no shard: the whole
+/// bake, without a shard record. "0/1" is the whole bake as a single shard, with its record, so
+/// an array job of one task still merges.
 struct ShardSpec {
     int index = 0;
-    int count = 1;
+    int count = 0;
     /// "K/N".
     std::string text() const;
     friend bool operator==(const ShardSpec&, const ShardSpec&) = default;
