@@ -173,9 +173,25 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     std::size_t rects = 0;
     for (const SurfacePatch& p : scene->surfaces) rects += p.rects.size();
     out << "surfaces: " << scene->surfaces.size() << " patches, " << rects << " rectangles\n";
+    // One line per format: a whole city's layers are thousands of files.
     out << "wrote:\n";
-    for (const ExportedFile& f : report->files) {
-        out << "  " << (command.outDir / f.path).string() << " (" << f.bytes << " bytes)\n";
+    for (const ExportFormat format : command.formats) {
+        std::size_t files = 0;
+        const ExportedFile* first = nullptr;
+        for (const ExportedFile& f : report->files) {
+            if (f.format != format) continue;
+            ++files;
+            if (!first) first = &f;
+        }
+        if (files == 0) continue;
+        const std::uint64_t bytes = report->bytesOf(format);
+        out << "  " << std::left << std::setw(10) << exportFormatName(format) << std::right;
+        if (files == 1) {
+            out << (command.outDir / first->path).string() << " (" << bytes << " bytes)\n";
+        } else {
+            out << files << " files in " << (command.outDir / *first->path.begin()).string() << " (" << bytes
+                << " bytes)\n";
+        }
     }
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     out << "time: read " << fixed(m.readMs, 0) << " ms, rasterize " << fixed(m.rasterizeMs, 0) << " ms, bake "
