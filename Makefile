@@ -1,7 +1,7 @@
 # The two commands (see README.md):
 #   make run    install what is missing, build, and run the main job on the bundled sample
 #   make test   install what is missing, build, and run every test
-# Other targets: make build, make bench, make asan-test, make clean.
+# Other targets: make build, make bench, make asan-test, make deb, make clean.
 
 JOBS ?= $(shell nproc)
 RELEASE := build/release
@@ -9,7 +9,7 @@ ASAN := build/asan
 SAMPLE := resources/maps/monaco-2022-07-19.osm.pbf
 OUT ?= out/sample
 
-.PHONY: run test deps build bench asan-test clean
+.PHONY: run test deps build bench asan-test deb clean
 
 deps:
 	@packaging/install-deps.sh
@@ -18,14 +18,14 @@ build: deps
 	cmake --preset release >/dev/null
 	cmake --build --preset release -j $(JOBS)
 
-# The main job: the desktop app on the sample where there is a display; otherwise a headless
-# rasterization of the sample's tiles with PNG previews.
+# The main job: the desktop app on the sample project where there is a display; otherwise a
+# headless bake of the sample into every export format.
 run: build
 	@if [ -n "$$DISPLAY" ] && [ -x $(RELEASE)/app/desktop/terrabit ]; then \
 	  $(RELEASE)/app/desktop/terrabit; \
 	else \
-	  $(RELEASE)/app/cli/terrabit-cli rasterize $(SAMPLE) --zoom 17 --out $(OUT) && \
-	  echo "PNG previews, GeoTIFF layers and summary.json are in $(OUT)/"; \
+	  $(RELEASE)/app/cli/terrabit-cli bake $(SAMPLE) --zoom 17 --seed 2022 --format all --out $(OUT) && \
+	  echo "The baked scene (manifest, GLB, 3D Tiles, OSG, layers, collision grid) is in $(OUT)/"; \
 	fi
 
 # Sanitizer build of core: its tests must pass under AddressSanitizer and UBSan too. Only the
@@ -40,6 +40,10 @@ test: asan-test build
 
 bench: build
 	@for b in $(RELEASE)/tests/bench/*_bench; do echo "== $$b"; $$b; done
+
+# The Debian package: build/release/terrabit_<version>_amd64.deb (packaging/Packaging.cmake).
+deb: build
+	cd $(RELEASE) && cpack -G DEB
 
 clean:
 	rm -rf build out
