@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 #include <osg/Geode>
 
+#include <unistd.h>
+
 #include <fstream>
+#include <string>
 
 #include "render_test_support.h"
 #include "terrabit/render/instanced_block.h"
@@ -19,7 +22,10 @@ namespace terrabit::render {
 namespace {
 
 std::filesystem::path scratchDir() {
-    const auto dir = std::filesystem::temp_directory_path() / "terrabit-render-scene-file-tests";
+    // One folder per process: CTest runs the tests of this file side by side, and one test's
+    // temporary file must not show up in another's check for leftovers.
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("terrabit-render-scene-file-tests-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     return dir;
 }
