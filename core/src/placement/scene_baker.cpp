@@ -350,13 +350,34 @@ Scene SceneBaker::assemble(const PassContext& ctx, std::vector<TileId> tiles, in
         if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
     }
 
-    // Blocks: stable-sorted, so instances keep their placement order within a block.
-    std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
-        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
-        return std::tie(a.blockY, a.blockX, a.asset) < std::tie(b.blockY, b.blockX, b.asset);
-    });
+    // Blocks: by tile (row-major), block row, block column and asset; instances keep their
+    // placement order within a block. Sorting packed keys with the item's index as the tie-break
+    // gives that order without moving the items themselves (millions in a region).
+    std::unordered_map<TileId, std::uint64_t> tileRank;
+    for (std::size_t k = 0; k < scene.tiles.size(); ++k) tileRank.emplace(scene.tiles[k], k);
+    struct Order {
+        std::uint64_t key;  ///< tile rank, block row, block column, asset
+        std::uint32_t item;
+        bool operator<(const Order& o) const { return key != o.key ? key < o.key : item < o.item; }
+    };
+    std::vector<Order> order(items.size());
+    const TileId* lastTile = nullptr;
+    std::uint64_t lastRank = 0;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const Item& i = items[k];
+        if (!lastTile || *lastTile != i.tile) {
+            lastTile = &i.tile;
+            lastRank = tileRank.at(i.tile);
+        }
+        // Tiles < 2^32, block indices < 256, assets < 2^16: the fields never overlap.
+        order[k] = {(lastRank << 32) | (std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) |
+                        std::uint64_t(i.asset),
+                    static_cast<std::uint32_t>(k)};
+    }
+    std::sort(order.begin(), order.end());
     scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
-    for (const Item& i : items) {
+    for (const Order& o : order) {
+        const Item& i = items[o.item];
         if (scene.blocks.empty() || scene.blocks.back().tile != i.tile || scene.blocks.back().blockX != i.blockX ||
             scene.blocks.back().blockY != i.blockY || scene.blocks.back().asset != i.asset) {
             InstanceBlock b;
