@@ -423,12 +423,14 @@ TEST_F(Window, ExportDialogWritesTheChosenFormats) {
     dialog.folderEdit()->setText(QString::fromStdString(out.path().string()));
     dialog.formatBox(core::ExportFormat::Glb)->setChecked(true);
     dialog.formatBox(core::ExportFormat::Manifest)->setChecked(true);
+    dialog.formatBox(core::ExportFormat::Osgb)->setChecked(true);
     QSignalSpy finished(&dialog, &ui::ExportDialog::finished);
     ASSERT_TRUE(dialog.startExport()) << dialog.status().toStdString();
     ASSERT_TRUE(finished.wait(60000));
     EXPECT_TRUE(finished.front()[0].toBool()) << dialog.status().toStdString();
     EXPECT_TRUE(std::filesystem::exists(out.path() / "scene.glb"));
     EXPECT_TRUE(std::filesystem::exists(out.path() / "manifest.json"));
+    EXPECT_GT(std::filesystem::file_size(out.path() / "scene.osgb"), 10000u) << "the render module's writer";
     EXPECT_EQ(doc().project().exportSettings.folder, out.path());
 }
 

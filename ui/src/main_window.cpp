@@ -143,6 +143,10 @@ MainWindow::~MainWindow() {
     // Stop the worker before the widgets that listen to it go.
     mDocument->cancel();
     mDocument->waitIdle();
+    // The document is a child and outlives this class's part of the object: its last signals
+    // must not reach MainWindow's slots (undefined behaviour, found by UBSan).
+    mDocument->disconnect(this);
+    mProbe->disconnect(this);
 }
 
 // -- layout -------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/tiling/rasterize_tiles.h"
+#include "terrabit/render/scene_export.h"
 
 namespace terrabit::ui {
 
@@ -156,6 +157,10 @@ MapDocument::MapDocument(std::filesystem::path resourcesDir, QObject* parent)
 }
 
 MapDocument::~MapDocument() {
+    // The members' destructors still emit (~QUndoStack emits cleanChanged, which becomes
+    // modifiedChanged): nobody may hear them, the listeners may be half destroyed already.
+    blockSignals(true);
+    mUndo.blockSignals(true);
     mCancel = true;
     mPool.waitForDone();
     mWatcher.waitForFinished();
@@ -513,6 +518,8 @@ core::Status MapDocument::startExport(core::ExportOptions options) {
     const core::AssetCatalogue* catalogue = &mCatalogue;
     if (options.rulesDocument.empty()) options.rulesDocument = mRulesDocument;
     if (options.layerStyles.empty()) options.layerStyles = mMap->map->rules.layerInfos();
+    // core knows no OSG: the render module writes the osgb format.
+    if (!options.sceneGraphWriter) options.sceneGraphWriter = render::sceneGraphFileWriter();
     startJob(Job::Export, [loaded, scene, catalogue, options](const core::ProgressCallback& progress) {
         auto r = std::make_shared<JobResult>();
         auto report = core::exportScene(*scene, options, *catalogue, &loaded->baker->layers(), progress);
