@@ -1,5 +1,6 @@
 #include "terrabit/ui/tile_picker.h"
 
+#include <QFontDatabase>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,7 +20,7 @@ namespace {
 
 /// The layers whose coverage the list draws, when the rules have them.
 const char* const kFigureLayers[] = {"building", "road", "vegetation", "water"};
-const QSize kBarSize(72, 12);
+const QSize kBarSize(60, 12);
 
 /// A tile's coverage as one bar: a segment per layer in its colour, as long as its share of the
 /// tile (the layers can overlap, so the bar is clipped at the end).
@@ -72,6 +73,8 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     mTable->horizontalHeader()->setStretchLastSection(true);
     mTable->setIconSize(kBarSize);
+    mQuadkeyFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mQuadkeyFont.setPointSizeF(font().pointSizeF() * 0.85);
     mTable->verticalHeader()->hide();
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -135,6 +138,8 @@ void TilePicker::refresh() {
             mTable->setItem(r, c, item);
         };
         set(0, QString::fromStdString(f.tile.quadkey()));
+        // Quadkeys are read digit by digit: a fixed-width face, and narrower so every column fits.
+        mTable->item(r, 0)->setFont(mQuadkeyFont);
         set(1, QString());
         mTable->item(r, 1)->setIcon(coverageBar(segments));
         // The figures the bar draws, for screen readers and tests.

@@ -3,6 +3,7 @@
 /// `1202230303022112` and press Enter), and the selected tiles with their figures: coverage of
 /// the main layers, buildings placed and blocked, trees and other plants.
 
+#include <QFont>
 #include <QWidget>
 
 #include "terrabit/core/tile/tile_id.h"
@@ -42,6 +43,7 @@ private:
     QLineEdit* mQuadkey;
     QLabel* mMessage;
     QTableWidget* mTable;
+    QFont mQuadkeyFont;
 };
 
 }  // namespace terrabit::ui
