@@ -530,3 +530,21 @@ TEST_F(Window, SavingTheBundledSampleAsksForANewFileAndLeavesTheSampleAlone) {
     ui::ExportDialog dialog(window->document(), window.get());
     EXPECT_EQ(dialog.folderEdit()->text().toStdString(), (dir.path() / "my-monaco-export").string());
 }
+
+TEST_F(Window, ZoomedOutTheMapKeepsSmallTileImages) {
+    // Zoomed in on the selection: full-resolution images of the tiles in view.
+    map()->fitSelection();
+    (void)map()->grab();
+    const qsizetype near = map()->imageBytes();
+    EXPECT_GT(near, 0);
+    // The whole map: many more tiles, each a few pixels wide, kept small.
+    map()->fitMap();
+    (void)map()->grab();
+    const std::size_t tiles = doc().layers().tiles().size();
+    ASSERT_GT(tiles, 100u);
+    const double tilePixels = 256.0 * map()->pixelsPerCell();
+    ASSERT_LT(tilePixels, 64.0);
+    // Kept at 64 × 64 at most (the power of two above the drawn size): 16 KiB, not 256 KiB.
+    EXPECT_LE(map()->imageBytes(), qsizetype(tiles) * 64 * 64 * 4 * 2) << "two images (map, overlay) per tile at most";
+    EXPECT_LT(map()->imageBytes(), qsizetype(tiles) * 256 * 256 * 4 / 8);
+}

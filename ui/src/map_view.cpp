@@ -202,18 +202,45 @@ void MapView::invalidateImages() {
     mOverlayName = mDocument->overlay();
 }
 
+void MapView::useImageSide(double tilePixels) {
+    // Images are kept at the next power of two above the size they are drawn at (16..256
+    // pixels): zoomed out over a large map, full 256 × 256 images (256 KiB each) of thousands of
+    // tiles took most of a gigabyte for pictures a few pixels wide.
+    int side = 16;
+    while (side < core::kTileCells && side < tilePixels) side *= 2;
+    // At most ~64 MiB of images: more than twice what fills a large screen at any side.
+    const qsizetype limit = (64 << 20) / (qsizetype(side) * side * 4);
+    if (side != mImageSide || mImages.size() > limit || mOverlayImages.size() > limit) {
+        mImages.clear();
+        mOverlayImages.clear();
+        mImageSide = side;
+    }
+}
+
+qsizetype MapView::imageBytes() const {
+    qsizetype bytes = 0;
+    for (const QImage& i : mImages) bytes += i.sizeInBytes();
+    for (const QImage& i : mOverlayImages) bytes += i.sizeInBytes();
+    return bytes;
+}
+
+QImage MapView::atImageSide(QImage image) const {
+    if (image.isNull() || image.width() <= mImageSide) return image;
+    return image.scaled(mImageSide, mImageSide, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+}
+
 const QImage& MapView::tileImage(const core::TileId& tile) {
     const quint64 key = tileKey(tile);
     auto it = mImages.find(key);
     if (it != mImages.end()) return *it;
-    return *mImages.insert(key, tileComposite(*mDocument, tile, kBackground));
+    return *mImages.insert(key, atImageSide(tileComposite(*mDocument, tile, kBackground)));
 }
 
 const QImage* MapView::overlayImage(const core::TileId& tile) {
     if (mOverlayName.isEmpty()) return nullptr;
     const quint64 key = tileKey(tile);
     auto it = mOverlayImages.find(key);
-    if (it == mOverlayImages.end()) it = mOverlayImages.insert(key, tileOverlay(*mDocument, tile, 170));
+    if (it == mOverlayImages.end()) it = mOverlayImages.insert(key, atImageSide(tileOverlay(*mDocument, tile, 170)));
     return it->isNull() ? nullptr : &*it;
 }
 
@@ -230,6 +257,7 @@ void MapView::paintEvent(QPaintEvent*) {
     }
     p.setRenderHint(QPainter::SmoothPixmapTransform, mPixelsPerCell < 1.0);
     const QRectF view = rect();
+    useImageSide(core::kTileCells * mPixelsPerCell);
     for (const core::TileId& t : mDocument->layers().tiles()) {
         const QRectF r = tileRect(t);
         if (!r.intersects(view)) continue;

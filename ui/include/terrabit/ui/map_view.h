@@ -51,6 +51,8 @@ public:
     /// Shows the selected tiles with a tile of context around them (the whole map when nothing
     /// is selected).
     void fitSelection();
+    /// Bytes of the tile images kept for painting (they are kept smaller when zoomed out).
+    qsizetype imageBytes() const;
     /// The view as a project stores it, and back.
     core::project::MapView viewState() const;
     void setViewState(const core::project::MapView& view);
@@ -74,6 +76,11 @@ protected:
 private:
     const QImage& tileImage(const core::TileId& tile);
     const QImage* overlayImage(const core::TileId& tile);
+    /// Chooses the size images are kept at for tiles drawn `tilePixels` wide (dropping the
+    /// cache when it changes or grows too large).
+    void useImageSide(double tilePixels);
+    /// An image of a tile scaled down to the kept size.
+    QImage atImageSide(QImage image) const;
     void invalidateImages();
     void zoomBy(double factor, QPointF anchor);
     void panPixels(QPointF delta);
@@ -90,6 +97,7 @@ private:
     void fitPending();
     QHash<quint64, QImage> mImages;
     QHash<quint64, QImage> mOverlayImages;
+    int mImageSide = 256;  ///< pixels on a side of the kept images
     QString mOverlayName;
 
     enum class Drag { None, Pan, Select, Probe };
