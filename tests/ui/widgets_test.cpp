@@ -548,3 +548,34 @@ TEST_F(Window, ZoomedOutTheMapKeepsSmallTileImages) {
     EXPECT_LE(map()->imageBytes(), qsizetype(tiles) * 64 * 64 * 4 * 2) << "two images (map, overlay) per tile at most";
     EXPECT_LT(map()->imageBytes(), qsizetype(tiles) * 256 * 256 * 4 / 8);
 }
+
+TEST_F(Window, ProbesCoverTheSelectionAndTwoTilesAroundIt) {
+    ui::ProbeTool* tool = window->probeTool();
+    // The sample's 2 × 2 selection and two tiles on every side: 6 × 6 tiles, not the whole map.
+    EXPECT_EQ(tool->grid().tilesWide(), 6);
+    EXPECT_EQ(tool->grid().tilesHigh(), 6);
+    // A tile with buildings far from the selection: clear until it is selected.
+    const int building = doc().layers().layerId("building");
+    const core::TileId first = doc().selection().front();
+    std::optional<core::TileId> far;
+    for (const core::TileId& t : doc().layers().tiles()) {
+        const core::BitTile* bits = doc().layers().tile(t, building);
+        if (bits && bits->count() > 5000 &&
+            (std::abs(int(t.x) - int(first.x)) > 5 || std::abs(int(t.y) - int(first.y)) > 5)) {
+            far = t;
+            break;
+        }
+    }
+    ASSERT_TRUE(far);
+    const core::BitTile* bits = doc().layers().tile(*far, building);
+    std::optional<core::Vec2> cell;
+    bits->forEachSetCell([&](int x, int y) {
+        if (!cell) cell = core::Vec2{far->x * 256.0 + x + 0.5, far->y * 256.0 + y + 0.5};
+    });
+    ASSERT_TRUE(cell);
+    EXPECT_FALSE(tool->probe(*cell).blocked) << "outside the probed region";
+    doc().setSelection({*far});
+    EXPECT_EQ(tool->grid().tilesWide(), 5);
+    EXPECT_TRUE(tool->probe(*cell).blocked);
+    EXPECT_TRUE(tool->probe(*cell).layers.contains("building"));
+}

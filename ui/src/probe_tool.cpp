@@ -1,5 +1,6 @@
 #include "terrabit/ui/probe_tool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -9,8 +10,35 @@
 
 namespace terrabit::ui {
 
+namespace {
+
+/// The tiles probes cover: the selected ones (the scene) and kProbeMargin tiles around them.
+/// Not the whole map: for a city that is hundreds of thousands of tiles, gigabytes of layer
+/// copies rebuilt on every layer change, and past a CollisionGrid's 65,536-tile limit.
+constexpr int kProbeMargin = 2;
+
+std::vector<core::TileId> probeTiles(const std::vector<core::TileId>& selection) {
+    std::vector<core::TileId> out;
+    for (const core::TileId& t : selection) {
+        const std::int64_t side = std::int64_t(1) << t.zoom;
+        for (int dy = -kProbeMargin; dy <= kProbeMargin; ++dy) {
+            for (int dx = -kProbeMargin; dx <= kProbeMargin; ++dx) {
+                const std::int64_t x = std::int64_t(t.x) + dx, y = std::int64_t(t.y) + dy;
+                if (x < 0 || y < 0 || x >= side || y >= side) continue;
+                out.push_back(core::TileId{t.zoom, std::uint32_t(x), std::uint32_t(y)});
+            }
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace
+
 ProbeTool::ProbeTool(MapDocument* document, QObject* parent) : QObject(parent), mDocument(document) {
     connect(document, &MapDocument::layersChanged, this, &ProbeTool::rebuild);
+    connect(document, &MapDocument::selectionChanged, this, &ProbeTool::rebuild);
     connect(document, &MapDocument::mapLoaded, this, [this] {
         mCharacter.reset();
         mLast.reset();
@@ -68,7 +96,7 @@ void ProbeTool::rebuild() {
         return;
     }
     const LayerStack& layers = mDocument->layers();
-    const std::vector<core::TileId>& tiles = layers.tiles();
+    const std::vector<core::TileId> tiles = probeTiles(mDocument->selection());
     if (tiles.empty()) {
         emit changed();
         return;

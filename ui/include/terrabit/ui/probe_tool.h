@@ -4,8 +4,9 @@
 /// the layers under the probe listed; and a walk mode that moves a character the way the game
 /// would (core::CharacterMover: blocked at contact, sliding along walls).
 ///
-/// The grid covers every tile of the map at the project's zoom and holds every layer of
-/// MapDocument::layers() plus "blocking", the evaluated blocking expression. Positions are
+/// The grid covers the selected tiles and two tiles around them (the scene and its edges; beyond
+/// that every probe is clear) and holds every layer of MapDocument::layers() plus "blocking",
+/// the evaluated blocking expression. Positions are
 /// global cells at the project's zoom (see MapView).
 
 #include <QObject>
