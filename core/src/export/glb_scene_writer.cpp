@@ -444,7 +444,9 @@ private:
 
 Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
                                          std::span<const AssetMesh> meshes, const GlbSceneOptions& options) {
-    if (Status s = checkSceneForExport(scene); !s) return s.error();
+    if (!options.sceneChecked) {
+        if (Status s = checkSceneForExport(scene); !s) return s.error();
+    }
     if (meshes.size() != scene.assets.size()) {
         return Error{"glb: " + std::to_string(meshes.size()) + " asset meshes for the scene's " +
                      std::to_string(scene.assets.size()) + " assets"};

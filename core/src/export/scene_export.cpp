@@ -132,7 +132,9 @@ private:
             if (!step(double(i) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) {
                 return undo(cancelled());
             }
-            Result<std::vector<std::uint8_t>> bytes = encodeTileGlb(mScene, t, mMeshes, glbOptions(false));
+            GlbSceneOptions tileOptions = glbOptions(false);
+            tileOptions.sceneChecked = true;  // exportScene checked it once, up front
+            Result<std::vector<std::uint8_t>> bytes = encodeTileGlb(mScene, t, mMeshes, tileOptions);
             if (!bytes) return undo(Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + bytes.message()});
             const std::filesystem::path relative = std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
             if (Status s = write(ExportFormat::Tiles3d, relative, *bytes); !s) return undo(s);

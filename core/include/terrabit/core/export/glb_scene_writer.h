@@ -40,6 +40,9 @@ struct GlbSceneOptions {
     std::array<std::uint8_t, 3> groundColour{124, 133, 98};
     std::string generator = "Terrabit";       ///< asset.generator
     std::string copyright = kOsmAttribution;  ///< asset.copyright; omitted when empty
+    /// The caller has already run checkSceneForExport on this scene: skip it. A tileset encodes
+    /// every tile of one scene, and checking the whole scene per tile made it quadratic.
+    bool sceneChecked = false;
 };
 
 /// Encodes the whole scene. `assetMeshes` is index-aligned with Scene::assets (see
