@@ -33,6 +33,8 @@ LayersPanel::LayersPanel(MapDocument* document, QWidget* parent) : QWidget(paren
     mTree->setHeaderLabels({tr("Layer"), tr("Coverage")});
     mTree->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     mTree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    // The name takes the room; the coverage column is as wide as its figures.
+    mTree->header()->setStretchLastSection(false);
     mTree->setRootIsDecorated(true);
     layout->addWidget(mTree, 1);
     auto* form = new QFormLayout;
