@@ -9,18 +9,14 @@
 #include <set>
 #include <sstream>
 
+#include "../rules/yaml_document_p.h"
 #include "terrabit/core/assets/asset_mesh.h"
 
 namespace terrabit::core {
 
 namespace {
 
-// "file:line:column" with yaml-cpp's 0-based marks shown 1-based, as editors count.
-std::string where(std::string_view source, const YAML::Mark& mark) {
-    std::string s(source);
-    if (mark.is_null()) return s;
-    return s + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-}
+using yaml_detail::where;
 
 std::string describe(const YAML::Node& node) {
     if (node.IsScalar()) return "'" + node.Scalar() + "'";

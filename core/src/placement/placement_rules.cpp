@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "../rules/yaml_document_p.h"
 #include "terrabit/core/algebra/expression_ast.h"
 
 namespace terrabit::core::placement {
@@ -177,33 +178,17 @@ public:
         : mSource(std::move(source)), mLayers(layers) {}
 
     Result<PlacementRules> run(std::string_view text) {
-        try {
-            YAML::Node root;
-            try {
-                root = YAML::Load(std::string(text));
-            } catch (const YAML::Exception& e) {
-                return Error{mSource + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                             ": not valid YAML: " + e.msg};
-            }
-            PlacementRules rules;
-            rules.mSource = mSource;
-            document(root, rules);
-            return rules;
-        } catch (const PassesError& e) {
-            return Error{e.message};
-        } catch (const YAML::Exception& e) {
-            return Error{mSource + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                         ": " + e.msg};
-        }
+        return yaml_detail::parseDocument<PassesError>(mSource, text,
+                                                       [&](const YAML::Node& root) -> Result<PlacementRules> {
+                                                           PlacementRules rules;
+                                                           rules.mSource = mSource;
+                                                           document(root, rules);
+                                                           return rules;
+                                                       });
     }
 
 private:
-    std::string where(const YAML::Node& at) const {
-        const YAML::Mark m = at.Mark();
-        std::string w = mSource;
-        if (m.line >= 0) w += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-        return w;
-    }
+    std::string where(const YAML::Node& at) const { return yaml_detail::where(mSource, at.Mark()); }
 
     [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& problem) const {
         throw PassesError{where(at) + ": " + (path.empty() ? "" : path + ": ") + problem};

@@ -9,6 +9,8 @@
 #include <set>
 #include <sstream>
 
+#include "yaml_document_p.h"
+
 namespace terrabit::core {
 
 bool TagCondition::holds(const Feature& f) const {
@@ -124,33 +126,17 @@ public:
     explicit RulesParser(std::string source) : mSource(std::move(source)) {}
 
     Result<RuleSet> run(std::string_view text) {
-        try {
-            YAML::Node root;
-            try {
-                root = YAML::Load(std::string(text));
-            } catch (const YAML::Exception& e) {
-                return Error{mSource + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                             ": not valid YAML: " + e.msg};
-            }
+        return yaml_detail::parseDocument<RulesError>(mSource, text, [&](const YAML::Node& root) -> Result<RuleSet> {
             RuleSet rules;
             rules.mSource = mSource;
             document(root, rules);
             return rules;
-        } catch (const RulesError& e) {
-            return Error{e.message};
-        } catch (const YAML::Exception& e) {
-            // yaml-cpp can throw on conversions we did not foresee; say where it happened.
-            return Error{mSource + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                         ": " + e.msg};
-        }
+        });
     }
 
 private:
     [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& problem) const {
-        const YAML::Mark m = at.Mark();
-        std::string where = mSource;
-        if (m.line >= 0) where += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-        throw RulesError{where + ": " + (path.empty() ? "" : path + ": ") + problem};
+        throw RulesError{yaml_detail::where(mSource, at.Mark()) + ": " + (path.empty() ? "" : path + ": ") + problem};
     }
 
     /// Checks that every key of a map is allowed and appears once.
