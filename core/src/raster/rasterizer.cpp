@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 
@@ -106,6 +107,69 @@ void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
             const int x1 = raster_detail::clampToInt(std::ceil(c.x + h), 0, width);
             if (x0 < x1) grid.fillSpan(j, x0, x1);
         }
+    }
+}
+
+/// The cell-centre spans of a capsule: the points within r of segment a–b (a != b), row by row.
+/// The capsule is convex, so on a row's centre line it covers one interval: the union of what
+/// its band (projection inside the segment, distance to the line at most r) and its two end
+/// disks cover there, each an interval in closed form. One pass over the rows and no edge lists:
+/// a thick road costs a few multiplications per row and segment. (std::min/max, not fmin/fmax:
+/// everything here is finite, and fmin is a library call.)
+void capsuleCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const int width = grid.width();
+    const Vec2 d = b - a;
+    const double len = length(d);
+    const double len2 = len * len;
+    // The band in u = x - a.x, with dy = yc - a.y:
+    //   |d.x dy - d.y u| <= r |d|          u between dy d.x/d.y -+ r |d|/d.y   (d.y != 0)
+    //   0 <= d.x u + d.y dy <= |d|^2       u between -dy d.y/d.x and (|d|^2 - dy d.y)/d.x   (d.x != 0)
+    const double sideSlope = d.y != 0.0 ? d.x / d.y : 0.0;
+    const double sideHalf = d.y != 0.0 ? std::abs(r * len / d.y) : 0.0;
+    const double endSlope = d.x != 0.0 ? -d.y / d.x : 0.0;
+    const double endLength = d.x != 0.0 ? len2 / d.x : 0.0;
+    const int r0 = raster_detail::clampToInt(std::ceil(std::min(a.y, b.y) - r - 0.5), 0, grid.height);
+    const int r1 = raster_detail::clampToInt(std::floor(std::max(a.y, b.y) + r - 0.5), -1, grid.height - 1);
+    for (int j = r0; j <= r1; ++j) {
+        const double yc = j + 0.5;
+        double lo = kInf;
+        double hi = -kInf;
+        for (const Vec2 c : {a, b}) {  // the end disks
+            const double dc = yc - c.y;
+            const double h2 = r * r - dc * dc;
+            if (h2 < 0.0) continue;
+            const double h = std::sqrt(h2);
+            lo = std::min(lo, c.x - h);
+            hi = std::max(hi, c.x + h);
+        }
+        const double dy = yc - a.y;
+        double ulo = -kInf;
+        double uhi = kInf;
+        bool band = true;
+        if (d.y != 0.0) {
+            ulo = dy * sideSlope - sideHalf;
+            uhi = dy * sideSlope + sideHalf;
+        } else {
+            band = std::abs(d.x * dy) <= r * len;
+        }
+        if (d.x != 0.0) {
+            const double u0 = dy * endSlope, u1 = endLength + dy * endSlope;
+            ulo = std::max(ulo, std::min(u0, u1));
+            uhi = std::min(uhi, std::max(u0, u1));
+        } else {
+            const double k2 = d.y * dy;
+            band = band && k2 >= 0.0 && k2 <= len2;
+        }
+        if (band && ulo <= uhi) {
+            lo = std::min(lo, a.x + ulo);
+            hi = std::max(hi, a.x + uhi);
+        }
+        if (!(lo <= hi)) continue;
+        // Centres i + 0.5 in [lo, hi].
+        const int x0 = raster_detail::clampToInt(std::ceil(lo - 0.5), 0, width);
+        const int x1 = raster_detail::clampToInt(std::floor(hi - 0.5) + 1.0, 0, width);
+        if (x0 < x1) grid.fillSpan(j, x0, x1);
     }
 }
 
@@ -339,6 +403,18 @@ Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Cov
         }
     }
     const double half = std::fmax(widthCells, 0.0) * 0.5;
+    if (coverage == Coverage::CellCentre && half > 0.0) {
+        // Each segment as a capsule, whose end disks are the round joins and caps. Only a line
+        // whose points all coincide has no segment: it is its one disk.
+        bool drawn = false;
+        for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+            if (points[i] == points[i + 1]) continue;
+            capsuleCentreSpans(points[i], points[i + 1], half, target);
+            drawn = true;
+        }
+        if (!drawn && !points.empty()) diskSpans(points[0], half, coverage, target);
+        return {};
+    }
     const RasterOptions options{FillRule::NonZero, coverage};
     const std::array<std::uint32_t, 1> ringEnd{4};
     for (std::size_t i = 0; i + 1 < points.size(); ++i) {

@@ -84,8 +84,10 @@ public:
         return polygon(shape, options, BitGridView::of(target));
     }
 
-    /// A polyline of total width widthCells: each segment's quad plus round joins and caps
-    /// (disks of radius widthCells/2 at every vertex), OR-ed into the target.
+    /// A polyline of total width widthCells: the points within widthCells/2 of it (each
+    /// segment's quad plus round joins and caps), OR-ed into the target. Under the cell-centre
+    /// rule each segment's capsule is spanned row by row in closed form; the conservative rule
+    /// scan-converts the quads and disks.
     Status polyline(std::span<const Vec2> points, double widthCells, Coverage coverage, BitGridView target);
     Status polyline(std::span<const Vec2> points, double widthCells, Coverage coverage, BitTile& target) {
         return polyline(points, widthCells, coverage, BitGridView::of(target));
