@@ -166,9 +166,10 @@ void capsuleCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
             hi = std::max(hi, a.x + uhi);
         }
         if (!(lo <= hi)) continue;
-        // Centres i + 0.5 in [lo, hi].
-        const int x0 = raster_detail::clampToInt(std::ceil(lo - 0.5), 0, width);
-        const int x1 = raster_detail::clampToInt(std::floor(hi - 0.5) + 1.0, 0, width);
+        // Centres i + 0.5 in [lo, hi] (the integer helpers: std::ceil is a library-speed
+        // emulation on baseline x86-64).
+        const int x0 = ceilClamped(lo - 0.5, 0, width);
+        const int x1 = floorClamped(hi - 0.5, -1, width - 1) + 1;
         if (x0 < x1) grid.fillSpan(j, x0, x1);
     }
 }
