@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 
+#include "../support/output_files.h"
 #include "placement_test_support.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
@@ -23,23 +24,6 @@ using namespace core;
 namespace fs = std::filesystem;
 
 const std::string kResources = TERRABIT_RESOURCES_DIR;
-
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-/// Every regular file below `root`, by path relative to it, with its bytes.
-std::map<std::string, std::string> filesUnder(const fs::path& root) {
-    std::map<std::string, std::string> files;
-    if (!fs::exists(root)) return files;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
-        if (e.is_regular_file()) files[fs::relative(e.path(), root).generic_string()] = readFile(e.path());
-    }
-    return files;
-}
 
 /// Runs a shell command line with bash; returns the exit code (or -1 when it did not exit).
 int shell(const std::string& line) {

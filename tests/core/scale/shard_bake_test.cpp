@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "../support/output_files.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
@@ -24,28 +25,16 @@ namespace fs = std::filesystem;
 
 const std::string kResources = TERRABIT_RESOURCES_DIR;
 
-std::string readFile(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-/// Every file under `root` (relative path → bytes), leaving out shard records and work folders.
-std::map<std::string, std::string> filesUnder(const fs::path& root) {
-    std::map<std::string, std::string> files;
-    for (const auto& e : fs::recursive_directory_iterator(root)) {
-        if (!e.is_regular_file()) continue;
-        const std::string relative = fs::relative(e.path(), root).generic_string();
-        if (relative == scale::kShardRecordFile || relative.rfind(".terrabit-shards", 0) == 0) continue;
-        files[relative] = readFile(e.path());
-    }
-    return files;
+/// Every file a bake wrote, leaving out shard records and work folders.
+std::map<std::string, std::string> bakedFiles(const fs::path& root) {
+    return filesUnder(root, [](const std::string& relative) {
+        return relative == scale::kShardRecordFile || relative.rfind(".terrabit-shards", 0) == 0;
+    });
 }
 
 /// Fails with the first differing file rather than dumping megabytes.
 void expectSameFiles(const fs::path& expected, const fs::path& actual) {
-    const auto a = filesUnder(expected), b = filesUnder(actual);
+    const auto a = bakedFiles(expected), b = bakedFiles(actual);
     ASSERT_FALSE(a.empty());
     std::vector<std::string> namesA, namesB;
     for (const auto& [k, v] : a) namesA.push_back(k);
