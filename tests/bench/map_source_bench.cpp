@@ -223,19 +223,31 @@ int main(int argc, char** argv) {
     for (const auto& sp : samples()) {
         const Sample* s = sp.get();
         const std::string n = "/" + s->name;
-        benchmark::RegisterBenchmark(("read_gdal" + n).c_str(), gdalRead, s)->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("read_terrabit" + n).c_str(), terrabitRead, s)->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("classify" + n).c_str(), classifyMap, s)->Unit(benchmark::kMillisecond);
-        benchmark::RegisterBenchmark(("index" + n).c_str(), indexTiles, s)->Unit(benchmark::kMillisecond);
+        benchmark::RegisterBenchmark(("read_gdal" + n).c_str(), gdalRead, s)
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
+        benchmark::RegisterBenchmark(("read_terrabit" + n).c_str(), terrabitRead, s)
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
+        benchmark::RegisterBenchmark(("classify" + n).c_str(), classifyMap, s)
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
+        benchmark::RegisterBenchmark(("index" + n).c_str(), indexTiles, s)
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
         benchmark::RegisterBenchmark(("rasterize_1thread" + n).c_str(), rasterizeAll, s, 1)
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
         benchmark::RegisterBenchmark(("rasterize_allthreads" + n).c_str(), rasterizeAll, s, 0)
             ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime()
             ->UseRealTime();
         benchmark::RegisterBenchmark(("urban_tiles_terrabit_all_layers" + n).c_str(), urbanTile, s)
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
         benchmark::RegisterBenchmark(("urban_tiles_gdal_buildings_only" + n).c_str(), gdalUrbanBuildings, s)
-            ->Unit(benchmark::kMillisecond);
+            ->Unit(benchmark::kMillisecond)
+            ->MeasureProcessCPUTime();
     }
     benchmark::Initialize(&argc, argv);
     Collector collector;
