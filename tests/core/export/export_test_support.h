@@ -4,8 +4,10 @@
 // surfaces, and random bit layers. Deterministic for a given seed.
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -273,5 +275,26 @@ inline MemoryLayerSource makeLayers(const core::Scene& scene, std::uint64_t seed
     }
     return layers;
 }
+
+/// Limits the size of any file this process writes (RLIMIT_FSIZE) for the scope: writes past it
+/// fail in the kernel with EFBIG — a full disk as the OS reports it, even for root.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &mSaved);
+        mHandler = std::signal(SIGXFSZ, SIG_IGN);  // otherwise the kernel kills the process
+        rlimit limit = mSaved;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &mSaved);
+        std::signal(SIGXFSZ, mHandler);
+    }
+
+private:
+    rlimit mSaved{};
+    void (*mHandler)(int) = nullptr;
+};
 
 }  // namespace terrabit::test

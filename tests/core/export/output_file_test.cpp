@@ -1,40 +1,13 @@
 #include <gtest/gtest.h>
-#include <sys/resource.h>
-
-#include <csignal>
 
 #include "export_test_support.h"
 #include "terrabit/core/export/output_file.h"
 
 using namespace terrabit::core;
+using terrabit::test::FileSizeLimit;
 using terrabit::test::hiddenEntriesUnder;
 using terrabit::test::readText;
 using terrabit::test::TempDir;
-
-namespace {
-
-/// Limits the size of any file this process writes (RLIMIT_FSIZE) for the scope: writes past it
-/// fail in the kernel with EFBIG — a full disk as the OS reports it, even for root.
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &mSaved);
-        mHandler = std::signal(SIGXFSZ, SIG_IGN);  // otherwise the kernel kills the process
-        rlimit limit = mSaved;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-        setrlimit(RLIMIT_FSIZE, &mSaved);
-        std::signal(SIGXFSZ, mHandler);
-    }
-
-private:
-    rlimit mSaved{};
-    void (*mHandler)(int) = nullptr;
-};
-
-}  // namespace
 
 TEST(OutputFile, CommittedFileHoldsTheBytesAndNoTemporaryRemains) {
     TempDir dir;

@@ -1,9 +1,7 @@
 #include <gdal_priv.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #include <algorithm>
-#include <csignal>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -13,6 +11,7 @@
 #include "terrabit/core/export/sha256.h"
 
 using namespace terrabit::core;
+using terrabit::test::FileSizeLimit;
 using terrabit::test::filesUnder;
 using terrabit::test::hiddenEntriesUnder;
 using terrabit::test::makeLayers;
@@ -49,25 +48,6 @@ std::map<std::string, std::string> digests(const std::filesystem::path& dir) {
     }
     return out;
 }
-
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &mSaved);
-        mHandler = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = mSaved;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-        setrlimit(RLIMIT_FSIZE, &mSaved);
-        std::signal(SIGXFSZ, mHandler);
-    }
-
-private:
-    rlimit mSaved{};
-    void (*mHandler)(int) = nullptr;
-};
 
 }  // namespace
 
