@@ -15,8 +15,12 @@
 // clones give identical bits.
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
 #define TERRABIT_SCAN_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+// The helpers the cloned loops call are inlined into them, or the clones would call the
+// baseline helper.
+#define TERRABIT_INLINE [[gnu::always_inline]] inline
 #else
 #define TERRABIT_SCAN_CLONES
+#define TERRABIT_INLINE inline
 #endif
 
 namespace terrabit::core {
@@ -45,22 +49,14 @@ Status validate(const PolygonView& shape) {
 
 namespace {
 
-/// floor(v) for v already clamped into int range; std::floor is a library call on baseline x86-64.
-inline int floorToInt(double v) {
-    const int i = static_cast<int>(v);
-    return i - (static_cast<double>(i) > v);
-}
-inline int ceilToInt(double v) {
-    const int i = static_cast<int>(v);
-    return i + (static_cast<double>(i) < v);
-}
+/// floor(v) and ceil(v) for v already clamped into int range. std::floor is one instruction in
+/// the x86-64-v3 clones of the scan loops and a call into libm (itself picking SSE4.1 code at
+/// load time) in the baseline build.
+inline int floorToInt(double v) { return static_cast<int>(std::floor(v)); }
+inline int ceilToInt(double v) { return static_cast<int>(std::ceil(v)); }
 /// floor(v) clamped to [lo, hi]; v may be far outside (a million cells) but not NaN.
-inline int floorClamped(double v, int lo, int hi) {
-    return std::clamp(floorToInt(std::clamp(v, lo - 1.0, hi + 1.0)), lo, hi);
-}
-inline int ceilClamped(double v, int lo, int hi) {
-    return std::clamp(ceilToInt(std::clamp(v, lo - 1.0, hi + 1.0)), lo, hi);
-}
+inline int floorClamped(double v, int lo, int hi) { return raster_detail::clampToInt(std::floor(v), lo, hi); }
+inline int ceilClamped(double v, int lo, int hi) { return raster_detail::clampToInt(std::ceil(v), lo, hi); }
 
 Status checkFinite(std::initializer_list<double> values, const char* what) {
     for (double v : values) {
@@ -74,25 +70,31 @@ struct GridSink {
     void operator()(int y, int x0, int x1) const { grid.fillSpan(y, x0, x1); }
 };
 
-/// Emits the spans of a disk under a coverage rule, clipped to the grid.
-void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
+/// The cell-centre spans of a disk on the rows whose centre line lies in [yFrom, yTo].
+TERRABIT_INLINE void diskCentreRows(Vec2 c, double r, double yFrom, double yTo, BitGridView grid) {
     const int width = grid.width();
+    // Rows whose centre line is within r of the centre; on each, centres within the chord.
+    const int r0 = raster_detail::clampToInt(std::ceil(std::max(c.y - r, yFrom) - 0.5), 0, grid.height);
+    const int r1 = raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, grid.height - 1);
+    for (int j = r0; j <= r1; ++j) {
+        const double d = j + 0.5 - c.y;
+        const double h2 = r * r - d * d;
+        if (h2 < 0.0) continue;
+        const double h = std::sqrt(h2);
+        // Centres in [c.x - h, c.x + h]: first i with i + 0.5 >= c.x - h.
+        const int x0 = raster_detail::clampToInt(std::ceil(c.x - h - 0.5), 0, width);
+        const int x1 = raster_detail::clampToInt(std::floor(c.x + h - 0.5) + 1.0, 0, width);
+        if (x0 < x1) grid.fillSpan(j, x0, x1);
+    }
+}
+
+/// Emits the spans of a disk under a coverage rule, clipped to the grid.
+TERRABIT_INLINE void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
     if (r <= 0.0) return;
     if (coverage == Coverage::CellCentre) {
-        // Rows whose centre line is within r of the centre; on each, centres within the chord.
-        const int r0 = raster_detail::clampToInt(std::ceil(c.y - r - 0.5), 0, grid.height);
-        const int r1 = raster_detail::clampToInt(std::floor(c.y + r - 0.5), -1, grid.height - 1);
-        for (int j = r0; j <= r1; ++j) {
-            const double d = j + 0.5 - c.y;
-            const double h2 = r * r - d * d;
-            if (h2 < 0.0) continue;
-            const double h = std::sqrt(h2);
-            // Centres in [c.x - h, c.x + h]: first i with i + 0.5 >= c.x - h.
-            const int x0 = raster_detail::clampToInt(std::ceil(c.x - h - 0.5), 0, width);
-            const int x1 = raster_detail::clampToInt(std::floor(c.x + h - 0.5) + 1.0, 0, width);
-            if (x0 < x1) grid.fillSpan(j, x0, x1);
-        }
+        diskCentreRows(c, r, c.y - r, c.y + r, grid);
     } else {
+        const int width = grid.width();
         // Rows whose open strip (j, j+1) comes within r of the centre; the chord is widest at
         // the strip's y nearest the centre.
         const int r0 = raster_detail::clampToInt(std::floor(c.y - r), 0, grid.height);
@@ -110,48 +112,39 @@ void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
     }
 }
 
-/// The cell-centre spans of a capsule: the points within r of segment a–b (a != b), row by row.
-/// The capsule is convex, so on a row's centre line it covers one interval: the union of what
-/// its band (projection inside the segment, distance to the line at most r) and its two end
-/// disks cover there, each an interval in closed form. One pass over the rows and no edge lists:
-/// a thick road costs a few multiplications per row and segment. (std::min/max, not fmin/fmax:
-/// everything here is finite, and fmin is a library call.)
-void capsuleCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
+/// The cell-centre spans of the band of segment a–b (a != b): the points whose projection falls
+/// on the segment and whose distance to its line is at most r (the capsule without its round
+/// ends), row by row. The band is convex, so on a row's centre line it is one interval, the
+/// intersection of two intervals in closed form: between the side lines and between the end
+/// lines. One pass over the rows and no edge lists. (std::min/max, not fmin/fmax: everything
+/// here is finite, and fmin is a library call.)
+TERRABIT_INLINE void bandCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
     const int width = grid.width();
     const Vec2 d = b - a;
     const double len = length(d);
     const double len2 = len * len;
-    // The band in u = x - a.x, with dy = yc - a.y:
+    // In u = x - a.x, with dy = yc - a.y:
     //   |d.x dy - d.y u| <= r |d|          u between dy d.x/d.y -+ r |d|/d.y   (d.y != 0)
     //   0 <= d.x u + d.y dy <= |d|^2       u between -dy d.y/d.x and (|d|^2 - dy d.y)/d.x   (d.x != 0)
     const double sideSlope = d.y != 0.0 ? d.x / d.y : 0.0;
     const double sideHalf = d.y != 0.0 ? std::abs(r * len / d.y) : 0.0;
     const double endSlope = d.x != 0.0 ? -d.y / d.x : 0.0;
     const double endLength = d.x != 0.0 ? len2 / d.x : 0.0;
-    const int r0 = raster_detail::clampToInt(std::ceil(std::min(a.y, b.y) - r - 0.5), 0, grid.height);
-    const int r1 = raster_detail::clampToInt(std::floor(std::max(a.y, b.y) + r - 0.5), -1, grid.height - 1);
+    // The band's corners are a +- n and b +- n with |n.y| = r |d.x| / |d|; the rows beyond them
+    // hold nothing. The guard keeps a centre exactly on a corner's row for the closed-form test.
+    const double reach = r * std::abs(d.x) / len + 1e-9 * (1.0 + r);
+    const int r0 = ceilClamped(std::min(a.y, b.y) - reach - 0.5, 0, grid.height);
+    const int r1 = floorClamped(std::max(a.y, b.y) + reach - 0.5, -1, grid.height - 1);
     for (int j = r0; j <= r1; ++j) {
-        const double yc = j + 0.5;
-        double lo = kInf;
-        double hi = -kInf;
-        for (const Vec2 c : {a, b}) {  // the end disks
-            const double dc = yc - c.y;
-            const double h2 = r * r - dc * dc;
-            if (h2 < 0.0) continue;
-            const double h = std::sqrt(h2);
-            lo = std::min(lo, c.x - h);
-            hi = std::max(hi, c.x + h);
-        }
-        const double dy = yc - a.y;
+        const double dy = j + 0.5 - a.y;
         double ulo = -kInf;
         double uhi = kInf;
-        bool band = true;
         if (d.y != 0.0) {
             ulo = dy * sideSlope - sideHalf;
             uhi = dy * sideSlope + sideHalf;
-        } else {
-            band = std::abs(d.x * dy) <= r * len;
+        } else if (std::abs(d.x * dy) > r * len) {
+            continue;
         }
         if (d.x != 0.0) {
             const double u0 = dy * endSlope, u1 = endLength + dy * endSlope;
@@ -159,18 +152,71 @@ void capsuleCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
             uhi = std::min(uhi, std::max(u0, u1));
         } else {
             const double k2 = d.y * dy;
-            band = band && k2 >= 0.0 && k2 <= len2;
+            if (k2 < 0.0 || k2 > len2) continue;
         }
-        if (band && ulo <= uhi) {
-            lo = std::min(lo, a.x + ulo);
-            hi = std::max(hi, a.x + uhi);
-        }
-        if (!(lo <= hi)) continue;
-        // Centres i + 0.5 in [lo, hi] (the integer helpers: std::ceil is a library-speed
-        // emulation on baseline x86-64).
-        const int x0 = ceilClamped(lo - 0.5, 0, width);
-        const int x1 = floorClamped(hi - 0.5, -1, width - 1) + 1;
+        if (!(ulo <= uhi)) continue;
+        // Centres i + 0.5 in [a.x + ulo, a.x + uhi] (the integer helpers: std::ceil is a
+        // library-speed emulation on baseline x86-64).
+        const int x0 = ceilClamped(a.x + ulo - 0.5, 0, width);
+        const int x1 = floorClamped(a.x + uhi - 0.5, -1, width - 1) + 1;
         if (x0 < x1) grid.fillSpan(j, x0, x1);
+    }
+}
+
+/// The rows of a polyline's joint v whose cells its round join may add to the bands of the
+/// segments p–v and v–n around it, as [yFrom, yTo]; false when the whole disk must be drawn.
+/// When both segments are at least r long, the disk's points with (w = x - v) w·u1 <= 0 lie in
+/// the first band and those with w·u2 >= 0 in the second (u1, u2 the segments' directions), so
+/// only the sector w·u1 > 0, w·u2 < 0 on the outside of the turn is left: an arc of the turn's
+/// angle from the normal of u1 to the normal of u2. Its rows are the arc's and the apex's,
+/// grown by a guard so that rows with centres on the sector's border are still drawn.
+TERRABIT_INLINE bool joinRows(Vec2 p, Vec2 v, Vec2 n, double r, double& yFrom, double& yTo) {
+    const Vec2 d1 = v - p;
+    const Vec2 d2 = n - v;
+    const double l1 = length(d1);
+    const double l2 = length(d2);
+    if (l1 < r || l2 < r) return false;
+    const Vec2 u1 = d1 * (1.0 / l1);
+    const Vec2 u2 = d2 * (1.0 / l2);
+    if (dot(u1, u2) < 0.0) return false;  // a sharp turn: the sector is most of a half disk
+    // The arc's ends: the normal of u1 on the side u2 turns away from, the normal of u2 on
+    // the side u1 comes from.
+    Vec2 e1{-u1.y, u1.x};
+    if (dot(e1, u2) > 0.0) e1 = e1 * -1.0;
+    Vec2 e2{-u2.y, u2.x};
+    if (dot(e2, u1) < 0.0) e2 = e2 * -1.0;
+    double lo = std::min({0.0, e1.y, e2.y});
+    double hi = std::max({0.0, e1.y, e2.y});
+    if (u1.y <= 0.0 && u2.y >= 0.0) lo = -1.0;  // the arc passes straight north
+    if (u1.y >= 0.0 && u2.y <= 0.0) hi = 1.0;   // ... or straight south
+    const double guard = 1e-9 * (1.0 + r);
+    yFrom = v.y + r * lo - guard;
+    yTo = v.y + r * hi + guard;
+    return true;
+}
+
+/// The cell-centre spans of the points within r of a polyline (r > 0): the band of every
+/// segment and the disk of every vertex, which are the round joins and caps. Each piece is
+/// spanned on its own and OR-ed: a vertex shared by two segments is one disk, not two, of
+/// which only the rows outside the turn are drawn (joinRows), and no row tests pieces that
+/// cannot reach it.
+TERRABIT_SCAN_CLONES void thickLineCentreSpans(std::span<const Vec2> points, double r, BitGridView grid) {
+    const std::size_t n = points.size();
+    const Vec2* previous = nullptr;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2& v = points[i];
+        if (previous && v == *previous) continue;
+        std::size_t next = i + 1;
+        while (next < n && points[next] == v) ++next;
+        double yFrom = v.y - r;
+        double yTo = v.y + r;
+        if (previous && next < n && !joinRows(*previous, v, points[next], r, yFrom, yTo)) {
+            yFrom = v.y - r;
+            yTo = v.y + r;
+        }
+        diskCentreRows(v, r, yFrom, yTo, grid);
+        if (previous) bandCentreSpans(*previous, v, r, grid);
+        previous = &v;
     }
 }
 
@@ -392,8 +438,141 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildTouchSpans(const PolygonView& shape, 
     }
 }
 
+namespace {
+
+constexpr double kFixedOne = 4294967296.0;  ///< 1.0 in 32.32 fixed point
+/// Steeper edges step in floating point: their fixed-point slope could overflow.
+constexpr double kFixedSlopeMax = 1 << 20;
+/// 2^-20 cells (about 1e-6) in 32.32 fixed point: far above what rounding gathers, far below
+/// anything real data resolves.
+constexpr std::uint32_t kFixedGuard = 1u << 12;
+
+}  // namespace
+
+TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGridView target) {
+    const int width = target.width();
+    const int height = target.height;
+    // One word more than a row holds: a crossing clamped to the east border (cell == width)
+    // toggles it and so changes no cell.
+    const std::size_t stride = static_cast<std::size_t>(target.wordsPerRow) + 1;
+    if (mParity.size() < stride * static_cast<std::size_t>(height)) mParity.assign(stride * height, 0);
+    std::uint64_t* const parity = mParity.data();
+    int rowMin = height;
+    int rowMax = -1;
+    double xMin = std::numeric_limits<double>::infinity();
+    double xMax = -xMin;
+    auto toggle = [&](int row, int cell) {
+        parity[static_cast<std::size_t>(row) * stride + static_cast<std::size_t>(cell >> 6)] ^= std::uint64_t{1}
+                                                                                                << (cell & 63);
+    };
+    // The crossing arithmetic is buildCrossings', step for step (see there for the guard).
+    std::uint32_t begin = 0;
+    for (std::uint32_t end : shape.ringEnds) {
+        if (end > begin) {
+            Vec2 a = shape.points[end - 1];  // rings close implicitly: start with the closing edge
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 b = shape.points[i];
+                const Vec2 prev = a;
+                a = b;
+                if (prev.y == b.y) continue;
+                const bool south = prev.y < b.y;
+                const Vec2 lo = south ? prev : b;
+                const Vec2 hi = south ? b : prev;
+                // Rows j with lo.y <= j + 0.5 < hi.y.
+                const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
+                const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+                if (first > last) continue;
+                if (std::min(lo.x, hi.x) >= width) {
+                    // An edge east of the grid would only toggle the spare word, but the rows it
+                    // crosses may be inside up to the east border.
+                    xMax = std::max(xMax, double(width));
+                    continue;
+                }
+                rowMin = std::min(rowMin, first);
+                rowMax = std::max(rowMax, last);
+                xMin = std::min(xMin, std::min(lo.x, hi.x));
+                xMax = std::max(xMax, std::max(lo.x, hi.x));
+                const double slope = (hi.x - lo.x) / (hi.y - lo.y);
+                const double inner = 0.5 - stepGuard(lo.x, hi.x);
+                double yc = first + 0.5;
+                double t = lo.x + (yc - lo.y) * slope + 0.5;  // crossing + 0.5: its floor is the cell
+                auto exactCell = [&](double y) {
+                    return raster_detail::firstCentreRight((y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x, width);
+                };
+                if (std::min(lo.x, hi.x) >= 0.0 && std::max(lo.x, hi.x) <= width && std::abs(slope) < kFixedSlopeMax) {
+                    // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping,
+                    // and steps in 32.32 fixed point (an integer add a row). The fixed steps
+                    // stray less than 1e-7 cells over 256 rows; a crossing nearer than
+                    // kFixedGuard to a cell boundary is recomputed with the division formula.
+                    std::int64_t ft = static_cast<std::int64_t>(t * kFixedOne);
+                    const std::int64_t fslope = static_cast<std::int64_t>(slope * kFixedOne);
+                    for (int row = first; row <= last; ++row) {
+                        int cell = static_cast<int>(ft >> 32);
+                        if (static_cast<std::uint32_t>(ft + kFixedGuard) < 2 * kFixedGuard) [[unlikely]]
+                            cell = exactCell(row + 0.5);
+                        toggle(row, cell);
+                        ft += fslope;
+                    }
+                } else {
+                    for (int row = first; row <= last; ++row) {
+                        int cell;
+                        if (!(t > 0.0)) {
+                            cell = 0;
+                        } else if (t >= width + 1.0) {
+                            cell = width;
+                        } else {
+                            const int k = static_cast<int>(t);
+                            cell = std::fabs(t - k - 0.5) > inner ? exactCell(yc) : std::min(k, width);
+                        }
+                        toggle(row, cell);
+                        t += slope;
+                        yc += 1.0;
+                    }
+                }
+            }
+        }
+        begin = end;
+    }
+    if (rowMin > rowMax) return;
+    // Prefix XOR along each row: a cell is inside when an odd number of crossings lie at or west
+    // of it. Within a word by doubling shifts, across words by carrying the last bit's state.
+    // Only the words between the westmost and eastmost crossing can change: west of them no
+    // crossing has been passed, east of them every row has passed an even number.
+    const int wordLo = raster_detail::firstCentreRight(xMin, width) >> 6;
+    const int wordHi = std::min(raster_detail::firstCentreRight(xMax, width) >> 6, target.wordsPerRow - 1);
+    for (int row = rowMin; row <= rowMax; ++row) {
+        std::uint64_t* toggles = parity + static_cast<std::size_t>(row) * stride;
+        std::uint64_t* out = target.row(row);
+        std::uint64_t carry = 0;
+        for (int w = wordLo; w <= wordHi; ++w) {
+            std::uint64_t x = toggles[w];
+            toggles[w] = 0;
+            x ^= x << 1;
+            x ^= x << 2;
+            x ^= x << 4;
+            x ^= x << 8;
+            x ^= x << 16;
+            x ^= x << 32;
+            x ^= carry;
+            carry = std::uint64_t{0} - (x >> 63);
+            out[w] |= x;
+        }
+        toggles[target.wordsPerRow] = 0;
+    }
+}
+
 TERRABIT_SCAN_CLONES Status Rasterizer::polygon(const PolygonView& shape, RasterOptions options, BitGridView target) {
-    return polygonSpans(shape, options, target.width(), target.height, GridSink{target});
+    if (options.fillRule != FillRule::EvenOdd) {
+        return polygonSpans(shape, options, target.width(), target.height, GridSink{target});
+    }
+    if (Status s = raster_detail::validate(shape); !s) return s;
+    if (target.width() <= 0 || target.height <= 0) return {};
+    parityFill(shape, target);
+    if (options.coverage == Coverage::Conservative) {
+        buildTouchSpans(shape, target.width(), target.height);
+        for (std::size_t i = 0; i < mSpanCount; ++i) target.fillSpan(mSpans[i].y, mSpans[i].x0, mSpans[i].x1);
+    }
+    return {};
 }
 
 Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Coverage coverage, BitGridView target) {
@@ -405,15 +584,7 @@ Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Cov
     }
     const double half = std::fmax(widthCells, 0.0) * 0.5;
     if (coverage == Coverage::CellCentre && half > 0.0) {
-        // Each segment as a capsule, whose end disks are the round joins and caps. Only a line
-        // whose points all coincide has no segment: it is its one disk.
-        bool drawn = false;
-        for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-            if (points[i] == points[i + 1]) continue;
-            capsuleCentreSpans(points[i], points[i + 1], half, target);
-            drawn = true;
-        }
-        if (!drawn && !points.empty()) diskSpans(points[0], half, coverage, target);
+        thickLineCentreSpans(points, half, target);
         return {};
     }
     const RasterOptions options{FillRule::NonZero, coverage};

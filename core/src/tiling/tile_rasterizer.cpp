@@ -36,13 +36,17 @@ bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
 
 }  // namespace
 
-void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi) {
-    // Sutherland–Hodgman against the four sides. On a concave ring it leaves zero-width bridges
+void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi, const Box2& reach) {
+    // Sutherland–Hodgman against the sides the ring's feature reaches past (most features that
+    // cross a tile's border cross one side only). On a concave ring it leaves zero-width bridges
     // along the clip border; they lie kClipMarginCells outside the tile, where the even-odd fill
     // and the conservative edge walk of the rasterizer cannot reach a tile cell.
+    const bool crosses[4] = {reach.min.x - offset.x<lo, reach.max.x - offset.x> hi,
+                             reach.min.y - offset.y<lo, reach.max.y - offset.y> hi};
     mClip.clear();
     for (const Vec2& p : ring) mClip.push_back(p - offset);
     for (int side = 0; side < 4 && !mClip.empty(); ++side) {
+        if (!crosses[side]) continue;
         auto inside = [&](Vec2 p) {
             switch (side) {
                 case 0:
@@ -175,7 +179,7 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                         for (const Vec2& p : ring) mPoints.push_back(p - offset);
                         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
                     } else {
-                        clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells);
+                        clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells, reach);
                     }
                     begin = end;
                 }

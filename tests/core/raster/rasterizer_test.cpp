@@ -480,6 +480,42 @@ TEST(Rasterizer, ThickPolylineCoversCentresWithinHalfItsWidth) {
     }
 }
 
+TEST(Rasterizer, BendingRoadsCoverCentresWithinHalfTheirWidth) {
+    // Roads as mapped: many vertices, segments from shorter to much longer than the half width,
+    // gentle and sharp turns. The centre rule draws only the part of each join's disk outside
+    // the turn (the rest lies in the two segments' bands), so every join shape is checked
+    // against the distance reference.
+    std::mt19937_64 rng(41);
+    std::uniform_real_distribution<double> start(40.0, 216.0);
+    std::uniform_real_distribution<double> step(0.3, 25.0);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::uniform_real_distribution<double> width(0.8, 14.0);
+    Rasterizer r;
+    for (int round = 0; round < 24; ++round) {
+        std::vector<Vec2> line{{start(rng), start(rng)}};
+        double heading = unit(rng) * 2.0 * std::numbers::pi;
+        const double maxTurn = round % 3 == 0 ? std::numbers::pi : 0.6;
+        for (int k = 0; k < 30; ++k) {
+            heading += (unit(rng) * 2.0 - 1.0) * maxTurn;
+            const double l = step(rng);
+            line.push_back(line.back() + Vec2{std::cos(heading) * l, std::sin(heading) * l});
+        }
+        const double w = width(rng);
+        BitTile centre;
+        ASSERT_TRUE(r.polyline(line, w, Coverage::CellCentre, centre).ok());
+        for (int y = 0; y < 256; ++y) {
+            for (int x = 0; x < 256; ++x) {
+                double d = 1e300;
+                for (std::size_t i = 0; i + 1 < line.size(); ++i)
+                    d = std::min(d, distToSegment({x + 0.5, y + 0.5}, line[i], line[i + 1]));
+                if (std::abs(d - w / 2) > 1e-9) {
+                    ASSERT_EQ(centre.test(x, y), d < w / 2) << "round " << round << " cell " << x << "," << y;
+                }
+            }
+        }
+    }
+}
+
 TEST(Rasterizer, ZeroWidthPolylineTouchesOnlyTheCellsItCrosses) {
     Rasterizer r;
     BitTile t;

@@ -157,6 +157,11 @@ private:
     /// non-zero) says so. Crossings east of the grid are dropped: they only close spans at the
     /// grid's east border.
     void buildCrossings(const PolygonView& shape, FillRule rule, int width, int height);
+    /// The even-odd centre fill straight into a grid, by parity: each crossing toggles one bit
+    /// (the first cell whose centre lies right of it) in a scratch row, and a row's fill is the
+    /// prefix XOR of its toggles. Same cells as buildCrossings + emitCentreSpans, without
+    /// bucketing or sorting crossings.
+    void parityFill(const PolygonView& shape, BitGridView target);
     /// Fills mSpans[0 .. mSpanCount) with the cells whose open square an edge passes through.
     void buildTouchSpans(const PolygonView& shape, int width, int height);
     template <class Sink>
@@ -167,6 +172,7 @@ private:
     std::vector<int> mRowEntry;
     std::vector<Crossing> mCrossings;
     std::vector<Span> mSpans;
+    std::vector<std::uint64_t> mParity;  ///< parityFill's toggles: wordsPerRow + 1 words a row, kept zero
     std::size_t mSpanCount = 0;
     int mRowMin = 0;
     int mRowMax = -1;

@@ -26,7 +26,9 @@ public:
     Status rasterize(const TileIndex& index, std::size_t slot, std::span<BitTile> out);
 
 private:
-    void clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi);
+    /// Clips a ring (moved by -offset) to the square [lo, hi]², against the sides that `reach`
+    /// (the feature's bounds, unmoved) passes.
+    void clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi, const Box2& reach);
     void drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage, BitTile& target);
 
     Rasterizer mRasterizer;
