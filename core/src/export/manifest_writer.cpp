@@ -40,51 +40,50 @@ json floatJson(float v) {
     return json::parse(s);
 }
 
-/// Writes `"key": value` lines of an object whose values are compact, except the named arrays
-/// of objects, written one element per line; keys in sorted order (nlohmann's object order).
-class ManifestText {
+/// Hands text to a sink in pieces of about kPiece bytes: a region's manifest is hundreds of
+/// megabytes, written as it is made rather than held.
+class PieceWriter {
 public:
-    void value(const std::string& key, const json& v) { mParts[key] = v.dump(); }
-    void lines(const std::string& key, std::string body) { mParts[key] = std::move(body); }
-
-    std::string finish() const {
-        std::string out = "{\n";
-        bool first = true;
-        for (const auto& [key, text] : mParts) {
-            if (!first) out += ",\n";
-            first = false;
-            out += "  " + json(key).dump() + ": " + text;
-        }
-        out += "\n}\n";
-        return out;
+    explicit PieceWriter(const ManifestSink& sink) : mSink(sink) { mText.reserve(kPiece + 4096); }
+    std::string& text() { return mText; }
+    /// Passes the text on once a piece is full; after a failure every call fails.
+    Status flush(bool force = false) {
+        if (!mStatus || (!force && mText.size() < kPiece) || mText.empty()) return mStatus;
+        mStatus = mSink(mText);
+        mText.clear();
+        return mStatus;
     }
 
 private:
-    std::map<std::string, std::string> mParts;
+    static constexpr std::size_t kPiece = std::size_t{1} << 20;
+    const ManifestSink& mSink;
+    std::string mText;
+    Status mStatus = Status::success();
 };
 
 /// Opens "[", adds elements one per line, closes "]".
 class LineArray {
 public:
-    void add(std::string_view element) {
-        mText += mCount++ == 0 ? "\n    " : ",\n    ";
-        mText += element;
+    explicit LineArray(PieceWriter& w) : mWriter(w) {}
+    Status add(std::string_view element) {
+        mWriter.text() += mCount++ == 0 ? "[\n    " : ",\n    ";
+        mWriter.text() += element;
+        return mWriter.flush();
     }
-    std::string& text() { return mText; }
-    std::string finish() { return mCount == 0 ? "[]" : "[" + mText + "\n  ]"; }
+    void finish() { mWriter.text() += mCount == 0 ? "[]" : "\n  ]"; }
 
 private:
-    std::string mText;
+    PieceWriter& mWriter;
     std::size_t mCount = 0;
 };
 
 }  // namespace
 
-Result<std::string> encodeManifest(const Scene& scene, std::string_view rulesDocument) {
+Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink) {
     if (Status s = checkSceneForExport(scene); !s) return Error{"manifest: " + s.message()};
     try {
         // JSON-escaped names, computed once: ids repeat on every instance line.
-        std::vector<std::string> assetJson, sourceJson, tileJson;
+        std::vector<std::string> assetJson, sourceJson;
         for (const std::string& a : scene.assets) assetJson.push_back(json(a).dump());
         for (const std::string& s : scene.sources) sourceJson.push_back(json(s).dump());
         const auto sourceText = [&](std::uint32_t s) -> const std::string& {
@@ -92,80 +91,116 @@ Result<std::string> encodeManifest(const Scene& scene, std::string_view rulesDoc
             return s == Instance::kNoSource ? kNull : sourceJson[s];
         };
 
-        ManifestText doc;
-        doc.value("assets", json(scene.assets));
+        // `"key": value` lines, keys sorted (nlohmann's object order); the values of the two
+        // line arrays (empty here) are written element by element when their key comes.
+        std::map<std::string, std::string> doc;
+        doc["assets"] = json(scene.assets).dump();
         json tiles = json::array();
         for (const TileId& t : scene.tiles) tiles.push_back(t.quadkey());
-        doc.value("tiles", tiles);
-        doc.value("format", "terrabit-manifest");
-        doc.value("version", kManifestVersion);
-        doc.value("seed", scene.seed);
-        doc.value("rulesSha256", sha256Hex(rulesDocument));
-        doc.value("instanceCount", scene.instanceCount());
-        doc.value("frame", json{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
-                                {"zoom", scene.frame.zoom},
-                                {"metresPerCell", scene.frame.metresPerCell()},
-                                {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}});
-
+        doc["tiles"] = tiles.dump();
+        doc["format"] = json("terrabit-manifest").dump();
+        doc["version"] = json(kManifestVersion).dump();
+        doc["seed"] = json(scene.seed).dump();
+        doc["rulesSha256"] = json(sha256Hex(rulesDocument)).dump();
+        doc["instanceCount"] = json(scene.instanceCount()).dump();
+        doc["frame"] = json{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
+                            {"zoom", scene.frame.zoom},
+                            {"metresPerCell", scene.frame.metresPerCell()},
+                            {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}}
+                           .dump();
         json perAsset = json::object();
         for (std::size_t a = 0; a < scene.assets.size(); ++a) {
             perAsset[scene.assets[a]] =
                 a < scene.statistics.instancesPerAsset.size() ? scene.statistics.instancesPerAsset[a] : 0;
         }
         const SceneStatistics& st = scene.statistics;
-        doc.value("statistics", json{{"buildingsPlaced", st.buildingsPlaced},
-                                     {"buildingsBlocked", st.buildingsBlocked},
-                                     {"buildingsUnmatched", st.buildingsUnmatched},
-                                     {"instancesPerAsset", perAsset},
-                                     {"vegetationCellsRequested", st.vegetationCellsRequested},
-                                     {"vegetationInstances", st.vegetationInstances},
-                                     {"requestedDensity", st.requestedDensity},
-                                     {"achievedDensity", st.achievedDensity}});
+        doc["statistics"] = json{{"buildingsPlaced", st.buildingsPlaced},
+                                 {"buildingsBlocked", st.buildingsBlocked},
+                                 {"buildingsUnmatched", st.buildingsUnmatched},
+                                 {"instancesPerAsset", perAsset},
+                                 {"vegetationCellsRequested", st.vegetationCellsRequested},
+                                 {"vegetationInstances", st.vegetationInstances},
+                                 {"requestedDensity", st.requestedDensity},
+                                 {"achievedDensity", st.achievedDensity}}
+                                .dump();
+        doc["instances"] = doc["buildings"] = "";
 
         // Hot for big scenes (a line per tree): formatted by hand, keys in sorted order.
-        LineArray instances;
-        std::string line;
-        for (const InstanceBlock& b : scene.blocks) {
-            const std::string qk = json(b.tile.quadkey()).dump();
-            const std::string head = "{\"asset\":" + assetJson[static_cast<std::size_t>(b.asset)] + ",\"block\":[" +
-                                     std::to_string(b.blockX) + "," + std::to_string(b.blockY) + "],\"source\":";
-            for (const Instance& i : b.instances) {
-                line.assign(head);
-                line += sourceText(i.source);
-                line += ",\"tile\":";
-                line += qk;
-                line += ",\"transform\":";
-                appendTransform(line, i);
-                line += '}';
-                instances.add(line);
+        const auto instances = [&](PieceWriter& w) -> Status {
+            LineArray out(w);
+            std::string line;
+            for (const InstanceBlock& b : scene.blocks) {
+                const std::string qk = json(b.tile.quadkey()).dump();
+                const std::string head = "{\"asset\":" + assetJson[static_cast<std::size_t>(b.asset)] + ",\"block\":[" +
+                                         std::to_string(b.blockX) + "," + std::to_string(b.blockY) + "],\"source\":";
+                for (const Instance& i : b.instances) {
+                    line.assign(head);
+                    line += sourceText(i.source);
+                    line += ",\"tile\":";
+                    line += qk;
+                    line += ",\"transform\":";
+                    appendTransform(line, i);
+                    line += '}';
+                    if (Status s = out.add(line); !s) return s;
+                }
             }
-        }
-        doc.lines("instances", instances.finish());
+            out.finish();
+            return Status::success();
+        };
+        const auto buildings = [&](PieceWriter& w) -> Status {
+            LineArray out(w);
+            for (const BuildingRecord& b : scene.buildings) {
+                json transform = nullptr;
+                if (b.outcome == BuildingOutcome::Placed) {
+                    transform = json::array();
+                    for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
+                }
+                const json record{
+                    {"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
+                    {"outcome", outcomeName(b.outcome)},
+                    {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
+                    {"target",
+                     {{"centre", {b.target.centre.x, b.target.centre.y}},
+                      {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
+                      {"angle", b.target.angle}}},
+                    {"tile", b.tile.quadkey()},
+                    {"transform", transform}};
+                if (Status s = out.add(record.dump()); !s) return s;
+            }
+            out.finish();
+            return Status::success();
+        };
 
-        LineArray buildings;
-        for (const BuildingRecord& b : scene.buildings) {
-            json transform = nullptr;
-            if (b.outcome == BuildingOutcome::Placed) {
-                transform = json::array();
-                for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
+        PieceWriter w(sink);
+        w.text() += "{\n";
+        bool first = true;
+        for (const auto& [key, text] : doc) {
+            if (!first) w.text() += ",\n";
+            first = false;
+            w.text() += "  " + json(key).dump() + ": ";
+            if (key == "instances") {
+                if (Status s = instances(w); !s) return s;
+            } else if (key == "buildings") {
+                if (Status s = buildings(w); !s) return s;
+            } else {
+                w.text() += text;
             }
-            const json record{
-                {"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
-                {"outcome", outcomeName(b.outcome)},
-                {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
-                {"target",
-                 {{"centre", {b.target.centre.x, b.target.centre.y}},
-                  {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
-                  {"angle", b.target.angle}}},
-                {"tile", b.tile.quadkey()},
-                {"transform", transform}};
-            buildings.add(record.dump());
         }
-        doc.lines("buildings", buildings.finish());
-        return doc.finish();
+        w.text() += "\n}\n";
+        return w.flush(true);
     } catch (const std::exception& e) {
         return Error{std::string("manifest: ") + e.what()};
     }
+}
+
+Result<std::string> encodeManifest(const Scene& scene, std::string_view rulesDocument) {
+    std::string text;
+    const Status s = writeManifest(scene, rulesDocument, [&text](std::string_view piece) {
+        text += piece;
+        return Status::success();
+    });
+    if (!s) return s.error();
+    return text;
 }
 
 }  // namespace terrabit::core

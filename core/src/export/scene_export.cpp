@@ -147,10 +147,19 @@ private:
     }
 
     Status manifest() {
-        Result<std::string> text = encodeManifest(mScene, mOptions.rulesDocument);
-        if (!text) return Error{"export: " + text.message()};
-        if (!step(0.5, "writing manifest.json")) return cancelled();
-        return write(ExportFormat::Manifest, "manifest.json", *text);
+        // Streamed into the file: a region's manifest is hundreds of megabytes.
+        if (!step(0.0, "writing manifest.json")) return cancelled();
+        auto file = OutputFile::create(mOptions.outDir / "manifest.json", mOptions.faults);
+        if (!file) return file.error();
+        std::uint64_t bytes = 0;
+        Status s = writeManifest(mScene, mOptions.rulesDocument, [&](std::string_view piece) {
+            bytes += piece.size();
+            return file->write(piece);
+        });
+        if (!s) return s.message().rfind("manifest: ", 0) == 0 ? Error{"export: " + s.message()} : s;
+        if (Status c = file->commit(); !c) return c;
+        mReport.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
+        return Status::success();
     }
 
     Status layerFiles() {

@@ -27,6 +27,7 @@
 /// Transforms are T · Ry(yaw) · S in the scene frame (metres; x east, y up, z south), written
 /// as the shortest decimals that read back to the same 32-bit floats.
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -42,5 +43,12 @@ inline constexpr int kManifestVersion = 1;
 /// SHA-256 is recorded, not the text). Errors: a scene whose indices or numbers are invalid
 /// (see checkSceneForExport).
 Result<std::string> encodeManifest(const Scene& scene, std::string_view rulesDocument);
+
+/// Takes the manifest's text a piece at a time; a failure stops the writing and is returned.
+using ManifestSink = std::function<Status(std::string_view piece)>;
+
+/// encodeManifest's bytes handed to `sink` in pieces of about a megabyte as they are made, so a
+/// scene of millions of instances is written without holding its manifest (hundreds of MB).
+Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink);
 
 }  // namespace terrabit::core
