@@ -262,6 +262,11 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")
         ->capture_default_str()
         ->check(CLI::Range(1, 256));
+    cmd->add_option("--batch-tiles", c->batchTiles,
+                    "Stream the bake: N tiles (and their halo) at a time are rasterized, baked, written and "
+                    "dropped, so memory does not grow with the map (same files, byte for byte); 0: all at once. "
+                    "glb, osgb and collision are whole-scene files: asking for one bakes all at once")
+        ->capture_default_str();
     // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
     auto shard = std::make_shared<std::string>();
     auto mpi = std::make_shared<bool>(false);
@@ -313,6 +318,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
         command.exporter = exportWithSceneGraph;
+        command.merger = terrabit::core::scale::mergeParts;
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {
             ctx.exitCode = terrabit::core::scale::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);

@@ -4,7 +4,9 @@
 // is a child process, so wall time and peak memory (the child's maximum resident set, from
 // wait4) are the command's own. Counters: wall seconds, peak MiB, tiles per second, and the
 // speed-up over the single-thread bake, the baseline a user has without Terrabit's tile
-// parallelism. Run with `make bench` or build/release/tests/bench/scale_bench.
+// parallelism. The all-core bake streams its tiles in batches (the default --batch-tiles);
+// it runs also all at once (--batch-tiles 0), the baseline of its peak memory, and in batches
+// of 64 (peak_vs_all_at_once). Run with `make bench` or build/release/tests/bench/scale_bench.
 
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
@@ -85,9 +87,18 @@ const std::vector<MapCase>& maps() {
     return m;
 }
 
-std::vector<std::string> bakeArgs(const MapCase& map, int threads, const fs::path& out) {
-    return {"bake",     map.file,   "--zoom", "17",        "--threads", std::to_string(threads),
-            "--format", "manifest", "--out",  out.string()};
+/// `batchTiles` < 0: the default batches.
+std::vector<std::string> bakeArgs(const MapCase& map, int threads, const fs::path& out, int batchTiles = -1) {
+    std::vector<std::string> args{"bake",     map.file,   "--zoom", "17",        "--threads", std::to_string(threads),
+                                  "--format", "manifest", "--out",  out.string()};
+    if (batchTiles >= 0) args.insert(args.end(), {"--batch-tiles", std::to_string(batchTiles)});
+    return args;
+}
+
+/// Peak memory of the bake of every tile at once, so streamed bakes can report theirs against it.
+std::map<std::string, double>& allAtOncePeak() {
+    static std::map<std::string, double> s;
+    return s;
 }
 
 /// Single-thread times, so the all-core and shard runs can report their speed-up.
@@ -106,17 +117,22 @@ void report(benchmark::State& state, const Run& r, std::size_t tiles, const std:
     if (base != singleThread().end() && r.seconds > 0) state.counters["speedup_vs_1_thread"] = base->second / r.seconds;
 }
 
-void bakeThreads(benchmark::State& state, const MapCase& map, int threads) {
+void bakeThreads(benchmark::State& state, const MapCase& map, int threads, int batchTiles = -1) {
     const fs::path out = fs::temp_directory_path() / ("terrabit_scale_bench_" + map.name);
     for (auto _ : state) {
         fs::remove_all(out);
-        const Run r = runCli(bakeArgs(map, threads, out));
+        const Run r = runCli(bakeArgs(map, threads, out, batchTiles));
         if (!r.ok) {
             state.SkipWithError("terrabit-cli bake failed");
             return;
         }
         if (threads == 1) singleThread()[map.name] = r.seconds;
+        if (batchTiles == 0) allAtOncePeak()[map.name] = r.peakMiB;
         report(state, r, tilesIn(out / "manifest.json"), map.name);
+        const auto whole = allAtOncePeak().find(map.name);
+        if (batchTiles != 0 && whole != allAtOncePeak().end() && whole->second > 0) {
+            state.counters["peak_vs_all_at_once"] = r.peakMiB / whole->second;
+        }
     }
     fs::remove_all(out);
 }
@@ -163,8 +179,20 @@ int main(int argc, char** argv) {
             ->Iterations(1)
             ->UseManualTime()
             ->Unit(benchmark::kSecond);
+        benchmark::RegisterBenchmark(
+            ("bake/" + map.name + "/" + std::to_string(cores) + "_threads_all_at_once").c_str(),
+            [map](benchmark::State& s) { bakeThreads(s, map, 0, 0); })
+            ->Iterations(1)
+            ->UseManualTime()
+            ->Unit(benchmark::kSecond);
         benchmark::RegisterBenchmark(("bake/" + map.name + "/" + std::to_string(cores) + "_threads").c_str(),
                                      [map](benchmark::State& s) { bakeThreads(s, map, 0); })
+            ->Iterations(1)
+            ->UseManualTime()
+            ->Unit(benchmark::kSecond);
+        benchmark::RegisterBenchmark(
+            ("bake/" + map.name + "/" + std::to_string(cores) + "_threads_batches_of_64").c_str(),
+            [map](benchmark::State& s) { bakeThreads(s, map, 0, 64); })
             ->Iterations(1)
             ->UseManualTime()
             ->Unit(benchmark::kSecond);

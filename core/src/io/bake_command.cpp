@@ -4,8 +4,12 @@
 #include <chrono>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <sstream>
+#include <unordered_set>
 
+#include "terrabit/core/io/rasterize_some.h"
+#include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/scale/shard_record.h"
@@ -34,6 +38,293 @@ void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) 
     for (std::size_t i = 0; i < shown; ++i) err << "warning: " << warnings[i] << '\n';
     if (warnings.size() > shown) err << "warning: … and " << (warnings.size() - shown) << " more\n";
 }
+
+/// What the bake made, summed over its batches, for the summary.
+struct BakeTotals {
+    std::size_t tiles = 0;
+    int zoom = 0;
+    std::uint64_t seed = 0;
+    LonLat origin;
+    std::vector<placement::PassReport> passes;  ///< tiles run and time summed over the batches
+    std::size_t placed = 0, blocked = 0, unmatched = 0;
+    std::size_t instances = 0, blocks = 0;
+    std::map<std::string, std::size_t> perAsset;  ///< sorted, like Scene::assets
+    std::size_t vegetationCells = 0, vegetationInstances = 0;
+    double requestedDensity = 0.0, achievedDensity = 0.0;
+    std::size_t patches = 0, rects = 0;
+    std::vector<ExportedFile> files;
+    double bakeMs = 0.0;
+
+    void add(const Scene& scene, const placement::BakeReport& report) {
+        tiles += scene.tiles.size();
+        zoom = scene.frame.zoom;
+        seed = scene.seed;
+        origin = scene.frame.origin;
+        for (std::size_t p = 0; p < report.passes.size(); ++p) {
+            if (p == passes.size()) {
+                passes.push_back(report.passes[p]);
+                continue;
+            }
+            passes[p].tilesRun += report.passes[p].tilesRun;
+            passes[p].tilesReused += report.passes[p].tilesReused;
+            passes[p].milliseconds += report.passes[p].milliseconds;
+        }
+        const SceneStatistics& s = scene.statistics;
+        placed += s.buildingsPlaced;
+        blocked += s.buildingsBlocked;
+        unmatched += s.buildingsUnmatched;
+        instances += scene.instanceCount();
+        blocks += scene.blocks.size();
+        for (std::size_t a = 0; a < scene.assets.size(); ++a) perAsset[scene.assets[a]] += s.instancesPerAsset[a];
+        vegetationCells += s.vegetationCellsRequested;
+        vegetationInstances += s.vegetationInstances;
+        for (const SurfacePatch& p : scene.surfaces) rects += p.rects.size();
+        patches += scene.surfaces.size();
+        bakeMs += report.milliseconds;
+    }
+};
+
+/// whole() of a shard without tiles: nothing baked, the shard's record written.
+constexpr int kNoTiles = -1;
+
+/// Where a streamed bake keeps its batches, inside the output folder.
+constexpr std::string_view kBatchFolder = ".terrabit-batches";
+
+/// One bake: the whole scene at once, or streamed a batch at a time.
+class BakeRun {
+public:
+    BakeRun(const BakeCommand& c, MapLayers& layers, const AssetCatalogue& assets, const std::string& rules,
+            std::vector<std::string>& warningsOut, std::ostream& errOut)
+        : command(c), m(layers), catalogue(assets), rulesDocument(rules), warnings(warningsOut), errStream(errOut) {}
+
+    const BakeCommand& command;
+    MapLayers& m;
+    const AssetCatalogue& catalogue;
+    const std::string& rulesDocument;
+    std::vector<std::string>& warnings;
+    BakeTotals totals;
+    BakeFootprint footprint;
+    std::string shardLine;     ///< the shard's line of the summary, if a shard
+    double rasterizeMs = 0.0;  ///< rasterizing the batches
+    double writeMs = 0.0;      ///< exporting (every batch's)
+    double joinMs = 0.0;       ///< joining the batches
+
+    std::ostream& errStream;
+    std::ostream& err() const { return errStream; }
+
+    ExportOptions exportOptions(const std::filesystem::path& outDir) const {
+        ExportOptions o;
+        o.formats = command.formats;
+        o.outDir = outDir;
+        o.plainNodes = command.plainNodes;
+        o.rulesDocument = rulesDocument;
+        o.layerStyles = m.rules.layerInfos();
+        // What placement made is exported as layers too (for previews and collision).
+        for (const auto& [name, colour] : {std::pair{placement::kPlacedBuildingsLayer, Rgb{120, 40, 30}},
+                                           std::pair{placement::kPlacedVegetationLayer, Rgb{20, 90, 20}}}) {
+            LayerInfo info;
+            info.name = std::string(name);
+            info.colour = colour;
+            o.layerStyles.push_back(std::move(info));
+        }
+        return o;
+    }
+
+    void hold(std::size_t rasterTiles, const Scene& scene) {
+        footprint.peakRasterTiles = std::max(footprint.peakRasterTiles, rasterTiles);
+        footprint.peakSceneTiles = std::max(footprint.peakSceneTiles, scene.tiles.size());
+        footprint.peakInstances = std::max(footprint.peakInstances, scene.instanceCount());
+    }
+
+    /// Every tile (or a shard's) at once, from m.store.
+    int whole(placement::PlacementRules passes, const ProgressCallback& progress) {
+        const auto start = Clock::now();
+        placement::SceneBaker baker(m.index, m.store, catalogue);
+        if (Status s = baker.setRules(std::move(passes)); !s) return failure(err(), s.message(), kExitBadArguments);
+        placement::BakeOptions options;
+        options.seed = command.seed;
+        options.threads = command.threads;
+        options.blockCells = command.blockCells;
+        options.progress = scaled(progress, 0.0, 0.8);
+        // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
+        const bool sharded = command.shard.count > 0;
+        scale::ShardWork shard;
+        if (sharded) {
+            if (Status s = scale::removeShardRecord(command.outDir); !s)
+                return failure(err(), s.message(), kExitNothingUsable);
+            shard = scale::shardWork(m.index, command.shard, baker.rules());
+            if (shard.own.empty()) {
+                Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
+                if (!s) return failure(err(), s.message(), kExitNothingUsable);
+                shardLine = "shard " + command.shard.text() + ": no tiles\n";
+                return kNoTiles;
+            }
+            options.tiles = shard.baked;
+            options.sceneTiles = shard.own;
+            options.origin = placement::sceneOrigin(m.index.tiles());
+        }
+        auto scene = baker.bake(options);
+        if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
+        warnings.insert(warnings.end(), baker.report().warnings.begin(), baker.report().warnings.end());
+        const auto writeStart = Clock::now();
+        auto report = command.exporter(*scene, exportOptions(command.outDir), catalogue, &baker.layers(),
+                                       scaled(progress, 0.8, 0.2));
+        writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
+        printWarnings(err(), warnings);
+        if (!report) return failure(err(), report.message(), kExitNothingUsable);
+        if (sharded) {
+            scale::ShardRecord record = scale::makeShardRecord(command.shard, shard);
+            record.tallies = scene->vegetationTallies;
+            for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
+            record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+            if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
+                return failure(err(), st.message(), kExitNothingUsable);
+            }
+            shardLine = "shard " + command.shard.text() + ": " + std::to_string(shard.own.size()) + " tiles, " +
+                        std::to_string(shard.baked.size()) + " baked with their halo\n";
+        }
+        totals.add(*scene, baker.report());
+        totals.requestedDensity = scene->statistics.requestedDensity;
+        totals.achievedDensity = scene->statistics.achievedDensity;
+        totals.files = report->files;
+        footprint.batches = 1;
+        footprint.tiles = m.index.tiles().size();
+        hold(m.store.tiles().size(), *scene);
+        return kExitOk;
+    }
+
+    /// A batch at a time, each baked like a shard into its own folder under the output folder:
+    /// its tiles and halo rasterized, baked, written and dropped; then the batches merged into
+    /// the output folder as `terrabit-cli merge` joins shards.
+    int streamed(const std::vector<scale::ShardWork>& batches, const placement::PlacementRules& passes,
+                 const ProgressCallback& progress) {
+        namespace fs = std::filesystem;
+        const fs::path work = command.outDir / kBatchFolder;
+        std::error_code ec;
+        fs::remove_all(work, ec);
+        if (ec) return failure(err(), work.string() + ": " + ec.message(), kExitNothingUsable);
+        // The work folder goes whatever happens: a failed bake leaves no half-written batches.
+        struct RemovedAtExit {
+            fs::path folder;
+            ~RemovedAtExit() {
+                std::error_code ignored;
+                fs::remove_all(folder, ignored);
+            }
+        } removed{work};
+        const LonLat origin = placement::sceneOrigin(m.index.tiles());
+        const int count = static_cast<int>(batches.size());
+        std::vector<fs::path> folders;
+        std::vector<VegetationTileTally> tallies;
+        std::unordered_set<std::string> seen;  // batches share their halo, and its warnings
+        std::vector<std::string> bakeWarnings;
+        // One baker over one store whose tiles change per batch: consecutive batches share much
+        // of their halo, and the baker reuses a tile's results while everything they depend on
+        // (its key) is unchanged — the same results, computed once.
+        LayerStore store;
+        placement::SceneBaker baker(m.index, store, catalogue);
+        if (Status s = baker.setRules(passes); !s) return failure(err(), s.message(), kExitBadArguments);
+        for (int k = 0; k < count; ++k) {
+            const scale::ShardWork& batch = batches[static_cast<std::size_t>(k)];
+            const double from = static_cast<double>(k) / count, span = 1.0 / count;
+            // The layers the batch reads: its baked tiles and their neighbours.
+            auto t = Clock::now();
+            std::vector<TileId> read;
+            for (const TileId& b : batch.baked) {
+                for (const TileId& n : placement::neighbourhoodOf(b)) {
+                    if (m.index.slot(n)) read.push_back(n);
+                }
+            }
+            std::sort(read.begin(), read.end());
+            read.erase(std::unique(read.begin(), read.end()), read.end());
+            store = LayerStore();  // the last batch's tiles go before this one's come
+            auto raster = rasterizeSome(m.index, read, command.threads);
+            if (!raster) return failure(err(), raster.message(), kExitNothingUsable);
+            store = std::move(*raster);
+            rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+            if (!reportProgress(progress, from, "rasterizing")) {
+                return failure(err(), "bake cancelled", kExitNothingUsable);
+            }
+
+            t = Clock::now();
+            placement::BakeOptions options;
+            options.seed = command.seed;
+            options.threads = command.threads;
+            options.blockCells = command.blockCells;
+            options.tiles = batch.baked;
+            options.sceneTiles = batch.own;
+            options.origin = origin;
+            options.progress = scaled(progress, from, span * 0.8);
+            auto scene = baker.bake(options);
+            if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
+            for (const std::string& w : baker.report().warnings) {
+                if (seen.insert(w).second) bakeWarnings.push_back(w);
+            }
+            const fs::path folder = work / std::to_string(k);
+            const auto writeStart = Clock::now();
+            auto report = command.exporter(*scene, exportOptions(folder), catalogue, &baker.layers(),
+                                           scaled(progress, from + span * 0.8, span * 0.2));
+            writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
+            if (!report) {
+                printWarnings(err(), warnings);
+                return failure(err(), report.message(), kExitNothingUsable);
+            }
+            scale::ShardRecord record = scale::makeShardRecord(scale::ShardSpec{k, count}, batch);
+            record.tallies = scene->vegetationTallies;
+            for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
+            record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+            if (Status st = scale::writeShardRecord(folder, record); !st) {
+                return failure(err(), st.message(), kExitNothingUsable);
+            }
+            folders.push_back(folder);
+            totals.add(*scene, baker.report());
+            tallies.insert(tallies.end(), scene->vegetationTallies.begin(), scene->vegetationTallies.end());
+            for (const ExportedFile& f : report->files) {
+                if (!isJoinedFile(f.path)) totals.files.push_back(f);
+            }
+            hold(store.tiles().size(), *scene);
+        }
+        warnings.insert(warnings.end(), bakeWarnings.begin(), bakeWarnings.end());
+        printWarnings(err(), warnings);
+
+        const auto joinStart = Clock::now();
+        if (Status s = command.merger(folders, command.outDir); !s) {
+            return failure(err(), s.message(), kExitNothingUsable);
+        }
+        joinMs = std::chrono::duration<double, std::milli>(Clock::now() - joinStart).count();
+        for (const ExportFormat f : command.formats) {
+            const fs::path joined = f == ExportFormat::Manifest  ? fs::path("manifest.json")
+                                    : f == ExportFormat::Tiles3d ? fs::path("3dtiles") / "tileset.json"
+                                                                 : fs::path();
+            if (joined.empty()) continue;
+            const std::uintmax_t bytes = fs::file_size(command.outDir / joined, ec);
+            if (ec) return failure(err(), (command.outDir / joined).string() + ": " + ec.message(), kExitNothingUsable);
+            totals.files.push_back({f, joined, bytes});
+        }
+
+        // The densities as the whole bake sums them: by pass, then tile north to south.
+        std::stable_sort(tallies.begin(), tallies.end(),
+                         [](const VegetationTileTally& a, const VegetationTileTally& b) {
+                             return std::tie(a.pass, a.tile.y, a.tile.x) < std::tie(b.pass, b.tile.y, b.tile.x);
+                         });
+        double requested = 0.0;
+        for (const VegetationTileTally& t : tallies) requested += t.requestedInstances;
+        const double cells = static_cast<double>(totals.vegetationCells);
+        totals.requestedDensity = cells > 0 ? requested / cells : 0.0;
+        totals.achievedDensity = cells > 0 ? static_cast<double>(totals.vegetationInstances) / cells : 0.0;
+        footprint.batches = batches.size();
+        footprint.tiles = m.index.tiles().size();
+        return kExitOk;
+    }
+
+    static ProgressCallback scaled(const ProgressCallback& progress, double from, double span) {
+        if (!progress) return {};
+        return [progress, from, span](double f, std::string_view stage) { return progress(from + span * f, stage); };
+    }
+    /// Files the merge writes from the batches' parts rather than moving them.
+    static bool isJoinedFile(const std::filesystem::path& p) {
+        return p == "manifest.json" || p == std::filesystem::path("3dtiles") / "tileset.json";
+    }
+};
 
 }  // namespace
 
@@ -75,11 +366,17 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     if (Status s = passes->checkCatalogue(*catalogue); !s) return failure(err, s.message(), kExitBadArguments);
 
     // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress).
-    const auto half = [&progress](double from, double span) -> ProgressCallback {
+    const auto part = [&progress](double from, double span) -> ProgressCallback {
         if (!progress) return {};
         return [&progress, from, span](double f, std::string_view stage) { return progress(from + span * f, stage); };
     };
-    auto layers = buildMapLayers(command.input, command.selection, command.threads, half(0.0, 0.5));
+    const bool sharded = command.shard.count > 0;
+    const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
+        return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
+    });
+    const bool mayStream = command.merger && command.batchTiles > 0 && !sharded && perTileFormats;
+    auto layers = mayStream ? readMapIndex(command.input, command.selection, command.threads, part(0.0, 0.2))
+                            : buildMapLayers(command.input, command.selection, command.threads, part(0.0, 0.5));
     if (!layers) return failure(err, layers.message(), kExitNothingUsable);
     MapLayers& m = **layers;
     std::vector<std::string> warnings = m.map.warnings;
@@ -92,99 +389,69 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
                        kExitNothingUsable);
     }
 
-    placement::SceneBaker baker(m.index, m.store, *catalogue);
-    if (Status s = baker.setRules(std::move(*passes)); !s) return failure(err, s.message(), kExitBadArguments);
-    placement::BakeOptions options;
-    options.seed = command.seed;
-    options.threads = command.threads;
-    options.blockCells = command.blockCells;
-    options.progress = half(0.5, 0.4);
-    // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
-    const bool sharded = command.shard.count > 0;
-    scale::ShardWork shard;
-    if (sharded) {
-        if (Status s = scale::removeShardRecord(command.outDir); !s)
-            return failure(err, s.message(), kExitNothingUsable);
-        shard = scale::shardWork(m.index, command.shard, baker.rules());
-        if (shard.own.empty()) {
-            Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
-            if (!s) return failure(err, s.message(), kExitNothingUsable);
-            out << "shard " << command.shard.text() << ": no tiles\n";
-            return kExitOk;
+    BakeRun run(command, m, *catalogue, rulesDocument, warnings, err);
+    int code = kExitOk;
+    if (mayStream) {
+        const std::vector<scale::ShardWork> batches = scale::batchWorks(m.index, command.batchTiles, *passes);
+        if (batches.size() > 1) {
+            code = run.streamed(batches, *passes, part(0.2, 0.8));
+        } else {
+            // One batch: the whole bake, its tiles rasterized now.
+            const auto t = Clock::now();
+            auto store = rasterizeSome(m.index, m.index.tiles(), command.threads);
+            if (!store) return failure(err, store.message(), kExitNothingUsable);
+            m.store = std::move(*store);
+            m.rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+            code = run.whole(std::move(*passes), part(0.2, 0.8));
         }
-        options.tiles = shard.baked;
-        options.sceneTiles = shard.own;
-        options.origin = placement::sceneOrigin(m.index.tiles());
+    } else {
+        code = run.whole(std::move(*passes), part(0.5, 0.5));
     }
-    auto scene = baker.bake(options);
-    if (!scene) return failure(err, scene.message(), kExitNothingUsable);
-    warnings.insert(warnings.end(), baker.report().warnings.begin(), baker.report().warnings.end());
+    if (code == kNoTiles) {
+        out << run.shardLine;
+        return kExitOk;
+    }
+    if (code != kExitOk) return code;
+    if (command.footprint) *command.footprint = run.footprint;
 
-    ExportOptions exportOptions;
-    exportOptions.formats = command.formats;
-    exportOptions.outDir = command.outDir;
-    exportOptions.plainNodes = command.plainNodes;
-    exportOptions.rulesDocument = rulesDocument;
-    exportOptions.layerStyles = m.rules.layerInfos();
-    // What placement made is exported as layers too (for previews and collision).
-    for (const auto& [name, colour] : {std::pair{placement::kPlacedBuildingsLayer, Rgb{120, 40, 30}},
-                                       std::pair{placement::kPlacedVegetationLayer, Rgb{20, 90, 20}}}) {
-        LayerInfo info;
-        info.name = std::string(name);
-        info.colour = colour;
-        exportOptions.layerStyles.push_back(std::move(info));
+    const BakeTotals& s = run.totals;
+    out << run.shardLine;
+    out << "baked " << s.tiles << " tiles of " << m.map.source << " at zoom " << s.zoom << " (seed " << s.seed
+        << ", origin " << fixed(s.origin.lon, 6) << "," << fixed(s.origin.lat, 6) << ")\n";
+    if (run.footprint.batches > 1) {
+        out << "streamed: " << run.footprint.batches << " batches of at most " << command.batchTiles
+            << " tiles; at most " << run.footprint.peakRasterTiles << " tiles rasterized and "
+            << run.footprint.peakInstances << " instances held at once\n";
     }
-    auto report = command.exporter(*scene, exportOptions, *catalogue, &baker.layers(), half(0.9, 0.1));
-    printWarnings(err, warnings);
-    if (!report) return failure(err, report.message(), kExitNothingUsable);
-
-    if (sharded) {
-        scale::ShardRecord record = scale::makeShardRecord(command.shard, shard);
-        record.tallies = scene->vegetationTallies;
-        for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
-        record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
-            return failure(err, st.message(), kExitNothingUsable);
-        }
-        out << "shard " << command.shard.text() << ": " << shard.own.size() << " tiles, " << shard.baked.size()
-            << " baked with their halo\n";
-    }
-    const SceneStatistics& s = scene->statistics;
-    out << "baked " << scene->tiles.size() << " tiles of " << m.map.source << " at zoom " << scene->frame.zoom
-        << " (seed " << scene->seed << ", origin " << fixed(scene->frame.origin.lon, 6) << ","
-        << fixed(scene->frame.origin.lat, 6) << ")\n";
     out << "passes:\n";
-    for (const placement::PassReport& p : baker.report().passes) {
+    for (const placement::PassReport& p : s.passes) {
         out << "  " << std::left << std::setw(14) << p.name << std::right << std::setw(12)
             << placement::passKindName(p.kind) << std::setw(7) << p.tilesRun << " tiles " << std::setw(9)
             << fixed(p.milliseconds, 1) << " ms\n";
     }
-    out << "buildings: " << s.buildingsPlaced << " placed, " << s.buildingsBlocked << " blocked, "
-        << s.buildingsUnmatched << " with no model that fits\n";
-    out << "instances: " << scene->instanceCount() << " in " << scene->blocks.size() << " blocks of "
-        << scene->blockCells << "×" << scene->blockCells << " cells\n";
-    for (std::size_t a = 0; a < scene->assets.size(); ++a) {
-        out << "  " << std::left << std::setw(20) << scene->assets[a] << std::right << std::setw(9)
-            << s.instancesPerAsset[a] << '\n';
+    out << "buildings: " << s.placed << " placed, " << s.blocked << " blocked, " << s.unmatched
+        << " with no model that fits\n";
+    out << "instances: " << s.instances << " in " << s.blocks << " blocks of " << command.blockCells << "×"
+        << command.blockCells << " cells\n";
+    for (const auto& [asset, n] : s.perAsset) {
+        out << "  " << std::left << std::setw(20) << asset << std::right << std::setw(9) << n << '\n';
     }
-    out << "vegetation: " << s.vegetationInstances << " plants on " << s.vegetationCellsRequested
-        << " plantable cells, density " << fixed(s.achievedDensity, 4) << " (requested " << fixed(s.requestedDensity, 4)
-        << ")\n";
-    std::size_t rects = 0;
-    for (const SurfacePatch& p : scene->surfaces) rects += p.rects.size();
-    out << "surfaces: " << scene->surfaces.size() << " patches, " << rects << " rectangles\n";
+    out << "vegetation: " << s.vegetationInstances << " plants on " << s.vegetationCells << " plantable cells, density "
+        << fixed(s.achievedDensity, 4) << " (requested " << fixed(s.requestedDensity, 4) << ")\n";
+    out << "surfaces: " << s.patches << " patches, " << s.rects << " rectangles\n";
     // One line per format: a whole city's layers are thousands of files.
     out << "wrote:\n";
     for (const ExportFormat format : command.formats) {
         std::size_t files = 0;
+        std::uint64_t bytes = 0;
         const ExportedFile* first = nullptr;
-        for (const ExportedFile& f : report->files) {
+        for (const ExportedFile& f : s.files) {
             if (f.format != format) continue;
             ++files;
+            bytes += f.bytes;
             if (!first) first = &f;
         }
         if (files == 0) continue;
-        const std::uint64_t bytes = report->bytesOf(format);
         out << "  " << std::left << std::setw(10) << exportFormatName(format) << std::right;
         if (files == 1) {
             out << (command.outDir / first->path).string() << " (" << bytes << " bytes)\n";
@@ -194,8 +461,10 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
         }
     }
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    out << "time: read " << fixed(m.readMs, 0) << " ms, rasterize " << fixed(m.rasterizeMs, 0) << " ms, bake "
-        << fixed(baker.report().milliseconds, 0) << " ms, total " << fixed(ms, 0) << " ms\n";
+    out << "time: read " << fixed(m.readMs, 0) << " ms, rasterize " << fixed(m.rasterizeMs + run.rasterizeMs, 0)
+        << " ms, bake " << fixed(s.bakeMs, 0) << " ms, write " << fixed(run.writeMs, 0) << " ms";
+    if (run.footprint.batches > 1) out << ", join " << fixed(run.joinMs, 0) << " ms";
+    out << ", total " << fixed(ms, 0) << " ms\n";
     return kExitOk;
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/io/rasterize_some.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/tiling/rasterize_tiles.h"
 
@@ -139,10 +140,33 @@ Result<std::vector<TileId>> selectedTiles(const TileSelection& selection) {
 
 namespace {
 
+/// Tiles read per round when only their content is wanted (readMapIndex): bounds what is held.
+constexpr std::size_t kContentChunkTiles = 1024;
+
+/// The tiles of `index` with a set cell in some layer, in the index's order, rasterized a chunk
+/// at a time and dropped.
+Result<std::vector<TileId>> contentTiles(const TileIndex& index, int threads, const ProgressCallback& progress) {
+    const std::vector<TileId>& all = index.tiles();
+    std::vector<TileId> content;
+    for (std::size_t from = 0; from < all.size(); from += kContentChunkTiles) {
+        if (!reportProgress(progress, static_cast<double>(from) / static_cast<double>(all.size()), "rasterizing")) {
+            return Error{"cancelled while rasterizing (" + std::to_string(from) + " of " + std::to_string(all.size()) +
+                         " tiles done)"};
+        }
+        const auto chunk = std::span(all).subspan(from, std::min(kContentChunkTiles, all.size() - from));
+        auto store = rasterizeSome(index, chunk, threads);
+        if (!store) return store.error();
+        for (std::size_t s = 0; s < chunk.size(); ++s) {
+            if (!store->emptyAt(s)) content.push_back(chunk[s]);
+        }
+    }
+    return content;
+}
+
 /// buildMapLayers, also saying whether a failure lies in the arguments (rules, tiles) rather
-/// than in the data, for the exit code.
+/// than in the data, for the exit code; without `keepStore`, readMapIndex.
 Result<std::unique_ptr<MapLayers>> build(const MapInput& input, const TileSelection& selection, int threads,
-                                         const ProgressCallback& progress, bool& argumentError) {
+                                         const ProgressCallback& progress, bool& argumentError, bool keepStore = true) {
     auto layers = std::make_unique<MapLayers>();
     MapLayers& m = *layers;
 
@@ -177,6 +201,25 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, const TileSelect
     }
     m.index = std::move(*index);
     m.indexMs = msSince(t);
+
+    if (!keepStore) {
+        // Only the index: the tiles are rasterized again where they are needed, a batch at a time.
+        if (explicitTiles) return layers;
+        t = Clock::now();
+        auto content = contentTiles(m.index, threads, progress);
+        if (!content) return content.error();
+        m.rasterizeMs = msSince(t);
+        if (content->empty()) {
+            m.index = TileIndex();  // an empty tile list would mean "every tile" to build()
+        } else if (content->size() != m.index.tiles().size()) {
+            t = Clock::now();
+            auto again = TileIndex::build(m.classified, selection.zoom, *content, selection.maxTiles);
+            if (!again) return again.error();
+            m.index = std::move(*again);
+            m.indexMs += msSince(t);
+        }
+        return layers;
+    }
 
     t = Clock::now();
     RasterizeTilesOptions options;
@@ -222,6 +265,12 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
                                                   const ProgressCallback& progress) {
     bool argumentError = false;
     return build(input, selection, threads, progress, argumentError);
+}
+
+Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
+                                                const ProgressCallback& progress) {
+    bool argumentError = false;
+    return build(input, selection, threads, progress, argumentError, false);
 }
 
 // -- info -------------------------------------------------------------------------------------

@@ -35,7 +35,16 @@ Result<std::string> readText(const fs::path& file) {
     return text.str();
 }
 
-Status copyFile(const fs::path& from, const fs::path& to) {
+/// Copies `from` to `to` atomically, or with `move` renames it there (the parts of a streamed
+/// bake live in the output folder, so the rename stays on one file system).
+Status transferFile(const fs::path& from, const fs::path& to, bool move) {
+    if (move) {
+        std::error_code ec;
+        fs::create_directories(to.parent_path(), ec);
+        if (!ec) fs::rename(from, to, ec);
+        if (ec) return Error{from.string() + " -> " + to.string() + ": " + ec.message()};
+        return Status::success();
+    }
     auto bytes = readText(from);
     if (!bytes) return bytes.error();
     std::error_code ec;
@@ -126,17 +135,44 @@ std::string_view stringField(std::string_view line, std::string_view key) {
     return end == std::string_view::npos ? std::string_view{} : line.substr(start, end - start);
 }
 
+/// An output file written a megabyte at a time: a merged manifest is millions of short lines,
+/// and OutputFile::write is a system call each.
+class BufferedFile {
+public:
+    explicit BufferedFile(OutputFile& file) : mFile(file) { mText.reserve(kPiece + 4096); }
+    Status write(std::string_view text) {
+        mText += text;
+        return mText.size() >= kPiece ? flush() : Status::success();
+    }
+    Status flush() {
+        Status s = mText.empty() ? Status::success() : mFile.write(mText);
+        mText.clear();
+        return s;
+    }
+
+private:
+    static constexpr std::size_t kPiece = std::size_t{1} << 20;
+    OutputFile& mFile;
+    std::string mText;
+};
+
 /// Writes a one-per-line array from sorted streams: each round takes the element with the
 /// smallest key (`keyOf`, which may fail), so streams sorted by that key merge into one sorted
 /// array; equal keys keep their stream's order.
 template <typename Key, typename KeyOf>
-Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyOf, OutputFile& file) {
+Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyOf, BufferedFile& file) {
     struct Head {
         std::string line;
         Key key{};
         bool live = false;
     };
     std::vector<Head> heads(readers.size());
+    // A heap of the live streams, smallest (key, stream) on top: a region's batches are
+    // hundreds of streams.
+    std::vector<std::size_t> live;
+    const auto after = [&](std::size_t a, std::size_t b) {
+        return std::tie(heads[b].key, b) < std::tie(heads[a].key, a);
+    };
     const auto advance = [&](std::size_t i) -> Status {
         heads[i].live = readers[i].next(heads[i].line);
         if (!heads[i].live) return Status::success();
@@ -147,18 +183,22 @@ Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyO
     };
     for (std::size_t i = 0; i < readers.size(); ++i) {
         if (Status s = advance(i); !s) return s.error();
+        if (heads[i].live) live.push_back(i);
     }
+    std::make_heap(live.begin(), live.end(), after);
     std::size_t count = 0;
-    for (;;) {
-        std::size_t best = readers.size();
-        for (std::size_t i = 0; i < heads.size(); ++i) {
-            if (heads[i].live && (best == readers.size() || heads[i].key < heads[best].key)) best = i;
-        }
-        if (best == readers.size()) break;
+    while (!live.empty()) {
+        std::pop_heap(live.begin(), live.end(), after);
+        const std::size_t best = live.back();
         Status w = file.write(count++ == 0 ? std::string_view("[\n    ") : std::string_view(",\n    "));
         if (w) w = file.write(heads[best].line);
         if (!w) return w.error();
         if (Status s = advance(best); !s) return s.error();
+        if (heads[best].live) {
+            std::push_heap(live.begin(), live.end(), after);
+        } else {
+            live.pop_back();
+        }
     }
     if (Status w = file.write(count == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) return w.error();
     return count;
@@ -166,8 +206,8 @@ Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyO
 
 class Merger {
 public:
-    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, std::ostream& out)
-        : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mReport(out) {}
+    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, std::ostream& out)
+        : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mMove(move), mReport(out) {}
 
     Status manifest() {
         std::vector<std::map<std::string, std::string>> parts;
@@ -278,8 +318,10 @@ public:
         };
 
         const fs::path destination = mOut / "manifest.json";
-        auto file = OutputFile::create(destination);
-        if (!file) return file.error();
+        auto output = OutputFile::create(destination);
+        if (!output) return output.error();
+        BufferedFile buffered(*output);
+        BufferedFile* file = &buffered;
         std::size_t instances = 0, buildings = 0;
         Status w = file->write("{\n");
         bool first = true;
@@ -300,12 +342,13 @@ public:
             }
         }
         if (w) w = file->write("\n}\n");
+        if (w) w = file->flush();
         if (!w) return w;
         if (instances != instanceCount) {
             return Error{"manifest: the shards' instanceCount says " + std::to_string(instanceCount) + " but " +
                          std::to_string(instances) + " instances were merged"};
         }
-        if (Status c = file->commit(); !c) return c;
+        if (Status c = output->commit(); !c) return c;
         mReport << "  " << destination.string() << " (" << instances << " instances, " << buildings << " buildings)\n";
         return Status::success();
     }
@@ -353,7 +396,10 @@ public:
                     leaf.region = node.at("boundingVolume").at("region").get<std::array<double, 6>>();
                     leaf.transform = node.at("transform").get<std::array<double, 16>>();
                     leaves.push_back(std::move(leaf));
-                    if (Status c = copyFile(s.folder / "3dtiles" / relative, mOut / "3dtiles" / relative); !c) return c;
+                    if (Status c = transferFile(s.folder / "3dtiles" / relative, mOut / "3dtiles" / relative, mMove);
+                        !c) {
+                        return c;
+                    }
                     ++copied;
                 }
             } catch (const std::exception& e) {
@@ -373,7 +419,7 @@ public:
         for (const Shard& s : mShards) {
             for (const std::string& f : s.record.files) {
                 if (f.rfind("layers/", 0) != 0) continue;
-                if (Status c = copyFile(s.folder / f, mOut / f); !c) return c;
+                if (Status c = transferFile(s.folder / f, mOut / f, mMove); !c) return c;
                 ++copied;
             }
         }
@@ -385,6 +431,7 @@ private:
     std::vector<Shard> mShards;
     std::vector<TileId> mTiles;  // every shard's tiles, in scene order
     fs::path mOut;
+    bool mMove = false;
     std::ostream& mReport;
     std::vector<const Shard*> mManifestShards;
 };
@@ -483,7 +530,7 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
         return kExitFailed;
     }
     out << "merging " << count << " shards, " << tiles.size() << " tiles, into " << command.outDir.string() << ":\n";
-    Merger merger(shards, tiles, command.outDir, out);
+    Merger merger(shards, tiles, command.outDir, command.moveParts, out);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.layers();
@@ -492,6 +539,20 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
         return kExitFailed;
     }
     return kExitOk;
+}
+
+Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir) {
+    MergeCommand command;
+    command.shards = parts;
+    command.outDir = outDir;
+    command.moveParts = true;
+    std::ostringstream out, err;
+    if (runMerge(command, out, err) != kExitOk) {
+        std::string message = err.str();
+        while (!message.empty() && message.back() == '\n') message.pop_back();
+        return Error{"joining the batches: " + message};
+    }
+    return Status::success();
 }
 
 }  // namespace terrabit::core::scale

@@ -265,23 +265,59 @@ std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId
     return ring;
 }
 
-ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
-    const std::vector<TileId>& tiles = index.tiles();
-    std::vector<std::uint64_t> weights(tiles.size(), 0);
-    for (std::size_t slot = 0; slot < tiles.size(); ++slot) weights[slot] = index.entries(slot).size();
-    ShardPlan plan = planShards(tiles, weights, spec.count);
-    const auto k = static_cast<std::size_t>(spec.index);
+namespace {
+
+/// The weights planShards balances shards by: a tile's feature entries.
+std::vector<std::uint64_t> entryWeights(const TileIndex& index) {
+    std::vector<std::uint64_t> weights(index.tiles().size(), 0);
+    for (std::size_t slot = 0; slot < weights.size(); ++slot) weights[slot] = index.entries(slot).size();
+    return weights;
+}
+
+/// Part k of a plan with the tiles its results depend on.
+ShardWork workOf(const TileIndex& index, ShardPlan& plan, std::size_t k, int reach) {
     ShardWork work;
     work.own = std::move(plan.tiles[k]);
     work.prefixes = std::move(plan.keys[k]);
     work.weight = plan.weights[k];
-    std::vector<placement::PassKind> kinds;
-    for (const placement::PassRule& p : rules.passes()) kinds.push_back(p.kind);
-    work.baked = bakeClosure(work.own, tiles, placementReachTiles(kinds));
+    work.baked = bakeClosure(work.own, index.tiles(), reach);
     const std::vector<TileId> ring = footprintRing(index, work.baked);
     work.baked.insert(work.baked.end(), ring.begin(), ring.end());
     std::sort(work.baked.begin(), work.baked.end());
     return work;
+}
+
+int reachOf(const placement::PlacementRules& rules) {
+    std::vector<placement::PassKind> kinds;
+    for (const placement::PassRule& p : rules.passes()) kinds.push_back(p.kind);
+    return placementReachTiles(kinds);
+}
+
+}  // namespace
+
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
+    ShardPlan plan = planShards(index.tiles(), entryWeights(index), spec.count);
+    return workOf(index, plan, static_cast<std::size_t>(spec.index), reachOf(rules));
+}
+
+std::vector<ShardWork> batchWorks(const TileIndex& index, std::size_t batchTiles,
+                                  const placement::PlacementRules& rules) {
+    const std::size_t tiles = index.tiles().size();
+    if (tiles == 0) return {};
+    const std::size_t size = std::max<std::size_t>(batchTiles, 1);
+    const std::size_t count = std::min<std::size_t>((tiles + size - 1) / size, kMaxShards);
+    // Unit weights: a run of consecutive quadkeys of at most `size` tiles each.
+    ShardPlan plan = planShards(index.tiles(), {}, static_cast<int>(count));
+    const int reach = reachOf(rules);
+    std::vector<ShardWork> works;
+    works.reserve(count);
+    for (std::size_t k = 0; k < count; ++k) works.push_back(workOf(index, plan, k, reach));
+    const std::vector<std::uint64_t> weights = entryWeights(index);
+    for (ShardWork& w : works) {
+        w.weight = 0;
+        for (const TileId& t : w.own) w.weight += 1 + weights[*index.slot(t)];
+    }
+    return works;
 }
 
 }  // namespace terrabit::core::scale

@@ -25,25 +25,11 @@ namespace fs = std::filesystem;
 
 const std::string kResources = TERRABIT_RESOURCES_DIR;
 
-/// Every file a bake wrote, leaving out shard records and work folders.
-std::map<std::string, std::string> bakedFiles(const fs::path& root) {
-    return filesUnder(root, [](const std::string& relative) {
+/// Every file a bake wrote, byte for byte, leaving out shard records and work folders.
+void expectSameFiles(const fs::path& expected, const fs::path& actual) {
+    test::expectSameFiles(expected, actual, [](const std::string& relative) {
         return relative == scale::kShardRecordFile || relative.rfind(".terrabit-shards", 0) == 0;
     });
-}
-
-/// Fails with the first differing file rather than dumping megabytes.
-void expectSameFiles(const fs::path& expected, const fs::path& actual) {
-    const auto a = bakedFiles(expected), b = bakedFiles(actual);
-    ASSERT_FALSE(a.empty());
-    std::vector<std::string> namesA, namesB;
-    for (const auto& [k, v] : a) namesA.push_back(k);
-    for (const auto& [k, v] : b) namesB.push_back(k);
-    ASSERT_EQ(namesA, namesB);
-    for (const auto& [name, bytes] : a) {
-        EXPECT_TRUE(bytes == b.at(name)) << name << " differs (" << bytes.size() << " against " << b.at(name).size()
-                                         << " bytes)";
-    }
 }
 
 int run(const std::string& commandLine) { return std::system((commandLine + " >/dev/null 2>&1").c_str()); }

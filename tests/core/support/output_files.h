@@ -2,12 +2,15 @@
 // Reading back what a command wrote: a file's bytes, and every file below a folder with its
 // bytes, for tests that compare whole outputs byte for byte.
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace terrabit::test {
 
@@ -31,6 +34,22 @@ inline std::map<std::string, std::string> filesUnder(const std::filesystem::path
         files[relative] = readFile(e.path());
     }
     return files;
+}
+
+/// Expects the same files below both folders (`skip` leaving some out), byte for byte; fails
+/// with the names of the differing files rather than dumping megabytes.
+inline void expectSameFiles(const std::filesystem::path& expected, const std::filesystem::path& actual,
+                            const std::function<bool(const std::string&)>& skip = {}) {
+    const auto a = filesUnder(expected, skip), b = filesUnder(actual, skip);
+    ASSERT_FALSE(a.empty());
+    std::vector<std::string> namesA, namesB;
+    for (const auto& [k, v] : a) namesA.push_back(k);
+    for (const auto& [k, v] : b) namesB.push_back(k);
+    ASSERT_EQ(namesA, namesB);
+    for (const auto& [name, bytes] : a) {
+        EXPECT_TRUE(bytes == b.at(name)) << name << " differs (" << bytes.size() << " against " << b.at(name).size()
+                                         << " bytes)";
+    }
 }
 
 }  // namespace terrabit::test

@@ -25,6 +25,25 @@ namespace terrabit::core::io {
 using SceneExporter = std::function<Result<ExportReport>(const Scene&, const ExportOptions&, const AssetCatalogue&,
                                                          const LayerSource*, const ProgressCallback&)>;
 
+/// Joins the part folders of a streamed bake (each a shard of the bake, with its shard.json)
+/// into `outDir`: the shape of terrabit-cli merge (scale::runMerge with moveParts), passed in
+/// like the exporter because terrabit::scale builds on terrabit::io.
+using PartMerger =
+    std::function<Status(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir)>;
+
+/// What a bake held at once, for tests that show a streamed bake stays bounded.
+struct BakeFootprint {
+    std::size_t batches = 0;          ///< 1 when the whole bake ran at once
+    std::size_t tiles = 0;            ///< tiles of the bake
+    std::size_t peakRasterTiles = 0;  ///< most tiles' layers held at once
+    std::size_t peakSceneTiles = 0;   ///< most tiles in one Scene
+    std::size_t peakInstances = 0;    ///< most instances in one Scene
+};
+
+/// Tiles per batch of a streamed bake by default: a few hundred megabytes at most on a dense
+/// city, while the halo each batch bakes again stays a fraction of it.
+inline constexpr std::size_t kDefaultBatchTiles = 256;
+
 struct BakeCommand {
     MapInput input;           ///< the map and the rules document (layers, expressions, passes)
     TileSelection selection;  ///< zoom and tiles (default: every tile with content)
@@ -43,6 +62,16 @@ struct BakeCommand {
     /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
     /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.
     scale::ShardSpec shard;
+    /// Streaming: the tiles are baked in batches of at most this many (runs of consecutive
+    /// quadkeys, each with its halo, like shards), rasterized per batch and dropped after it, and
+    /// the batches joined by `merger` — the same files, byte for byte, as one bake of everything.
+    /// Only when every format is per tile (manifest, 3dtiles, layers), `merger` is set and the
+    /// bake is no shard; glb, osgb and collision are whole-scene files, so a bake asking for one
+    /// holds the whole scene. 0: never stream.
+    std::size_t batchTiles = kDefaultBatchTiles;
+    PartMerger merger;
+    /// When set, filled with what the bake held at once.
+    BakeFootprint* footprint = nullptr;
 };
 
 /// Bakes and writes the scene. On `out`: the tiles, what the passes did (tiles run, time), the
@@ -50,7 +79,7 @@ struct BakeCommand {
 /// vegetation density, and the files written. On `err`: progress (through `progress`), warnings
 /// about the data and the bake, and errors. Returns 0 when a scene was written, 1 when nothing
 /// usable was read, nothing could be baked or a file could not be written, 2 for bad arguments,
-/// rules or catalogue.
+/// rules or catalogue. A streamed bake works in <outDir>/.terrabit-batches, removed at the end.
 int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
 
 }  // namespace terrabit::core::io

@@ -70,6 +70,13 @@ struct MapLayers {
 Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const TileSelection& selection, int threads,
                                                   const ProgressCallback& progress);
 
+/// buildMapLayers without the rasterized tiles: the map read, classified and indexed over the
+/// same tiles (with no quadkeys and no box, those with content, found by rasterizing a chunk of
+/// tiles at a time and dropping it), `store` left empty. For a bake that rasterizes its tiles a
+/// batch at a time, so a whole country's layers are never held at once.
+Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
+                                                const ProgressCallback& progress);
+
 /// The tiles a selection names (quadkeys expanded, box covered), sorted north to south; empty
 /// when it names none. Errors name the bad quadkey or box.
 Result<std::vector<TileId>> selectedTiles(const TileSelection& selection);

@@ -22,11 +22,19 @@ namespace terrabit::core::scale {
 struct MergeCommand {
     std::vector<std::filesystem::path> shards;  ///< the shards' output folders, any order
     std::filesystem::path outDir;               ///< created when missing
+    /// Rename the shards' per-tile files into place instead of copying them (a streamed bake's
+    /// batches, whose folders are thrown away after the merge); the shard folders are left
+    /// incomplete.
+    bool moveParts = false;
 };
 
 /// Merges; prints what was merged and written on `out`, problems on `err`. Returns 0 when the
 /// merged output was written, 1 when a shard is missing, failed or does not fit the others or
 /// a file could not be read or written, 2 for bad arguments.
 int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err);
+
+/// Joins the batches of a streamed bake (io::BakeCommand::merger): runMerge with moveParts,
+/// quietly; an error carries what runMerge printed.
+Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir);
 
 }  // namespace terrabit::core::scale

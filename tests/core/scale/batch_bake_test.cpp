@@ -1,0 +1,151 @@
+// A streamed bake (BakeCommand::batchTiles): the Monaco sample baked a batch of tiles at a time
+// writes the same files, byte for byte, as the bake of every tile at once — for any batch size
+// and thread count — while holding only a batch and its halo at once.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "../support/output_files.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/bake_command.h"
+#include "terrabit/core/scale/shard_merge.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+namespace fs = std::filesystem;
+
+const std::string kResources = TERRABIT_RESOURCES_DIR;
+
+class BatchBakeTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        mDir = fs::temp_directory_path() / ("terrabit_batch_" + std::to_string(::getpid()) + "_" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(mDir);
+        fs::create_directories(mDir);
+    }
+    void TearDown() override { fs::remove_all(mDir); }
+
+    /// A 5 × 4-tile block of the sample at zoom 17 (the harbour, the Rock and the casino), into
+    /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
+    io::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
+        io::BakeCommand c;
+        c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
+        c.input.rules = kResources + "/rules/default.yaml";
+        c.catalogue = kResources + "/assets/catalogue.yaml";
+        c.selection.zoom = 17;
+        c.selection.bboxLonLat = Box2{{7.412, 43.728}, {7.432, 43.741}};
+        c.outDir = out;
+        c.seed = 11;
+        c.threads = 2;
+        c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers};
+        c.exporter = exportScene;
+        c.merger = scale::mergeParts;
+        c.batchTiles = batchTiles;
+        return c;
+    }
+
+    int bake(io::BakeCommand c, io::BakeFootprint* footprint = nullptr) {
+        std::ostringstream out, err;
+        c.footprint = footprint;
+        const int code = io::runBake(c, out, err);
+        mLastOut = out.str();
+        mLastErr = err.str();
+        return code;
+    }
+
+    fs::path mDir;
+    std::string mLastOut, mLastErr;
+};
+
+TEST_F(BatchBakeTest, AnyBatchSizeWritesTheFilesOfTheWholeBake) {
+    io::BakeFootprint whole;
+    ASSERT_EQ(bake(command(mDir / "whole", 0), &whole), 0) << mLastErr;
+    EXPECT_EQ(whole.batches, 1u);
+    ASSERT_GT(whole.tiles, 7u);
+    const std::string wholeSummary = mLastOut;
+    // 1: every tile alone; 3 and 7: runs that split the block unevenly; 1000: more than the map.
+    for (const std::size_t batch : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{1000}}) {
+        SCOPED_TRACE("batch of " + std::to_string(batch));
+        const fs::path out = mDir / ("batch" + std::to_string(batch));
+        io::BakeFootprint footprint;
+        ASSERT_EQ(bake(command(out, batch), &footprint), 0) << mLastErr;
+        EXPECT_EQ(footprint.batches, (whole.tiles + batch - 1) / batch);
+        EXPECT_LE(footprint.peakSceneTiles, batch);
+        expectSameFiles(mDir / "whole", out);
+        EXPECT_FALSE(fs::exists(out / ".terrabit-batches")) << "the batches' work folder is left behind";
+        // The summary adds up to the whole bake's: buildings, instances, assets, densities.
+        for (const std::string key : {"buildings: ", "instances: ", "vegetation: ", "surfaces: "}) {
+            const auto line = [&](const std::string& text) {
+                const std::size_t at = text.find(key);
+                return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+            };
+            EXPECT_EQ(line(mLastOut), line(wholeSummary));
+        }
+    }
+}
+
+TEST_F(BatchBakeTest, AnyThreadCountStreamsTheSameFiles) {
+    io::BakeCommand c = command(mDir / "one", 4);
+    c.threads = 1;
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    c.outDir = mDir / "two";
+    c.threads = 2;
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    expectSameFiles(mDir / "one", mDir / "two");
+}
+
+TEST_F(BatchBakeTest, AStreamedBakeHoldsABatchAndItsHaloNotTheMap) {
+    // The whole sample at zoom 18, every tile with content: hundreds of tiles, many times the
+    // halo a batch bakes around itself.
+    io::BakeCommand c = command(mDir / "whole", 0);
+    c.selection.bboxLonLat = {};
+    c.selection.zoom = 18;
+    c.formats = {ExportFormat::Manifest};
+    io::BakeFootprint all;
+    ASSERT_EQ(bake(c, &all), 0) << mLastErr;
+    ASSERT_GT(all.tiles, 400u);
+    EXPECT_EQ(all.peakRasterTiles, all.tiles);  // at once, every tile's layers are held
+
+    c.outDir = mDir / "streamed";
+    c.batchTiles = 8;
+    io::BakeFootprint streamed;
+    ASSERT_EQ(bake(c, &streamed), 0) << mLastErr;
+    EXPECT_EQ(streamed.tiles, all.tiles);
+    EXPECT_GE(streamed.batches, all.tiles / 8);
+    EXPECT_LE(streamed.peakSceneTiles, 8u);
+    // The halo (the building phases' chain reaches about ten tiles) is most of this map still;
+    // the scene, which the manifest is written from, is the batch alone.
+    EXPECT_LT(streamed.peakRasterTiles, all.tiles);
+    EXPECT_LT(streamed.peakInstances * 4, all.peakInstances)
+        << streamed.peakInstances << " of " << all.peakInstances << " instances held at once";
+    expectSameFiles(mDir / "whole", mDir / "streamed");
+}
+
+TEST_F(BatchBakeTest, WholeSceneFormatsBakeEverythingAtOnce) {
+    io::BakeCommand c = command(mDir / "glb", 3);
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
+    io::BakeFootprint footprint;
+    ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
+    EXPECT_EQ(footprint.batches, 1u);  // one scene.glb of every tile needs every tile's instances
+    EXPECT_TRUE(fs::exists(mDir / "glb" / "scene.glb"));
+}
+
+TEST_F(BatchBakeTest, TheCliBatchTilesOptionKeepsTheFiles) {
+    const std::string base = std::string(TERRABIT_CLI) + " --quiet bake " + kResources +
+                             "/maps/monaco-2022-07-19.osm.pbf --zoom 17 --bbox 7.412,43.728,7.432,43.741 --seed 11 "
+                             "--threads 2 --format manifest,3dtiles --out ";
+    ASSERT_EQ(std::system((base + (mDir / "zero").string() + " --batch-tiles 0 >/dev/null 2>&1").c_str()), 0);
+    ASSERT_EQ(std::system((base + (mDir / "five").string() + " --batch-tiles 5 >/dev/null 2>&1").c_str()), 0);
+    expectSameFiles(mDir / "zero", mDir / "five");
+}
+
+}  // namespace
+}  // namespace terrabit::test
