@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -27,6 +28,10 @@ namespace terrabit::core {
 
 namespace raster_detail {
 
+namespace {
+constexpr std::uint64_t kExponentBits = 0x7ff0000000000000;
+}  // namespace
+
 Status validate(const PolygonView& shape) {
     std::uint32_t previous = 0;
     for (std::size_t r = 0; r < shape.ringEnds.size(); ++r) {
@@ -37,6 +42,14 @@ Status validate(const PolygonView& shape) {
         }
         previous = end;
     }
+    // One branch-free pass (the exponent of a NaN or an infinity has every bit set); the slow
+    // search for the culprit only when there is one.
+    std::uint64_t nonFinite = 0;
+    for (const Vec2& p : shape.points) {
+        nonFinite |= (~std::bit_cast<std::uint64_t>(p.x) & kExponentBits) == 0;
+        nonFinite |= (~std::bit_cast<std::uint64_t>(p.y) & kExponentBits) == 0;
+    }
+    if (nonFinite == 0) return {};
     for (std::size_t i = 0; i < shape.points.size(); ++i) {
         if (!isFinite(shape.points[i])) {
             return Error{"polygon point " + std::to_string(i) + " has a NaN or infinite coordinate"};

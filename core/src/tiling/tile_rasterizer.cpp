@@ -9,6 +9,8 @@ namespace {
 
 /// Liang–Barsky: clips segment a-b to the square [lo, hi]²; false when nothing is left.
 bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
+    // Most segments of a tile's lines lie inside the square: no divisions for them.
+    if (std::min({a.x, a.y, b.x, b.y}) >= lo && std::max({a.x, a.y, b.x, b.y}) <= hi) return true;
     double t0 = 0.0, t1 = 1.0;
     const Vec2 d = b - a;
     const double p[4] = {-d.x, d.x, -d.y, d.y};
@@ -176,7 +178,9 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                         ring = mReduced;
                     }
                     if (inside) {
-                        for (const Vec2& p : ring) mPoints.push_back(p - offset);
+                        const std::size_t at = mPoints.size();
+                        mPoints.resize(at + ring.size());
+                        for (std::size_t k = 0; k < ring.size(); ++k) mPoints[at + k] = ring[k] - offset;
                         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
                     } else {
                         clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells, reach);
