@@ -104,10 +104,12 @@ public:
     std::vector<std::string>& warnings;
     BakeTotals totals;
     BakeFootprint footprint;
-    std::string shardLine;     ///< the shard's line of the summary, if a shard
-    double rasterizeMs = 0.0;  ///< rasterizing the batches
-    double writeMs = 0.0;      ///< exporting (every batch's)
-    double joinMs = 0.0;       ///< joining the batches
+    scale::ShardWork shard;                    ///< a shard's work (beginShard)
+    std::vector<VegetationTileTally> tallies;  ///< of a streamed bake's batches
+    std::string shardLine;                     ///< the shard's line of the summary, if a shard
+    double rasterizeMs = 0.0;                  ///< rasterizing the batches
+    double writeMs = 0.0;                      ///< exporting (every batch's)
+    double joinMs = 0.0;                       ///< joining the batches
 
     std::ostream& errStream;
     std::ostream& err() const { return errStream; }
@@ -136,6 +138,33 @@ public:
         footprint.peakInstances = std::max(footprint.peakInstances, scene.instanceCount());
     }
 
+    /// Removes the shard's old record and finds its work; kNoTiles, its record written, when
+    /// the shard has no tiles.
+    int beginShard(const placement::PlacementRules& rules) {
+        if (Status s = scale::removeShardRecord(command.outDir); !s)
+            return failure(err(), s.message(), kExitNothingUsable);
+        shard = scale::shardWork(m.index, command.shard, rules);
+        if (!shard.own.empty()) return kExitOk;
+        Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
+        if (!s) return failure(err(), s.message(), kExitNothingUsable);
+        shardLine = "shard " + command.shard.text() + ": no tiles\n";
+        return kNoTiles;
+    }
+
+    /// Writes the shard's record, last: the shard is done once its files (totals.files) are.
+    int finishShard(std::vector<VegetationTileTally> shardTallies, Clock::time_point start) {
+        scale::ShardRecord record = scale::makeShardRecord(command.shard, shard);
+        record.tallies = std::move(shardTallies);
+        for (const ExportedFile& f : totals.files) record.files.push_back(f.path.generic_string());
+        record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
+            return failure(err(), st.message(), kExitNothingUsable);
+        }
+        shardLine = "shard " + command.shard.text() + ": " + std::to_string(shard.own.size()) + " tiles, " +
+                    std::to_string(shard.baked.size()) + " baked with their halo\n";
+        return kExitOk;
+    }
+
     /// Every tile (or a shard's) at once, from m.store.
     int whole(placement::PlacementRules passes, const ProgressCallback& progress) {
         const auto start = Clock::now();
@@ -148,17 +177,8 @@ public:
         options.progress = scaled(progress, 0.0, 0.8);
         // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
         const bool sharded = command.shard.count > 0;
-        scale::ShardWork shard;
         if (sharded) {
-            if (Status s = scale::removeShardRecord(command.outDir); !s)
-                return failure(err(), s.message(), kExitNothingUsable);
-            shard = scale::shardWork(m.index, command.shard, baker.rules());
-            if (shard.own.empty()) {
-                Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
-                if (!s) return failure(err(), s.message(), kExitNothingUsable);
-                shardLine = "shard " + command.shard.text() + ": no tiles\n";
-                return kNoTiles;
-            }
+            if (const int code = beginShard(baker.rules()); code != kExitOk) return code;
             options.tiles = shard.baked;
             options.sceneTiles = shard.own;
             options.origin = placement::sceneOrigin(m.index.tiles());
@@ -172,21 +192,13 @@ public:
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
         printWarnings(err(), warnings);
         if (!report) return failure(err(), report.message(), kExitNothingUsable);
-        if (sharded) {
-            scale::ShardRecord record = scale::makeShardRecord(command.shard, shard);
-            record.tallies = scene->vegetationTallies;
-            for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
-            record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-            if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
-                return failure(err(), st.message(), kExitNothingUsable);
-            }
-            shardLine = "shard " + command.shard.text() + ": " + std::to_string(shard.own.size()) + " tiles, " +
-                        std::to_string(shard.baked.size()) + " baked with their halo\n";
-        }
         totals.add(*scene, baker.report());
         totals.requestedDensity = scene->statistics.requestedDensity;
         totals.achievedDensity = scene->statistics.achievedDensity;
         totals.files = report->files;
+        if (sharded) {
+            if (const int code = finishShard(scene->vegetationTallies, start); code != kExitOk) return code;
+        }
         footprint.batches = 1;
         footprint.tiles = m.index.tiles().size();
         hold(m.store.tiles().size(), *scene);
@@ -214,7 +226,6 @@ public:
         const LonLat origin = placement::sceneOrigin(m.index.tiles());
         const int count = static_cast<int>(batches.size());
         std::vector<fs::path> folders;
-        std::vector<VegetationTileTally> tallies;
         std::unordered_set<std::string> seen;  // batches share their halo, and its warnings
         std::vector<std::string> bakeWarnings;
         // One baker over one store whose tiles change per batch: consecutive batches share much
@@ -374,7 +385,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
         return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
     });
-    const bool mayStream = command.merger && command.batchTiles > 0 && !sharded && perTileFormats;
+    const bool mayStream = command.merger && command.batchTiles > 0 && perTileFormats;
     auto layers = mayStream ? readMapIndex(command.input, command.selection, command.threads, part(0.0, 0.2))
                             : buildMapLayers(command.input, command.selection, command.threads, part(0.0, 0.5));
     if (!layers) return failure(err, layers.message(), kExitNothingUsable);
@@ -392,9 +403,20 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     BakeRun run(command, m, *catalogue, rulesDocument, warnings, err);
     int code = kExitOk;
     if (mayStream) {
-        const std::vector<scale::ShardWork> batches = scale::batchWorks(m.index, command.batchTiles, *passes);
-        if (batches.size() > 1) {
+        // A shard streams its own tiles.
+        std::vector<TileId> tiles = m.index.tiles();
+        if (sharded) {
+            code = run.beginShard(*passes);
+            tiles = run.shard.own;
+        }
+        const std::vector<scale::ShardWork> batches =
+            code == kExitOk ? scale::batchWorks(m.index, tiles, command.batchTiles, *passes)
+                            : std::vector<scale::ShardWork>();
+        if (code != kExitOk) {
+            // the shard has no tiles, or its old record could not be removed
+        } else if (batches.size() > 1 || sharded) {
             code = run.streamed(batches, *passes, part(0.2, 0.8));
+            if (code == kExitOk && sharded) code = run.finishShard(std::move(run.tallies), start);
         } else {
             // One batch: the whole bake, its tiles rasterized now.
             const auto t = Clock::now();

@@ -300,14 +300,14 @@ ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placeme
     return workOf(index, plan, static_cast<std::size_t>(spec.index), reachOf(rules));
 }
 
-std::vector<ShardWork> batchWorks(const TileIndex& index, std::size_t batchTiles,
+std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId> of, std::size_t batchTiles,
                                   const placement::PlacementRules& rules) {
-    const std::size_t tiles = index.tiles().size();
+    const std::size_t tiles = of.size();
     if (tiles == 0) return {};
     const std::size_t size = std::max<std::size_t>(batchTiles, 1);
     const std::size_t count = std::min<std::size_t>((tiles + size - 1) / size, kMaxShards);
     // Unit weights: a run of consecutive quadkeys of at most `size` tiles each.
-    ShardPlan plan = planShards(index.tiles(), {}, static_cast<int>(count));
+    ShardPlan plan = planShards(of, {}, static_cast<int>(count));
     const int reach = reachOf(rules);
     std::vector<ShardWork> works;
     works.reserve(count);

@@ -14,6 +14,7 @@
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
+#include "terrabit/core/scale/shard_record.h"
 
 namespace terrabit::test {
 namespace {
@@ -127,6 +128,24 @@ TEST_F(BatchBakeTest, AStreamedBakeHoldsABatchAndItsHaloNotTheMap) {
     EXPECT_LT(streamed.peakInstances * 4, all.peakInstances)
         << streamed.peakInstances << " of " << all.peakInstances << " instances held at once";
     expectSameFiles(mDir / "whole", mDir / "streamed");
+}
+
+TEST_F(BatchBakeTest, StreamedShardsMergeIntoTheWholeBake) {
+    ASSERT_EQ(bake(command(mDir / "whole", 0)), 0) << mLastErr;
+    scale::MergeCommand merge;
+    for (int k = 0; k < 2; ++k) {
+        io::BakeCommand c = command(mDir / ("shard" + std::to_string(k)), 3);
+        c.shard = scale::ShardSpec{k, 2};
+        io::BakeFootprint footprint;
+        ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
+        EXPECT_GT(footprint.batches, 1u);  // a shard streams its own tiles
+        EXPECT_LE(footprint.peakSceneTiles, 3u);
+        merge.shards.push_back(c.outDir);
+    }
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
 TEST_F(BatchBakeTest, WholeSceneFormatsBakeEverythingAtOnce) {

@@ -65,9 +65,9 @@ struct BakeCommand {
     /// Streaming: the tiles are baked in batches of at most this many (runs of consecutive
     /// quadkeys, each with its halo, like shards), rasterized per batch and dropped after it, and
     /// the batches joined by `merger` — the same files, byte for byte, as one bake of everything.
-    /// Only when every format is per tile (manifest, 3dtiles, layers), `merger` is set and the
-    /// bake is no shard; glb, osgb and collision are whole-scene files, so a bake asking for one
-    /// holds the whole scene. 0: never stream.
+    /// Only when every format is per tile (manifest, 3dtiles, layers) and `merger` is set; glb,
+    /// osgb and collision are whole-scene files, so a bake asking for one holds the whole scene.
+    /// A shard streams its own tiles. 0: never stream.
     std::size_t batchTiles = kDefaultBatchTiles;
     PartMerger merger;
     /// When set, filled with what the bake held at once.

@@ -110,12 +110,12 @@ struct ShardWork {
 /// entries) by the passes of `rules`.
 ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules);
 
-/// The batches of a single-machine bake that streams its tiles (io::BakeCommand::batchTiles):
-/// every tile of `index` cut, like shards, into runs of consecutive quadkeys — of at most
-/// `batchTiles` tiles each (tiles weigh one, so a batch bounds what is held at once) — each with
-/// the halo its results depend on. Batch k is shard k of the returned count. Empty for an
-/// empty index; at most 65536 batches (larger batches then).
-std::vector<ShardWork> batchWorks(const TileIndex& index, std::size_t batchTiles,
+/// The batches of a bake that streams its tiles (io::BakeCommand::batchTiles): the tiles `of`
+/// (tiles of `index`: all of them, or a shard's own) cut, like shards, into runs of
+/// consecutive quadkeys — of at most `batchTiles` tiles each (tiles weigh one, so a batch
+/// bounds what is held at once) — each with the halo its results depend on among all the
+/// index's tiles. Empty for no tiles; at most 65536 batches (larger batches then).
+std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId> of, std::size_t batchTiles,
                                   const placement::PlacementRules& rules);
 
 }  // namespace terrabit::core::scale
