@@ -1,14 +1,29 @@
 #include "terrabit/core/tiling/layer_store.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
+
 namespace terrabit::core {
 
+namespace {
+
+constexpr std::size_t kChunkBytes = 2u << 20;
+
+}  // namespace
+
+void LayerStore::ChunkFree::operator()(BitTile* chunk) const { std::free(chunk); }
+
 LayerStore::LayerStore(std::vector<std::string> layerNames, std::vector<TileId> tiles)
-    : mNames(std::move(layerNames)), mTiles(std::move(tiles)), mLayers(mTiles.size()) {
+    : mNames(std::move(layerNames)),
+      mTiles(std::move(tiles)),
+      mIndex(mTiles.size() * mNames.size(), -1),
+      mStored(mTiles.size(), 0) {
+    static_assert(sizeof(BitTile) * kChunkTiles == kChunkBytes);
+    static_assert(std::is_trivially_copyable_v<BitTile> && std::is_trivially_destructible_v<BitTile>);
     mSlots.reserve(mTiles.size());
-    for (std::size_t s = 0; s < mTiles.size(); ++s) {
-        mSlots.emplace(mTiles[s], s);
-        mLayers[s].index.assign(mNames.size(), -1);
-    }
+    for (std::size_t s = 0; s < mTiles.size(); ++s) mSlots.emplace(mTiles[s], s);
 }
 
 std::ptrdiff_t LayerStore::slotOf(const TileId& id) const {
@@ -17,10 +32,9 @@ std::ptrdiff_t LayerStore::slotOf(const TileId& id) const {
 }
 
 const BitTile* LayerStore::at(std::size_t slot, int layer) const {
-    if (slot >= mLayers.size() || layer < 0 || static_cast<std::size_t>(layer) >= mNames.size()) return nullptr;
-    const TileLayers& t = mLayers[slot];
-    const std::int32_t i = t.index[static_cast<std::size_t>(layer)];
-    return i < 0 ? nullptr : &t.bits[static_cast<std::size_t>(i)];
+    if (slot >= mTiles.size() || layer < 0 || static_cast<std::size_t>(layer) >= mNames.size()) return nullptr;
+    const std::int64_t position = mIndex[slot * mNames.size() + static_cast<std::size_t>(layer)];
+    return position < 0 ? nullptr : tileAt(static_cast<std::size_t>(position));
 }
 
 const BitTile* LayerStore::tile(const TileId& id, int layer) const {
@@ -28,16 +42,44 @@ const BitTile* LayerStore::tile(const TileId& id, int layer) const {
     return slot < 0 ? nullptr : at(static_cast<std::size_t>(slot), layer);
 }
 
-bool LayerStore::emptyAt(std::size_t slot) const { return slot >= mLayers.size() || mLayers[slot].bits.empty(); }
+bool LayerStore::emptyAt(std::size_t slot) const { return slot >= mStored.size() || mStored[slot] == 0; }
+
+std::size_t LayerStore::reserveTiles(std::size_t n) {
+    // A tile's layers go into one chunk: skip the rest of the current one when they do not fit.
+    if (mUsed % kChunkTiles + n > kChunkTiles) mUsed += kChunkTiles - mUsed % kChunkTiles;
+    while ((mUsed + n + kChunkTiles - 1) / kChunkTiles > mChunks.size()) {
+        void* memory = std::aligned_alloc(alignof(BitTile), kChunkBytes);
+        if (!memory) throw std::bad_alloc();
+        mChunks.emplace_back(static_cast<BitTile*>(memory));
+    }
+    const std::size_t first = mUsed;
+    mUsed += n;
+    return first;
+}
 
 void LayerStore::store(std::size_t slot, std::span<const BitTile> layers) {
-    TileLayers& t = mLayers[slot];
-    t.bits.clear();
-    t.index.assign(mNames.size(), -1);
-    for (std::size_t l = 0; l < mNames.size() && l < layers.size(); ++l) {
-        if (layers[l].none()) continue;
-        t.index[l] = static_cast<std::int32_t>(t.bits.size());
-        t.bits.push_back(layers[l]);
+    const std::size_t layerCount = std::min(mNames.size(), layers.size());
+    std::int64_t* index = mIndex.data() + slot * mNames.size();
+    std::fill(index, index + mNames.size(), -1);
+    // Which layers hold something, each tile scanned once (an empty one is read to its end).
+    std::vector<std::size_t> filled;
+    filled.reserve(layerCount);
+    for (std::size_t l = 0; l < layerCount; ++l) {
+        if (!layers[l].none()) filled.push_back(l);
+    }
+    mStored[slot] = filled.empty() ? 0 : 1;
+    if (filled.empty()) return;
+    // Only handing out room is serialized (the chunk list may grow); copying the bits is not.
+    std::size_t position = 0;
+    BitTile* target = nullptr;
+    {
+        std::lock_guard lock(*mMutex);
+        position = reserveTiles(filled.size());
+        target = tileAt(position);
+    }
+    for (const std::size_t l : filled) {
+        new (target++) BitTile(layers[l]);
+        index[l] = static_cast<std::int64_t>(position++);
     }
 }
 

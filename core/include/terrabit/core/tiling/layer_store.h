@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -38,21 +40,36 @@ public:
     bool emptyAt(std::size_t slot) const;
 
     /// Stores the layers of one tile (one BitTile per layer id), keeping only non-empty ones.
-    /// Safe to call from several threads at once for different slots.
+    /// Safe to call from several threads at once for different slots. Storing a slot again
+    /// replaces its bits; the old ones stay allocated until the store goes away.
     void store(std::size_t slot, std::span<const BitTile> layers);
 
     /// A hash of every tile's every layer, in slot order (for determinism checks).
     std::uint64_t hash() const;
 
 private:
-    struct TileLayers {
-        std::vector<std::int32_t> index;  ///< per layer id: position in bits, or -1 when empty
-        std::vector<BitTile> bits;
+    /// Bits live in chunks of kChunkTiles tiles, each one 2 MiB allocation, instead of a vector
+    /// per tile grown layer by layer (its mallocs and copies were a third of rasterizing a map).
+    /// A chunk never moves, so a tile's address is stable once handed out. (Asking for huge
+    /// pages was measured too: the kernel's first compaction cost more than it saved.)
+    static constexpr std::size_t kChunkTiles = 256;
+    struct ChunkFree {
+        void operator()(BitTile* chunk) const;
     };
+    using Chunk = std::unique_ptr<BitTile[], ChunkFree>;
+
+    /// Room for n more tiles (under mMutex): their positions, consecutive.
+    std::size_t reserveTiles(std::size_t n);
+    BitTile* tileAt(std::size_t position) const { return &mChunks[position / kChunkTiles][position % kChunkTiles]; }
+
     std::vector<std::string> mNames;
     std::vector<TileId> mTiles;
     std::unordered_map<TileId, std::size_t> mSlots;
-    std::vector<TileLayers> mLayers;  ///< per slot
+    std::vector<std::int64_t> mIndex;   ///< slot * layers + layer: position of the bits, or -1 when empty
+    std::vector<std::uint8_t> mStored;  ///< per slot: 1 when some layer is not empty
+    std::vector<Chunk> mChunks;
+    std::size_t mUsed = 0;  ///< positions handed out
+    std::unique_ptr<std::mutex> mMutex = std::make_unique<std::mutex>();
 };
 
 }  // namespace terrabit::core
