@@ -318,7 +318,9 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
         command.exporter = exportWithSceneGraph;
-        command.merger = terrabit::core::scale::mergeParts;
+        command.merger = [](const std::vector<std::filesystem::path>& parts, const std::filesystem::path& to) {
+            return terrabit::core::scale::mergeParts(parts, to);
+        };
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {
             ctx.exitCode = terrabit::core::scale::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);

@@ -478,7 +478,7 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
         }
         slot = &s;
     }
-    for (int k = 0; k < count; ++k) {
+    for (int k = 0; k < count && !command.subset; ++k) {
         if (!byIndex[static_cast<std::size_t>(k)]) {
             const std::string spec = ShardSpec{k, count}.text();
             err << "error: shard " << spec << " is missing: bake it alone with --shard " << spec
@@ -541,11 +541,14 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
     return kExitOk;
 }
 
-Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir) {
+namespace {
+
+Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset) {
     MergeCommand command;
     command.shards = parts;
     command.outDir = outDir;
     command.moveParts = true;
+    command.subset = subset;
     std::ostringstream out, err;
     if (runMerge(command, out, err) != kExitOk) {
         std::string message = err.str();
@@ -553,6 +556,47 @@ Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir) {
         return Error{"joining the batches: " + message};
     }
     return Status::success();
+}
+
+}  // namespace
+
+Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, std::size_t maxOpen) {
+    maxOpen = std::max<std::size_t>(maxOpen, 2);
+    if (parts.size() <= maxOpen) return mergeQuietly(parts, outDir, false);
+    // Too many to read at once: join runs of maxOpen parts into groups, each a part of the next
+    // round with a record covering its parts. The join sorts by tile, so rounds do not change
+    // the bytes.
+    const fs::path round = outDir / (".terrabit-join-" + std::to_string(parts.size()));  // one per round
+    std::error_code ec;
+    fs::remove_all(round, ec);
+    std::vector<fs::path> groups;
+    const std::size_t count = (parts.size() + maxOpen - 1) / maxOpen;
+    for (std::size_t g = 0; g < count; ++g) {
+        const std::vector<fs::path> members(
+            parts.begin() + static_cast<std::ptrdiff_t>(g * maxOpen),
+            parts.begin() + static_cast<std::ptrdiff_t>(std::min(parts.size(), (g + 1) * maxOpen)));
+        ShardRecord group;
+        group.shard = ShardSpec{static_cast<int>(g), static_cast<int>(count)};
+        std::set<std::string> files;
+        for (const fs::path& m : members) {
+            auto record = readShardRecord(m);
+            if (!record) return record.error();
+            group.tiles.insert(group.tiles.end(), record->tiles.begin(), record->tiles.end());
+            group.tallies.insert(group.tallies.end(), record->tallies.begin(), record->tallies.end());
+            group.bakedTiles += record->bakedTiles;
+            group.weight += record->weight;
+            files.insert(record->files.begin(), record->files.end());
+        }
+        std::sort(group.tiles.begin(), group.tiles.end(),
+                  [](const TileId& a, const TileId& b) { return rowMajorKey(a) < rowMajorKey(b); });
+        group.files.assign(files.begin(), files.end());
+        groups.push_back(round / std::to_string(g));
+        if (Status s = mergeQuietly(members, groups.back(), true); !s) return s;
+        if (Status s = writeShardRecord(groups.back(), group); !s) return s;
+    }
+    Status s = mergeParts(groups, outDir, maxOpen);
+    fs::remove_all(round, ec);
+    return s;
 }
 
 }  // namespace terrabit::core::scale

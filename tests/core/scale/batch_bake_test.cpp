@@ -48,7 +48,7 @@ protected:
         c.threads = 2;
         c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers};
         c.exporter = exportScene;
-        c.merger = scale::mergeParts;
+        c.merger = [](const std::vector<fs::path>& parts, const fs::path& to) { return scale::mergeParts(parts, to); };
         c.batchTiles = batchTiles;
         return c;
     }
@@ -91,6 +91,17 @@ TEST_F(BatchBakeTest, AnyBatchSizeWritesTheFilesOfTheWholeBake) {
             EXPECT_EQ(line(mLastOut), line(wholeSummary));
         }
     }
+}
+
+TEST_F(BatchBakeTest, ManyBatchesAreJoinedInRoundsIntoTheSameFiles) {
+    ASSERT_EQ(bake(command(mDir / "whole", 0)), 0) << mLastErr;
+    // A tile a batch, joined three at a time: several rounds of groups before the folder.
+    io::BakeCommand c = command(mDir / "rounds", 1);
+    c.merger = [](const std::vector<fs::path>& parts, const fs::path& to) { return scale::mergeParts(parts, to, 3); };
+    io::BakeFootprint footprint;
+    ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
+    EXPECT_GT(footprint.batches, 9u);
+    expectSameFiles(mDir / "whole", mDir / "rounds");  // and no round's folder is left
 }
 
 TEST_F(BatchBakeTest, AnyThreadCountStreamsTheSameFiles) {

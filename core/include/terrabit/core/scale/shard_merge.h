@@ -26,6 +26,9 @@ struct MergeCommand {
     /// batches, whose folders are thrown away after the merge); the shard folders are left
     /// incomplete.
     bool moveParts = false;
+    /// Join the shards given even when other shards of their count are missing (a round of
+    /// mergeParts joins a run of a streamed bake's batches).
+    bool subset = false;
 };
 
 /// Merges; prints what was merged and written on `out`, problems on `err`. Returns 0 when the
@@ -34,7 +37,10 @@ struct MergeCommand {
 int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err);
 
 /// Joins the batches of a streamed bake (io::BakeCommand::merger): runMerge with moveParts,
-/// quietly; an error carries what runMerge printed.
-Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir);
+/// quietly; an error carries what runMerge printed. The join reads every part's manifest at
+/// once, so more than `maxOpen` parts (a country's thousands of batches against the limit of
+/// open files) are joined in rounds of `maxOpen` — the same bytes.
+Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir,
+                  std::size_t maxOpen = 256);
 
 }  // namespace terrabit::core::scale
