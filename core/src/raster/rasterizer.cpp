@@ -83,13 +83,17 @@ struct GridSink {
     void operator()(int y, int x0, int x1) const { grid.fillSpan(y, x0, x1); }
 };
 
-/// The cell-centre spans of a disk on the rows whose centre line lies in [yFrom, yTo].
-TERRABIT_INLINE void diskCentreRows(Vec2 c, double r, double yFrom, double yTo, BitGridView grid) {
+/// The rows of a disk whose centre line lies in [yFrom, yTo] and within r of its centre.
+TERRABIT_INLINE Rasterizer::DiskRows diskRowsOf(Vec2 c, double r, double yFrom, double yTo, int height) {
+    return {c, raster_detail::clampToInt(std::ceil(std::max(c.y - r, yFrom) - 0.5), 0, height),
+            raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, height - 1)};
+}
+
+/// The cell-centre spans of a disk of radius r on the given rows: the centres within the chord.
+TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid) {
     const int width = grid.width();
-    // Rows whose centre line is within r of the centre; on each, centres within the chord.
-    const int r0 = raster_detail::clampToInt(std::ceil(std::max(c.y - r, yFrom) - 0.5), 0, grid.height);
-    const int r1 = raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, grid.height - 1);
-    for (int j = r0; j <= r1; ++j) {
+    const Vec2 c = disk.centre;
+    for (int j = disk.first; j <= disk.last; ++j) {
         const double d = j + 0.5 - c.y;
         const double h2 = r * r - d * d;
         if (h2 < 0.0) continue;
@@ -105,7 +109,7 @@ TERRABIT_INLINE void diskCentreRows(Vec2 c, double r, double yFrom, double yTo, 
 TERRABIT_INLINE void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView grid) {
     if (r <= 0.0) return;
     if (coverage == Coverage::CellCentre) {
-        diskCentreRows(c, r, c.y - r, c.y + r, grid);
+        diskCentreSpans(diskRowsOf(c, r, c.y - r, c.y + r, grid.height), r, grid);
     } else {
         const int width = grid.width();
         // Rows whose open strip (j, j+1) comes within r of the centre; the chord is widest at
@@ -125,51 +129,61 @@ TERRABIT_INLINE void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView 
     }
 }
 
-/// The cell-centre spans of the band of segment a–b (a != b): the points whose projection falls
-/// on the segment and whose distance to its line is at most r (the capsule without its round
-/// ends), row by row. The band is convex, so on a row's centre line it is one interval, the
+/// The band of segment a–b (a != b), set up for bandCentreSpans: the points whose projection
+/// falls on the segment and whose distance to its line is at most r (the capsule without its
+/// round ends). The band is convex, so on a row's centre line it is one interval, the
 /// intersection of two intervals in closed form: between the side lines and between the end
-/// lines. One pass over the rows and no edge lists. (std::min/max, not fmin/fmax: everything
-/// here is finite, and fmin is a library call.)
-TERRABIT_INLINE void bandCentreSpans(Vec2 a, Vec2 b, double r, BitGridView grid) {
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    const int width = grid.width();
-    const Vec2 d = b - a;
+/// lines.
+TERRABIT_INLINE Rasterizer::Band bandOf(Vec2 a, Vec2 b, double r, int height) {
+    Rasterizer::Band band;
+    band.a = a;
+    band.d = b - a;
+    const Vec2 d = band.d;
     const double len = length(d);
-    const double len2 = len * len;
+    band.len2 = len * len;
+    band.rLen = r * len;
     // In u = x - a.x, with dy = yc - a.y:
     //   |d.x dy - d.y u| <= r |d|          u between dy d.x/d.y -+ r |d|/d.y   (d.y != 0)
     //   0 <= d.x u + d.y dy <= |d|^2       u between -dy d.y/d.x and (|d|^2 - dy d.y)/d.x   (d.x != 0)
-    const double sideSlope = d.y != 0.0 ? d.x / d.y : 0.0;
-    const double sideHalf = d.y != 0.0 ? std::abs(r * len / d.y) : 0.0;
-    const double endSlope = d.x != 0.0 ? -d.y / d.x : 0.0;
-    const double endLength = d.x != 0.0 ? len2 / d.x : 0.0;
+    band.sideSlope = d.y != 0.0 ? d.x / d.y : 0.0;
+    band.sideHalf = d.y != 0.0 ? std::abs(band.rLen / d.y) : 0.0;
+    band.endSlope = d.x != 0.0 ? -d.y / d.x : 0.0;
+    band.endLength = d.x != 0.0 ? band.len2 / d.x : 0.0;
     // The band's corners are a +- n and b +- n with |n.y| = r |d.x| / |d|; the rows beyond them
     // hold nothing. The guard keeps a centre exactly on a corner's row for the closed-form test.
     const double reach = r * std::abs(d.x) / len + 1e-9 * (1.0 + r);
-    const int r0 = ceilClamped(std::min(a.y, b.y) - reach - 0.5, 0, grid.height);
-    const int r1 = floorClamped(std::max(a.y, b.y) + reach - 0.5, -1, grid.height - 1);
-    for (int j = r0; j <= r1; ++j) {
+    band.first = ceilClamped(std::min(a.y, b.y) - reach - 0.5, 0, height);
+    band.last = floorClamped(std::max(a.y, b.y) + reach - 0.5, -1, height - 1);
+    return band;
+}
+
+/// The cell-centre spans of a band, row by row. (std::min/max, not fmin/fmax: everything here
+/// is finite, and fmin is a library call.)
+TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView grid) {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    const int width = grid.width();
+    const Vec2 a = band.a;
+    const Vec2 d = band.d;
+    for (int j = band.first; j <= band.last; ++j) {
         const double dy = j + 0.5 - a.y;
         double ulo = -kInf;
         double uhi = kInf;
         if (d.y != 0.0) {
-            ulo = dy * sideSlope - sideHalf;
-            uhi = dy * sideSlope + sideHalf;
-        } else if (std::abs(d.x * dy) > r * len) {
+            ulo = dy * band.sideSlope - band.sideHalf;
+            uhi = dy * band.sideSlope + band.sideHalf;
+        } else if (std::abs(d.x * dy) > band.rLen) {
             continue;
         }
         if (d.x != 0.0) {
-            const double u0 = dy * endSlope, u1 = endLength + dy * endSlope;
+            const double u0 = dy * band.endSlope, u1 = band.endLength + dy * band.endSlope;
             ulo = std::max(ulo, std::min(u0, u1));
             uhi = std::min(uhi, std::max(u0, u1));
         } else {
             const double k2 = d.y * dy;
-            if (k2 < 0.0 || k2 > len2) continue;
+            if (k2 < 0.0 || k2 > band.len2) continue;
         }
         if (!(ulo <= uhi)) continue;
-        // Centres i + 0.5 in [a.x + ulo, a.x + uhi] (the integer helpers: std::ceil is a
-        // library-speed emulation on baseline x86-64).
+        // Centres i + 0.5 in [a.x + ulo, a.x + uhi].
         const int x0 = ceilClamped(a.x + ulo - 0.5, 0, width);
         const int x1 = floorClamped(a.x + uhi - 0.5, -1, width - 1) + 1;
         if (x0 < x1) grid.fillSpan(j, x0, x1);
@@ -208,13 +222,21 @@ TERRABIT_INLINE bool joinRows(Vec2 p, Vec2 v, Vec2 n, double r, double& yFrom, d
     return true;
 }
 
+}  // namespace
+
 /// The cell-centre spans of the points within r of a polyline (r > 0): the band of every
 /// segment and the disk of every vertex, which are the round joins and caps. Each piece is
 /// spanned on its own and OR-ed: a vertex shared by two segments is one disk, not two, of
 /// which only the rows outside the turn are drawn (joinRows), and no row tests pieces that
-/// cannot reach it.
-TERRABIT_SCAN_CLONES void thickLineCentreSpans(std::span<const Vec2> points, double r, BitGridView grid) {
+/// cannot reach it. Every piece is set up first and spanned after, so that the set-ups' long
+/// chains (square roots, divisions) overlap the spanning loops instead of starting over after
+/// each loop's mispredicted exit.
+TERRABIT_SCAN_CLONES void Rasterizer::thickLineCentreSpans(std::span<const Vec2> points, double r, BitGridView grid) {
     const std::size_t n = points.size();
+    if (mBands.size() < n) mBands.resize(n);
+    if (mDisks.size() < n) mDisks.resize(n);
+    std::size_t bands = 0;
+    std::size_t disks = 0;
     const Vec2* previous = nullptr;
     for (std::size_t i = 0; i < n; ++i) {
         const Vec2& v = points[i];
@@ -227,13 +249,15 @@ TERRABIT_SCAN_CLONES void thickLineCentreSpans(std::span<const Vec2> points, dou
             yFrom = v.y - r;
             yTo = v.y + r;
         }
-        diskCentreRows(v, r, yFrom, yTo, grid);
-        if (previous) bandCentreSpans(*previous, v, r, grid);
+        mDisks[disks++] = diskRowsOf(v, r, yFrom, yTo, grid.height);
+        if (previous) mBands[bands++] = bandOf(*previous, v, r, grid.height);
         previous = &v;
     }
+    for (std::size_t k = 0; k < disks; ++k) diskCentreSpans(mDisks[k], r, grid);
+    for (std::size_t k = 0; k < bands; ++k) bandCentreSpans(mBands[k], grid);
 }
 
-}  // namespace
+namespace {}  // namespace
 
 namespace {
 
@@ -478,6 +502,9 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
         parity[static_cast<std::size_t>(row) * stride + static_cast<std::size_t>(cell >> 6)] ^= std::uint64_t{1}
                                                                                                 << (cell & 63);
     };
+    if (mFixedEdges.size() < shape.points.size()) mFixedEdges.resize(shape.points.size());
+    FixedEdge* const fixed = mFixedEdges.data();
+    std::size_t fixedCount = 0;
     // The crossing arithmetic is buildCrossings', step for step (see there for the guard).
     std::uint32_t begin = 0;
     for (std::uint32_t end : shape.ringEnds) {
@@ -514,18 +541,13 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
                 };
                 if (std::min(lo.x, hi.x) >= 0.0 && std::max(lo.x, hi.x) <= width && std::abs(slope) < kFixedSlopeMax) {
                     // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping,
-                    // and steps in 32.32 fixed point (an integer add a row). The fixed steps
-                    // stray less than 1e-7 cells over 256 rows; a crossing nearer than
-                    // kFixedGuard to a cell boundary is recomputed with the division formula.
-                    std::int64_t ft = static_cast<std::int64_t>(t * kFixedOne);
-                    const std::int64_t fslope = static_cast<std::int64_t>(slope * kFixedOne);
-                    for (int row = first; row <= last; ++row) {
-                        int cell = static_cast<int>(ft >> 32);
-                        if (static_cast<std::uint32_t>(ft + kFixedGuard) < 2 * kFixedGuard) [[unlikely]]
-                            cell = exactCell(row + 0.5);
-                        toggle(row, cell);
-                        ft += fslope;
-                    }
+                    // and steps in 32.32 fixed point (an integer add a row), in the second pass.
+                    fixed[fixedCount++] = {static_cast<std::int64_t>(t * kFixedOne),
+                                           static_cast<std::int64_t>(slope * kFixedOne),
+                                           first,
+                                           last,
+                                           lo,
+                                           hi};
                 } else {
                     for (int row = first; row <= last; ++row) {
                         int cell;
@@ -545,6 +567,25 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
             }
         }
         begin = end;
+    }
+    // Second pass: the fixed-point steps. Kept apart from the edge set-up above so that the
+    // set-up's long chains (a division, conversions) of later edges overlap these loops instead
+    // of starting over after each loop's mispredicted exit. The fixed steps stray less than
+    // 1e-7 cells over 256 rows; a crossing nearer than kFixedGuard to a cell boundary is
+    // recomputed with the division formula.
+    for (std::size_t k = 0; k < fixedCount; ++k) {
+        const FixedEdge& e = fixed[k];
+        std::int64_t ft = e.t;
+        for (int row = e.first; row <= e.last; ++row) {
+            int cell = static_cast<int>(ft >> 32);
+            if (static_cast<std::uint32_t>(ft + kFixedGuard) < 2 * kFixedGuard) [[unlikely]] {
+                const double y = row + 0.5;
+                cell = raster_detail::firstCentreRight((y - e.lo.y) * (e.hi.x - e.lo.x) / (e.hi.y - e.lo.y) + e.lo.x,
+                                                       width);
+            }
+            toggle(row, cell);
+            ft += e.slope;
+        }
     }
     if (rowMin > rowMax) return;
     // Prefix XOR along each row: a cell is inside when an odd number of crossings lie at or west

@@ -130,7 +130,21 @@ public:
     template <class Sink>
     Status polygonSpans(const PolygonView& shape, RasterOptions options, int width, int height, Sink&& sink);
 
+    /// A thick line's piece set up for spanning under the centre rule (rasterizer.cpp): a
+    /// segment's band, the rows of a vertex's disk.
+    struct Band {
+        Vec2 a, d;  ///< the segment's start and direction (b - a), cells
+        double sideSlope, sideHalf, endSlope, endLength, len2, rLen;
+        int first, last;  ///< rows, inclusive
+    };
+    struct DiskRows {
+        Vec2 centre;
+        int first, last;  ///< rows, inclusive
+    };
+
 private:
+    void thickLineCentreSpans(std::span<const Vec2> points, double r, BitGridView grid);
+
     /// An edge prepared for the centre rule: oriented so that y0 < y1, with the rows whose
     /// centre line it crosses (y0 <= row + 0.5 < y1), clipped to the grid.
     struct Edge {
@@ -172,6 +186,16 @@ private:
     std::vector<int> mRowEntry;
     std::vector<Crossing> mCrossings;
     std::vector<Span> mSpans;
+    /// An edge of parityFill's second pass: its crossing + 0.5 at its first row and its slope,
+    /// in 32.32 fixed point, and its ends for the exact formula.
+    struct FixedEdge {
+        std::int64_t t, slope;
+        int first, last;  ///< rows, inclusive
+        Vec2 lo, hi;
+    };
+    std::vector<FixedEdge> mFixedEdges;
+    std::vector<Band> mBands;  ///< thickLineCentreSpans' pieces
+    std::vector<DiskRows> mDisks;
     std::vector<std::uint64_t> mParity;  ///< parityFill's toggles: wordsPerRow + 1 words a row, kept zero
     std::size_t mSpanCount = 0;
     int mRowMin = 0;
