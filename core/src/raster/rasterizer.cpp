@@ -266,6 +266,17 @@ namespace {
 /// resolves.
 inline double stepGuard(double xa, double xb) { return 1e-10 * (1.0 + std::fabs(xa) + std::fabs(xb)); }
 
+/// The cell of a stepped crossing t (the crossing + 0.5) of an edge that may leave the grid's
+/// columns, clamped to 0..width; exact() gives it by the division formula when t lies within
+/// the guard (0.5 - inner) of a cell boundary.
+template <class Exact>
+TERRABIT_INLINE int clampedCrossingCell(double t, double inner, int width, Exact&& exact) {
+    if (!(t > 0.0)) return 0;
+    if (t >= width + 1.0) return width;
+    const int i = static_cast<int>(t);
+    return std::fabs(t - i - 0.5) > inner ? exact() : std::min(i, width);
+}
+
 }  // namespace
 
 TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, FillRule rule, int width, int height) {
@@ -372,15 +383,7 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, F
             }
         } else {
             for (int k = 0; k < rowsOfEdge; ++k) {
-                int cell;
-                if (!(t > 0.0)) {
-                    cell = 0;
-                } else if (t >= width + 1.0) {
-                    cell = width;
-                } else {
-                    const int i = static_cast<int>(t);
-                    cell = std::fabs(t - i - 0.5) > inner ? exactCell(e, yc) : std::min(i, width);
-                }
+                const int cell = clampedCrossingCell(t, inner, width, [&] { return exactCell(e, yc); });
                 crossings[--end[k]] = {cell, e.winding};
                 t += slope;
                 yc += 1.0;
@@ -550,16 +553,7 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
                                            hi};
                 } else {
                     for (int row = first; row <= last; ++row) {
-                        int cell;
-                        if (!(t > 0.0)) {
-                            cell = 0;
-                        } else if (t >= width + 1.0) {
-                            cell = width;
-                        } else {
-                            const int k = static_cast<int>(t);
-                            cell = std::fabs(t - k - 0.5) > inner ? exactCell(yc) : std::min(k, width);
-                        }
-                        toggle(row, cell);
+                        toggle(row, clampedCrossingCell(t, inner, width, [&] { return exactCell(yc); }));
                         t += slope;
                         yc += 1.0;
                     }
