@@ -19,9 +19,11 @@
 // The helpers the cloned loops call are inlined into them, or the clones would call the
 // baseline helper.
 #define TERRABIT_INLINE [[gnu::always_inline]] inline
+#define TERRABIT_LAMBDA_INLINE __attribute__((always_inline))
 #else
 #define TERRABIT_SCAN_CLONES
 #define TERRABIT_INLINE inline
+#define TERRABIT_LAMBDA_INLINE
 #endif
 
 namespace terrabit::core {
@@ -266,6 +268,24 @@ namespace {
 /// resolves.
 inline double stepGuard(double xa, double xb) { return 1e-10 * (1.0 + std::fabs(xa) + std::fabs(xb)); }
 
+/// Calls edge(a, b) for every edge of every ring; rings close implicitly, so each starts with
+/// its closing edge.
+template <class Edge>
+TERRABIT_INLINE void forEachRingEdge(const PolygonView& shape, Edge&& edge) {
+    std::uint32_t begin = 0;
+    for (const std::uint32_t end : shape.ringEnds) {
+        if (end > begin) {
+            Vec2 a = shape.points[end - 1];
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 b = shape.points[i];
+                edge(a, b);
+                a = b;
+            }
+        }
+        begin = end;
+    }
+}
+
 /// The cell of a stepped crossing t (the crossing + 0.5) of an edge that may leave the grid's
 /// columns, clamped to 0..width; exact() gives it by the division formula when t lies within
 /// the guard (0.5 - inner) of a cell boundary.
@@ -285,31 +305,20 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, F
     edges.clear();
     int rowMin = height;
     int rowMax = -1;
-    std::uint32_t begin = 0;
-    for (std::uint32_t end : shape.ringEnds) {
-        if (end > begin) {
-            Vec2 a = shape.points[end - 1];  // rings close implicitly: start with the closing edge
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 b = shape.points[i];
-                if (a.y != b.y) {
-                    const bool south = a.y < b.y;
-                    const Vec2 lo = south ? a : b;
-                    const Vec2 hi = south ? b : a;
-                    // Rows j with lo.y <= j + 0.5 < hi.y.
-                    const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
-                    const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
-                    if (first <= last &&
-                        std::min(lo.x, hi.x) < width) {  // an edge east of the grid only closes spans there
-                        edges.push_back({lo.x, lo.y, hi.x, hi.y, first, last, south ? +1 : -1});
-                        rowMin = std::min(rowMin, first);
-                        rowMax = std::max(rowMax, last);
-                    }
-                }
-                a = b;
-            }
-        }
-        begin = end;
-    }
+    forEachRingEdge(shape, [&](Vec2 a, Vec2 b) TERRABIT_LAMBDA_INLINE {
+        if (a.y == b.y) return;
+        const bool south = a.y < b.y;
+        const Vec2 lo = south ? a : b;
+        const Vec2 hi = south ? b : a;
+        // Rows j with lo.y <= j + 0.5 < hi.y.
+        const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
+        const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+        // An edge east of the grid only closes spans there.
+        if (first > last || std::min(lo.x, hi.x) >= width) return;
+        edges.push_back({lo.x, lo.y, hi.x, hi.y, first, last, south ? +1 : -1});
+        rowMin = std::min(rowMin, first);
+        rowMax = std::max(rowMax, last);
+    });
     mRowMin = rowMin;
     mRowMax = rowMax;
     mHasEntry = false;
@@ -399,83 +408,74 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildTouchSpans(const PolygonView& shape, 
         if (mSpans.size() < need) mSpans.resize(std::max(need, 2 * mSpans.size()));
         return mSpans.data() + mSpanCount;
     };
-    std::uint32_t begin = 0;
-    for (std::uint32_t end : shape.ringEnds) {
-        if (end > begin) {
-            Vec2 a = shape.points[end - 1];
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 b = shape.points[i];
-                const bool south = a.y <= b.y;
-                const Vec2 lo = south ? a : b;
-                const Vec2 hi = south ? b : a;
-                a = b;
-                // Rows j whose open strip (j, j + 1) the closed edge enters: j < hi.y, j + 1 > lo.y.
-                const int r0 = floorClamped(lo.y, 0, height);
-                const int r1 = ceilClamped(hi.y, 0, height);  // exclusive
-                if (r0 >= r1) continue;
-                const double xMin = std::min(lo.x, hi.x);
-                const double xMax = std::max(lo.x, hi.x);
-                if (xMax <= 0.0 || xMin >= width) continue;  // touches no column of the grid
-                Span* out = reserveSpans(r1 - r0);
-                Span* const first = out;
-                if (lo.y == hi.y) {
-                    const int x0 = floorClamped(xMin, 0, width);
-                    const int x1 = ceilClamped(xMax, 0, width);
-                    if (x0 < x1) *out++ = {r0, x0, x1};
-                    mSpanCount += static_cast<std::size_t>(out - first);
-                    continue;
+    forEachRingEdge(shape, [&](Vec2 a, Vec2 b) TERRABIT_LAMBDA_INLINE {
+        const bool south = a.y <= b.y;
+        const Vec2 lo = south ? a : b;
+        const Vec2 hi = south ? b : a;
+        // Rows j whose open strip (j, j + 1) the closed edge enters: j < hi.y, j + 1 > lo.y.
+        const int r0 = floorClamped(lo.y, 0, height);
+        const int r1 = ceilClamped(hi.y, 0, height);  // exclusive
+        if (r0 >= r1) return;
+        const double xMin = std::min(lo.x, hi.x);
+        const double xMax = std::max(lo.x, hi.x);
+        if (xMax <= 0.0 || xMin >= width) return;  // touches no column of the grid
+        Span* out = reserveSpans(r1 - r0);
+        Span* const first = out;
+        if (lo.y == hi.y) {
+            const int x0 = floorClamped(xMin, 0, width);
+            const int x1 = ceilClamped(xMax, 0, width);
+            if (x0 < x1) *out++ = {r0, x0, x1};
+            mSpanCount += static_cast<std::size_t>(out - first);
+            return;
+        }
+        // On each row the edge covers x between its crossings of the row's top and bottom
+        // borders (or its end points); the cells are those whose open interval meets that
+        // closed range: floor(xmin) .. ceil(xmax). The crossing moves by the slope from
+        // border to border; within a guard of an integer it is recomputed with the
+        // division formula, as for the centre rule.
+        const double slope = (hi.x - lo.x) / (hi.y - lo.y);
+        const double guard = stepGuard(lo.x, hi.x);
+        auto exactAt = [&](double y) { return (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x; };
+        double y = r0 + 1.0;
+        double x = lo.x + (y - lo.y) * slope;           // at the bottom border of row r0
+        double xTop = lo.y >= r0 ? lo.x : exactAt(r0);  // where the edge enters row r0
+        if (xMin >= 0.0 && xMax <= width) {
+            // This code is hot. Wholly inside the grid's columns: x stays in [0, width]
+            // up to rounding, so the int conversion is a floor (a hair below 0 still
+            // gives cell 0) and only the east end needs a clamp.
+            for (int j = r0; j < r1; ++j) {
+                double xBottom = hi.x;
+                if (y < hi.y) {
+                    const double frac = x - static_cast<int>(x);
+                    xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
                 }
-                // On each row the edge covers x between its crossings of the row's top and bottom
-                // borders (or its end points); the cells are those whose open interval meets that
-                // closed range: floor(xmin) .. ceil(xmax). The crossing moves by the slope from
-                // border to border; within a guard of an integer it is recomputed with the
-                // division formula, as for the centre rule.
-                const double slope = (hi.x - lo.x) / (hi.y - lo.y);
-                const double guard = stepGuard(lo.x, hi.x);
-                auto exactAt = [&](double y) { return (y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x; };
-                double y = r0 + 1.0;
-                double x = lo.x + (y - lo.y) * slope;           // at the bottom border of row r0
-                double xTop = lo.y >= r0 ? lo.x : exactAt(r0);  // where the edge enters row r0
-                if (xMin >= 0.0 && xMax <= width) {
-                    // This code is hot. Wholly inside the grid's columns: x stays in [0, width]
-                    // up to rounding, so the int conversion is a floor (a hair below 0 still
-                    // gives cell 0) and only the east end needs a clamp.
-                    for (int j = r0; j < r1; ++j) {
-                        double xBottom = hi.x;
-                        if (y < hi.y) {
-                            const double frac = x - static_cast<int>(x);
-                            xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
-                        }
-                        const double l = std::min(xTop, xBottom);
-                        const double r = std::max(xTop, xBottom);
-                        const int x0 = static_cast<int>(l);
-                        const int x1 = std::min(ceilToInt(r), width);  // rounding may step past width
-                        if (x0 < x1) *out++ = {j, x0, x1};
-                        xTop = xBottom;
-                        x += slope;
-                        y += 1.0;
-                    }
-                } else {
-                    for (int j = r0; j < r1; ++j) {
-                        double xBottom = hi.x;
-                        if (y < hi.y) {
-                            const double c = std::clamp(x, -1.0, width + 1.0);
-                            const double frac = c - floorToInt(c);
-                            xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
-                        }
-                        const int x0 = floorClamped(std::min(xTop, xBottom), 0, width);
-                        const int x1 = ceilClamped(std::max(xTop, xBottom), 0, width);
-                        if (x0 < x1) *out++ = {j, x0, x1};
-                        xTop = xBottom;
-                        x += slope;
-                        y += 1.0;
-                    }
+                const double l = std::min(xTop, xBottom);
+                const double r = std::max(xTop, xBottom);
+                const int x0 = static_cast<int>(l);
+                const int x1 = std::min(ceilToInt(r), width);  // rounding may step past width
+                if (x0 < x1) *out++ = {j, x0, x1};
+                xTop = xBottom;
+                x += slope;
+                y += 1.0;
+            }
+        } else {
+            for (int j = r0; j < r1; ++j) {
+                double xBottom = hi.x;
+                if (y < hi.y) {
+                    const double c = std::clamp(x, -1.0, width + 1.0);
+                    const double frac = c - floorToInt(c);
+                    xBottom = (frac < guard || frac > 1.0 - guard) ? exactAt(y) : x;
                 }
-                mSpanCount += static_cast<std::size_t>(out - first);
+                const int x0 = floorClamped(std::min(xTop, xBottom), 0, width);
+                const int x1 = ceilClamped(std::max(xTop, xBottom), 0, width);
+                if (x0 < x1) *out++ = {j, x0, x1};
+                xTop = xBottom;
+                x += slope;
+                y += 1.0;
             }
         }
-        begin = end;
-    }
+        mSpanCount += static_cast<std::size_t>(out - first);
+    });
 }
 
 namespace {
@@ -509,59 +509,49 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
     FixedEdge* const fixed = mFixedEdges.data();
     std::size_t fixedCount = 0;
     // The crossing arithmetic is buildCrossings', step for step (see there for the guard).
-    std::uint32_t begin = 0;
-    for (std::uint32_t end : shape.ringEnds) {
-        if (end > begin) {
-            Vec2 a = shape.points[end - 1];  // rings close implicitly: start with the closing edge
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 b = shape.points[i];
-                const Vec2 prev = a;
-                a = b;
-                if (prev.y == b.y) continue;
-                const bool south = prev.y < b.y;
-                const Vec2 lo = south ? prev : b;
-                const Vec2 hi = south ? b : prev;
-                // Rows j with lo.y <= j + 0.5 < hi.y.
-                const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
-                const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
-                if (first > last) continue;
-                if (std::min(lo.x, hi.x) >= width) {
-                    // An edge east of the grid would only toggle the spare word, but the rows it
-                    // crosses may be inside up to the east border.
-                    xMax = std::max(xMax, double(width));
-                    continue;
-                }
-                rowMin = std::min(rowMin, first);
-                rowMax = std::max(rowMax, last);
-                xMin = std::min(xMin, std::min(lo.x, hi.x));
-                xMax = std::max(xMax, std::max(lo.x, hi.x));
-                const double slope = (hi.x - lo.x) / (hi.y - lo.y);
-                const double inner = 0.5 - stepGuard(lo.x, hi.x);
-                double yc = first + 0.5;
-                double t = lo.x + (yc - lo.y) * slope + 0.5;  // crossing + 0.5: its floor is the cell
-                auto exactCell = [&](double y) {
-                    return raster_detail::firstCentreRight((y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x, width);
-                };
-                if (std::min(lo.x, hi.x) >= 0.0 && std::max(lo.x, hi.x) <= width && std::abs(slope) < kFixedSlopeMax) {
-                    // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping,
-                    // and steps in 32.32 fixed point (an integer add a row), in the second pass.
-                    fixed[fixedCount++] = {static_cast<std::int64_t>(t * kFixedOne),
-                                           static_cast<std::int64_t>(slope * kFixedOne),
-                                           first,
-                                           last,
-                                           lo,
-                                           hi};
-                } else {
-                    for (int row = first; row <= last; ++row) {
-                        toggle(row, clampedCrossingCell(t, inner, width, [&] { return exactCell(yc); }));
-                        t += slope;
-                        yc += 1.0;
-                    }
-                }
+    forEachRingEdge(shape, [&](Vec2 a, Vec2 b) TERRABIT_LAMBDA_INLINE {
+        if (a.y == b.y) return;
+        const bool south = a.y < b.y;
+        const Vec2 lo = south ? a : b;
+        const Vec2 hi = south ? b : a;
+        // Rows j with lo.y <= j + 0.5 < hi.y.
+        const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
+        const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+        if (first > last) return;
+        if (std::min(lo.x, hi.x) >= width) {
+            // An edge east of the grid would only toggle the spare word, but the rows it
+            // crosses may be inside up to the east border.
+            xMax = std::max(xMax, double(width));
+            return;
+        }
+        rowMin = std::min(rowMin, first);
+        rowMax = std::max(rowMax, last);
+        xMin = std::min(xMin, std::min(lo.x, hi.x));
+        xMax = std::max(xMax, std::max(lo.x, hi.x));
+        const double slope = (hi.x - lo.x) / (hi.y - lo.y);
+        const double inner = 0.5 - stepGuard(lo.x, hi.x);
+        double yc = first + 0.5;
+        double t = lo.x + (yc - lo.y) * slope + 0.5;  // crossing + 0.5: its floor is the cell
+        auto exactCell = [&](double y) {
+            return raster_detail::firstCentreRight((y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x, width);
+        };
+        if (std::min(lo.x, hi.x) >= 0.0 && std::max(lo.x, hi.x) <= width && std::abs(slope) < kFixedSlopeMax) {
+            // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping,
+            // and steps in 32.32 fixed point (an integer add a row), in the second pass.
+            fixed[fixedCount++] = {static_cast<std::int64_t>(t * kFixedOne),
+                                   static_cast<std::int64_t>(slope * kFixedOne),
+                                   first,
+                                   last,
+                                   lo,
+                                   hi};
+        } else {
+            for (int row = first; row <= last; ++row) {
+                toggle(row, clampedCrossingCell(t, inner, width, [&] { return exactCell(yc); }));
+                t += slope;
+                yc += 1.0;
             }
         }
-        begin = end;
-    }
+    });
     // Second pass: the fixed-point steps. Kept apart from the edge set-up above so that the
     // set-up's long chains (a division, conversions) of later edges overlap these loops instead
     // of starting over after each loop's mispredicted exit. The fixed steps stray less than
