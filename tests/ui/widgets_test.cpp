@@ -13,6 +13,7 @@
 #include <QCompleter>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -23,12 +24,15 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <iterator>
 
+#include "terrabit/core/algebra/compose.h"
 #include "terrabit/ui/export_dialog.h"
 #include "terrabit/ui/expression_editor.h"
 #include "terrabit/ui/expression_panel.h"
@@ -191,8 +195,11 @@ TEST_F(Window, TypingAnExpressionUpdatesThePreviewWithItsCoverage) {
 
 TEST_F(Window, ATypoIsUnderlinedWhereItIsWithTheMessage) {
     ui::ExpressionPanel* panel = window->expressionPanel();
+    QSignalSpy updated(panel, &ui::ExpressionPanel::previewUpdated);
     panel->editor()->setPlainText("vegetation &\n  gras");
     panel->updatePreview();
+    ASSERT_TRUE(updated.wait(5000));
+    EXPECT_FALSE(updated.back()[0].toBool());
     const auto& d = panel->editor()->diagnostic();
     EXPECT_EQ(d.line, 2);
     EXPECT_EQ(d.column, 3);
@@ -205,8 +212,90 @@ TEST_F(Window, ATypoIsUnderlinedWhereItIsWithTheMessage) {
     // Fixing it clears the underline.
     panel->editor()->setPlainText("vegetation &\n  grass");
     panel->updatePreview();
+    ASSERT_TRUE(updated.wait(5000));
+    EXPECT_TRUE(updated.back()[0].toBool());
     EXPECT_EQ(panel->editor()->diagnostic().line, 0);
     EXPECT_EQ(panel->editor()->diagnosticRange(), std::make_pair(0, 0));
+}
+
+TEST_F(Window, ThePreviewRunsOffTheUiThreadAndOnlyTheLatestTextIsShown) {
+    // Every tile of the map with content: an evaluation big enough to take a while.
+    const std::vector<core::TileId> all = doc().layers().tiles();
+    ASSERT_GT(all.size(), 100u);
+    doc().setSelection(all);
+    ASSERT_TRUE(doc().waitIdle());
+    ui::ExpressionPanel* panel = window->expressionPanel();
+    ui::ExpressionEditor* editor = panel->editor();
+    QSignalSpy updated(panel, &ui::ExpressionPanel::previewUpdated);
+    const QString heavy =
+        "close(dilate(building, 24, disk) - erode(vegetation, 8, disk), 16, disk) ^ edge(dilate(road, 12, disk))";
+
+    // The event loop keeps turning while the evaluation runs: a timer ticks while the preview is
+    // still pending. Evaluated on the UI thread, updatePreview() would only return with the
+    // result, and no tick could fall inside the evaluation.
+    int ticks = 0, ticksWhilePending = 0;
+    QElapsedTimer clock, sinceTick;
+    qint64 longestGap = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    QObject::connect(&ticker, &QTimer::timeout, [&] {
+        ++ticks;
+        if (panel->previewPending()) ++ticksWhilePending;
+        longestGap = std::max(longestGap, sinceTick.restart());
+    });
+    editor->setPlainText(heavy);
+    clock.start();
+    sinceTick.start();
+    ticker.start();
+    panel->updatePreview();
+    EXPECT_EQ(updated.count(), 0) << "updatePreview() must return before the result is in";
+    EXPECT_TRUE(panel->previewPending());
+    ASSERT_TRUE(updated.wait(120000));
+    const qint64 evaluation = clock.elapsed();
+    ticker.stop();
+    ASSERT_TRUE(updated.back()[0].toBool()) << panel->statusText().toStdString();
+    const core::algebra::AreaCoverage heavyCoverage = panel->previewCoverage();
+    EXPECT_GE(ticksWhilePending, 3) << "the UI thread served its timer while the preview was evaluated";
+    std::cout << "[ preview  ] " << all.size() << " tiles evaluated in " << evaluation << " ms; the UI thread ticked "
+              << ticks << " times meanwhile, longest gap " << longestGap << " ms\n";
+
+    // Typed quickly, one text after another: the heavy evaluation is started, then superseded;
+    // the texts in between never outlive the debounce. Only the last one is ever shown.
+    updated.clear();
+    editor->setPlainText(heavy + " | water");
+    panel->updatePreview();
+    ASSERT_TRUE(panel->previewPending());
+    for (const char* text : {"building | road", "dilate(water, 3)", "edge(vegetation)"}) {
+        editor->setPlainText(text);
+        QTest::qWait(20);
+    }
+    editor->clear();
+    editor->setFocus();
+    QTest::keyClicks(editor, "building - road");
+    ASSERT_TRUE(updated.wait(120000));
+    // Time for a stale result to arrive if it were going to be shown.
+    QTest::qWait(2 * ui::ExpressionPanel::kDebounceMs);
+    EXPECT_FALSE(panel->previewPending());
+    ASSERT_EQ(updated.count(), 1) << "only the latest text's preview is reported";
+    EXPECT_TRUE(updated.front()[0].toBool()) << panel->statusText().toStdString();
+    core::algebra::ComposeOptions options;
+    options.seed = doc().project().seed;
+    const auto expected = core::algebra::compose(doc().layers(), all, "building - road", options);
+    ASSERT_TRUE(expected) << expected.message();
+    EXPECT_EQ(panel->previewCoverage().cells, expected->total.cells);
+    EXPECT_NE(panel->previewCoverage().cells, heavyCoverage.cells);
+    EXPECT_TRUE(panel->statusText().contains(QString::number(expected->total.cells)))
+        << panel->statusText().toStdString();
+
+    // A bad expression still reports where it is wrong.
+    updated.clear();
+    editor->setPlainText("building & roda");
+    ASSERT_TRUE(updated.wait(5000));
+    EXPECT_FALSE(updated.back()[0].toBool());
+    EXPECT_EQ(editor->diagnostic().line, 1);
+    EXPECT_EQ(editor->diagnostic().column, 12);
+    EXPECT_EQ(editor->diagnosticRange(), std::make_pair(11, 15));
+    EXPECT_TRUE(panel->statusText().startsWith("line 1, column 12")) << panel->statusText().toStdString();
 }
 
 TEST_F(Window, CompletionOffersLayersAndFunctions) {

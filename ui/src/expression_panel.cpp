@@ -1,6 +1,7 @@
 #include "terrabit/ui/expression_panel.h"
 
 #include <QColorDialog>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -9,6 +10,7 @@
 #include <QRegularExpressionValidator>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -18,12 +20,95 @@
 
 namespace terrabit::ui {
 
+struct ExpressionPanel::Result {
+    std::uint64_t generation = 0;
+    bool ok = false;
+    std::string message;                             ///< when !ok and the diagnostic has no position
+    core::algebra::ExpressionDiagnostic diagnostic;  ///< line 0 when it compiled
+    core::algebra::AreaCoverage coverage;
+    std::size_t tiles = 0;
+    QImage image;  ///< one pixel per cell
+    QImage shown;  ///< `image` scaled to the label, made on the worker: smooth scaling of a
+                   ///< whole-city picture would stall the UI thread
+};
+
 namespace {
 
 QIcon colourIcon(const QColor& c) {
     QPixmap pm(16, 16);
     pm.fill(c);
     return QIcon(pm);
+}
+
+/// What a preview evaluation reads, copied on the UI thread.
+struct PreviewInput {
+    LayerStack layers;  ///< shares the document's bits
+    std::vector<core::TileId> tiles;
+    std::string text;
+    std::uint64_t seed = 0;
+    std::vector<std::pair<int, QColor>> background;  ///< base layers drawn faint: layer, colour
+    QColor colour;                                   ///< the result's colour
+    QSize box;                                       ///< the label's size, pixels
+};
+
+/// Runs on the preview worker: compiles and evaluates the expression, then draws the selected
+/// tiles laid out as on the map, one pixel per cell, the map's base layers faint underneath
+/// and the result on top. Stops early (an empty result) once `latest` moves past `generation`.
+std::shared_ptr<ExpressionPanel::Result> evaluatePreview(const PreviewInput& in, std::uint64_t generation,
+                                                         const std::atomic<std::uint64_t>& latest) {
+    auto out = std::make_shared<ExpressionPanel::Result>();
+    out->generation = generation;
+    const auto stale = [&] { return latest.load(std::memory_order_relaxed) != generation; };
+    core::algebra::ComposeOptions options;
+    options.seed = in.seed;
+    // One thread: the worker is already off the UI thread, and the cores are the bake's too.
+    options.threads = 1;
+    auto result = core::algebra::compose(
+        in.layers, in.tiles, in.text, options, [&](double, std::string_view) { return !stale(); }, &out->diagnostic);
+    if (!result) {
+        out->message = result.message();
+        return out;
+    }
+    out->ok = true;
+    out->coverage = result->total;
+    out->tiles = in.tiles.size();
+
+    std::uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
+    for (const core::TileId& t : in.tiles) {
+        x0 = std::min(x0, t.x);
+        y0 = std::min(y0, t.y);
+        x1 = std::max(x1, t.x);
+        y1 = std::max(y1, t.y);
+    }
+    const std::uint32_t w = std::min<std::uint32_t>(x1 - x0 + 1, 16), h = std::min<std::uint32_t>(y1 - y0 + 1, 16);
+    QImage image(int(w) * 256, int(h) * 256, QImage::Format_ARGB32_Premultiplied);
+    image.fill(QColor(0xf4, 0xf2, 0xee));
+    const QRgb on = in.colour.rgb();
+    for (std::size_t i = 0; i < in.tiles.size(); ++i) {
+        if (stale()) return out;
+        const core::TileId& t = in.tiles[i];
+        if (t.x - x0 >= w || t.y - y0 >= h) continue;
+        const int ox = int(t.x - x0) * 256, oy = int(t.y - y0) * 256;
+        for (const auto& [layer, c] : in.background) {
+            const core::BitTile* bits = in.layers.tile(t, layer);
+            if (!bits) continue;
+            const QRgb faint = qRgb((c.red() + 3 * 0xf4) / 4, (c.green() + 3 * 0xf2) / 4, (c.blue() + 3 * 0xee) / 4);
+            bits->forEachSetCell(
+                [&](int x, int y) { reinterpret_cast<QRgb*>(image.scanLine(oy + y))[ox + x] = faint; });
+        }
+        result->masks[i].forEachSetCell(
+            [&](int x, int y) { reinterpret_cast<QRgb*>(image.scanLine(oy + y))[ox + x] = on; });
+    }
+    {
+        QPainter p(&image);
+        p.setPen(QPen(QColor(30, 136, 229), 2));
+        for (const core::TileId& t : in.tiles) {
+            if (t.x - x0 < w && t.y - y0 < h) p.drawRect(int(t.x - x0) * 256, int(t.y - y0) * 256, 255, 255);
+        }
+    }
+    out->shown = image.scaled(in.box, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+    out->image = std::move(image);
+    return out;
 }
 
 }  // namespace
@@ -61,7 +146,14 @@ ExpressionPanel::ExpressionPanel(MapDocument* document, QWidget* parent) : QWidg
     mDebounce.setSingleShot(true);
     mDebounce.setInterval(kDebounceMs);
     connect(&mDebounce, &QTimer::timeout, this, &ExpressionPanel::updatePreview);
-    connect(mEditor, &QPlainTextEdit::textChanged, this, [this] { mDebounce.start(); });
+    connect(mEditor, &QPlainTextEdit::textChanged, this, &ExpressionPanel::supersede);
+    mBusyHint.setSingleShot(true);
+    mBusyHint.setInterval(150);
+    connect(&mBusyHint, &QTimer::timeout, this, [this] {
+        mStatus->setText(tr("Evaluating on %n tile(s)…", nullptr, int(mDocument->selection().size())));
+        mStatus->setStyleSheet("color: #616161");
+    });
+    mPool.setMaxThreadCount(1);
     connect(mSave, &QPushButton::clicked, this, &ExpressionPanel::saveAsLayer);
     connect(mColour, &QToolButton::clicked, this, [this] {
         const QColor c = QColorDialog::getColor(mLayerColour, this, tr("Layer colour"));
@@ -72,11 +164,16 @@ ExpressionPanel::ExpressionPanel(MapDocument* document, QWidget* parent) : QWidg
     });
     connect(document, &MapDocument::layersChanged, this, [this] {
         refreshNames();
-        mDebounce.start();
+        supersede();
     });
-    connect(document, &MapDocument::selectionChanged, this, [this] { mDebounce.start(); });
+    connect(document, &MapDocument::selectionChanged, this, &ExpressionPanel::supersede);
     refreshNames();
     updatePreview();
+}
+
+ExpressionPanel::~ExpressionPanel() {
+    // The worker stops at its next tile; mPool's destructor then waits for it.
+    mLatest->store(++mGeneration);
 }
 
 QString ExpressionPanel::statusText() const { return mStatus->text(); }
@@ -87,88 +184,89 @@ void ExpressionPanel::refreshNames() {
     mEditor->setLayerNames(names);
 }
 
+void ExpressionPanel::supersede() {
+    ++mGeneration;
+    mLatest->store(mGeneration);
+    mDebounce.start();
+}
+
 void ExpressionPanel::updatePreview() {
     mDebounce.stop();
+    // A direct call is an edit of its own: whatever runs is for an older state.
+    const std::uint64_t generation = ++mGeneration;
+    mLatest->store(generation);
     const std::string text = mEditor->text().toStdString();
     const auto& tiles = mDocument->selection();
-    mPreview = QImage();
-    mCoverage = {};
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-        mEditor->setDiagnostic({});
-        mStatus->setText(tr("Type an expression over the layers; the result on the selected tiles shows here."));
+    auto answerNow = [&](const QString& message) {
+        mShownGeneration = generation;
+        mBusyHint.stop();
+        mPreview = QImage();
+        mCoverage = {};
+        mStatus->setText(message);
         mStatus->setStyleSheet({});
         mImageLabel->clear();
         emit previewUpdated(false);
+    };
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        mEditor->setDiagnostic({});
+        answerNow(tr("Type an expression over the layers; the result on the selected tiles shows here."));
         return;
     }
     if (!mDocument->hasMap() || tiles.empty()) {
-        mStatus->setText(tr("Select tiles in the map to preview the expression."));
-        mImageLabel->clear();
-        emit previewUpdated(false);
+        answerNow(tr("Select tiles in the map to preview the expression."));
         return;
     }
-    core::algebra::ComposeOptions options;
-    options.seed = mDocument->project().seed;
-    core::algebra::ExpressionDiagnostic diagnostic;
-    auto result = core::algebra::compose(mDocument->layers(), tiles, text, options, {}, &diagnostic);
-    if (!result) {
-        mEditor->setDiagnostic(diagnostic);
-        const QString where =
-            diagnostic.line > 0 ? tr("line %1, column %2: ").arg(diagnostic.line).arg(diagnostic.column) : QString();
-        mStatus->setText(where + QString::fromStdString(diagnostic.line > 0 ? diagnostic.what : result.message()));
+
+    // Everything the worker reads is copied or shared here: the document may replace its layers
+    // (a new map, a saved layer) while the worker runs.
+    PreviewInput in;
+    in.layers = mDocument->layers();
+    in.tiles = tiles;
+    in.text = text;
+    in.seed = mDocument->project().seed;
+    const auto& rows = mDocument->layerRows();
+    for (int l = 0; l < in.layers.baseCount() && l < int(rows.size()); ++l) {
+        if (rows[std::size_t(l)].parent < 0) in.background.push_back({l, rows[std::size_t(l)].colour});
+    }
+    in.colour = mLayerColour.darker(115);
+    in.box = mImageLabel->size().expandedTo(QSize(160, 160));
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Result>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const std::shared_ptr<Result> r = watcher->result();
+        // A stale result (a newer edit came while it ran) is dropped unseen.
+        if (r->generation == mGeneration) showResult(*r);
+    });
+    watcher->setFuture(QtConcurrent::run(&mPool, [in = std::move(in), generation, latest = mLatest] {
+        return evaluatePreview(in, generation, *latest);
+    }));
+    mBusyHint.start();
+}
+
+void ExpressionPanel::showResult(const Result& r) {
+    mShownGeneration = r.generation;
+    mBusyHint.stop();
+    mEditor->setDiagnostic(r.diagnostic);
+    if (!r.ok) {
+        mPreview = QImage();
+        mCoverage = {};
+        const auto& d = r.diagnostic;
+        const QString where = d.line > 0 ? tr("line %1, column %2: ").arg(d.line).arg(d.column) : QString();
+        mStatus->setText(where + QString::fromStdString(d.line > 0 ? d.what : r.message));
         mStatus->setStyleSheet("color: #c62828");
         emit previewUpdated(false);
         return;
     }
-    mEditor->setDiagnostic({});
-    mCoverage = result->total;
-    const double fraction = double(mCoverage.cells) / (65536.0 * double(tiles.size()));
+    mPreview = r.image;
+    mCoverage = r.coverage;
+    const double fraction = double(mCoverage.cells) / (65536.0 * double(r.tiles));
     mStatus->setText(tr("%1 % of %2 tiles · %3 cells · %4 m²")
                          .arg(fraction * 100.0, 0, 'f', 2)
-                         .arg(tiles.size())
+                         .arg(r.tiles)
                          .arg(mCoverage.cells)
                          .arg(mCoverage.squareMetres, 0, 'f', 0));
     mStatus->setStyleSheet({});
-
-    // The selected tiles laid out as on the map, one pixel per cell: the map's buildings and
-    // roads faint underneath, the result on top.
-    std::uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
-    for (const core::TileId& t : tiles) {
-        x0 = std::min(x0, t.x);
-        y0 = std::min(y0, t.y);
-        x1 = std::max(x1, t.x);
-        y1 = std::max(y1, t.y);
-    }
-    const std::uint32_t w = std::min<std::uint32_t>(x1 - x0 + 1, 16), h = std::min<std::uint32_t>(y1 - y0 + 1, 16);
-    mPreview = QImage(int(w) * 256, int(h) * 256, QImage::Format_ARGB32_Premultiplied);
-    mPreview.fill(QColor(0xf4, 0xf2, 0xee));
-    const LayerStack& layers = mDocument->layers();
-    const auto& rows = mDocument->layerRows();
-    for (std::size_t i = 0; i < tiles.size(); ++i) {
-        const core::TileId& t = tiles[i];
-        if (t.x - x0 >= w || t.y - y0 >= h) continue;
-        const int ox = int(t.x - x0) * 256, oy = int(t.y - y0) * 256;
-        for (int l = 0; l < layers.baseCount() && l < int(rows.size()); ++l) {
-            const core::BitTile* bits = layers.tile(t, l);
-            if (!bits || rows[std::size_t(l)].parent >= 0) continue;
-            const QColor c = rows[std::size_t(l)].colour;
-            const QRgb faint = qRgb((c.red() + 3 * 0xf4) / 4, (c.green() + 3 * 0xf2) / 4, (c.blue() + 3 * 0xee) / 4);
-            bits->forEachSetCell(
-                [&](int x, int y) { reinterpret_cast<QRgb*>(mPreview.scanLine(oy + y))[ox + x] = faint; });
-        }
-        const QRgb on = mLayerColour.darker(115).rgb();
-        result->masks[i].forEachSetCell(
-            [&](int x, int y) { reinterpret_cast<QRgb*>(mPreview.scanLine(oy + y))[ox + x] = on; });
-    }
-    {
-        QPainter p(&mPreview);
-        p.setPen(QPen(QColor(30, 136, 229), 2));
-        for (const core::TileId& t : tiles) {
-            if (t.x - x0 < w && t.y - y0 < h) p.drawRect(int(t.x - x0) * 256, int(t.y - y0) * 256, 255, 255);
-        }
-    }
-    const QSize box = mImageLabel->size().expandedTo(QSize(160, 160));
-    mImageLabel->setPixmap(QPixmap::fromImage(mPreview.scaled(box, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+    mImageLabel->setPixmap(QPixmap::fromImage(r.shown));
     emit previewUpdated(true);
 }
 

@@ -24,7 +24,7 @@ const core::BitTile* LayerStack::tile(const core::TileId& id, int layer) const {
     if (d >= mDerived.size()) return nullptr;
     const std::ptrdiff_t slot = mBase->slotOf(id);
     if (slot < 0) return nullptr;
-    const core::BitTile& bits = mDerived[d][static_cast<std::size_t>(slot)];
+    const core::BitTile& bits = (*mDerived[d])[static_cast<std::size_t>(slot)];
     return bits.any() ? &bits : nullptr;
 }
 
@@ -44,7 +44,7 @@ core::Status LayerStack::addDerived(const std::string& name, const std::string& 
         bits = std::move(result->masks);
     }
     mNames.push_back(name);
-    mDerived.push_back(std::move(bits));
+    mDerived.push_back(std::make_shared<const std::vector<core::BitTile>>(std::move(bits)));
     return core::Status::success();
 }
 

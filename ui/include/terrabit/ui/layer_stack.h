@@ -2,6 +2,9 @@
 /// LayerStack: the map's base layers followed by derived layers (evaluated layer expressions),
 /// as one LayerSource over the tiles of the map — what the map browser paints, the layers panel
 /// measures, the expression editor and the probe read.
+///
+/// Copies are cheap and share the bits (base and derived layers are immutable once made), so a
+/// worker thread can evaluate on a copy while the UI thread replaces the document's stack.
 
 #include <memory>
 #include <string>
@@ -40,8 +43,8 @@ private:
     std::shared_ptr<const core::LayerStore> mBase;
     int mBaseCount = 0;
     std::vector<std::string> mNames;
-    /// Per derived layer: per base slot, the bits.
-    std::vector<std::vector<core::BitTile>> mDerived;
+    /// Per derived layer: per base slot, the bits (shared between copies, never changed).
+    std::vector<std::shared_ptr<const std::vector<core::BitTile>>> mDerived;
 };
 
 }  // namespace terrabit::ui
