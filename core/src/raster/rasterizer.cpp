@@ -286,6 +286,26 @@ TERRABIT_INLINE void forEachRingEdge(const PolygonView& shape, Edge&& edge) {
     }
 }
 
+/// An edge oriented to run south (lo.y < hi.y) with the rows whose centre line it crosses,
+/// lo.y <= j + 0.5 < hi.y, clipped to the grid. winding is +1 when the ring runs south along it.
+struct CentreRows {
+    Vec2 lo, hi;
+    int first, last;
+    int winding;
+};
+
+/// False when the edge crosses no row's centre line in the grid.
+TERRABIT_INLINE bool centreRowsOf(Vec2 a, Vec2 b, int height, CentreRows& e) {
+    if (a.y == b.y) return false;
+    const bool south = a.y < b.y;
+    e.lo = south ? a : b;
+    e.hi = south ? b : a;
+    e.winding = south ? +1 : -1;
+    e.first = std::max(ceilToInt(std::clamp(e.lo.y - 0.5, -1.0, double(height))), 0);
+    e.last = std::min(ceilToInt(std::clamp(e.hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+    return e.first <= e.last;
+}
+
 /// The cell of a stepped crossing t (the crossing + 0.5) of an edge that may leave the grid's
 /// columns, clamped to 0..width; exact() gives it by the division formula when t lies within
 /// the guard (0.5 - inner) of a cell boundary.
@@ -306,16 +326,11 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, F
     int rowMin = height;
     int rowMax = -1;
     forEachRingEdge(shape, [&](Vec2 a, Vec2 b) TERRABIT_LAMBDA_INLINE {
-        if (a.y == b.y) return;
-        const bool south = a.y < b.y;
-        const Vec2 lo = south ? a : b;
-        const Vec2 hi = south ? b : a;
-        // Rows j with lo.y <= j + 0.5 < hi.y.
-        const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
-        const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
+        CentreRows e;
         // An edge east of the grid only closes spans there.
-        if (first > last || std::min(lo.x, hi.x) >= width) return;
-        edges.push_back({lo.x, lo.y, hi.x, hi.y, first, last, south ? +1 : -1});
+        if (!centreRowsOf(a, b, height, e) || std::min(e.lo.x, e.hi.x) >= width) return;
+        const int first = e.first, last = e.last;
+        edges.push_back({e.lo.x, e.lo.y, e.hi.x, e.hi.y, first, last, e.winding});
         rowMin = std::min(rowMin, first);
         rowMax = std::max(rowMax, last);
     });
@@ -510,14 +525,10 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
     std::size_t fixedCount = 0;
     // The crossing arithmetic is buildCrossings', step for step (see there for the guard).
     forEachRingEdge(shape, [&](Vec2 a, Vec2 b) TERRABIT_LAMBDA_INLINE {
-        if (a.y == b.y) return;
-        const bool south = a.y < b.y;
-        const Vec2 lo = south ? a : b;
-        const Vec2 hi = south ? b : a;
-        // Rows j with lo.y <= j + 0.5 < hi.y.
-        const int first = std::max(ceilToInt(std::clamp(lo.y - 0.5, -1.0, double(height))), 0);
-        const int last = std::min(ceilToInt(std::clamp(hi.y - 0.5, -1.0, double(height))) - 1, height - 1);
-        if (first > last) return;
+        CentreRows e;
+        if (!centreRowsOf(a, b, height, e)) return;
+        const Vec2 lo = e.lo, hi = e.hi;
+        const int first = e.first, last = e.last;
         if (std::min(lo.x, hi.x) >= width) {
             // An edge east of the grid would only toggle the spare word, but the rows it
             // crosses may be inside up to the east border.
