@@ -3,10 +3,15 @@
 /// rectangles into bit grids, given in cell coordinates of the target grid ((0,0) is the
 /// north-west corner, y grows south, the centre of cell (i, j) is (i + 0.5, j + 0.5)).
 ///
-/// Shape (after Skia's and Blend2D's scan converters): an edge list, an x-sorted active-edge
-/// walk with an explicit fill rule, and spans handed to a sink that writes whole words. Shapes
-/// are clipped to the grid; vertices far outside it (a million cells) are fine. After the first
-/// calls have grown the scratch buffers, rasterizing allocates nothing.
+/// Shape: polygons under the even-odd rule (every map area) are filled by parity: each crossing
+/// of a row's centre line toggles one bit of a scratch row, the first cell whose centre lies
+/// right of it, and the row's fill is the prefix XOR of its toggles, written a word at a time;
+/// edges step from row to row in fixed point. Non-zero fills and the generic span sink (after
+/// Skia's and Blend2D's scan converters) bucket the crossings by row with their windings and
+/// hand spans to a sink. Thick lines are spanned row by row in closed form, a band per segment
+/// and a disk per vertex. Shapes are clipped to the grid; vertices far outside it (a million
+/// cells) are fine. After the first calls have grown the scratch buffers, rasterizing allocates
+/// nothing.
 ///
 /// Coverage rules (DESIGN.md):
 ///  - CellCentre (GDAL's default burn rule): a cell is covered when its centre is inside. Tie
