@@ -319,10 +319,15 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
     report.tilesRun = static_cast<std::size_t>(std::count(ran.begin(), ran.end(), 1));
     report.tilesReused = ctx.order.size() - report.tilesRun;
     if (ctx.warnings) {
-        for (const TileId& t : index.tiles()) {
-            if (const auto it = mCache.find(t); it != mCache.end()) {
-                for (const std::string& w : it->second.warnings) ctx.warnings->push_back(w);
-            }
+        // In the index's order, over the baked tiles only: a streamed bake of a country runs
+        // thousands of small bakes over one index.
+        std::vector<std::pair<std::size_t, const TileBuildings*>> bySlot;
+        for (const auto& [t, result] : mCache) {
+            if (!result.warnings.empty()) bySlot.emplace_back(index.slot(t).value_or(0), &result);
+        }
+        std::sort(bySlot.begin(), bySlot.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [slot, result] : bySlot) {
+            for (const std::string& w : result->warnings) ctx.warnings->push_back(w);
         }
     }
     report.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

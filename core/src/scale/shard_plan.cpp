@@ -196,8 +196,10 @@ int placementReachTiles(std::span<const placement::PassKind> passes) {
     return reach;
 }
 
-std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles) {
-    const std::unordered_set<TileId> content(all.begin(), all.end());
+namespace {
+
+/// bakeClosure over the tiles of `content`, built once for every batch of a bake.
+std::vector<TileId> closureIn(std::span<const TileId> own, const std::unordered_set<TileId>& content, int reachTiles) {
     std::unordered_set<TileId> chosen;
     std::vector<TileId> work;
     const auto take = [&](const TileId& t) {
@@ -225,6 +227,12 @@ std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const Til
     std::vector<TileId> out(chosen.begin(), chosen.end());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+}  // namespace
+
+std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles) {
+    return closureIn(own, std::unordered_set<TileId>(all.begin(), all.end()), reachTiles);
 }
 
 std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId> closure) {
@@ -274,13 +282,14 @@ std::vector<std::uint64_t> entryWeights(const TileIndex& index) {
     return weights;
 }
 
-/// Part k of a plan with the tiles its results depend on.
-ShardWork workOf(const TileIndex& index, ShardPlan& plan, std::size_t k, int reach) {
+/// Part k of a plan with the tiles its results depend on (`content`: the index's tiles).
+ShardWork workOf(const TileIndex& index, const std::unordered_set<TileId>& content, ShardPlan& plan, std::size_t k,
+                 int reach) {
     ShardWork work;
     work.own = std::move(plan.tiles[k]);
     work.prefixes = std::move(plan.keys[k]);
     work.weight = plan.weights[k];
-    work.baked = bakeClosure(work.own, index.tiles(), reach);
+    work.baked = closureIn(work.own, content, reach);
     const std::vector<TileId> ring = footprintRing(index, work.baked);
     work.baked.insert(work.baked.end(), ring.begin(), ring.end());
     std::sort(work.baked.begin(), work.baked.end());
@@ -297,7 +306,8 @@ int reachOf(const placement::PlacementRules& rules) {
 
 ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
     ShardPlan plan = planShards(index.tiles(), entryWeights(index), spec.count);
-    return workOf(index, plan, static_cast<std::size_t>(spec.index), reachOf(rules));
+    const std::unordered_set<TileId> content(index.tiles().begin(), index.tiles().end());
+    return workOf(index, content, plan, static_cast<std::size_t>(spec.index), reachOf(rules));
 }
 
 std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId> of, std::size_t batchTiles,
@@ -311,7 +321,8 @@ std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId
     const int reach = reachOf(rules);
     std::vector<ShardWork> works;
     works.reserve(count);
-    for (std::size_t k = 0; k < count; ++k) works.push_back(workOf(index, plan, k, reach));
+    const std::unordered_set<TileId> content(index.tiles().begin(), index.tiles().end());
+    for (std::size_t k = 0; k < count; ++k) works.push_back(workOf(index, content, plan, k, reach));
     const std::vector<std::uint64_t> weights = entryWeights(index);
     for (ShardWork& w : works) {
         w.weight = 0;
