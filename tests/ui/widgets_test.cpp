@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -31,6 +32,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <set>
 
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/ui/export_dialog.h"
@@ -521,6 +523,77 @@ TEST_F(Window, ExportDialogWritesTheChosenFormats) {
     EXPECT_TRUE(std::filesystem::exists(out.path() / "manifest.json"));
     EXPECT_GT(std::filesystem::file_size(out.path() / "scene.osgb"), 10000u) << "the render module's writer";
     EXPECT_EQ(doc().project().exportSettings.folder, out.path());
+}
+
+TEST_F(Window, CancellingAnExportStopsItLeavesNoPartialFilesAndTheNextExportWorks) {
+    // Every tile of the map: an export long enough to be cancelled in the middle.
+    doc().setSelection(doc().layers().tiles());
+    ASSERT_TRUE(doc().waitIdle());
+    const test::TempDir out;
+    ui::ExportDialog dialog(window->document(), window.get());
+    dialog.folderEdit()->setText(QString::fromStdString(out.path().string()));
+    const std::set<core::ExportFormat> chosen{core::ExportFormat::Glb, core::ExportFormat::Tiles3d,
+                                              core::ExportFormat::Layers};
+    for (core::ExportFormat f : {core::ExportFormat::Glb, core::ExportFormat::Tiles3d, core::ExportFormat::Manifest,
+                                 core::ExportFormat::Layers, core::ExportFormat::Collision, core::ExportFormat::Osgb}) {
+        dialog.formatBox(f)->setChecked(chosen.count(f) > 0);
+    }
+    // Formats run in this order: scene.glb is written whole first, then the 3D Tiles content
+    // tile by tile, then the layer rasters. Cancel while the tileset is being written.
+    bool cancelled = false;
+    QElapsedTimer sinceCancel;
+    QStringList stagesAfterCancel;
+    QObject::connect(&doc(), &ui::MapDocument::progress, &dialog, [&](double, const QString& stage) {
+        if (cancelled) {
+            stagesAfterCancel << stage;
+        } else if (stage.contains("3D Tiles")) {
+            cancelled = true;
+            sinceCancel.start();
+            ASSERT_TRUE(dialog.cancelButton()->isEnabled());
+            dialog.cancelButton()->click();
+        }
+    });
+    QSignalSpy finished(&dialog, &ui::ExportDialog::finished);
+    ASSERT_TRUE(dialog.startExport()) << dialog.status().toStdString();
+    ASSERT_TRUE(finished.wait(120000));
+    ASSERT_TRUE(cancelled) << "the export ended before the tileset was written";
+    const qint64 stopMs = sinceCancel.elapsed();
+    EXPECT_FALSE(finished.front()[0].toBool());
+    EXPECT_TRUE(dialog.status().contains("cancelled")) << dialog.status().toStdString();
+    EXPECT_EQ(dialog.progressBar()->value(), 0);
+    EXPECT_FALSE(dialog.cancelButton()->isEnabled());
+    EXPECT_TRUE(dialog.exportButton()->isEnabled());
+    std::cout << "[ export   ] stopped " << stopMs
+              << " ms after Cancel; progress after it: " << stagesAfterCancel.join(", ").toStdString() << "\n";
+    // Stopped promptly: the layer rasters, which follow the tileset, never started.
+    for (const QString& stage : stagesAfterCancel) EXPECT_FALSE(stage.contains("layer")) << stage.toStdString();
+
+    // What is left is whole: scene.glb, finished before the Cancel. The tileset is only usable
+    // whole, so none of its files stays; no temporary and no layer file either.
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(out.path())) {
+        if (e.is_regular_file()) files.push_back(std::filesystem::relative(e.path(), out.path()).string());
+        if (e.is_directory()) std::cout << "[ export   ] folder left: " << e.path().filename().string() << "\n";
+    }
+    EXPECT_EQ(files, std::vector<std::string>{"scene.glb"});
+    if (std::filesystem::exists(out.path() / "scene.glb")) {
+        std::ifstream glb(out.path() / "scene.glb", std::ios::binary);
+        std::uint32_t header[3] = {};
+        glb.read(reinterpret_cast<char*>(header), sizeof header);
+        EXPECT_EQ(header[0], 0x46546C67u) << "glTF magic";
+        EXPECT_EQ(header[2], std::filesystem::file_size(out.path() / "scene.glb")) << "the length its header says";
+    }
+
+    // The app exports again afterwards, into the same folder.
+    dialog.formatBox(core::ExportFormat::Tiles3d)->setChecked(false);
+    dialog.formatBox(core::ExportFormat::Layers)->setChecked(false);
+    dialog.formatBox(core::ExportFormat::Manifest)->setChecked(true);
+    finished.clear();
+    ASSERT_TRUE(dialog.startExport()) << dialog.status().toStdString();
+    ASSERT_TRUE(finished.wait(120000));
+    EXPECT_TRUE(finished.front()[0].toBool()) << dialog.status().toStdString();
+    EXPECT_TRUE(std::filesystem::exists(out.path() / "manifest.json"));
+    EXPECT_EQ(dialog.progressBar()->value(), 1000);
 }
 
 TEST_F(Window, UnsavedChangesAreNotLostWithoutAsking) {

@@ -29,6 +29,8 @@ public:
     QLineEdit* folderEdit() const { return mFolder; }
     QCheckBox* plainNodesBox() const { return mPlainNodes; }
     QPushButton* exportButton() const { return mExport; }
+    /// Stops the running export (enabled only while one runs).
+    QPushButton* cancelButton() const { return mCancel; }
     QProgressBar* progressBar() const { return mProgress; }
     QString status() const;
 
