@@ -25,6 +25,21 @@ TileRange rangeOf(const Box2& cells, int zoom) {
     return {tile(cells.min.x), tile(cells.min.y), tile(cells.max.x), tile(cells.max.y)};
 }
 
+/// The place of a point's tile on a Morton (Z-order) curve: tiles near each other on the map
+/// mostly get keys near each other.
+std::uint64_t mortonKey(Vec2 cell) {
+    auto spread = [](double c) {
+        std::uint64_t v = static_cast<std::uint64_t>(std::clamp(c / kTileCells, 0.0, 4294967295.0));
+        v = (v | v << 16) & 0x0000ffff0000ffffULL;
+        v = (v | v << 8) & 0x00ff00ff00ff00ffULL;
+        v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fULL;
+        v = (v | v << 2) & 0x3333333333333333ULL;
+        v = (v | v << 1) & 0x5555555555555555ULL;
+        return v;
+    };
+    return spread(cell.x) | spread(cell.y) << 1;
+}
+
 }  // namespace
 
 Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span<const TileId> tiles,
@@ -40,70 +55,77 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         return Vec2{(m.x + kMercatorHalfWorld) / cellSize, (kMercatorHalfWorld - m.y) / cellSize};
     };
 
-    // Every feature's vertices in global cells, once, however many layers it is drawn into.
+    // Every feature's vertices in global cells, once, however many layers it is drawn into,
+    // features in Morton order of their centre so that a tile's features are neighbours in
+    // memory (file order scatters them over the whole map).
     const std::size_t entryCount = map.entries.size();
-    index.mCellsBegin.reserve(entryCount);
-    index.mCellsCount.reserve(entryCount);
-    index.mPartsBegin.reserve(entryCount);
-    index.mPartsCount.reserve(entryCount);
-    index.mKinds.reserve(entryCount);
-    index.mSizeCells.reserve(entryCount);
-    index.mReach.reserve(entryCount);
-    index.mChunksBegin.reserve(entryCount);
-    index.mChunksCount.reserve(entryCount);
+    std::unordered_map<const Feature*, std::size_t> firstEntry;  // ties keep the map's order
+    firstEntry.reserve(entryCount);
+    std::vector<std::pair<std::uint64_t, std::size_t>> order;
+    order.reserve(entryCount);
+    for (std::size_t e = 0; e < entryCount; ++e) {
+        const Feature* f = map.entries[e].feature;
+        if (firstEntry.try_emplace(f, e).second) order.emplace_back(mortonKey(toCell(f->bounds.centre())), e);
+    }
+    std::sort(order.begin(), order.end());
     struct Converted {
         std::uint32_t cells, parts, chunks, chunkCount;
     };
     std::unordered_map<const Feature*, Converted> converted;
+    converted.reserve(order.size());
+    for (const auto& [key, e] : order) {
+        const Feature* fp = map.entries[e].feature;
+        const Feature& f = *fp;
+        Converted c{static_cast<std::uint32_t>(index.mCells.size()), static_cast<std::uint32_t>(index.mPartEnds.size()),
+                    static_cast<std::uint32_t>(index.mChunks.size()), 0};
+        const std::size_t first = index.mCells.size();
+        for (const Vec2& p : f.points) index.mCells.push_back(toCell(p));
+        index.mPartEnds.insert(index.mPartEnds.end(), f.partEnds.begin(), f.partEnds.end());
+        if (f.kind == FeatureKind::Area && f.points.size() >= kChunkedFeatureVertices) {
+            // Bounds of each run of kRingChunk vertices, ring by ring, in the order
+            // TileRasterizer walks them.
+            std::uint32_t begin = 0;
+            for (const std::uint32_t end : f.partEnds) {
+                for (std::uint32_t v0 = begin; v0 < end; v0 += kRingChunk) {
+                    const std::uint32_t last = std::min(end, v0 + kRingChunk);
+                    Box2 box{index.mCells[first + v0], index.mCells[first + v0]};
+                    for (std::uint32_t v = v0 + 1; v < last; ++v) {
+                        const Vec2 p = index.mCells[first + v];
+                        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y)};
+                        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y)};
+                    }
+                    index.mChunks.push_back(box);
+                }
+                begin = end;
+            }
+            c.chunkCount = static_cast<std::uint32_t>(index.mChunks.size()) - c.chunks;
+        }
+        converted.emplace(fp, c);
+    }
+
+    index.mInfo.reserve(entryCount);
     for (const LayerEntry& e : map.entries) {
         const Feature& f = *e.feature;
-        const auto [it, fresh] =
-            converted.try_emplace(&f, Converted{static_cast<std::uint32_t>(index.mCells.size()),
-                                                static_cast<std::uint32_t>(index.mPartEnds.size()),
-                                                static_cast<std::uint32_t>(index.mChunks.size()), 0});
-        if (fresh) {
-            const std::size_t first = index.mCells.size();
-            for (const Vec2& p : f.points) index.mCells.push_back(toCell(p));
-            index.mPartEnds.insert(index.mPartEnds.end(), f.partEnds.begin(), f.partEnds.end());
-            if (f.kind == FeatureKind::Area && f.points.size() >= kChunkedFeatureVertices) {
-                // Bounds of each run of kRingChunk vertices, ring by ring, in the order
-                // TileRasterizer walks them.
-                std::uint32_t begin = 0;
-                for (const std::uint32_t end : f.partEnds) {
-                    for (std::uint32_t c = begin; c < end; c += kRingChunk) {
-                        const std::uint32_t last = std::min(end, c + kRingChunk);
-                        Box2 box{index.mCells[first + c], index.mCells[first + c]};
-                        for (std::uint32_t v = c + 1; v < last; ++v) {
-                            const Vec2 p = index.mCells[first + v];
-                            box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y)};
-                            box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y)};
-                        }
-                        index.mChunks.push_back(box);
-                    }
-                    begin = end;
-                }
-                it->second.chunkCount = static_cast<std::uint32_t>(index.mChunks.size()) - it->second.chunks;
-            }
-        }
-        index.mCellsBegin.push_back(it->second.cells);
-        index.mCellsCount.push_back(static_cast<std::uint32_t>(f.points.size()));
-        index.mPartsBegin.push_back(it->second.parts);
-        index.mPartsCount.push_back(static_cast<std::uint32_t>(f.partEnds.size()));
-        index.mChunksBegin.push_back(it->second.chunks);
-        index.mChunksCount.push_back(it->second.chunkCount);
-        index.mKinds.push_back(f.kind);
+        const Converted& c = converted.at(&f);
+        EntryInfo info;
+        info.cellsBegin = c.cells;
+        info.cellsCount = static_cast<std::uint32_t>(f.points.size());
+        info.partsBegin = c.parts;
+        info.partsCount = static_cast<std::uint32_t>(f.partEnds.size());
+        info.chunksBegin = c.chunks;
+        info.chunksCount = c.chunkCount;
+        info.kind = f.kind;
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;
         const double metresPerCellHere = metresPerCell(latitude, zoom);
-        double size = 0.0;
-        if (f.kind == FeatureKind::Line) size = 0.5 * e.sizeMetres / metresPerCellHere;
-        if (f.kind == FeatureKind::Point) size = e.sizeMetres / metresPerCellHere;
-        index.mSizeCells.push_back(size);
+        if (f.kind == FeatureKind::Line) info.sizeCells = 0.5 * e.sizeMetres / metresPerCellHere;
+        if (f.kind == FeatureKind::Point) info.sizeCells = e.sizeMetres / metresPerCellHere;
 
-        const double grow = size + kClipMarginCells;
+        const double grow = info.sizeCells + kClipMarginCells;
         const Vec2 nw = toCell({f.bounds.min.x, f.bounds.max.y});
         const Vec2 se = toCell({f.bounds.max.x, f.bounds.min.y});
-        index.mReach.push_back(Box2{{nw.x - grow, nw.y - grow}, {se.x + grow, se.y + grow}});
+        info.reach = Box2{{nw.x - grow, nw.y - grow}, {se.x + grow, se.y + grow}};
+        index.mInfo.push_back(info);
     }
 
     // The tile set.
@@ -120,11 +142,11 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         if (dup != index.mTiles.end()) return Error{"tile " + dup->quadkey() + " is listed twice"};
     } else {
         std::uint64_t total = 0;
-        for (const Box2& r : index.mReach) total += rangeOf(r, zoom).count();
+        for (const EntryInfo& info : index.mInfo) total += rangeOf(info.reach, zoom).count();
         std::vector<TileId> all;
         all.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, maxTiles + 1)));
         for (std::size_t e = 0; e < entryCount; ++e) {
-            const TileRange r = rangeOf(index.mReach[e], zoom);
+            const TileRange r = rangeOf(index.mInfo[e].reach, zoom);
             if (r.count() > maxTiles) {
                 return Error{"feature " + map.entries[e].feature->id + " spans " + std::to_string(r.count()) +
                              " tiles at zoom " + std::to_string(zoom) + ", more than the limit of " +
@@ -156,7 +178,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     // order, so each slot's list comes out ascending.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
     for (std::size_t e = 0; e < entryCount; ++e) {
-        const TileRange r = rangeOf(index.mReach[e], zoom);
+        const TileRange r = rangeOf(index.mInfo[e].reach, zoom);
         const auto entry = static_cast<std::uint32_t>(e);
         if (r.count() <= index.mTiles.size()) {
             for (std::int64_t y = r.y0; y <= r.y1; ++y) {

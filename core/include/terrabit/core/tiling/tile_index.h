@@ -55,25 +55,25 @@ public:
     /// south from the world's north-west corner, one unit per cell; tile (tx, ty) holds
     /// [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
     std::span<const Vec2> cells(std::uint32_t entry) const {
-        return std::span<const Vec2>(mCells).subspan(mCellsBegin[entry], mCellsCount[entry]);
+        return std::span<const Vec2>(mCells).subspan(mInfo[entry].cellsBegin, mInfo[entry].cellsCount);
     }
     /// Entry e's part ends (as Feature::partEnds), kept here beside the cells so that a tile
     /// reads one compact array instead of chasing each feature.
     std::span<const std::uint32_t> partEnds(std::uint32_t entry) const {
-        return std::span<const std::uint32_t>(mPartEnds).subspan(mPartsBegin[entry], mPartsCount[entry]);
+        return std::span<const std::uint32_t>(mPartEnds).subspan(mInfo[entry].partsBegin, mInfo[entry].partsCount);
     }
     /// Entry e's feature kind.
-    FeatureKind kind(std::uint32_t entry) const { return mKinds[entry]; }
+    FeatureKind kind(std::uint32_t entry) const { return mInfo[entry].kind; }
     /// For an entry whose feature has at least kChunkedFeatureVertices vertices: the bounds (global
     /// cells) of each run of kRingChunk vertices, ring by ring (a ring's last chunk may be
     /// shorter); empty otherwise.
     std::span<const Box2> chunks(std::uint32_t entry) const {
-        return std::span<const Box2>(mChunks).subspan(mChunksBegin[entry], mChunksCount[entry]);
+        return std::span<const Box2>(mChunks).subspan(mInfo[entry].chunksBegin, mInfo[entry].chunksCount);
     }
     /// Entry e's line half width or point radius in cells (0 for areas).
-    double sizeCells(std::uint32_t entry) const { return mSizeCells[entry]; }
+    double sizeCells(std::uint32_t entry) const { return mInfo[entry].sizeCells; }
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
-    const Box2& reach(std::uint32_t entry) const { return mReach[entry]; }
+    const Box2& reach(std::uint32_t entry) const { return mInfo[entry].reach; }
 
 private:
     const ClassifiedMap* mMap = nullptr;
@@ -82,18 +82,22 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
     std::vector<std::size_t> mFirst{0};  ///< CSR: slot s holds mEntries[mFirst[s] .. mFirst[s+1])
     std::vector<std::uint32_t> mEntries;
-    std::vector<Vec2> mCells;                 ///< every indexed feature's vertices, global cells
-    std::vector<std::uint32_t> mCellsBegin;   ///< per entry, into mCells
-    std::vector<std::uint32_t> mCellsCount;   ///< per entry: its feature's vertex count
-    std::vector<std::uint32_t> mPartEnds;     ///< every indexed feature's part ends
-    std::vector<std::uint32_t> mPartsBegin;   ///< per entry, into mPartEnds
-    std::vector<std::uint32_t> mPartsCount;   ///< per entry
-    std::vector<FeatureKind> mKinds;          ///< per entry
-    std::vector<Box2> mChunks;                ///< chunk bounds of large features
-    std::vector<std::uint32_t> mChunksBegin;  ///< per entry, into mChunks
-    std::vector<std::uint32_t> mChunksCount;  ///< per entry (0: not chunked)
-    std::vector<double> mSizeCells;           ///< per entry
-    std::vector<Box2> mReach;                 ///< per entry
+    /// What a tile needs of an entry, in one place: a tile reads one or two cache lines per entry
+    /// instead of one per array (drawing a dense tile waited on those misses).
+    struct EntryInfo {
+        Box2 reach;
+        double sizeCells = 0.0;
+        std::uint32_t cellsBegin = 0, cellsCount = 0;    ///< into mCells
+        std::uint32_t partsBegin = 0, partsCount = 0;    ///< into mPartEnds
+        std::uint32_t chunksBegin = 0, chunksCount = 0;  ///< into mChunks (0: not chunked)
+        FeatureKind kind = FeatureKind::Area;
+    };
+    /// Every indexed feature's vertices in global cells, features in the order of their place on
+    /// the map (a Morton curve), so that the features of one tile lie close together.
+    std::vector<Vec2> mCells;
+    std::vector<std::uint32_t> mPartEnds;  ///< every indexed feature's part ends
+    std::vector<Box2> mChunks;             ///< chunk bounds of large features
+    std::vector<EntryInfo> mInfo;          ///< per entry
 };
 
 }  // namespace terrabit::core
