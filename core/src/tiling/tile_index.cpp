@@ -115,6 +115,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         info.chunksBegin = c.chunks;
         info.chunksCount = c.chunkCount;
         info.kind = f.kind;
+        info.layer = e.layer;
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;
         const double metresPerCellHere = metresPerCell(latitude, zoom);

@@ -138,9 +138,9 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     // This loop is hot: it runs for every feature of every tile.
     Status status;
     for (const std::uint32_t e : index.entries(slot)) {
-        const LayerEntry& entry = map.entries[e];
-        BitTile& target = out[entry.layer];
-        const Coverage coverage = map.layers[entry.layer].coverage;
+        const std::uint16_t layer = index.layer(e);
+        BitTile& target = out[layer];
+        const Coverage coverage = map.layers[layer].coverage;
         const std::span<const Vec2> cells = index.cells(e);
         const std::span<const std::uint32_t> partEnds = index.partEnds(e);
         const double size = index.sizeCells(e);
@@ -190,7 +190,7 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                 if (mRingEnds.empty()) break;
                 const Status s =
                     mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target);
-                if (!s && status) status = Error{"feature " + entry.feature->id + ": " + s.message()};
+                if (!s && status) status = Error{"feature " + map.entries[e].feature->id + ": " + s.message()};
                 break;
             }
             case FeatureKind::Line: {

@@ -64,6 +64,8 @@ public:
     }
     /// Entry e's feature kind.
     FeatureKind kind(std::uint32_t entry) const { return mInfo[entry].kind; }
+    /// Entry e's layer id (as map().entries[e].layer).
+    std::uint16_t layer(std::uint32_t entry) const { return mInfo[entry].layer; }
     /// For an entry whose feature has at least kChunkedFeatureVertices vertices: the bounds (global
     /// cells) of each run of kRingChunk vertices, ring by ring (a ring's last chunk may be
     /// shorter); empty otherwise.
@@ -91,6 +93,7 @@ private:
         std::uint32_t partsBegin = 0, partsCount = 0;    ///< into mPartEnds
         std::uint32_t chunksBegin = 0, chunksCount = 0;  ///< into mChunks (0: not chunked)
         FeatureKind kind = FeatureKind::Area;
+        std::uint16_t layer = 0;
     };
     /// Every indexed feature's vertices in global cells, features in the order of their place on
     /// the map (a Morton curve), so that the features of one tile lie close together.
