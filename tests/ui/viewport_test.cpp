@@ -13,17 +13,20 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <set>
 
 #include "terrabit/render/lighting.h"
+#include "terrabit/render/scene_graph.h"
 #include "terrabit/ui/expression_editor.h"
 #include "terrabit/ui/expression_panel.h"
 #include "terrabit/ui/main_window.h"
 #include "terrabit/ui/map_document.h"
 #include "terrabit/ui/map_view.h"
+#include "terrabit/ui/probe_panel.h"
 #include "terrabit/ui/probe_tool.h"
 #include "terrabit/ui/viewport.h"
 #include "ui_test_support.h"
@@ -73,6 +76,41 @@ protected:
                              std::uint32_t(std::floor(c.y / 256))};
         const core::BitTile* bits = doc().layers().tile(t, layer);
         return bits && bits->test(int(std::floor(c.x)) & 255, int(std::floor(c.y)) & 255);
+    }
+
+    /// Is a layer set at a global cell?
+    bool setAt(const char* layerName, std::int64_t gx, std::int64_t gy) {
+        const core::TileId t{doc().project().zoom, std::uint32_t(gx >> 8), std::uint32_t(gy >> 8)};
+        const core::BitTile* bits = doc().layers().tile(t, doc().layers().layerId(layerName));
+        return bits && bits->test(int(gx & 255), int(gy & 255));
+    }
+    /// True when f holds on every cell the rectangle between two cell points touches, grown by
+    /// `grow` cells on every side.
+    static bool everyCell(core::Vec2 a, core::Vec2 b, int grow,
+                          const std::function<bool(std::int64_t, std::int64_t)>& f) {
+        const auto x0 = std::int64_t(std::floor(std::min(a.x, b.x))) - grow;
+        const auto x1 = std::int64_t(std::floor(std::max(a.x, b.x))) + grow;
+        const auto y0 = std::int64_t(std::floor(std::min(a.y, b.y))) - grow;
+        const auto y1 = std::int64_t(std::floor(std::max(a.y, b.y))) + grow;
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            for (std::int64_t x = x0; x <= x1; ++x) {
+                if (!f(x, y)) return false;
+            }
+        }
+        return true;
+    }
+    /// A left-button drag from one widget point to another, through the widget's own events.
+    void drag(QPoint from, QPoint to) {
+        QTest::mousePress(view(), Qt::LeftButton, Qt::NoModifier, from);
+        for (int i = 1; i <= 4; ++i) {
+            const QPointF at = QPointF(from) + QPointF(to - from) * (i / 4.0);
+            QMouseEvent move(QEvent::MouseMove, at, view()->mapToGlobal(at), Qt::NoButton, Qt::LeftButton,
+                             Qt::NoModifier);
+            QApplication::sendEvent(view(), &move);
+            QTest::qWait(10);
+        }
+        QTest::mouseRelease(view(), Qt::LeftButton, Qt::NoModifier, to);
+        QTest::qWait(30);
     }
 
     test::TempDir recovery;
@@ -205,4 +243,86 @@ TEST_F(GlWindow, DraggingOrbitsAboutTheVerticalWithoutRolling) {
         << before.heading << " -> " << after.heading;
     EXPECT_NEAR(after.pitch, before.pitch, 2.0);
     EXPECT_NEAR(after.distance, before.distance, 1e-6 * before.distance);
+}
+
+TEST_F(GlWindow, DraggingARectangleProbeOnTheGroundProbesTheRectangle) {
+    ui::ProbeTool* probe = window->probeTool();
+    probe->setActive(true);
+    probe->setShape(ui::ProbeShape::Rectangle);
+    const core::GroundFrame frame = doc().scene()->frame;
+    const auto cellOf = [&](QPoint p) { return frame.groundToCell(*view()->groundAt(p)); };
+    const auto baked = [&](core::Vec2 cell) {
+        const core::TileId t{doc().project().zoom, std::uint32_t(std::floor(cell.x / 256)),
+                             std::uint32_t(std::floor(cell.y / 256))};
+        const auto& tiles = doc().scene()->tiles;
+        return std::find(tiles.begin(), tiles.end(), t) != tiles.end();
+    };
+    // What the probe blocks on by default.
+    ASSERT_EQ(probe->blockingExpression(), "building | water");
+    const auto building = [&](std::int64_t x, std::int64_t y) { return setAt("building", x, y); };
+    const auto open = [&](std::int64_t x, std::int64_t y) { return !setAt("building", x, y) && !setAt("water", x, y); };
+    // Drags found from the layers: one whose whole rectangle is building, one whose rectangle
+    // and a cell around it hold nothing that blocks. Rectangles at least 3 cells a side.
+    std::optional<std::pair<QPoint, QPoint>> overBuilding, overOpen;
+    for (int y = 20; y < view()->height() - 40 && !(overBuilding && overOpen); y += 5) {
+        for (int x = 20; x < view()->width() - 40 && !(overBuilding && overOpen); x += 5) {
+            for (int d : {10, 16, 24}) {
+                const QPoint a(x, y), b(x + d, y + d / 2);
+                if (!view()->groundAt(a) || !view()->groundAt(b)) continue;
+                const core::Vec2 ca = cellOf(a), cb = cellOf(b);
+                if (std::abs(cb.x - ca.x) < 3 || std::abs(cb.y - ca.y) < 3) continue;
+                // On the baked tiles, where the ground is drawn (the plane goes on to the horizon).
+                if (!baked(ca) || !baked(cb)) continue;
+                if (!overBuilding && everyCell(ca, cb, 0, building)) overBuilding = std::make_pair(a, b);
+                if (!overOpen && everyCell(ca, cb, 1, open)) overOpen = std::make_pair(a, b);
+            }
+        }
+    }
+    ASSERT_TRUE(overBuilding) << "no building in view wide enough for a rectangle";
+    ASSERT_TRUE(overOpen) << "no open ground in view wide enough for a rectangle";
+
+    const core::project::Camera before = view()->cameraState();
+    const auto probedBox = [&] {
+        core::Box2 box;
+        for (const core::Vec2& p : probe->lastProbe()->outline) box.extend(p);
+        return box;
+    };
+    const auto expectBoxBetween = [&](const std::pair<QPoint, QPoint>& drag) {
+        const core::Vec2 a = cellOf(drag.first), b = cellOf(drag.second);
+        const core::Box2 box = probedBox();
+        EXPECT_NEAR(box.min.x, std::min(a.x, b.x), 1e-6);
+        EXPECT_NEAR(box.max.x, std::max(a.x, b.x), 1e-6);
+        EXPECT_NEAR(box.min.y, std::min(a.y, b.y), 1e-6);
+        EXPECT_NEAR(box.max.y, std::max(a.y, b.y), 1e-6);
+    };
+
+    drag(overBuilding->first, overBuilding->second);
+    ASSERT_TRUE(probe->lastProbe());
+    EXPECT_TRUE(probe->lastProbe()->blocked);
+    EXPECT_TRUE(probe->lastProbe()->layers.contains("building")) << probe->lastProbe()->layers.join(",").toStdString();
+    expectBoxBetween(*overBuilding);
+    // Shown as the map view shows it: the probe panel's verdict and a marker in the scene.
+    EXPECT_EQ(window->probePanel()->resultLabel()->text(), "BLOCKED");
+    EXPECT_GT(view()->graph().probesGroup()->getNumChildren(), 0u);
+    // Kept to look at: the red rectangle on the building.
+    QDir().mkpath(TERRABIT_ARTEFACT_DIR);
+    EXPECT_TRUE(view()->grabFramebuffer().save(QString(TERRABIT_ARTEFACT_DIR) + "/viewport-rectangle-probe.png"));
+
+    drag(overOpen->first, overOpen->second);
+    ASSERT_TRUE(probe->lastProbe());
+    EXPECT_FALSE(probe->lastProbe()->blocked);
+    EXPECT_FALSE(probe->lastProbe()->layers.contains("building"));
+    EXPECT_FALSE(probe->lastProbe()->layers.contains("water"));
+    expectBoxBetween(*overOpen);
+    EXPECT_EQ(window->probePanel()->resultLabel()->text(), "CLEAR");
+
+    // The drags probed; they did not orbit the camera.
+    const core::project::Camera after = view()->cameraState();
+    EXPECT_NEAR(after.heading, before.heading, 1e-9);
+    EXPECT_NEAR(after.pitch, before.pitch, 1e-9);
+    EXPECT_NEAR(after.distance, before.distance, 1e-9);
+    // With the probe off, the same drag orbits again.
+    probe->setActive(false);
+    drag(overOpen->first, overOpen->first + QPoint(120, 0));
+    EXPECT_GT(std::abs(std::remainder(view()->cameraState().heading - before.heading, 360.0)), 1.0);
 }

@@ -91,6 +91,8 @@ Viewport::Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent)
             updateMarkers();
             update();
         });
+        connect(probe, &ProbeTool::activeChanged, this,
+                [this](bool on) { setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor); });
     }
     rebuildScene();
 }
@@ -336,6 +338,14 @@ QString Viewport::clickAt(QPoint pos) {
     return text;
 }
 
+std::optional<ProbeOutcome> Viewport::probeRectangle(QPoint from, QPoint to) {
+    if (!mProbe || !mScene) return std::nullopt;
+    const auto a = groundAt(from), b = groundAt(to);
+    if (!a || !b) return std::nullopt;
+    // The probe works in global cells of the project's zoom, as the map view's drag does.
+    return mProbe->probe(mScene->frame.groundToCell(*a), mScene->frame.groundToCell(*b));
+}
+
 // -- GL and events ----------------------------------------------------------------------------------
 
 void Viewport::initializeGL() {}
@@ -377,6 +387,10 @@ int Viewport::osgButton(Qt::MouseButton b) const {
 void Viewport::mousePressEvent(QMouseEvent* e) {
     setFocus();
     mPressPos = e->position().toPoint();
+    // A rectangle probe is dragged on the ground; the camera must not orbit meanwhile.
+    mProbeDrag = e->button() == Qt::LeftButton && mProbe && mProbe->active() && !mProbe->walking() &&
+                 mProbe->shape() == ProbeShape::Rectangle && groundAt(mPressPos).has_value();
+    if (mProbeDrag) return;
     const qreal dpr = devicePixelRatioF();
     mWindow->getEventQueue()->mouseButtonPress(float(e->position().x() * dpr), float(e->position().y() * dpr),
                                                osgButton(e->button()));
@@ -384,6 +398,14 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+    if (mProbeDrag && e->button() == Qt::LeftButton) {
+        mProbeDrag = false;
+        const QPoint at = e->position().toPoint();
+        // A click (no real drag) probes the rectangle of the probe's size centred there.
+        if ((at - mPressPos).manhattanLength() < 4 || !probeRectangle(mPressPos, at)) clickAt(at);
+        update();
+        return;
+    }
     const qreal dpr = devicePixelRatioF();
     mWindow->getEventQueue()->mouseButtonRelease(float(e->position().x() * dpr), float(e->position().y() * dpr),
                                                  osgButton(e->button()));
@@ -394,6 +416,7 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
+    if (mProbeDrag) return;
     const qreal dpr = devicePixelRatioF();
     mWindow->getEventQueue()->mouseMotion(float(e->position().x() * dpr), float(e->position().y() * dpr));
     update();

@@ -3,7 +3,9 @@
 /// graphics window and a single-threaded viewer; see notes on Qt 6 + OSG). Orbit with the left
 /// button, pan with the middle one, zoom with the right one or the wheel; fly to a tile; click a
 /// building to see its source feature, the model it got and the outcome. With the probe tool on,
-/// a click probes the ground there; in walk mode W/A/S/D move the character.
+/// a click probes the ground there, and with the rectangle probe a left drag probes the
+/// rectangle between the ground points under the press and the release (the camera stays put);
+/// in walk mode W/A/S/D move the character.
 ///
 /// The scene is render::SceneGraph's: the ground of the baked tiles in the visible layers'
 /// colours, road and water surfaces, every placed model drawn instanced, the overlay layer as a
@@ -21,6 +23,7 @@ class QLabel;
 #include "terrabit/core/geometry.h"
 #include "terrabit/core/project/project.h"
 #include "terrabit/core/scene/scene.h"
+#include "terrabit/ui/probe_tool.h"
 
 namespace osgViewer {
 class GraphicsWindowEmbedded;
@@ -37,7 +40,6 @@ class SceneGraph;
 namespace terrabit::ui {
 
 class MapDocument;
-class ProbeTool;
 
 class Viewport : public QOpenGLWidget {
     Q_OBJECT
@@ -62,6 +64,9 @@ public:
     QString describe(const core::BuildingRecord& building) const;
     /// Picks at a widget position as a click would (probe or building); returns the text shown.
     QString clickAt(QPoint widgetPos);
+    /// Probes the rectangle between the ground points under two widget positions, as a drag
+    /// with the rectangle probe does; nothing when either misses the ground.
+    std::optional<ProbeOutcome> probeRectangle(QPoint from, QPoint to);
     /// Models drawn in the current scene graph (instances).
     std::size_t modelsShown() const;
     /// The scene graph shown (render::SceneGraph).
@@ -103,6 +108,8 @@ private:
     QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
     std::shared_ptr<const core::Scene> mScene;
     QPoint mPressPos;
+    /// A left press that drags a rectangle probe rather than orbiting.
+    bool mProbeDrag = false;
     QLabel* mHint;
     bool mHomePending = true;
 };
