@@ -116,6 +116,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         info.chunksCount = c.chunkCount;
         info.kind = f.kind;
         info.layer = e.layer;
+        info.entry = static_cast<std::uint32_t>(index.mInfo.size());
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;
         const double metresPerCellHere = metresPerCell(latitude, zoom);
@@ -204,7 +205,11 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mFirst[s + 1] += index.mFirst[s];
     index.mEntries.resize(pairs.size());
     std::vector<std::size_t> fill(index.mFirst.begin(), index.mFirst.end() - 1);
-    for (const auto& [s, e] : pairs) index.mEntries[fill[s]++] = e;
+    index.mSlotInfo.resize(pairs.size());
+    for (const auto& [s, e] : pairs) {
+        index.mSlotInfo[fill[s]] = index.mInfo[e];
+        index.mEntries[fill[s]++] = e;
+    }
     return index;
 }
 

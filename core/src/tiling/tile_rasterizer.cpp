@@ -137,21 +137,20 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
 
     // This loop is hot: it runs for every feature of every tile.
     Status status;
-    for (const std::uint32_t e : index.entries(slot)) {
-        const std::uint16_t layer = index.layer(e);
-        BitTile& target = out[layer];
-        const Coverage coverage = map.layers[layer].coverage;
-        const std::span<const Vec2> cells = index.cells(e);
-        const std::span<const std::uint32_t> partEnds = index.partEnds(e);
-        const double size = index.sizeCells(e);
-        switch (index.kind(e)) {
+    for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
+        BitTile& target = out[info.layer];
+        const Coverage coverage = map.layers[info.layer].coverage;
+        const std::span<const Vec2> cells = index.cells(info);
+        const std::span<const std::uint32_t> partEnds = index.partEnds(info);
+        const double size = info.sizeCells;
+        switch (info.kind) {
             case FeatureKind::Area: {
                 mPoints.clear();
                 mRingEnds.clear();
-                const Box2& reach = index.reach(e);
+                const Box2& reach = info.reach;
                 const bool inside = reach.min.x >= clipBox.min.x && reach.max.x <= clipBox.max.x &&
                                     reach.min.y >= clipBox.min.y && reach.max.y <= clipBox.max.y;
-                const std::span<const Box2> chunks = index.chunks(e);
+                const std::span<const Box2> chunks = index.chunks(info);
                 std::size_t chunk = 0;
                 std::uint32_t begin = 0;
                 for (const std::uint32_t end : partEnds) {
@@ -190,7 +189,7 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                 if (mRingEnds.empty()) break;
                 const Status s =
                     mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target);
-                if (!s && status) status = Error{"feature " + map.entries[e].feature->id + ": " + s.message()};
+                if (!s && status) status = Error{"feature " + map.entries[info.entry].feature->id + ": " + s.message()};
                 break;
             }
             case FeatureKind::Line: {

@@ -54,14 +54,10 @@ public:
     /// The vertices of entry e's feature in global cell coordinates at this zoom: x east and y
     /// south from the world's north-west corner, one unit per cell; tile (tx, ty) holds
     /// [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
-    std::span<const Vec2> cells(std::uint32_t entry) const {
-        return std::span<const Vec2>(mCells).subspan(mInfo[entry].cellsBegin, mInfo[entry].cellsCount);
-    }
+    std::span<const Vec2> cells(std::uint32_t entry) const { return cells(mInfo[entry]); }
     /// Entry e's part ends (as Feature::partEnds), kept here beside the cells so that a tile
     /// reads one compact array instead of chasing each feature.
-    std::span<const std::uint32_t> partEnds(std::uint32_t entry) const {
-        return std::span<const std::uint32_t>(mPartEnds).subspan(mInfo[entry].partsBegin, mInfo[entry].partsCount);
-    }
+    std::span<const std::uint32_t> partEnds(std::uint32_t entry) const { return partEnds(mInfo[entry]); }
     /// Entry e's feature kind.
     FeatureKind kind(std::uint32_t entry) const { return mInfo[entry].kind; }
     /// Entry e's layer id (as map().entries[e].layer).
@@ -69,13 +65,39 @@ public:
     /// For an entry whose feature has at least kChunkedFeatureVertices vertices: the bounds (global
     /// cells) of each run of kRingChunk vertices, ring by ring (a ring's last chunk may be
     /// shorter); empty otherwise.
-    std::span<const Box2> chunks(std::uint32_t entry) const {
-        return std::span<const Box2>(mChunks).subspan(mInfo[entry].chunksBegin, mInfo[entry].chunksCount);
-    }
+    std::span<const Box2> chunks(std::uint32_t entry) const { return chunks(mInfo[entry]); }
     /// Entry e's line half width or point radius in cells (0 for areas).
     double sizeCells(std::uint32_t entry) const { return mInfo[entry].sizeCells; }
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
     const Box2& reach(std::uint32_t entry) const { return mInfo[entry].reach; }
+
+    /// What a tile needs of an entry, in one place: a tile reads one or two cache lines per entry
+    /// instead of one per array (drawing a dense tile waited on those misses).
+    struct EntryInfo {
+        Box2 reach;  ///< as reach(entry)
+        double sizeCells = 0.0;
+        std::uint32_t cellsBegin = 0, cellsCount = 0;    ///< into the index's cells
+        std::uint32_t partsBegin = 0, partsCount = 0;    ///< into the index's part ends
+        std::uint32_t chunksBegin = 0, chunksCount = 0;  ///< into the index's chunks (0: not chunked)
+        std::uint32_t entry = 0;                         ///< index into map().entries
+        FeatureKind kind = FeatureKind::Area;
+        std::uint16_t layer = 0;
+    };
+    /// The entries of the tile in `slot` with what drawing them needs, in the order of
+    /// entries(slot), side by side in memory: a tile reads them front to back.
+    std::span<const EntryInfo> entryInfos(std::size_t slot) const {
+        return std::span<const EntryInfo>(mSlotInfo).subspan(mFirst[slot], mFirst[slot + 1] - mFirst[slot]);
+    }
+    /// An entry's vertices, part ends and chunks, given its EntryInfo.
+    std::span<const Vec2> cells(const EntryInfo& info) const {
+        return std::span<const Vec2>(mCells).subspan(info.cellsBegin, info.cellsCount);
+    }
+    std::span<const std::uint32_t> partEnds(const EntryInfo& info) const {
+        return std::span<const std::uint32_t>(mPartEnds).subspan(info.partsBegin, info.partsCount);
+    }
+    std::span<const Box2> chunks(const EntryInfo& info) const {
+        return std::span<const Box2>(mChunks).subspan(info.chunksBegin, info.chunksCount);
+    }
 
 private:
     const ClassifiedMap* mMap = nullptr;
@@ -84,23 +106,13 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
     std::vector<std::size_t> mFirst{0};  ///< CSR: slot s holds mEntries[mFirst[s] .. mFirst[s+1])
     std::vector<std::uint32_t> mEntries;
-    /// What a tile needs of an entry, in one place: a tile reads one or two cache lines per entry
-    /// instead of one per array (drawing a dense tile waited on those misses).
-    struct EntryInfo {
-        Box2 reach;
-        double sizeCells = 0.0;
-        std::uint32_t cellsBegin = 0, cellsCount = 0;    ///< into mCells
-        std::uint32_t partsBegin = 0, partsCount = 0;    ///< into mPartEnds
-        std::uint32_t chunksBegin = 0, chunksCount = 0;  ///< into mChunks (0: not chunked)
-        FeatureKind kind = FeatureKind::Area;
-        std::uint16_t layer = 0;
-    };
     /// Every indexed feature's vertices in global cells, features in the order of their place on
     /// the map (a Morton curve), so that the features of one tile lie close together.
     std::vector<Vec2> mCells;
     std::vector<std::uint32_t> mPartEnds;  ///< every indexed feature's part ends
     std::vector<Box2> mChunks;             ///< chunk bounds of large features
     std::vector<EntryInfo> mInfo;          ///< per entry
+    std::vector<EntryInfo> mSlotInfo;      ///< per (slot, entry), in the order of mEntries
 };
 
 }  // namespace terrabit::core
