@@ -130,6 +130,8 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
                      std::to_string(layerCount) + " layers"};
     }
     for (std::size_t l = 0; l < layerCount; ++l) out[l].reset();
+    // Which layers this tile draws into: a parent unites only the classes that hold something.
+    mDrawn.assign(layerCount, 0);
     const TileId tile = index.tiles()[slot];
     const Vec2 offset{static_cast<double>(tile.x) * kTileCells, static_cast<double>(tile.y) * kTileCells};
     const Box2 clipBox{{offset.x - kClipMarginCells, offset.y - kClipMarginCells},
@@ -139,6 +141,7 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     Status status;
     for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
         BitTile& target = out[info.layer];
+        mDrawn[info.layer] = 1;
         const Coverage coverage = map.layers[info.layer].coverage;
         const std::span<const Vec2> cells = index.cells(info);
         const std::span<const std::uint32_t> partEnds = index.partEnds(info);
@@ -216,7 +219,9 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     }
 
     for (std::size_t l = 0; l < layerCount; ++l) {
-        for (const int cls : map.layers[l].classes) out[l] |= out[static_cast<std::size_t>(cls)];
+        for (const int cls : map.layers[l].classes) {
+            if (mDrawn[static_cast<std::size_t>(cls)]) out[l] |= out[static_cast<std::size_t>(cls)];
+        }
     }
     return status;
 }

@@ -37,6 +37,7 @@ private:
     std::vector<Vec2> mReduced;  ///< a large ring with its far chunks cut to chords
     std::vector<Vec2> mClip;     ///< Sutherland–Hodgman ping-pong buffer
     std::vector<Vec2> mClipOut;
+    std::vector<std::uint8_t> mDrawn;  ///< per layer: 1 when the current tile drew into it
 };
 
 }  // namespace terrabit::core
