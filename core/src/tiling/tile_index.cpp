@@ -103,7 +103,8 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         converted.emplace(fp, c);
     }
 
-    index.mInfo.reserve(entryCount);
+    std::vector<EntryInfo> infos;  // per entry, until the tiles' lists are made
+    infos.reserve(entryCount);
     for (const LayerEntry& e : map.entries) {
         const Feature& f = *e.feature;
         const Converted& c = converted.at(&f);
@@ -116,7 +117,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         info.chunksCount = c.chunkCount;
         info.kind = f.kind;
         info.layer = e.layer;
-        info.entry = static_cast<std::uint32_t>(index.mInfo.size());
+        info.entry = static_cast<std::uint32_t>(infos.size());
 
         const double latitude = mercatorToLonLat(f.bounds.centre()).lat;
         const double metresPerCellHere = metresPerCell(latitude, zoom);
@@ -127,7 +128,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         const Vec2 nw = toCell({f.bounds.min.x, f.bounds.max.y});
         const Vec2 se = toCell({f.bounds.max.x, f.bounds.min.y});
         info.reach = Box2{{nw.x - grow, nw.y - grow}, {se.x + grow, se.y + grow}};
-        index.mInfo.push_back(info);
+        infos.push_back(info);
     }
 
     // The tile set.
@@ -144,11 +145,11 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         if (dup != index.mTiles.end()) return Error{"tile " + dup->quadkey() + " is listed twice"};
     } else {
         std::uint64_t total = 0;
-        for (const EntryInfo& info : index.mInfo) total += rangeOf(info.reach, zoom).count();
+        for (const EntryInfo& info : infos) total += rangeOf(info.reach, zoom).count();
         std::vector<TileId> all;
         all.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, maxTiles + 1)));
         for (std::size_t e = 0; e < entryCount; ++e) {
-            const TileRange r = rangeOf(index.mInfo[e].reach, zoom);
+            const TileRange r = rangeOf(infos[e].reach, zoom);
             if (r.count() > maxTiles) {
                 return Error{"feature " + map.entries[e].feature->id + " spans " + std::to_string(r.count()) +
                              " tiles at zoom " + std::to_string(zoom) + ", more than the limit of " +
@@ -180,7 +181,7 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     // order, so each slot's list comes out ascending.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
     for (std::size_t e = 0; e < entryCount; ++e) {
-        const TileRange r = rangeOf(index.mInfo[e].reach, zoom);
+        const TileRange r = rangeOf(infos[e].reach, zoom);
         const auto entry = static_cast<std::uint32_t>(e);
         if (r.count() <= index.mTiles.size()) {
             for (std::int64_t y = r.y0; y <= r.y1; ++y) {
@@ -205,10 +206,21 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mFirst[s + 1] += index.mFirst[s];
     index.mEntries.resize(pairs.size());
     std::vector<std::size_t> fill(index.mFirst.begin(), index.mFirst.end() - 1);
+    // Each tile's entries' records side by side; an entry's accessors read its first record,
+    // or one of its own after the tiles' when no tile holds it.
     index.mSlotInfo.resize(pairs.size());
+    constexpr std::size_t kNone = ~std::size_t{0};
+    index.mInfoAt.assign(entryCount, kNone);
     for (const auto& [s, e] : pairs) {
-        index.mSlotInfo[fill[s]] = index.mInfo[e];
-        index.mEntries[fill[s]++] = e;
+        const std::size_t at = fill[s]++;
+        index.mSlotInfo[at] = infos[e];
+        index.mEntries[at] = e;
+        index.mInfoAt[e] = std::min(index.mInfoAt[e], at);
+    }
+    for (std::size_t e = 0; e < entryCount; ++e) {
+        if (index.mInfoAt[e] != kNone) continue;
+        index.mInfoAt[e] = index.mSlotInfo.size();
+        index.mSlotInfo.push_back(infos[e]);
     }
     return index;
 }

@@ -54,22 +54,22 @@ public:
     /// The vertices of entry e's feature in global cell coordinates at this zoom: x east and y
     /// south from the world's north-west corner, one unit per cell; tile (tx, ty) holds
     /// [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
-    std::span<const Vec2> cells(std::uint32_t entry) const { return cells(mInfo[entry]); }
+    std::span<const Vec2> cells(std::uint32_t entry) const { return cells(info(entry)); }
     /// Entry e's part ends (as Feature::partEnds), kept here beside the cells so that a tile
     /// reads one compact array instead of chasing each feature.
-    std::span<const std::uint32_t> partEnds(std::uint32_t entry) const { return partEnds(mInfo[entry]); }
+    std::span<const std::uint32_t> partEnds(std::uint32_t entry) const { return partEnds(info(entry)); }
     /// Entry e's feature kind.
-    FeatureKind kind(std::uint32_t entry) const { return mInfo[entry].kind; }
+    FeatureKind kind(std::uint32_t entry) const { return info(entry).kind; }
     /// Entry e's layer id (as map().entries[e].layer).
-    std::uint16_t layer(std::uint32_t entry) const { return mInfo[entry].layer; }
+    std::uint16_t layer(std::uint32_t entry) const { return info(entry).layer; }
     /// For an entry whose feature has at least kChunkedFeatureVertices vertices: the bounds (global
     /// cells) of each run of kRingChunk vertices, ring by ring (a ring's last chunk may be
     /// shorter); empty otherwise.
-    std::span<const Box2> chunks(std::uint32_t entry) const { return chunks(mInfo[entry]); }
+    std::span<const Box2> chunks(std::uint32_t entry) const { return chunks(info(entry)); }
     /// Entry e's line half width or point radius in cells (0 for areas).
-    double sizeCells(std::uint32_t entry) const { return mInfo[entry].sizeCells; }
+    double sizeCells(std::uint32_t entry) const { return info(entry).sizeCells; }
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
-    const Box2& reach(std::uint32_t entry) const { return mInfo[entry].reach; }
+    const Box2& reach(std::uint32_t entry) const { return info(entry).reach; }
 
     /// What a tile needs of an entry, in one place: a tile reads one or two cache lines per entry
     /// instead of one per array (drawing a dense tile waited on those misses).
@@ -100,6 +100,7 @@ public:
     }
 
 private:
+    const EntryInfo& info(std::uint32_t entry) const { return mSlotInfo[mInfoAt[entry]]; }
     const ClassifiedMap* mMap = nullptr;
     int mZoom = 0;
     std::vector<TileId> mTiles;
@@ -111,8 +112,9 @@ private:
     std::vector<Vec2> mCells;
     std::vector<std::uint32_t> mPartEnds;  ///< every indexed feature's part ends
     std::vector<Box2> mChunks;             ///< chunk bounds of large features
-    std::vector<EntryInfo> mInfo;          ///< per entry
-    std::vector<EntryInfo> mSlotInfo;      ///< per (slot, entry), in the order of mEntries
+    /// Per (slot, entry) in the order of mEntries, then one more for each entry no tile holds.
+    std::vector<EntryInfo> mSlotInfo;
+    std::vector<std::size_t> mInfoAt;  ///< per entry: the first of its records in mSlotInfo
 };
 
 }  // namespace terrabit::core
