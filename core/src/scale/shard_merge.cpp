@@ -1,6 +1,7 @@
 #include "terrabit/core/scale/shard_merge.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -61,67 +62,96 @@ struct Shard {
     }
 };
 
-/// A manifest as encodeManifest lays it out — `"key": value` per line, keys sorted, the arrays
-/// "instances" and "buildings" one element per line — read as a stream: the small entries are
-/// kept, the arrays are read element by element, so merging a region's manifests of millions
-/// of instances holds a line per shard, not the manifests.
-class ManifestEntries {
+/// A file read front to back a line at a time, a megabyte at a time: a part's manifest is tens
+/// of megabytes of short lines.
+class LineScanner {
 public:
-    /// The small entries (every key but the line arrays), their values as written.
-    static Result<std::map<std::string, std::string>> read(const fs::path& file) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in) return Error{file.string() + ": cannot read"};
-        std::map<std::string, std::string> entries;
-        std::string line;
-        if (!std::getline(in, line) || line != "{") return Error{file.string() + ": not a Terrabit manifest"};
-        while (std::getline(in, line)) {
-            if (line == "}") return entries;
-            const std::size_t colon = line.find("\": ");
-            if (line.rfind("  \"", 0) != 0 || colon == std::string::npos) {
-                return Error{file.string() + ": unexpected manifest line: " + line.substr(0, 80)};
+    explicit LineScanner(const fs::path& file) : mIn(file, std::ios::binary) {}
+    bool opened() const { return mIn.is_open(); }
+    /// The next line without its '\n' and where it starts in the file; false after the last.
+    bool next(std::string_view& line, std::uint64_t& offset) {
+        for (;;) {
+            const char* begin = mBuf.data() + mPos;
+            const std::size_t left = mBuf.size() - mPos;
+            const auto* newline = static_cast<const char*>(left ? std::memchr(begin, '\n', left) : nullptr);
+            if (newline || (mEnd && left > 0)) {
+                const std::size_t length = newline ? static_cast<std::size_t>(newline - begin) : left;
+                line = std::string_view(begin, length);
+                offset = mBase + mPos;
+                mPos += length + (newline ? 1 : 0);
+                return true;
             }
-            std::string key = line.substr(3, colon - 3);
-            std::string value = line.substr(colon + 3);
-            if (value == "[") {  // a line array: skip its elements
-                while (std::getline(in, line) && line.rfind("  ]", 0) != 0) {
-                }
-                continue;
-            }
-            if (!value.empty() && value.back() == ',') value.pop_back();
-            entries.emplace(std::move(key), std::move(value));
+            if (mEnd) return false;
+            mBuf.erase(0, mPos);  // keeps the start of a line that crosses the block's end
+            mBase += mPos;
+            mPos = 0;
+            const std::size_t kept = mBuf.size();
+            mBuf.resize(kept + kBlock);
+            mIn.read(mBuf.data() + kept, static_cast<std::streamsize>(kBlock));
+            mBuf.resize(kept + static_cast<std::size_t>(mIn.gcount()));
+            mEnd = mIn.gcount() < static_cast<std::streamsize>(kBlock);
         }
-        return Error{file.string() + ": the manifest ends early"};
-    }
-};
-
-/// The elements of one line array of a manifest, one at a time.
-class LineArrayReader {
-public:
-    LineArrayReader(const fs::path& file, const std::string& key) : mIn(file, std::ios::binary) {
-        const std::string header = "  \"" + key + "\": [";
-        std::string line;
-        while (std::getline(mIn, line)) {
-            if (line == header) {
-                mOpen = true;
-                return;
-            }
-            if (line.rfind(header, 0) == 0) return;  // "[]": empty
-        }
-    }
-    /// The next element, without its separator; false after the last.
-    bool next(std::string& element) {
-        if (!mOpen || !std::getline(mIn, element) || element.rfind("  ]", 0) == 0) {
-            mOpen = false;
-            return false;
-        }
-        element.erase(0, 4);
-        if (!element.empty() && element.back() == ',') element.pop_back();
-        return true;
     }
 
 private:
+    static constexpr std::size_t kBlock = std::size_t{1} << 20;
     std::ifstream mIn;
-    bool mOpen = false;
+    std::string mBuf;
+    std::size_t mPos = 0;
+    std::uint64_t mBase = 0;  ///< where mBuf starts in the file
+    bool mEnd = false;
+};
+
+/// Where a line array's elements lie in its file: from the first element's line to the line
+/// "  ]" that closes it (equal when the array is empty).
+struct ByteRange {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::size_t elements = 0;
+};
+
+/// A manifest as encodeManifest lays it out — `"key": value` per line, keys sorted, the arrays
+/// "instances" and "buildings" one element per line, each indented by four spaces — read in one
+/// pass: the small entries are kept, of the line arrays only where they lie, so merging a
+/// region's manifests of millions of instances never holds them.
+struct ManifestPart {
+    std::map<std::string, std::string> entries;  ///< every key but the line arrays, values as written
+    std::map<std::string, ByteRange> arrays;
+
+    static Result<ManifestPart> read(const fs::path& file) {
+        LineScanner in(file);
+        if (!in.opened()) return Error{file.string() + ": cannot read"};
+        ManifestPart part;
+        std::string_view line;
+        std::uint64_t at = 0;
+        if (!in.next(line, at) || line != "{") return Error{file.string() + ": not a Terrabit manifest"};
+        while (in.next(line, at)) {
+            if (line == "}") return part;
+            const std::size_t colon = line.find("\": ");
+            if (!line.starts_with("  \"") || colon == std::string_view::npos) {
+                return Error{file.string() + ": unexpected manifest line: " + std::string(line.substr(0, 80))};
+            }
+            std::string key(line.substr(3, colon - 3));
+            std::string_view value = line.substr(colon + 3);
+            if (value == "[") {  // a line array: note where its elements lie
+                ByteRange range;
+                bool closed = false;
+                while (!closed && in.next(line, at)) {
+                    if (range.begin == 0) range.begin = at;
+                    closed = line.starts_with("  ]");
+                    range.end = at;
+                    range.elements += closed ? 0 : 1;
+                }
+                if (!closed) break;
+                part.arrays.emplace(std::move(key), range);
+                continue;
+            }
+            if (!value.empty() && value.back() == ',') value.remove_suffix(1);
+            if (value == "[]") part.arrays.emplace(key, ByteRange{});
+            part.entries.emplace(std::move(key), std::string(value));
+        }
+        return Error{file.string() + ": the manifest ends early"};
+    }
 };
 
 /// The value of `"key":"…"` in a compact JSON line (instance lines are written by hand, keys
@@ -141,6 +171,10 @@ class BufferedFile {
 public:
     explicit BufferedFile(OutputFile& file) : mFile(file) { mText.reserve(kPiece + 4096); }
     Status write(std::string_view text) {
+        if (text.size() >= kPiece) {  // a block of lines: straight through
+            Status s = flush();
+            return s ? mFile.write(text) : s;
+        }
         mText += text;
         return mText.size() >= kPiece ? flush() : Status::success();
     }
@@ -156,52 +190,194 @@ private:
     std::string mText;
 };
 
-/// Writes a one-per-line array from sorted streams: each round takes the element with the
-/// smallest key (`keyOf`, which may fail), so streams sorted by that key merge into one sorted
-/// array; equal keys keep their stream's order.
+/// One line array of a part's manifest, read at any byte: the join looks at a few elements to
+/// find where a run of them ends, and copies the run's bytes whole.
+class LineArrayFile {
+public:
+    LineArrayFile(const fs::path& file, ByteRange range) : mFile(file), mIn(file, std::ios::binary), mRange(range) {}
+
+    ByteRange range() const { return mRange; }
+
+    /// The element on the line that starts at `offset` (before the range's end), without its
+    /// indent and separator; `next` is where the next line starts.
+    Status elementAt(std::uint64_t offset, std::string& element, std::uint64_t& next) {
+        element.clear();
+        if (Status s = seek(offset); !s) return s;
+        for (;;) {
+            const std::size_t got = readSome(kProbe);
+            const char* text = mChunk.data();
+            const auto* newline = static_cast<const char*>(std::memchr(text, '\n', got));
+            element.append(text, newline ? static_cast<std::size_t>(newline - text) : got);
+            if (newline) break;
+            if (got == 0) return Error{mFile.string() + ": a manifest line ends early"};
+        }
+        next = offset + element.size() + 1;
+        if (element.size() < 4 || element.compare(0, 4, "    ") != 0) {
+            return Error{mFile.string() + ": unexpected manifest line: " + element.substr(0, 80)};
+        }
+        element.erase(0, 4);
+        if (!element.empty() && element.back() == ',') element.pop_back();
+        return Status::success();
+    }
+
+    /// Where the first line at or after `offset` starts (the range's end when none does).
+    Result<std::uint64_t> lineFrom(std::uint64_t offset) {
+        if (offset <= mRange.begin) return mRange.begin;
+        if (offset >= mRange.end) return mRange.end;
+        std::uint64_t at = offset - 1;  // a line starts at `offset` when a newline ends the last
+        if (Status s = seek(at); !s) return s.error();
+        for (;;) {
+            const std::size_t got = readSome(kProbe);
+            if (const void* newline = std::memchr(mChunk.data(), '\n', got)) {
+                return std::min(mRange.end,
+                                at + static_cast<std::uint64_t>(static_cast<const char*>(newline) - mChunk.data()) + 1);
+            }
+            if (got == 0) return mRange.end;
+            at += got;
+        }
+    }
+
+    /// Writes the elements on the lines from `from` to `to` as they stand, the last without its
+    /// separator.
+    Status copy(std::uint64_t from, std::uint64_t to, BufferedFile& out) {
+        // Every element's line but the array's last ends ",\n".
+        const std::uint64_t stop = to - (to == mRange.end ? 1 : 2);
+        if (Status s = seek(from); !s) return s;
+        for (std::uint64_t at = from; at < to;) {
+            const std::size_t got = readSome(static_cast<std::size_t>(std::min<std::uint64_t>(kCopy, to - at)));
+            if (got == 0) return Error{mFile.string() + ": the manifest ends early"};
+            const std::size_t keep = at >= stop ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(got, stop - at));
+            if (Status w = out.write(std::string_view(mChunk.data(), keep)); !w) return w;
+            at += got;
+        }
+        return Status::success();
+    }
+
+private:
+    static constexpr std::size_t kProbe = 4096;
+    static constexpr std::size_t kCopy = std::size_t{4} << 20;
+
+    Status seek(std::uint64_t offset) {
+        mIn.clear();
+        mIn.seekg(static_cast<std::streamoff>(offset));
+        return mIn ? Status::success() : Status(Error{mFile.string() + ": cannot read"});
+    }
+    std::size_t readSome(std::size_t bytes) {
+        if (mChunk.size() < bytes) mChunk.resize(bytes);
+        mIn.read(mChunk.data(), static_cast<std::streamsize>(bytes));
+        return static_cast<std::size_t>(mIn.gcount());
+    }
+
+    fs::path mFile;
+    std::ifstream mIn;
+    ByteRange mRange;
+    std::string mChunk;
+};
+
+/// What a merge of line arrays wrote.
+struct MergedLines {
+    std::size_t elements = 0;
+    std::size_t runs = 0;  ///< blocks of consecutive elements copied whole from one part
+};
+
+/// Writes a one-per-line array from parts sorted by a key (`keyOf`, which may fail): the
+/// elements of every part, smallest key first, equal keys in their parts' order. The parts of a
+/// bake are runs of consecutive quadkeys, so a part's elements come in long runs that go before
+/// any other part's next element (whole parts, when their tiles do not interleave): each run
+/// is found by looking at a few of its elements — galloping, then bisecting its bytes — and
+/// copied a block at a time. Parts that interleave element by element (buildings, ordered by
+/// source feature) cost a key per element, as a line-by-line merge would.
 template <typename Key, typename KeyOf>
-Result<std::size_t> mergeLines(std::vector<LineArrayReader>& readers, KeyOf keyOf, BufferedFile& file) {
+Result<MergedLines> mergeLines(std::vector<LineArrayFile>& parts, KeyOf keyOf, BufferedFile& file) {
     struct Head {
-        std::string line;
+        std::uint64_t at = 0;    ///< where the part's next element starts
+        std::uint64_t next = 0;  ///< where the element after it starts
         Key key{};
-        bool live = false;
     };
-    std::vector<Head> heads(readers.size());
-    // A heap of the live streams, smallest (key, stream) on top: a region's batches are
-    // hundreds of streams.
+    std::vector<Head> heads(parts.size());
+    std::string element;
+    const auto probe = [&](std::size_t i, std::uint64_t at, Head& h) -> Status {
+        h.at = at;
+        if (Status s = parts[i].elementAt(at, element, h.next); !s) return s;
+        auto k = keyOf(element);
+        if (!k) return k.error();
+        h.key = std::move(*k);
+        return Status::success();
+    };
+    // A heap of the parts with elements left, smallest (key, part) on top: a region's batches
+    // are hundreds of parts.
     std::vector<std::size_t> live;
+    MergedLines merged;
     const auto after = [&](std::size_t a, std::size_t b) {
         return std::tie(heads[b].key, b) < std::tie(heads[a].key, a);
     };
-    const auto advance = [&](std::size_t i) -> Status {
-        heads[i].live = readers[i].next(heads[i].line);
-        if (!heads[i].live) return Status::success();
-        auto k = keyOf(heads[i].line);
-        if (!k) return k.error();
-        heads[i].key = std::move(*k);
-        return Status::success();
-    };
-    for (std::size_t i = 0; i < readers.size(); ++i) {
-        if (Status s = advance(i); !s) return s.error();
-        if (heads[i].live) live.push_back(i);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (parts[i].range().begin == parts[i].range().end) continue;
+        merged.elements += parts[i].range().elements;  // every part is copied to its end
+        if (Status s = probe(i, parts[i].range().begin, heads[i]); !s) return s.error();
+        live.push_back(i);
     }
     std::make_heap(live.begin(), live.end(), after);
-    std::size_t count = 0;
+    Head seen;  // the last element looked at
     while (!live.empty()) {
         std::pop_heap(live.begin(), live.end(), after);
         const std::size_t best = live.back();
-        Status w = file.write(count++ == 0 ? std::string_view("[\n    ") : std::string_view(",\n    "));
-        if (w) w = file.write(heads[best].line);
-        if (!w) return w.error();
-        if (Status s = advance(best); !s) return s.error();
-        if (heads[best].live) {
-            std::push_heap(live.begin(), live.end(), after);
-        } else {
-            live.pop_back();
+        Head& head = heads[best];
+        const std::uint64_t end = parts[best].range().end;
+        // The run: every element of `best` that goes before the other parts' smallest.
+        std::uint64_t good = head.next;  // the elements before `good` go first
+        std::uint64_t bad = end;         // the element at `bad` does not (or the end)
+        bool badSeen = false;
+        if (live.size() > 1) {
+            const std::size_t rival = live.front();
+            const auto goesFirst = [&](const Head& h) {
+                return std::tie(h.key, best) < std::tie(heads[rival].key, rival);
+            };
+            // Gallop: look further and further ahead until an element does not go first...
+            for (std::uint64_t step = 0; good < bad; step = step == 0 ? 1 << 16 : step * 2) {
+                auto at = parts[best].lineFrom(good + step);
+                if (!at) return at.error();
+                if (*at >= bad) break;
+                if (Status s = probe(best, *at, seen); !s) return s.error();
+                if (!goesFirst(seen)) {
+                    bad = *at;
+                    badSeen = true;
+                    break;
+                }
+                good = seen.next;
+            }
+            // ... then bisect the bytes between the last that did and it.
+            while (good < bad) {
+                auto at = parts[best].lineFrom(good + std::max<std::uint64_t>((bad - good) / 2, 1));
+                if (!at) return at.error();
+                if (*at >= bad) *at = good;
+                if (Status s = probe(best, *at, seen); !s) return s.error();
+                if (goesFirst(seen)) {
+                    good = seen.next;
+                } else {
+                    bad = *at;
+                    badSeen = true;
+                }
+            }
         }
+        Status w = file.write(merged.runs++ == 0 ? std::string_view("[\n") : std::string_view(",\n"));
+        if (w) w = parts[best].copy(head.at, bad, file);
+        if (!w) return w.error();
+        if (bad == end) {
+            live.pop_back();
+            continue;
+        }
+        if (badSeen && seen.at == bad) {
+            head = seen;
+        } else if (Status s = probe(best, bad, head); !s) {
+            return s.error();
+        }
+        std::push_heap(live.begin(), live.end(), after);
     }
-    if (Status w = file.write(count == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) return w.error();
-    return count;
+    if (Status w = file.write(merged.runs == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) {
+        return w.error();
+    }
+    return merged;
 }
 
 class Merger {
@@ -211,12 +387,14 @@ public:
 
     Status manifest() {
         std::vector<std::map<std::string, std::string>> parts;
+        std::vector<std::map<std::string, ByteRange>> arrays;
         std::vector<fs::path> files;
         for (const Shard& s : mShards) {
             if (!s.has("manifest.json")) continue;
-            auto entries = ManifestEntries::read(s.folder / "manifest.json");
-            if (!entries) return entries.error();
-            parts.push_back(std::move(*entries));
+            auto part = ManifestPart::read(s.folder / "manifest.json");
+            if (!part) return part.error();
+            parts.push_back(std::move(part->entries));
+            arrays.push_back(std::move(part->arrays));
             files.push_back(s.folder / "manifest.json");
             mManifestShards.push_back(&s);
         }
@@ -322,7 +500,7 @@ public:
         if (!output) return output.error();
         BufferedFile buffered(*output);
         BufferedFile* file = &buffered;
-        std::size_t instances = 0, buildings = 0;
+        MergedLines instances, buildings;
         Status w = file->write("{\n");
         bool first = true;
         for (const auto& [key, value] : merged) {
@@ -331,9 +509,13 @@ public:
             if (w) w = file->write(json(key).dump() + ": ");
             if (!w) break;
             if (key == "instances" || key == "buildings") {
-                std::vector<LineArrayReader> readers;
-                for (const fs::path& f : files) readers.emplace_back(f, key);
-                Result<std::size_t> n = key == "instances" ? mergeLines<std::uint64_t>(readers, instanceKey, *file)
+                std::vector<LineArrayFile> readers;
+                readers.reserve(files.size());
+                for (std::size_t i = 0; i < files.size(); ++i) {
+                    const auto range = arrays[i].find(key);
+                    readers.emplace_back(files[i], range == arrays[i].end() ? ByteRange{} : range->second);
+                }
+                Result<MergedLines> n = key == "instances" ? mergeLines<std::uint64_t>(readers, instanceKey, *file)
                                                            : mergeLines<BuildingKey>(readers, buildingKey, *file);
                 if (!n) return n.error();
                 (key == "instances" ? instances : buildings) = *n;
@@ -344,12 +526,14 @@ public:
         if (w) w = file->write("\n}\n");
         if (w) w = file->flush();
         if (!w) return w;
-        if (instances != instanceCount) {
+        if (instances.elements != instanceCount) {
             return Error{"manifest: the shards' instanceCount says " + std::to_string(instanceCount) + " but " +
-                         std::to_string(instances) + " instances were merged"};
+                         std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
-        mReport << "  " << destination.string() << " (" << instances << " instances, " << buildings << " buildings)\n";
+        // The runs say how the lines were joined: few and long when the parts' tiles lie apart.
+        mReport << "  " << destination.string() << " (" << instances.elements << " instances in " << instances.runs
+                << " runs, " << buildings.elements << " buildings in " << buildings.runs << " runs)\n";
         return Status::success();
     }
 
