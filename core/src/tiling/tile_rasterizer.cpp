@@ -38,50 +38,59 @@ bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
 
 }  // namespace
 
+namespace {
+
+/// One Sutherland–Hodgman pass: the part of ring `in` on the inner side of the line where
+/// coordinate Axis (0: x, 1: y) equals `bound` (Min: at or above it, else at or below), into
+/// `out`. At most one point is cut per edge, so out needs at most twice in's points.
+template <int Axis, bool Min>
+void clipPass(const std::vector<Vec2>& in, std::vector<Vec2>& out, double bound) {
+    const std::size_t n = in.size();
+    out.resize(2 * n);
+    Vec2* o = out.data();
+    const auto inside = [bound](Vec2 p) {
+        const double c = Axis == 0 ? p.x : p.y;
+        return Min ? c >= bound : c <= bound;
+    };
+    bool ina = n > 0 && inside(in[0]);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec2 a = in[i];
+        const Vec2 b = in[i + 1 == n ? 0 : i + 1];
+        const bool inb = inside(b);
+        if (ina) *o++ = a;
+        if (ina != inb) {
+            if constexpr (Axis == 0) {
+                const double t = (bound - a.x) / (b.x - a.x);
+                *o++ = Vec2{bound, a.y + (b.y - a.y) * t};
+            } else {
+                const double t = (bound - a.y) / (b.y - a.y);
+                *o++ = Vec2{a.x + (b.x - a.x) * t, bound};
+            }
+        }
+        ina = inb;
+    }
+    out.resize(static_cast<std::size_t>(o - out.data()));
+}
+
+}  // namespace
+
 void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi, const Box2& reach) {
     // Sutherland–Hodgman against the sides the ring's feature reaches past (most features that
     // cross a tile's border cross one side only). On a concave ring it leaves zero-width bridges
     // along the clip border; they lie kClipMarginCells outside the tile, where the even-odd fill
     // and the conservative edge walk of the rasterizer cannot reach a tile cell.
-    const bool crosses[4] = {reach.min.x - offset.x<lo, reach.max.x - offset.x> hi,
-                             reach.min.y - offset.y<lo, reach.max.y - offset.y> hi};
-    mClip.clear();
-    for (const Vec2& p : ring) mClip.push_back(p - offset);
-    for (int side = 0; side < 4 && !mClip.empty(); ++side) {
-        if (!crosses[side]) continue;
-        auto inside = [&](Vec2 p) {
-            switch (side) {
-                case 0:
-                    return p.x >= lo;
-                case 1:
-                    return p.x <= hi;
-                case 2:
-                    return p.y >= lo;
-                default:
-                    return p.y <= hi;
-            }
-        };
-        auto cut = [&](Vec2 a, Vec2 b) {
-            const double edge = (side == 0 || side == 2) ? lo : hi;
-            if (side < 2) {
-                const double t = (edge - a.x) / (b.x - a.x);
-                return Vec2{edge, a.y + (b.y - a.y) * t};
-            }
-            const double t = (edge - a.y) / (b.y - a.y);
-            return Vec2{a.x + (b.x - a.x) * t, edge};
-        };
-        mClipOut.clear();
-        const std::size_t n = mClip.size();
-        for (std::size_t i = 0; i < n; ++i) {
-            const Vec2 a = mClip[i];
-            const Vec2 b = mClip[(i + 1) % n];
-            const bool ina = inside(a);
-            const bool inb = inside(b);
-            if (ina) mClipOut.push_back(a);
-            if (ina != inb) mClipOut.push_back(cut(a, b));
-        }
+    const Box2 local{reach.min - offset, reach.max - offset};
+    mClip.resize(ring.size());
+    for (std::size_t k = 0; k < ring.size(); ++k) mClip[k] = ring[k] - offset;
+    const auto pass = [&](bool crosses, auto clip) {
+        if (!crosses || mClip.empty()) return;
+        clip(mClip, mClipOut);
         std::swap(mClip, mClipOut);
-    }
+    };
+    pass(local.min.x < lo, [lo](const auto& in, auto& out) { clipPass<0, true>(in, out, lo); });
+    pass(local.max.x > hi, [hi](const auto& in, auto& out) { clipPass<0, false>(in, out, hi); });
+    pass(local.min.y < lo, [lo](const auto& in, auto& out) { clipPass<1, true>(in, out, lo); });
+    pass(local.max.y > hi, [hi](const auto& in, auto& out) { clipPass<1, false>(in, out, hi); });
     if (mClip.size() >= 3) {
         mPoints.insert(mPoints.end(), mClip.begin(), mClip.end());
         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
