@@ -9,8 +9,12 @@ namespace {
 
 /// Liang–Barsky: clips segment a-b to the square [lo, hi]²; false when nothing is left.
 bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
-    // Most segments of a tile's lines lie inside the square: no divisions for them.
+    // Most segments of a tile's lines lie inside the square, and most of the rest of a long
+    // road wholly beyond one of its sides: no divisions for either.
     if (std::min({a.x, a.y, b.x, b.y}) >= lo && std::max({a.x, a.y, b.x, b.y}) <= hi) return true;
+    if (std::max(a.x, b.x) < lo || std::min(a.x, b.x) > hi || std::max(a.y, b.y) < lo || std::min(a.y, b.y) > hi) {
+        return false;
+    }
     double t0 = 0.0, t1 = 1.0;
     const Vec2 d = b - a;
     const double p[4] = {-d.x, d.x, -d.y, d.y};
