@@ -300,6 +300,26 @@ TEST_F(Window, ThePreviewRunsOffTheUiThreadAndOnlyTheLatestTextIsShown) {
     EXPECT_TRUE(panel->statusText().startsWith("line 1, column 12")) << panel->statusText().toStdString();
 }
 
+TEST_F(Window, ClosingTheWindowWhileAPreviewIsEvaluatedIsSafe) {
+    // The worker holds its own share of the layers: the window (panel, document and map) may go
+    // while it runs. It stops at its next tile; nothing it made is shown or touched after.
+    doc().setSelection(doc().layers().tiles());
+    ASSERT_TRUE(doc().waitIdle());
+    ui::ExpressionPanel* panel = window->expressionPanel();
+    panel->editor()->setPlainText("close(dilate(building, 24, disk) - erode(vegetation, 8, disk), 16, disk)");
+    panel->updatePreview();
+    ASSERT_TRUE(panel->previewPending());
+    QElapsedTimer clock;
+    clock.start();
+    window.reset();
+    std::cout << "[ preview  ] window closed " << clock.elapsed() << " ms after the evaluation started\n";
+    // The events the worker posted find no receiver.
+    QTest::qWait(50);
+    makeWindow();
+    ASSERT_TRUE(window->openFile(samplePath()));
+    ASSERT_TRUE(doc().waitIdle());
+}
+
 TEST_F(Window, CompletionOffersLayersAndFunctions) {
     ui::ExpressionEditor* editor = window->expressionPanel()->editor();
     editor->setFocus();
