@@ -113,14 +113,19 @@ private:
     Status tiles3d() {
         if (Status s = meshes(); !s) return s;
         const std::filesystem::path folder = mOptions.outDir / "3dtiles";
+        std::error_code ec;
+        const bool hadFolder = std::filesystem::exists(folder, ec);
+        const bool hadTiles = std::filesystem::exists(folder / "tiles", ec);
         if (Status s = createFolder(folder / "tiles"); !s) return Error{"export: " + s.message()};
         Result<std::string> tileset = encodeTileset(mScene, mMeshes, "tiles");
         if (!tileset) return Error{"export: " + tileset.message()};
-        // A tileset is only usable whole: on failure, remove the contents this run wrote.
+        // A tileset is only usable whole: on failure, remove the contents this run wrote, and the
+        // folders it made (when they are empty: remove() leaves a folder with anything else in it).
         std::vector<std::filesystem::path> written;
         const auto undo = [&](Status failure) {
-            std::error_code ec;
             for (const auto& f : written) std::filesystem::remove(mOptions.outDir / f, ec);
+            if (!hadTiles) std::filesystem::remove(folder / "tiles", ec);
+            if (!hadFolder) std::filesystem::remove(folder, ec);
             const auto keep = std::remove_if(mReport.files.begin(), mReport.files.end(), [&](const ExportedFile& f) {
                 return std::find(written.begin(), written.end(), f.path) != written.end();
             });

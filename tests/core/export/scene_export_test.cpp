@@ -171,9 +171,11 @@ TEST(SceneExport, CancellingStopsAndLeavesNoPartialFile) {
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.message().find("cancelled"), std::string::npos) << r.message();
     EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty());
-    // Cancelled inside the 3D Tiles contents: none of them stays without its tileset.json.
+    // Cancelled inside the 3D Tiles contents: none of them stays without its tileset.json, nor
+    // the folders the export made for them.
     EXPECT_FALSE(std::filesystem::exists(dir / "3dtiles/tileset.json"));
     EXPECT_TRUE(filesUnder(dir / "3dtiles").empty());
+    EXPECT_FALSE(std::filesystem::exists(dir / "3dtiles"));
 }
 
 TEST(SceneExport, AnOutputFolderUnderARegularFileIsAClearError) {
@@ -206,9 +208,11 @@ TEST(SceneExport, AFullDiskFailsNamingTheFileAndLeavesNoPartialFile) {
         EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty()) << budget;
         // Whatever is there is complete: byte-identical to the reference export.
         for (const auto& [file, digest] : digests(dir.path())) EXPECT_EQ(digest, complete.at(file)) << file;
-        // A tileset is whole or absent: no contents without their tileset.json.
+        // A tileset is whole or absent: no contents without their tileset.json, and no folder
+        // the failed export made.
         if (!std::filesystem::exists(dir / "3dtiles/tileset.json")) {
             EXPECT_TRUE(filesUnder(dir / "3dtiles").empty());
+            EXPECT_FALSE(std::filesystem::exists(dir / "3dtiles")) << budget;
         }
     }
 }
