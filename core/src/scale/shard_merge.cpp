@@ -171,7 +171,7 @@ class BufferedFile {
 public:
     explicit BufferedFile(OutputFile& file) : mFile(file) { mText.reserve(kPiece + 4096); }
     Status write(std::string_view text) {
-        if (text.size() >= kPiece) {  // a block of lines: straight through
+        if (text.size() >= kPiece / 16) {  // a block of lines: straight through
             Status s = flush();
             return s ? mFile.write(text) : s;
         }
@@ -201,22 +201,16 @@ public:
     /// The element on the line that starts at `offset` (before the range's end), without its
     /// indent and separator; `next` is where the next line starts.
     Status elementAt(std::uint64_t offset, std::string& element, std::uint64_t& next) {
-        element.clear();
-        if (Status s = seek(offset); !s) return s;
-        for (;;) {
-            const std::size_t got = readSome(kProbe);
-            const char* text = mChunk.data();
-            const auto* newline = static_cast<const char*>(std::memchr(text, '\n', got));
-            element.append(text, newline ? static_cast<std::size_t>(newline - text) : got);
-            if (newline) break;
-            if (got == 0) return Error{mFile.string() + ": a manifest line ends early"};
+        auto line = lineAt(offset);
+        if (!line) return line.error();
+        next = offset + line->size();
+        std::string_view text = line->substr(0, line->size() - 1);
+        if (!text.starts_with("    ")) {
+            return Error{mFile.string() + ": unexpected manifest line: " + std::string(text.substr(0, 80))};
         }
-        next = offset + element.size() + 1;
-        if (element.size() < 4 || element.compare(0, 4, "    ") != 0) {
-            return Error{mFile.string() + ": unexpected manifest line: " + element.substr(0, 80)};
-        }
-        element.erase(0, 4);
-        if (!element.empty() && element.back() == ',') element.pop_back();
+        text.remove_prefix(4);
+        if (text.ends_with(',')) text.remove_suffix(1);
+        element.assign(text);
         return Status::success();
     }
 
@@ -224,17 +218,9 @@ public:
     Result<std::uint64_t> lineFrom(std::uint64_t offset) {
         if (offset <= mRange.begin) return mRange.begin;
         if (offset >= mRange.end) return mRange.end;
-        std::uint64_t at = offset - 1;  // a line starts at `offset` when a newline ends the last
-        if (Status s = seek(at); !s) return s.error();
-        for (;;) {
-            const std::size_t got = readSome(kProbe);
-            if (const void* newline = std::memchr(mChunk.data(), '\n', got)) {
-                return std::min(mRange.end,
-                                at + static_cast<std::uint64_t>(static_cast<const char*>(newline) - mChunk.data()) + 1);
-            }
-            if (got == 0) return mRange.end;
-            at += got;
-        }
+        auto rest = lineAt(offset - 1);  // a line starts at `offset` when a newline ends the last
+        if (!rest) return rest.error();
+        return std::min(mRange.end, offset - 1 + rest->size());
     }
 
     /// Writes the elements on the lines from `from` to `to` as they stand, the last without its
@@ -242,6 +228,9 @@ public:
     Status copy(std::uint64_t from, std::uint64_t to, BufferedFile& out) {
         // Every element's line but the array's last ends ",\n".
         const std::uint64_t stop = to - (to == mRange.end ? 1 : 2);
+        if (from >= mWindowAt && to <= mWindowAt + mWindow.size()) {  // a short run, looked at already
+            return out.write(std::string_view(mWindow).substr(from - mWindowAt, stop - from));
+        }
         if (Status s = seek(from); !s) return s;
         for (std::uint64_t at = from; at < to;) {
             const std::size_t got = readSome(static_cast<std::size_t>(std::min<std::uint64_t>(kCopy, to - at)));
@@ -254,13 +243,40 @@ public:
     }
 
 private:
-    static constexpr std::size_t kProbe = 4096;
-    static constexpr std::size_t kCopy = std::size_t{4} << 20;
+    static constexpr std::size_t kWindow = std::size_t{32} << 10;
+    static constexpr std::size_t kCopy = std::size_t{256} << 10;
 
     Status seek(std::uint64_t offset) {
         mIn.clear();
         mIn.seekg(static_cast<std::streamoff>(offset));
         return mIn ? Status::success() : Status(Error{mFile.string() + ": cannot read"});
+    }
+    /// The bytes from `offset` to the end of its line, the '\n' included, from a window of the
+    /// file: looking at elements one after another (parts that interleave) reads the file a
+    /// window at a time, not a line.
+    Result<std::string_view> lineAt(std::uint64_t offset) {
+        const bool inside = offset >= mWindowAt && offset < mWindowAt + mWindow.size();
+        if (inside) {
+            const std::string_view rest = std::string_view(mWindow).substr(offset - mWindowAt);
+            if (const std::size_t newline = rest.find('\n'); newline != std::string_view::npos) {
+                return rest.substr(0, newline + 1);
+            }
+        }
+        // The window reaches back too: a bisection looks at lines before the last one as well.
+        mWindowAt = offset - std::min<std::uint64_t>(offset, kWindow / 2);
+        if (Status s = seek(mWindowAt); !s) return s.error();
+        mWindow.clear();
+        for (;;) {  // a window, grown until it holds the whole line
+            const std::size_t kept = mWindow.size();
+            mWindow.resize(kept + kWindow);
+            mIn.read(mWindow.data() + kept, static_cast<std::streamsize>(kWindow));
+            mWindow.resize(kept + static_cast<std::size_t>(mIn.gcount()));
+            const std::size_t from = static_cast<std::size_t>(offset - mWindowAt);
+            if (const std::size_t newline = mWindow.find('\n', std::max(kept, from)); newline != std::string::npos) {
+                return std::string_view(mWindow).substr(from, newline + 1 - from);
+            }
+            if (mWindow.size() < kept + kWindow) return Error{mFile.string() + ": a manifest line ends early"};
+        }
     }
     std::size_t readSome(std::size_t bytes) {
         if (mChunk.size() < bytes) mChunk.resize(bytes);
@@ -271,7 +287,9 @@ private:
     fs::path mFile;
     std::ifstream mIn;
     ByteRange mRange;
-    std::string mChunk;
+    std::string mChunk;   ///< a block being copied
+    std::string mWindow;  ///< the bytes from mWindowAt last looked at
+    std::uint64_t mWindowAt = 0;
 };
 
 /// What a merge of line arrays wrote.
@@ -484,6 +502,22 @@ public:
         };
         using BuildingKey = std::pair<std::string, std::uint64_t>;
         const auto buildingKey = [](const std::string& line) -> Result<BuildingKey> {
+            // Building lines are compact JSON with sorted keys, "source" a feature id or null:
+            // read the two fields in place, and parse the line only when they are not plain.
+            constexpr std::string_view kSource = "\"source\":";
+            const std::size_t at = line.find(kSource);
+            const std::string_view tile = stringField(line, "tile");
+            if (at != std::string::npos && !tile.empty()) {
+                const std::size_t from = at + kSource.size();
+                const std::size_t close = line[from] == '"' ? line.find('"', from + 1) : std::string::npos;
+                const bool plain =
+                    line.compare(from, 4, "null") == 0 || (close != std::string::npos && line.find('\\', from) > close);
+                auto t = TileId::fromQuadkey(tile);
+                if (plain && t) {
+                    return BuildingKey{close == std::string::npos ? "" : line.substr(from + 1, close - from - 1),
+                                       rowMajorKey(*t)};
+                }
+            }
             try {
                 const json b = json::parse(line);
                 auto t = TileId::fromQuadkey(b.at("tile").get<std::string>());
