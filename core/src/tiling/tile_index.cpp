@@ -58,24 +58,34 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     // Every feature's vertices in global cells, once, however many layers it is drawn into,
     // features in Morton order of their centre so that a tile's features are neighbours in
     // memory (file order scatters them over the whole map).
+    // The classifier gives a feature's entries one after another, so each run of entries of one
+    // feature is converted once (a feature met again later would just be converted again).
     const std::size_t entryCount = map.entries.size();
-    std::unordered_map<const Feature*, std::size_t> firstEntry;  // ties keep the map's order
-    firstEntry.reserve(entryCount);
-    std::vector<std::pair<std::uint64_t, std::size_t>> order;
-    order.reserve(entryCount);
+    std::vector<std::uint32_t> runOf(entryCount);
+    std::vector<std::size_t> runFirst;
+    std::size_t totalPoints = 0, totalParts = 0;
     for (std::size_t e = 0; e < entryCount; ++e) {
-        const Feature* f = map.entries[e].feature;
-        if (firstEntry.try_emplace(f, e).second) order.emplace_back(mortonKey(toCell(f->bounds.centre())), e);
+        if (e == 0 || map.entries[e].feature != map.entries[e - 1].feature) {
+            runFirst.push_back(e);
+            totalPoints += map.entries[e].feature->points.size();
+            totalParts += map.entries[e].feature->partEnds.size();
+        }
+        runOf[e] = static_cast<std::uint32_t>(runFirst.size() - 1);
     }
-    std::sort(order.begin(), order.end());
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order(runFirst.size());
+    for (std::size_t r = 0; r < runFirst.size(); ++r) {
+        order[r] = {mortonKey(toCell(map.entries[runFirst[r]].feature->bounds.centre())),
+                    static_cast<std::uint32_t>(r)};
+    }
+    std::sort(order.begin(), order.end());  // ties keep the map's order
     struct Converted {
         std::uint32_t cells, parts, chunks, chunkCount;
     };
-    std::unordered_map<const Feature*, Converted> converted;
-    converted.reserve(order.size());
-    for (const auto& [key, e] : order) {
-        const Feature* fp = map.entries[e].feature;
-        const Feature& f = *fp;
+    std::vector<Converted> converted(runFirst.size());
+    index.mCells.reserve(totalPoints);
+    index.mPartEnds.reserve(totalParts);
+    for (const auto& [key, run] : order) {
+        const Feature& f = *map.entries[runFirst[run]].feature;
         Converted c{static_cast<std::uint32_t>(index.mCells.size()), static_cast<std::uint32_t>(index.mPartEnds.size()),
                     static_cast<std::uint32_t>(index.mChunks.size()), 0};
         const std::size_t first = index.mCells.size();
@@ -100,14 +110,15 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
             }
             c.chunkCount = static_cast<std::uint32_t>(index.mChunks.size()) - c.chunks;
         }
-        converted.emplace(fp, c);
+        converted[run] = c;
     }
 
     std::vector<EntryInfo> infos;  // per entry, until the tiles' lists are made
     infos.reserve(entryCount);
-    for (const LayerEntry& e : map.entries) {
+    for (std::size_t k = 0; k < entryCount; ++k) {
+        const LayerEntry& e = map.entries[k];
         const Feature& f = *e.feature;
-        const Converted& c = converted.at(&f);
+        const Converted& c = converted[runOf[k]];
         EntryInfo info;
         info.cellsBegin = c.cells;
         info.cellsCount = static_cast<std::uint32_t>(f.points.size());
