@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "../support/output_files.h"
+#include "harbour_bake.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
@@ -34,20 +35,11 @@ protected:
     }
     void TearDown() override { fs::remove_all(mDir); }
 
-    /// A 5 × 4-tile block of the sample at zoom 17 (the harbour, the Rock and the casino), into
+    /// The harbour bake (harbour_bake.h) into
     /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
     io::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
-        io::BakeCommand c;
-        c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
-        c.input.rules = kResources + "/rules/default.yaml";
-        c.catalogue = kResources + "/assets/catalogue.yaml";
-        c.selection.zoom = 17;
-        c.selection.bboxLonLat = Box2{{7.412, 43.728}, {7.432, 43.741}};
-        c.outDir = out;
-        c.seed = 11;
-        c.threads = 2;
+        io::BakeCommand c = harbourBake(out);
         c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers};
-        c.exporter = exportScene;
         c.merger = [](const std::vector<fs::path>& parts, const fs::path& to) { return scale::mergeParts(parts, to); };
         c.batchTiles = batchTiles;
         return c;

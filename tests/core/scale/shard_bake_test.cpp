@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../support/output_files.h"
+#include "harbour_bake.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
@@ -44,19 +45,10 @@ protected:
     }
     void TearDown() override { fs::remove_all(mDir); }
 
-    /// A 5 × 4-tile block of the sample at zoom 17: the harbour, the Rock and the casino.
+    /// The harbour bake (harbour_bake.h) into 3D Tiles and the manifest.
     io::BakeCommand command(const fs::path& out) const {
-        io::BakeCommand c;
-        c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
-        c.input.rules = kResources + "/rules/default.yaml";
-        c.catalogue = kResources + "/assets/catalogue.yaml";
-        c.selection.zoom = 17;
-        c.selection.bboxLonLat = Box2{{7.412, 43.728}, {7.432, 43.741}};
-        c.outDir = out;
-        c.seed = 11;
-        c.threads = 2;
+        io::BakeCommand c = harbourBake(out);
         c.formats = {ExportFormat::Tiles3d, ExportFormat::Manifest};
-        c.exporter = exportScene;
         return c;
     }
 

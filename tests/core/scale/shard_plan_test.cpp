@@ -108,8 +108,9 @@ TEST(ShardPlanTest, TheHaloHoldsTheNeighbourhoodAndEarlierBuildingPhases) {
         for (int dy = -2; dy <= 2; ++dy) {
             for (int dx = -2; dx <= 2; ++dx) {
                 const TileId n = *t.neighbour(dx, dy);
-                if (content.contains(n) && phase(n) < phase(t))
+                if (content.contains(n) && phase(n) < phase(t)) {
                     EXPECT_TRUE(set.contains(n)) << n.quadkey() << " for " << t.quadkey();
+                }
             }
         }
     }
