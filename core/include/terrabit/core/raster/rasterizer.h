@@ -135,8 +135,9 @@ public:
     template <class Sink>
     Status polygonSpans(const PolygonView& shape, RasterOptions options, int width, int height, Sink&& sink);
 
-    /// A thick line's piece set up for spanning under the centre rule (rasterizer.cpp): a
-    /// segment's band, the rows of a vertex's disk.
+    /// A thick line's piece set up for spanning under the centre rule: a segment's band, the
+    /// rows of a vertex's disk. Scratch of the scan converter, public only so that the helpers in
+    /// rasterizer.cpp can name them.
     struct Band {
         Vec2 a, d;  ///< the segment's start and direction (b - a), cells
         double sideSlope, sideHalf, endSlope, endLength, len2, rLen;
