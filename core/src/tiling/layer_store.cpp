@@ -45,8 +45,9 @@ const BitTile* LayerStore::tile(const TileId& id, int layer) const {
 bool LayerStore::emptyAt(std::size_t slot) const { return slot >= mStored.size() || mStored[slot] == 0; }
 
 std::size_t LayerStore::reserveTiles(std::size_t n) {
-    // A tile's layers go into one chunk: skip the rest of the current one when they do not fit.
-    if (mUsed % kChunkTiles + n > kChunkTiles) mUsed += kChunkTiles - mUsed % kChunkTiles;
+    // A tile's layers go into one chunk when they fit one: skip the rest of the current chunk
+    // when they do not fit there.
+    if (n <= kChunkTiles && mUsed % kChunkTiles + n > kChunkTiles) mUsed += kChunkTiles - mUsed % kChunkTiles;
     while ((mUsed + n + kChunkTiles - 1) / kChunkTiles > mChunks.size()) {
         void* memory = std::aligned_alloc(alignof(BitTile), kChunkBytes);
         if (!memory) throw std::bad_alloc();
@@ -69,17 +70,18 @@ void LayerStore::store(std::size_t slot, std::span<const BitTile> layers) {
     }
     mStored[slot] = filled.empty() ? 0 : 1;
     if (filled.empty()) return;
-    // Only handing out room is serialized (the chunk list may grow); copying the bits is not.
+    // Only handing out room is serialized (the chunk list may grow, so the addresses are taken
+    // under the lock too); copying the bits is not.
     std::size_t position = 0;
-    BitTile* target = nullptr;
+    std::vector<BitTile*> targets(filled.size());
     {
         std::lock_guard lock(*mMutex);
         position = reserveTiles(filled.size());
-        target = tileAt(position);
+        for (std::size_t k = 0; k < filled.size(); ++k) targets[k] = tileAt(position + k);
     }
-    for (const std::size_t l : filled) {
-        new (target++) BitTile(layers[l]);
-        index[l] = static_cast<std::int64_t>(position++);
+    for (std::size_t k = 0; k < filled.size(); ++k) {
+        new (targets[k]) BitTile(layers[filled[k]]);
+        index[filled[k]] = static_cast<std::int64_t>(position + k);
     }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "terrabit/core/raster/rasterizer.h"
 #include "terrabit/core/rules/classifier.h"
@@ -411,4 +412,50 @@ TEST(LayerStore, IsALayerSourceWithEmptyLayersReadAsNull) {
     EXPECT_EQ(source.tile(tile, source.layerId("road")), nullptr);
     EXPECT_EQ(source.tile({kZoom, kX0 + 5, kY0}, 0), nullptr);
     EXPECT_EQ(source.tile(tile, 99), nullptr);
+}
+
+TEST(LayerStore, KeepsEveryStoredTileWhateverTheLayerCountOrThreads) {
+    // Tiles with more layers than one of the store's chunks holds, stored from two threads at
+    // once, each layer with its own pattern; stored again, a slot reads its newest bits.
+    constexpr int kLayers = 420;  // about 280 of them hold bits: more than a chunk (256 tiles)
+    constexpr std::uint32_t kTiles = 12;
+    std::vector<std::string> names;
+    for (int l = 0; l < kLayers; ++l) names.push_back("layer" + std::to_string(l));
+    std::vector<TileId> tiles;
+    for (std::uint32_t i = 0; i < kTiles; ++i) tiles.push_back(TileId{kZoom, kX0 + i, kY0});
+    LayerStore store(names, tiles);
+    const auto pattern = [](std::size_t slot, int layer, int round) {
+        BitTile t;
+        if ((layer + round) % 3 != 0) {  // every third layer stays empty
+            t.set(static_cast<int>(slot * 7 + static_cast<std::size_t>(round)) % 256, layer % 256);
+            t.set(layer % 256, static_cast<int>(slot) + 100);
+        }
+        return t;
+    };
+    for (int round = 0; round < 2; ++round) {
+        std::vector<std::thread> writers;
+        for (std::size_t first = 0; first < 2; ++first) {
+            writers.emplace_back([&, first] {
+                std::vector<BitTile> layers(kLayers);
+                for (std::size_t s = first; s < kTiles; s += 2) {
+                    for (int l = 0; l < kLayers; ++l) layers[static_cast<std::size_t>(l)] = pattern(s, l, round);
+                    store.store(s, layers);
+                }
+            });
+        }
+        for (std::thread& w : writers) w.join();
+        for (std::size_t s = 0; s < kTiles; ++s) {
+            EXPECT_FALSE(store.emptyAt(s));
+            for (int l = 0; l < kLayers; ++l) {
+                const BitTile expected = pattern(s, l, round);
+                const BitTile* got = store.at(s, l);
+                if (expected.none()) {
+                    EXPECT_EQ(got, nullptr) << "slot " << s << " layer " << l;
+                } else {
+                    ASSERT_NE(got, nullptr) << "slot " << s << " layer " << l;
+                    EXPECT_TRUE(*got == expected) << "slot " << s << " layer " << l << " round " << round;
+                }
+            }
+        }
+    }
 }
