@@ -233,7 +233,9 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
 
     for (std::size_t l = 0; l < layerCount; ++l) {
         for (const int cls : map.layers[l].classes) {
-            if (mDrawn[static_cast<std::size_t>(cls)]) out[l] |= out[static_cast<std::size_t>(cls)];
+            if (!mDrawn[static_cast<std::size_t>(cls)]) continue;
+            out[l] |= out[static_cast<std::size_t>(cls)];
+            mDrawn[l] = 1;  // a parent that is itself a class passes this on
         }
     }
     return status;
