@@ -29,7 +29,8 @@ TileRange rangeOf(const Box2& cells, int zoom) {
 /// mostly get keys near each other.
 std::uint64_t mortonKey(Vec2 cell) {
     auto spread = [](double c) {
-        std::uint64_t v = static_cast<std::uint64_t>(std::clamp(c / kTileCells, 0.0, 4294967295.0));
+        const double t = c / kTileCells;  // a NaN (a feature without bounds) goes to 0
+        std::uint64_t v = t > 0.0 ? static_cast<std::uint64_t>(std::min(t, 4294967295.0)) : 0;
         v = (v | v << 16) & 0x0000ffff0000ffffULL;
         v = (v | v << 8) & 0x00ff00ff00ff00ffULL;
         v = (v | v << 4) & 0x0f0f0f0f0f0f0f0fULL;
