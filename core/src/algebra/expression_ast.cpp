@@ -60,15 +60,7 @@ int utf8Length(unsigned char c) {
     return 1;
 }
 
-/// Built piece by piece: GCC 12 warns falsely (-Wrestrict) on "'" + std::string at -O3.
-std::string quote(std::string_view s) {
-    std::string q;
-    q.reserve(s.size() + 2);
-    q += '\'';
-    q += s;
-    q += '\'';
-    return q;
-}
+std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // -- parse tree -------------------------------------------------------------------------------
 
