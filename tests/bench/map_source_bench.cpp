@@ -264,31 +264,20 @@ int main(int argc, char** argv) {
     for (const auto& sp : samples()) {
         const Sample* s = sp.get();
         const std::string n = "/" + s->name;
-        benchmark::RegisterBenchmark(("read_gdal" + n).c_str(), gdalRead, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("read_terrabit" + n).c_str(), terrabitRead, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("classify" + n).c_str(), classifyMap, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("index" + n).c_str(), indexTiles, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("rasterize_1thread" + n).c_str(), rasterizeAll, s, 1)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("rasterize_allthreads" + n).c_str(), rasterizeAll, s, 0)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime()
-            ->UseRealTime();
-        benchmark::RegisterBenchmark(("urban_tiles_terrabit_all_layers" + n).c_str(), urbanTile, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
-        benchmark::RegisterBenchmark(("urban_tiles_gdal_buildings_only" + n).c_str(), gdalUrbanBuildings, s)
-            ->Unit(benchmark::kMillisecond)
-            ->MeasureProcessCPUTime();
+        // Every phase in milliseconds of the whole process's CPU time.
+        const auto phase = [&n](const std::string& name, auto&&... run) {
+            return benchmark::RegisterBenchmark((name + n).c_str(), run...)
+                ->Unit(benchmark::kMillisecond)
+                ->MeasureProcessCPUTime();
+        };
+        phase("read_gdal", gdalRead, s);
+        phase("read_terrabit", terrabitRead, s);
+        phase("classify", classifyMap, s);
+        phase("index", indexTiles, s);
+        phase("rasterize_1thread", rasterizeAll, s, 1);
+        phase("rasterize_allthreads", rasterizeAll, s, 0)->UseRealTime();
+        phase("urban_tiles_terrabit_all_layers", urbanTile, s);
+        phase("urban_tiles_gdal_buildings_only", gdalUrbanBuildings, s);
     }
     benchmark::Initialize(&argc, argv);
     Collector collector;

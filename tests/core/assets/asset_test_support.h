@@ -1,5 +1,6 @@
 #pragma once
-// Helpers for the asset tests: a fresh scratch folder per test and small file writers.
+// Helpers for the asset tests: a fresh scratch folder per test (support/scratch_dir.h) and small
+// file writers.
 
 #include <gtest/gtest.h>
 
@@ -10,31 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/scratch_dir.h"
+
 namespace terrabit::core::test {
 
-/// A scratch folder named after the running test, emptied when created and removed after.
-class ScratchDir {
-public:
-    ScratchDir() {
-        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        mPath = std::filesystem::temp_directory_path() / "terrabit-assets-tests" /
-                (std::string(info->test_suite_name()) + "." + info->name());
-        std::filesystem::remove_all(mPath);
-        std::filesystem::create_directories(mPath);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(mPath, ec);
-    }
-    ScratchDir(const ScratchDir&) = delete;
-    ScratchDir& operator=(const ScratchDir&) = delete;
-
-    const std::filesystem::path& path() const { return mPath; }
-    std::filesystem::path operator/(std::string_view name) const { return mPath / name; }
-
-private:
-    std::filesystem::path mPath;
-};
+using terrabit::test::ScratchDir;
 
 inline void writeText(const std::filesystem::path& file, std::string_view text) {
     std::filesystem::create_directories(file.parent_path());

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
-#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <sstream>
 
 #include "../support/output_files.h"
+#include "../support/scratch_dir.h"
 #include "placement_test_support.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
@@ -34,15 +34,6 @@ int shell(const std::string& line) {
 
 class BakeCommandTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        mDir =
-            fs::temp_directory_path() / ("terrabit_bake_" + std::to_string(::getpid()) + "_" +
-                                         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(mDir);
-        fs::create_directories(mDir);
-    }
-    void TearDown() override { fs::remove_all(mDir); }
-
     io::BakeCommand command(const std::string& out) const {
         io::BakeCommand c;
         c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
@@ -58,7 +49,8 @@ protected:
         return c;
     }
 
-    fs::path mDir;
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
 };
 
 TEST_F(BakeCommandTest, WritesTheManifestAndSaysWhatItPlaced) {

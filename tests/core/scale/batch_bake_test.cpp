@@ -4,13 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
 
 #include "../support/output_files.h"
+#include "../support/scratch_dir.h"
 #include "harbour_bake.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
@@ -27,14 +26,6 @@ const std::string kResources = TERRABIT_RESOURCES_DIR;
 
 class BatchBakeTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        mDir = fs::temp_directory_path() / ("terrabit_batch_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(mDir);
-        fs::create_directories(mDir);
-    }
-    void TearDown() override { fs::remove_all(mDir); }
-
     /// The harbour bake (harbour_bake.h) into
     /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
     io::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
@@ -54,7 +45,8 @@ protected:
         return code;
     }
 
-    fs::path mDir;
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
     std::string mLastOut, mLastErr;
 };
 

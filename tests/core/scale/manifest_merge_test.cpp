@@ -5,14 +5,13 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
 
+#include "../support/scratch_dir.h"
 #include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
 
@@ -87,14 +86,6 @@ std::string arrayText(const std::string& manifest, const std::string& key) {
 
 class ManifestMergeTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        mDir = fs::temp_directory_path() / ("terrabit_manifest_merge_" + std::to_string(::getpid()) + "_" +
-                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(mDir);
-        fs::create_directories(mDir);
-    }
-    void TearDown() override { fs::remove_all(mDir); }
-
     /// Merges `parts` (given in reverse: the join must not depend on the order) and checks the
     /// merged arrays against the expected ones; returns the merge's report line.
     std::string merge(const std::vector<Part>& parts, const std::vector<std::string>& instances,
@@ -118,7 +109,8 @@ protected:
         return out.str();
     }
 
-    fs::path mDir;
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
 };
 
 /// The runs the merge reports for instances and buildings.

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../support/output_files.h"
+#include "../support/scratch_dir.h"
 #include "harbour_bake.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/bake_command.h"
@@ -37,14 +38,6 @@ int run(const std::string& commandLine) { return std::system((commandLine + " >/
 
 class ShardBakeTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        mDir = fs::temp_directory_path() /
-               ("terrabit_scale_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(mDir);
-        fs::create_directories(mDir);
-    }
-    void TearDown() override { fs::remove_all(mDir); }
-
     /// The harbour bake (harbour_bake.h) into 3D Tiles and the manifest.
     io::BakeCommand command(const fs::path& out) const {
         io::BakeCommand c = harbourBake(out);
@@ -65,7 +58,8 @@ protected:
                "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest --out " + out.string();
     }
 
-    fs::path mDir;
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
     std::string mLastErr;
 };
 
