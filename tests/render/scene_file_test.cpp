@@ -23,11 +23,20 @@ namespace {
 
 std::filesystem::path scratchDir() {
     // One folder per process: CTest runs the tests of this file side by side, and one test's
-    // temporary file must not show up in another's check for leftovers.
-    const auto dir =
-        std::filesystem::temp_directory_path() / ("terrabit-render-scene-file-tests-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
+    // temporary file must not show up in another's check for leftovers. Removed when the
+    // process ends.
+    struct Folder {
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("terrabit-render-scene-file-tests-" + std::to_string(::getpid()));
+        Folder() { std::filesystem::create_directories(path); }
+        ~Folder() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static const Folder folder;
+    std::filesystem::create_directories(folder.path);  // as before: every call finds it there
+    return folder.path;
 }
 
 /// Every float of every instance transform reached, in traversal order (from the texture buffer

@@ -39,8 +39,18 @@ std::string quote(const std::string& s) {
 }  // namespace
 
 std::filesystem::path scratchDir(const std::string& name) {
-    const std::filesystem::path dir =
-        std::filesystem::temp_directory_path() / ("terrabit-io-tests-" + std::to_string(::getpid())) / name;
+    // One root per process, removed with everything in it when the process ends (CTest runs
+    // these tests one process each, and every one used to leave its root behind).
+    struct Root {
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() / ("terrabit-io-tests-" + std::to_string(::getpid()));
+        ~Root() {
+            std::error_code ec;
+            std::filesystem::remove_all(path, ec);
+        }
+    };
+    static const Root root;
+    const std::filesystem::path dir = root.path / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
