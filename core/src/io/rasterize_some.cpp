@@ -33,14 +33,14 @@ Result<LayerStore> rasterizeSome(const TileIndex& index, std::span<const TileId>
         TileRasterizer rasterizer;  // one per thread: it owns its scratch
         std::vector<BitTile> layers(index.map().layers.size());
         for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < slots.size();) {
-            if (const Status s = rasterizer.rasterize(index, slots[i], layers); !s) {
+            if (const Status s = rasterizer.draw(index, slots[i], layers); !s) {
                 std::lock_guard lock(mutex);  // the lowest failing tile, whatever the timing
                 if (i < firstError) {
                     firstError = i;
                     message = "tile " + tiles[i].quadkey() + ": " + s.message();
                 }
             }
-            store.store(i, layers);
+            store.store(i, layers, rasterizer.drawn());
         }
     };
     std::vector<std::thread> pool;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <mutex>
 #include <new>
 #include <type_traits>
 
@@ -11,9 +12,50 @@ namespace {
 
 constexpr std::size_t kChunkBytes = 2u << 20;
 
+/// The chunks of stores that went away, kept for the next store. Their pages are mapped
+/// already; a fresh chunk's first touch costs the kernel a page fault per 4 KiB, measured at
+/// 2 µs a page on this machine, which made storing a tile's layers cost as much as drawing
+/// them. Re-bakes (the app on every rules edit, batch bakes batch after batch) reuse them.
+class ChunkPool {
+public:
+    static ChunkPool& instance() {
+        static ChunkPool* pool = new ChunkPool;  // never destroyed: stores may outlive statics
+        return *pool;
+    }
+    void* take() {
+        {
+            std::lock_guard lock(mMutex);
+            if (!mFree.empty()) {
+                void* chunk = mFree.back();
+                mFree.pop_back();
+                return chunk;
+            }
+        }
+        void* memory = std::aligned_alloc(alignof(BitTile), kChunkBytes);
+        if (!memory) throw std::bad_alloc();
+        return memory;
+    }
+    void give(void* chunk) {
+        {
+            std::lock_guard lock(mMutex);
+            if (mFree.size() < kKeptChunks) {
+                mFree.push_back(chunk);
+                return;
+            }
+        }
+        std::free(chunk);
+    }
+
+private:
+    /// 128 MiB: the layers of a few thousand tiles, more than a city at z17 holds.
+    static constexpr std::size_t kKeptChunks = 64;
+    std::mutex mMutex;
+    std::vector<void*> mFree;
+};
+
 }  // namespace
 
-void LayerStore::ChunkFree::operator()(BitTile* chunk) const { std::free(chunk); }
+void LayerStore::ChunkFree::operator()(BitTile* chunk) const { ChunkPool::instance().give(chunk); }
 
 LayerStore::LayerStore(std::vector<std::string> layerNames, std::vector<TileId> tiles)
     : mNames(std::move(layerNames)),
@@ -49,9 +91,7 @@ std::size_t LayerStore::reserveTiles(std::size_t n) {
     // when they do not fit there.
     if (n <= kChunkTiles && mUsed % kChunkTiles + n > kChunkTiles) mUsed += kChunkTiles - mUsed % kChunkTiles;
     while ((mUsed + n + kChunkTiles - 1) / kChunkTiles > mChunks.size()) {
-        void* memory = std::aligned_alloc(alignof(BitTile), kChunkBytes);
-        if (!memory) throw std::bad_alloc();
-        mChunks.emplace_back(static_cast<BitTile*>(memory));
+        mChunks.emplace_back(static_cast<BitTile*>(ChunkPool::instance().take()));
     }
     const std::size_t first = mUsed;
     mUsed += n;
@@ -59,29 +99,46 @@ std::size_t LayerStore::reserveTiles(std::size_t n) {
 }
 
 void LayerStore::store(std::size_t slot, std::span<const BitTile> layers) {
+    store(slot, layers, {});
+}
+
+void LayerStore::store(std::size_t slot, std::span<const BitTile> layers, std::span<const std::uint8_t> which) {
     const std::size_t layerCount = std::min(mNames.size(), layers.size());
     std::int64_t* index = mIndex.data() + slot * mNames.size();
     std::fill(index, index + mNames.size(), -1);
-    // Which layers hold something, each tile scanned once (an empty one is read to its end).
-    std::vector<std::size_t> filled;
-    filled.reserve(layerCount);
+    // Which layers hold something, each tile scanned once (an empty one is read to its end),
+    // marked in the slot's own index entries: no allocation per tile.
+    constexpr std::int64_t kFilled = -2;
+    std::size_t filled = 0;
     for (std::size_t l = 0; l < layerCount; ++l) {
-        if (!layers[l].none()) filled.push_back(l);
+        if ((which.empty() || (l < which.size() && which[l])) && !layers[l].none()) {
+            index[l] = kFilled;
+            ++filled;
+        }
     }
-    mStored[slot] = filled.empty() ? 0 : 1;
-    if (filled.empty()) return;
-    // Only handing out room is serialized (the chunk list may grow, so the addresses are taken
-    // under the lock too); copying the bits is not.
+    mStored[slot] = filled == 0 ? 0 : 1;
+    if (filled == 0) return;
+    // Only handing out room is serialized (the chunk list may grow, so the address is taken
+    // under the lock too); copying the bits is not. A tile's layers share one chunk unless
+    // there are more of them than a chunk holds.
     std::size_t position = 0;
-    std::vector<BitTile*> targets(filled.size());
+    BitTile* first = nullptr;
     {
         std::lock_guard lock(*mMutex);
-        position = reserveTiles(filled.size());
-        for (std::size_t k = 0; k < filled.size(); ++k) targets[k] = tileAt(position + k);
+        position = reserveTiles(filled);
+        first = tileAt(position);
     }
-    for (std::size_t k = 0; k < filled.size(); ++k) {
-        new (targets[k]) BitTile(layers[filled[k]]);
-        index[filled[k]] = static_cast<std::int64_t>(position + k);
+    std::size_t k = 0;
+    for (std::size_t l = 0; l < layerCount; ++l) {
+        if (index[l] != kFilled) continue;
+        BitTile* target = first + k;
+        if (filled > kChunkTiles) {
+            std::lock_guard lock(*mMutex);
+            target = tileAt(position + k);
+        }
+        new (target) BitTile(layers[l]);
+        index[l] = static_cast<std::int64_t>(position + k);
+        ++k;
     }
 }
 

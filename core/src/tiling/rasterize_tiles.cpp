@@ -38,7 +38,7 @@ Result<LayerStore> rasterizeTiles(const TileIndex& index, const RasterizeTilesOp
         for (;;) {
             const std::size_t slot = next.fetch_add(1, std::memory_order_relaxed);
             if (slot >= tileCount || stop.load(std::memory_order_relaxed)) break;
-            const Status s = rasterizer.rasterize(index, slot, layers);
+            const Status s = rasterizer.draw(index, slot, layers);
             if (!s) {
                 // Keep the error of the lowest slot so the message does not depend on timing.
                 std::lock_guard lock(mutex);
@@ -47,7 +47,7 @@ Result<LayerStore> rasterizeTiles(const TileIndex& index, const RasterizeTilesOp
                     firstError = "tile " + index.tiles()[slot].quadkey() + ": " + s.message();
                 }
             }
-            store.store(slot, layers);
+            store.store(slot, layers, rasterizer.drawn());
             if (done.fetch_add(1, std::memory_order_acq_rel) + 1 == tileCount) {
                 std::lock_guard lock(mutex);
                 finished.notify_all();

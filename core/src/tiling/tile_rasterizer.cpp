@@ -136,15 +136,23 @@ void TileRasterizer::drawLine(std::span<const Vec2> line, Vec2 offset, double ha
 }
 
 Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::span<BitTile> out) {
+    const Status status = draw(index, slot, out);
+    for (std::size_t l = 0; l < mDrawn.size() && l < out.size(); ++l) {
+        if (!mDrawn[l]) out[l].reset();
+    }
+    return status;
+}
+
+Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<BitTile> out) {
     const ClassifiedMap& map = index.map();
     const std::size_t layerCount = map.layers.size();
+    mDrawn.assign(layerCount, 0);
     if (out.size() < layerCount) {
         return Error{"TileRasterizer: " + std::to_string(out.size()) + " tiles given for " +
                      std::to_string(layerCount) + " layers"};
     }
-    for (std::size_t l = 0; l < layerCount; ++l) out[l].reset();
-    // Which layers this tile draws into: a parent unites only the classes that hold something.
-    mDrawn.assign(layerCount, 0);
+    // Which layers this tile draws into, each cleared before its first shape: a parent unites
+    // only the classes that hold something.
     const TileId tile = index.tiles()[slot];
     const Vec2 offset{static_cast<double>(tile.x) * kTileCells, static_cast<double>(tile.y) * kTileCells};
     const Box2 clipBox{{offset.x - kClipMarginCells, offset.y - kClipMarginCells},
@@ -154,7 +162,10 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     Status status;
     for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
         BitTile& target = out[info.layer];
-        mDrawn[info.layer] = 1;
+        if (!mDrawn[info.layer]) {
+            target.reset();
+            mDrawn[info.layer] = 1;
+        }
         const Coverage coverage = map.layers[info.layer].coverage;
         const std::span<const Vec2> cells = index.cells(info);
         const std::span<const std::uint32_t> partEnds = index.partEnds(info);
@@ -234,8 +245,12 @@ Status TileRasterizer::rasterize(const TileIndex& index, std::size_t slot, std::
     for (std::size_t l = 0; l < layerCount; ++l) {
         for (const int cls : map.layers[l].classes) {
             if (!mDrawn[static_cast<std::size_t>(cls)]) continue;
-            out[l] |= out[static_cast<std::size_t>(cls)];
-            mDrawn[l] = 1;  // a parent that is itself a class passes this on
+            if (!mDrawn[l]) {
+                out[l] = out[static_cast<std::size_t>(cls)];
+                mDrawn[l] = 1;  // a parent that is itself a class passes this on
+            } else {
+                out[l] |= out[static_cast<std::size_t>(cls)];
+            }
         }
     }
     return status;

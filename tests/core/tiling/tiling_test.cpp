@@ -334,6 +334,77 @@ TEST(TileRasterizer, ParentLayerIsTheUnionOfItsClasses) {
     EXPECT_GT(set, 0);
 }
 
+TEST(TileRasterizer, DrawTouchesOnlyTheLayersItNamesAndTheyEqualRasterize) {
+    const RuleSet r = rules();
+    const MapData map = randomMap(17, 400);
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    TileRasterizer full;
+    TileRasterizer drawing;
+    std::vector<BitTile> expected(classified.layers.size());
+    int drawnLayers = 0, untouchedLayers = 0;
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        ASSERT_TRUE(full.rasterize(*index, s, expected));
+        std::vector<BitTile> out(classified.layers.size(), BitTile::full());  // stale bits everywhere
+        ASSERT_TRUE(drawing.draw(*index, s, out));
+        ASSERT_EQ(drawing.drawn().size(), classified.layers.size());
+        for (std::size_t l = 0; l < out.size(); ++l) {
+            if (drawing.drawn()[l]) {
+                ++drawnLayers;
+                EXPECT_EQ(out[l], expected[l]) << "layer " << classified.layers[l].name << " of slot " << s;
+            } else {
+                ++untouchedLayers;
+                EXPECT_EQ(out[l], BitTile::full()) << "draw() wrote layer " << classified.layers[l].name;
+                EXPECT_TRUE(expected[l].none()) << "layer " << classified.layers[l].name << " of slot " << s
+                                                << " has bits but was not drawn";
+            }
+        }
+    }
+    EXPECT_GT(drawnLayers, 0);
+    EXPECT_GT(untouchedLayers, 0);
+}
+
+TEST(RasterizeTiles, StoreEqualsPerTileRasterizeAndStaysRightInReusedMemory) {
+    // rasterizeTiles stores only the layers draw() names; a store's memory goes back to a pool
+    // when it goes away and the next store takes it with the old bits still in it.
+    const RuleSet r = rules();
+    const MapData map = randomMap(23, 500);  // the classified entries point into it
+    const ClassifiedMap classified = classify(map, r);
+    auto index = TileIndex::build(classified, kZoom);
+    ASSERT_TRUE(index.ok());
+    LayerStore reference(r.layerNames(), index->tiles());
+    TileRasterizer tr;
+    std::vector<BitTile> out(classified.layers.size());
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        ASSERT_TRUE(tr.rasterize(*index, s, out));
+        reference.store(s, out);  // every layer looked at
+    }
+    const MapData otherMap = randomMap(29, 900);
+    const ClassifiedMap other = classify(otherMap, r);
+    auto otherIndex = TileIndex::build(other, kZoom);
+    ASSERT_TRUE(otherIndex.ok());
+    for (int round = 0; round < 3; ++round) {
+        {
+            auto stale = rasterizeTiles(*otherIndex);  // leaves its bits in the pool
+            ASSERT_TRUE(stale.ok());
+        }
+        auto store = rasterizeTiles(*index);
+        ASSERT_TRUE(store.ok()) << store.message();
+        EXPECT_EQ(store->hash(), reference.hash()) << "round " << round;
+        for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+            for (int l = 0; l < static_cast<int>(classified.layers.size()); ++l) {
+                const BitTile* a = store->at(s, l);
+                const BitTile* b = reference.at(s, l);
+                ASSERT_EQ(a == nullptr, b == nullptr) << "slot " << s << " layer " << l;
+                if (a) {
+                    EXPECT_EQ(*a, *b) << "slot " << s << " layer " << l;
+                }
+            }
+        }
+    }
+}
+
 TEST(RasterizeTiles, SameBitsForAnyThreadCountAndTileOrder) {
     const RuleSet r = rules();
     const MapData map = randomMap(21, 800);

@@ -43,6 +43,9 @@ public:
     /// Safe to call from several threads at once for different slots. Storing a slot again
     /// replaces its bits; the old ones stay allocated until the store goes away.
     void store(std::size_t slot, std::span<const BitTile> layers);
+    /// As store(), but only the layers with a non-zero `which` entry are looked at; the others
+    /// count as empty (for TileRasterizer::draw(), whose drawn() names the layers it wrote).
+    void store(std::size_t slot, std::span<const BitTile> layers, std::span<const std::uint8_t> which);
 
     /// A hash of every tile's every layer, in slot order (for determinism checks).
     std::uint64_t hash() const;

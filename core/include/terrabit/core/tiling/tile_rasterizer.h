@@ -25,6 +25,14 @@ public:
     /// layer becomes the union of its classes (and of what it took itself).
     Status rasterize(const TileIndex& index, std::size_t slot, std::span<BitTile> out);
 
+    /// As rasterize(), but clears and draws only the layers the tile has entries in (and their
+    /// parents), which drawn() names afterwards; the other layers of `out` are left as they
+    /// were, and are empty for this tile. Clearing 11 layers of 8 KiB for a tile that draws
+    /// three, and scanning them all again to store them, cost more than drawing an average tile.
+    Status draw(const TileIndex& index, std::size_t slot, std::span<BitTile> out);
+    /// Per layer id: 1 when the last draw() or rasterize() drew into that layer.
+    std::span<const std::uint8_t> drawn() const { return mDrawn; }
+
 private:
     /// Clips a ring (moved by -offset) to the square [lo, hi]², against the sides that `reach`
     /// (the feature's bounds, unmoved) passes.
