@@ -53,8 +53,10 @@ public:
 private:
     /// Bits live in chunks of kChunkTiles tiles, each one 2 MiB allocation, instead of a vector
     /// per tile grown layer by layer (its mallocs and copies were a third of rasterizing a map).
-    /// A chunk never moves, so a tile's address is stable once handed out. (Asking for huge
-    /// pages was measured too: the kernel's first compaction cost more than it saved.)
+    /// A chunk never moves, so a tile's address is stable once handed out. Chunks come from and
+    /// go back to a process-wide pool (up to 128 MiB kept), so a re-bake reuses pages that are
+    /// already mapped. (Asking for huge pages was measured too: the kernel's first compaction
+    /// cost more than it saved.)
     static constexpr std::size_t kChunkTiles = 256;
     struct ChunkFree {
         void operator()(BitTile* chunk) const;
