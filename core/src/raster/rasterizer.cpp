@@ -91,20 +91,41 @@ TERRABIT_INLINE Rasterizer::DiskRows diskRowsOf(Vec2 c, double r, double yFrom, 
             raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, height - 1)};
 }
 
-/// The cell-centre spans of a disk of radius r on the given rows: the centres within the chord.
-TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid) {
-    const int width = grid.width();
-    const Vec2 c = disk.centre;
-    for (int j = disk.first; j <= disk.last; ++j) {
-        const double d = j + 0.5 - c.y;
-        const double h2 = r * r - d * d;
-        if (h2 < 0.0) continue;
-        const double h = std::sqrt(h2);
-        // Centres in [c.x - h, c.x + h]: first i with i + 0.5 >= c.x - h.
-        const int x0 = raster_detail::clampToInt(std::ceil(c.x - h - 0.5), 0, width);
-        const int x1 = raster_detail::clampToInt(std::floor(c.x + h - 0.5) + 1.0, 0, width);
-        if (x0 < x1) grid.fillSpan(j, x0, x1);
+/// Writes the spans [x0[k], x1[k]) of rows first + k, k < n; empty ones (x0 >= x1) write
+/// nothing. The spans lie within the grid's columns. (A branch-free version that makes a
+/// tile row's four word masks at once with vector shifts was measured 10 % slower.)
+TERRABIT_INLINE void fillSpans(BitGridView grid, int first, int n, const int* x0, const int* x1) {
+    for (int k = 0; k < n; ++k) {
+        if (x0[k] < x1[k]) grid.fillSpan(first + k, x0[k], x1[k]);
     }
+}
+
+/// The cell-centre spans of a disk of radius r on the given rows: the centres within the chord.
+/// x0 and x1 are scratch for the rows' spans: they are all worked out first, in a loop with no
+/// branch that the compiler turns into vector code, and written after.
+TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid, int* x0, int* x1) {
+    const double width = grid.width();
+    const Vec2 c = disk.centre;
+    const int first = disk.first;  // a local: the int stores below might alias disk's fields
+    const int n = disk.last - first + 1;
+    for (int k = 0; k < n; ++k) {
+        const double d = (first + k) + 0.5 - c.y;
+        const double h2 = r * r - d * d;
+        const double h = std::sqrt(std::max(h2, 0.0));
+        // Centres in [c.x - h, c.x + h]: first i with i + 0.5 >= c.x - h. A row the disk
+        // misses (h2 < 0) gets an empty span.
+        const double lo = std::min(std::max(std::ceil(c.x - h - 0.5), 0.0), width);
+        const double hi = std::min(std::max(std::floor(c.x + h - 0.5) + 1.0, 0.0), width);
+        x0[k] = static_cast<int>(lo);
+        x1[k] = h2 < 0.0 ? 0 : static_cast<int>(hi);
+    }
+    fillSpans(grid, first, n, x0, x1);
+}
+
+/// The disk spans of diskCentreSpans one row at a time, for callers without scratch.
+TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid) {
+    int x0 = 0, x1 = 0;
+    for (int j = disk.first; j <= disk.last; ++j) diskCentreSpans({disk.centre, j, j}, r, grid, &x0, &x1);
 }
 
 /// Emits the spans of a disk under a coverage rule, clipped to the grid.
@@ -159,15 +180,43 @@ TERRABIT_INLINE Rasterizer::Band bandOf(Vec2 a, Vec2 b, double r, int height) {
     return band;
 }
 
-/// The cell-centre spans of a band, row by row. (std::min/max, not fmin/fmax: everything here
-/// is finite, and fmin is a library call.)
-TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView grid) {
+/// The cell-centre spans of a band, row by row, with x0 and x1 as scratch as for a disk.
+TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView grid, int* x0, int* x1) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    const int width = grid.width();
+    const double width = grid.width();
     const Vec2 a = band.a;
     const Vec2 d = band.d;
-    for (int j = band.first; j <= band.last; ++j) {
-        const double dy = j + 0.5 - a.y;
+    const int n = band.last - band.first + 1;
+    if (d.x != 0.0 && d.y != 0.0) {
+        // A slanted segment, nearly every one on a real map. Both intervals are linear in the
+        // row, and which end line bounds which side is fixed by the sign of d.x: the end line
+        // terms differ by len2 / d.x, and rounding is monotone, so their order never flips.
+        // (std::min/max, not fmin/fmax: everything here is finite, and fmin is a library call.)
+        // Locals, since the int stores below might alias band's fields.
+        const double loEnd = d.x > 0.0 ? 0.0 : band.endLength;
+        const double hiEnd = d.x > 0.0 ? band.endLength : 0.0;
+        const double sideSlope = band.sideSlope, sideHalf = band.sideHalf, endSlope = band.endSlope;
+        const int first = band.first;
+        for (int k = 0; k < n; ++k) {
+            const double dy = (first + k) + 0.5 - a.y;
+            const double ulo = std::max(dy * sideSlope - sideHalf, loEnd + dy * endSlope);
+            const double uhi = std::min(dy * sideSlope + sideHalf, hiEnd + dy * endSlope);
+            // Centres i + 0.5 in [a.x + ulo, a.x + uhi]; none when ulo > uhi (or either is
+            // NaN, from a slope that overflowed on a segment a hair from horizontal).
+            const bool some = ulo <= uhi;
+            const double lo = std::min(std::max(std::ceil(a.x + ulo - 0.5), 0.0), width);
+            const double hi = std::min(std::max(std::floor(a.x + uhi - 0.5) + 1.0, 0.0), width);
+            x0[k] = some ? static_cast<int>(lo) : 0;
+            x1[k] = some ? static_cast<int>(hi) : 0;
+        }
+        fillSpans(grid, first, n, x0, x1);
+        return;
+    }
+    // A horizontal or vertical segment: one of the intervals is all or nothing per row.
+    for (int k = 0; k < n; ++k) {
+        const double dy = (band.first + k) + 0.5 - a.y;
+        x0[k] = 0;
+        x1[k] = 0;
         double ulo = -kInf;
         double uhi = kInf;
         if (d.y != 0.0) {
@@ -185,11 +234,10 @@ TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView g
             if (k2 < 0.0 || k2 > band.len2) continue;
         }
         if (!(ulo <= uhi)) continue;
-        // Centres i + 0.5 in [a.x + ulo, a.x + uhi].
-        const int x0 = ceilClamped(a.x + ulo - 0.5, 0, width);
-        const int x1 = floorClamped(a.x + uhi - 0.5, -1, width - 1) + 1;
-        if (x0 < x1) grid.fillSpan(j, x0, x1);
+        x0[k] = static_cast<int>(std::min(std::max(std::ceil(a.x + ulo - 0.5), 0.0), width));
+        x1[k] = static_cast<int>(std::min(std::max(std::floor(a.x + uhi - 0.5) + 1.0, 0.0), width));
     }
+    fillSpans(grid, band.first, n, x0, x1);
 }
 
 /// The rows of a polyline's joint v whose cells its round join may add to the bands of the
@@ -255,8 +303,13 @@ TERRABIT_SCAN_CLONES void Rasterizer::thickLineCentreSpans(std::span<const Vec2>
         if (previous) mBands[bands++] = bandOf(*previous, v, r, grid.height);
         previous = &v;
     }
-    for (std::size_t k = 0; k < disks; ++k) diskCentreSpans(mDisks[k], r, grid);
-    for (std::size_t k = 0; k < bands; ++k) bandCentreSpans(mBands[k], grid);
+    const auto rows = static_cast<std::size_t>(std::max(grid.height, 0));
+    if (mSpanX0.size() < rows) {
+        mSpanX0.resize(rows);
+        mSpanX1.resize(rows);
+    }
+    for (std::size_t k = 0; k < disks; ++k) diskCentreSpans(mDisks[k], r, grid, mSpanX0.data(), mSpanX1.data());
+    for (std::size_t k = 0; k < bands; ++k) bandCentreSpans(mBands[k], grid, mSpanX0.data(), mSpanX1.data());
 }
 
 namespace {}  // namespace
