@@ -91,20 +91,21 @@ TERRABIT_INLINE Rasterizer::DiskRows diskRowsOf(Vec2 c, double r, double yFrom, 
             raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, height - 1)};
 }
 
-/// Writes the spans [x0[k], x1[k]) of rows first + k, k < n; empty ones (x0 >= x1) write
-/// nothing. The spans lie within the grid's columns. (A branch-free version that makes a
-/// tile row's four word masks at once with vector shifts was measured 10 % slower.)
-TERRABIT_INLINE void fillSpans(BitGridView grid, int first, int n, const int* x0, const int* x1) {
-    for (int k = 0; k < n; ++k) {
-        if (x0[k] < x1[k]) grid.fillSpan(first + k, x0[k], x1[k]);
+/// Writes the spans [x0[k], x1[k]) of rows row[k], k < n; empty ones (x0 >= x1) write nothing.
+/// The spans lie within the grid's columns. (A branch-free version that makes a tile row's four
+/// word masks at once with vector shifts was measured 10 % slower.)
+TERRABIT_INLINE void fillSpans(BitGridView grid, std::size_t n, const int* row, const int* x0, const int* x1) {
+    for (std::size_t k = 0; k < n; ++k) {
+        if (x0[k] < x1[k]) grid.fillSpan(row[k], x0[k], x1[k]);
     }
 }
 
-/// The cell-centre spans of a disk of radius r on the given rows: the centres within the chord.
-/// x0 and x1 are scratch for the rows' spans: they are all worked out first, in a loop with no
-/// branch that the compiler turns into vector code, and written after.
-TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid, int* x0, int* x1) {
-    const double width = grid.width();
+/// The cell-centre spans of a disk of radius r on the given rows (the centres within the chord),
+/// worked out but not written: row[k], x0[k] and x1[k] for k < the count returned. In a loop with
+/// no branch, which the compiler turns into vector code.
+TERRABIT_INLINE int diskCentreRowSpans(const Rasterizer::DiskRows& disk, double r, int gridWidth, int* row, int* x0,
+                                       int* x1) {
+    const double width = gridWidth;
     const Vec2 c = disk.centre;
     const int first = disk.first;  // a local: the int stores below might alias disk's fields
     const int n = disk.last - first + 1;
@@ -116,16 +117,20 @@ TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r,
         // misses (h2 < 0) gets an empty span.
         const double lo = std::min(std::max(std::ceil(c.x - h - 0.5), 0.0), width);
         const double hi = std::min(std::max(std::floor(c.x + h - 0.5) + 1.0, 0.0), width);
+        row[k] = first + k;
         x0[k] = static_cast<int>(lo);
         x1[k] = h2 < 0.0 ? 0 : static_cast<int>(hi);
     }
-    fillSpans(grid, first, n, x0, x1);
+    return std::max(n, 0);
 }
 
-/// The disk spans of diskCentreSpans one row at a time, for callers without scratch.
+/// The spans of a disk's rows, written one row at a time (for a lone disk: no scratch).
 TERRABIT_INLINE void diskCentreSpans(const Rasterizer::DiskRows& disk, double r, BitGridView grid) {
-    int x0 = 0, x1 = 0;
-    for (int j = disk.first; j <= disk.last; ++j) diskCentreSpans({disk.centre, j, j}, r, grid, &x0, &x1);
+    int row = 0, x0 = 0, x1 = 0;
+    for (int j = disk.first; j <= disk.last; ++j) {
+        diskCentreRowSpans({disk.centre, j, j}, r, grid.width(), &row, &x0, &x1);
+        fillSpans(grid, 1, &row, &x0, &x1);
+    }
 }
 
 /// Emits the spans of a disk under a coverage rule, clipped to the grid.
@@ -180,10 +185,10 @@ TERRABIT_INLINE Rasterizer::Band bandOf(Vec2 a, Vec2 b, double r, int height) {
     return band;
 }
 
-/// The cell-centre spans of a band, row by row, with x0 and x1 as scratch as for a disk.
-TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView grid, int* x0, int* x1) {
+/// The cell-centre spans of a band, row by row, worked out as for a disk; returns the row count.
+TERRABIT_INLINE int bandCentreRowSpans(const Rasterizer::Band& band, int gridWidth, int* row, int* x0, int* x1) {
     constexpr double kInf = std::numeric_limits<double>::infinity();
-    const double width = grid.width();
+    const double width = gridWidth;
     const Vec2 a = band.a;
     const Vec2 d = band.d;
     const int n = band.last - band.first + 1;
@@ -206,15 +211,16 @@ TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView g
             const bool some = ulo <= uhi;
             const double lo = std::min(std::max(std::ceil(a.x + ulo - 0.5), 0.0), width);
             const double hi = std::min(std::max(std::floor(a.x + uhi - 0.5) + 1.0, 0.0), width);
+            row[k] = first + k;
             x0[k] = some ? static_cast<int>(lo) : 0;
             x1[k] = some ? static_cast<int>(hi) : 0;
         }
-        fillSpans(grid, first, n, x0, x1);
-        return;
+        return std::max(n, 0);
     }
     // A horizontal or vertical segment: one of the intervals is all or nothing per row.
     for (int k = 0; k < n; ++k) {
         const double dy = (band.first + k) + 0.5 - a.y;
+        row[k] = band.first + k;
         x0[k] = 0;
         x1[k] = 0;
         double ulo = -kInf;
@@ -237,7 +243,7 @@ TERRABIT_INLINE void bandCentreSpans(const Rasterizer::Band& band, BitGridView g
         x0[k] = static_cast<int>(std::min(std::max(std::ceil(a.x + ulo - 0.5), 0.0), width));
         x1[k] = static_cast<int>(std::min(std::max(std::floor(a.x + uhi - 0.5) + 1.0, 0.0), width));
     }
-    fillSpans(grid, band.first, n, x0, x1);
+    return std::max(n, 0);
 }
 
 /// The rows of a polyline's joint v whose cells its round join may add to the bands of the
@@ -303,16 +309,25 @@ TERRABIT_SCAN_CLONES void Rasterizer::thickLineCentreSpans(std::span<const Vec2>
         if (previous) mBands[bands++] = bandOf(*previous, v, r, grid.height);
         previous = &v;
     }
-    const auto rows = static_cast<std::size_t>(std::max(grid.height, 0));
-    if (mSpanX0.size() < rows) {
+    // Every piece's spans into one list, written by one loop: a loop per piece ends in a
+    // mispredicted exit, and a road's pieces are a few rows each.
+    std::size_t rows = 0;
+    for (std::size_t k = 0; k < disks; ++k) rows += static_cast<std::size_t>(std::max(mDisks[k].last - mDisks[k].first + 1, 0));
+    for (std::size_t k = 0; k < bands; ++k) rows += static_cast<std::size_t>(std::max(mBands[k].last - mBands[k].first + 1, 0));
+    if (mSpanRow.size() < rows) {
+        mSpanRow.resize(rows);
         mSpanX0.resize(rows);
         mSpanX1.resize(rows);
     }
-    for (std::size_t k = 0; k < disks; ++k) diskCentreSpans(mDisks[k], r, grid, mSpanX0.data(), mSpanX1.data());
-    for (std::size_t k = 0; k < bands; ++k) bandCentreSpans(mBands[k], grid, mSpanX0.data(), mSpanX1.data());
+    int* const row = mSpanRow.data();
+    int* const x0 = mSpanX0.data();
+    int* const x1 = mSpanX1.data();
+    const int width = grid.width();
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < disks; ++k) at += diskCentreRowSpans(mDisks[k], r, width, row + at, x0 + at, x1 + at);
+    for (std::size_t k = 0; k < bands; ++k) at += bandCentreRowSpans(mBands[k], width, row + at, x0 + at, x1 + at);
+    fillSpans(grid, at, row, x0, x1);
 }
-
-namespace {}  // namespace
 
 namespace {
 

@@ -202,9 +202,9 @@ private:
     std::vector<FixedEdge> mFixedEdges;
     std::vector<Band> mBands;  ///< thickLineCentreSpans' pieces
     std::vector<DiskRows> mDisks;
-    /// A piece's spans, row by row, before they are written: [mSpanX0[k], mSpanX1[k]) on its
-    /// k-th row (empty when x0 >= x1).
-    std::vector<int> mSpanX0, mSpanX1;
+    /// A thick line's spans before they are written: [mSpanX0[k], mSpanX1[k]) on row
+    /// mSpanRow[k] (empty when x0 >= x1).
+    std::vector<int> mSpanRow, mSpanX0, mSpanX1;
     std::vector<std::uint64_t> mParity;  ///< parityFill's toggles: wordsPerRow + 1 words a row, kept zero
     std::size_t mSpanCount = 0;
     int mRowMin = 0;
