@@ -102,10 +102,21 @@ void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo
 }
 
 void TileRasterizer::drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage,
-                              BitTile& target) {
+                              const Box2& reach, BitTile& target) {
     const double lo = -kClipMarginCells - halfWidth;
     const double hi = kTileCells + kClipMarginCells + halfWidth;
     mPoints.clear();
+    // The feature's bounds: its reach shrunk back, with a hair to spare for the rounding.
+    const double shrink = halfWidth + kClipMarginCells - 1e-6;
+    if (!line.empty() && reach.min.x + shrink - offset.x >= lo && reach.min.y + shrink - offset.y >= lo &&
+        reach.max.x - shrink - offset.x <= hi && reach.max.y - shrink - offset.y <= hi) {
+        // The whole line lies in the clip square, so every segment would be kept whole and
+        // joined into one run: the line as it is, moved.
+        mPoints.resize(line.size());
+        for (std::size_t i = 0; i < line.size(); ++i) mPoints[i] = line[i] - offset;
+        (void)mRasterizer.polyline(mPoints, 2.0 * halfWidth, coverage, target);
+        return;
+    }
     auto flush = [&] {
         if (!mPoints.empty()) (void)mRasterizer.polyline(mPoints, 2.0 * halfWidth, coverage, target);
         mPoints.clear();
@@ -222,7 +233,7 @@ Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<
             case FeatureKind::Line: {
                 std::uint32_t begin = 0;
                 for (const std::uint32_t end : partEnds) {
-                    drawLine(cells.subspan(begin, end - begin), offset, size, coverage, target);
+                    drawLine(cells.subspan(begin, end - begin), offset, size, coverage, info.reach, target);
                     begin = end;
                 }
                 break;

@@ -37,7 +37,9 @@ private:
     /// Clips a ring (moved by -offset) to the square [lo, hi]², against the sides that `reach`
     /// (the feature's bounds, unmoved) passes.
     void clipRing(std::span<const Vec2> ring, Vec2 offset, double lo, double hi, const Box2& reach);
-    void drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage, BitTile& target);
+    /// Draws one part of a line feature whose bounds, grown, are `reach`, clipped to the tile.
+    void drawLine(std::span<const Vec2> line, Vec2 offset, double halfWidth, Coverage coverage, const Box2& reach,
+                  BitTile& target);
 
     Rasterizer mRasterizer;
     std::vector<Vec2> mPoints;  ///< the current shape in tile cells
