@@ -6,6 +6,10 @@
 #include <new>
 #include <type_traits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #if __has_include(<sys/mman.h>)
 #include <sys/mman.h>
 #endif
@@ -20,6 +24,20 @@ constexpr std::size_t kChunkBytes = 2u << 20;
 /// already; a fresh chunk's first touch costs the kernel a page fault per 4 KiB, measured at
 /// 2 µs a page on this machine, which made storing a tile's layers cost as much as drawing
 /// them. Re-bakes (the app on every rules edit, batch bakes batch after batch) reuse them.
+/// Copies a finished tile into the store. Streamed past the caches where the CPU can: the store
+/// is written once and read much later, and a plain copy first reads every line it writes
+/// (8 KiB per layer, a tenth of rasterizing monaco-region).
+void copyOut(const BitTile& from, BitTile* to) {
+#if defined(__SSE2__)
+    static_assert(alignof(BitTile) >= 16 && sizeof(BitTile) % 16 == 0);
+    const auto* source = reinterpret_cast<const __m128i*>(from.words().data());
+    auto* target = reinterpret_cast<__m128i*>(to);
+    for (std::size_t i = 0; i < sizeof(BitTile) / 16; ++i) _mm_stream_si128(target + i, _mm_load_si128(source + i));
+#else
+    new (to) BitTile(from);
+#endif
+}
+
 class ChunkPool {
 public:
     static ChunkPool& instance() {
@@ -152,10 +170,13 @@ void LayerStore::store(std::size_t slot, std::span<const BitTile> layers, std::s
             std::lock_guard lock(*mMutex);
             target = tileAt(position + k);
         }
-        new (target) BitTile(layers[l]);
+        copyOut(layers[l], target);
         index[l] = static_cast<std::int64_t>(position + k);
         ++k;
     }
+#if defined(__SSE2__)
+    _mm_sfence();  // the streamed stores are weakly ordered: done before the slot is read
+#endif
 }
 
 std::uint64_t LayerStore::hash() const {
