@@ -44,14 +44,12 @@ bool clipSegment(Vec2& a, Vec2& b, double lo, double hi) {
 
 namespace {
 
-/// One Sutherland–Hodgman pass: the part of ring `in` on the inner side of the line where
+/// One Sutherland–Hodgman pass: the part of ring in[0, n) on the inner side of the line where
 /// coordinate Axis (0: x, 1: y) equals `bound` (Min: at or above it, else at or below), into
-/// `out`. At most one point is cut per edge, so out needs at most twice in's points.
+/// `out`; returns its point count. At most one point is cut per edge, so out needs room for 2n.
 template <int Axis, bool Min>
-void clipPass(const std::vector<Vec2>& in, std::vector<Vec2>& out, double bound) {
-    const std::size_t n = in.size();
-    out.resize(2 * n);
-    Vec2* o = out.data();
+std::size_t clipPass(const Vec2* in, std::size_t n, Vec2* out, double bound) {
+    Vec2* o = out;
     const auto inside = [bound](Vec2 p) {
         const double c = Axis == 0 ? p.x : p.y;
         return Min ? c >= bound : c <= bound;
@@ -73,7 +71,7 @@ void clipPass(const std::vector<Vec2>& in, std::vector<Vec2>& out, double bound)
         }
         ina = inb;
     }
-    out.resize(static_cast<std::size_t>(o - out.data()));
+    return static_cast<std::size_t>(o - out);
 }
 
 }  // namespace
@@ -82,21 +80,24 @@ void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo
     // Sutherland–Hodgman against the sides the ring's feature reaches past (most features that
     // cross a tile's border cross one side only). On a concave ring it leaves zero-width bridges
     // along the clip border; they lie kClipMarginCells outside the tile, where the even-odd fill
-    // and the conservative edge walk of the rasterizer cannot reach a tile cell.
+    // and the conservative edge walk of the rasterizer cannot reach a tile cell. The buffers
+    // only grow, and hold a count apart: resizing them to each pass's size zeroed them anew.
     const Box2 local{reach.min - offset, reach.max - offset};
-    mClip.resize(ring.size());
-    for (std::size_t k = 0; k < ring.size(); ++k) mClip[k] = ring[k] - offset;
+    std::size_t count = ring.size();
+    if (mClip.size() < 2 * count) mClip.resize(2 * count);
+    for (std::size_t k = 0; k < count; ++k) mClip[k] = ring[k] - offset;
     const auto pass = [&](bool crosses, auto clip) {
-        if (!crosses || mClip.empty()) return;
-        clip(mClip, mClipOut);
+        if (!crosses || count == 0) return;
+        if (mClipOut.size() < 2 * count) mClipOut.resize(2 * count);
+        count = clip(mClip.data(), count, mClipOut.data());
         std::swap(mClip, mClipOut);
     };
-    pass(local.min.x < lo, [lo](const auto& in, auto& out) { clipPass<0, true>(in, out, lo); });
-    pass(local.max.x > hi, [hi](const auto& in, auto& out) { clipPass<0, false>(in, out, hi); });
-    pass(local.min.y < lo, [lo](const auto& in, auto& out) { clipPass<1, true>(in, out, lo); });
-    pass(local.max.y > hi, [hi](const auto& in, auto& out) { clipPass<1, false>(in, out, hi); });
-    if (mClip.size() >= 3) {
-        mPoints.insert(mPoints.end(), mClip.begin(), mClip.end());
+    pass(local.min.x < lo, [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, true>(in, n, out, lo); });
+    pass(local.max.x > hi, [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, false>(in, n, out, hi); });
+    pass(local.min.y < lo, [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, true>(in, n, out, lo); });
+    pass(local.max.y > hi, [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, false>(in, n, out, hi); });
+    if (count >= 3) {
+        mPoints.insert(mPoints.end(), mClip.begin(), mClip.begin() + static_cast<std::ptrdiff_t>(count));
         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
     }
 }
