@@ -313,8 +313,19 @@ TERRABIT_SCAN_CLONES void Rasterizer::thickLineCentreSpans(std::span<const Vec2>
             yFrom = v.y - r;
             yTo = v.y + r;
         }
-        mDisks[disks++] = diskRowsOf(v, r, yFrom, yTo, grid.height);
-        if (previous) mBands[bands++] = bandOf(*previous, v, r, grid.height);
+        // A piece wholly east or west of the grid's columns (the caps where the tile's clipping
+        // cut a road, beyond the tile by the clip margin) has no cell to give: no rows.
+        const double width = grid.width();
+        DiskRows& disk = mDisks[disks++];
+        disk = diskRowsOf(v, r, yFrom, yTo, grid.height);
+        if (v.x + r < 0.0 || v.x - r > width) disk.last = disk.first - 1;
+        if (previous) {
+            Band& band = mBands[bands++];
+            band = bandOf(*previous, v, r, grid.height);
+            if (std::max(previous->x, v.x) + r < 0.0 || std::min(previous->x, v.x) - r > width) {
+                band.last = band.first - 1;
+            }
+        }
         previous = &v;
     }
     // Every piece's spans into one list, written by one loop: a loop per piece ends in a
