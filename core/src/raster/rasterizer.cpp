@@ -355,16 +355,17 @@ namespace {
 /// resolves.
 inline double stepGuard(double xa, double xb) { return 1e-10 * (1.0 + std::fabs(xa) + std::fabs(xb)); }
 
-/// Calls edge(a, b) for every edge of every ring; rings close implicitly, so each starts with
-/// its closing edge.
+/// Calls edge(a, b) for every edge of every ring, moved by -offset; rings close implicitly, so
+/// each starts with its closing edge.
 template <class Edge>
 TERRABIT_INLINE void forEachRingEdge(const PolygonView& shape, Edge&& edge) {
     std::uint32_t begin = 0;
+    const Vec2 offset = shape.offset;
     for (const std::uint32_t end : shape.ringEnds) {
         if (end > begin) {
-            Vec2 a = shape.points[end - 1];
+            Vec2 a = shape.points[end - 1] - offset;
             for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 b = shape.points[i];
+                const Vec2 b = shape.points[i] - offset;
                 edge(a, b);
                 a = b;
             }

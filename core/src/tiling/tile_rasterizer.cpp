@@ -182,6 +182,9 @@ Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<
         const std::span<const Vec2> cells = index.cells(info);
         const std::span<const std::uint32_t> partEnds = index.partEnds(info);
         const double size = info.sizeCells;
+        const auto keepFirstError = [&](const Status& s) {
+            if (!s && status) status = Error{"feature " + map.entries[info.entry].feature->id + ": " + s.message()};
+        };
         switch (info.kind) {
             case FeatureKind::Area: {
                 mPoints.clear();
@@ -189,12 +192,19 @@ Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<
                 const Box2& reach = info.reach;
                 const bool inside = reach.min.x >= clipBox.min.x && reach.max.x <= clipBox.max.x &&
                                     reach.min.y >= clipBox.min.y && reach.max.y <= clipBox.max.y;
+                if (inside) {
+                    // Nothing to clip: the rasterizer reads the feature's own cells, moved.
+                    if (partEnds.empty()) break;
+                    keepFirstError(mRasterizer.polygon(PolygonView{cells, partEnds, offset},
+                                                       {FillRule::EvenOdd, coverage}, target));
+                    break;
+                }
                 const std::span<const Box2> chunks = index.chunks(info);
                 std::size_t chunk = 0;
                 std::uint32_t begin = 0;
                 for (const std::uint32_t end : partEnds) {
                     std::span<const Vec2> ring = cells.subspan(begin, end - begin);
-                    if (!inside && !chunks.empty()) {
+                    if (!chunks.empty()) {
                         // A chunk wholly beyond one side of the clip box becomes the chord between
                         // its first and last vertex. The chord and the path it replaces both lie
                         // beyond that side, so nothing changes inside the box, and a sea of
@@ -215,20 +225,12 @@ Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<
                         }
                         ring = mReduced;
                     }
-                    if (inside) {
-                        const std::size_t at = mPoints.size();
-                        mPoints.resize(at + ring.size());
-                        for (std::size_t k = 0; k < ring.size(); ++k) mPoints[at + k] = ring[k] - offset;
-                        mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));
-                    } else {
-                        clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells, reach);
-                    }
+                    clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells, reach);
                     begin = end;
                 }
                 if (mRingEnds.empty()) break;
-                const Status s =
-                    mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target);
-                if (!s && status) status = Error{"feature " + map.entries[info.entry].feature->id + ": " + s.message()};
+                keepFirstError(
+                    mRasterizer.polygon(PolygonView{mPoints, mRingEnds}, {FillRule::EvenOdd, coverage}, target));
                 break;
             }
             case FeatureKind::Line: {

@@ -730,6 +730,38 @@ TEST(Rasterizer, ConservativeModeCoversEveryCellTheShapeTouches) {
     }
 }
 
+TEST(Rasterizer, AnOffsetDrawsTheShapeWhereItsMovedPointsFall) {
+    // A shape kept in another frame (a map's global cells) and drawn with an offset covers the
+    // same cells as a moved copy of it, under every rule and coverage.
+    std::mt19937_64 rng(16);
+    std::uniform_real_distribution<double> coord(-10.0, 266.0);
+    const Vec2 offset{1'234'567.25, 987'654.5};
+    Rasterizer r;
+    for (int round = 0; round < 30; ++round) {
+        std::vector<Vec2> moved(3 + round % 7);
+        for (Vec2& p : moved) p = {coord(rng), coord(rng)};
+        std::vector<Vec2> global;
+        for (const Vec2& p : moved) global.push_back(p + offset);
+        const std::vector<std::uint32_t> ends{static_cast<std::uint32_t>(moved.size())};
+        for (FillRule rule : {FillRule::EvenOdd, FillRule::NonZero}) {
+            for (Coverage coverage : {Coverage::CellCentre, Coverage::Conservative}) {
+                BitTile want, got;
+                ASSERT_TRUE(r.polygon(PolygonView{moved, ends}, {rule, coverage}, want));
+                ASSERT_TRUE(r.polygon(PolygonView{global, ends, offset}, {rule, coverage}, got));
+                // The global points moved back are the moved ones up to rounding, so compare
+                // against the points exactly as the rasterizer sees them.
+                std::vector<Vec2> seen;
+                for (const Vec2& p : global) seen.push_back(p - offset);
+                BitTile exact;
+                ASSERT_TRUE(r.polygon(PolygonView{seen, ends}, {rule, coverage}, exact));
+                EXPECT_EQ(got, exact) << "round " << round;
+                EXPECT_LE((got ^ want).count(), 8) << "round " << round;
+                EXPECT_GT(want.count() + got.count(), 0) << "round " << round;
+            }
+        }
+    }
+}
+
 TEST(Rasterizer, ThinSliverTouchesCellsWithoutCoveringAnyCentre) {
     // 0.1 cells tall, between centre lines: no centre inside, but it touches a row of cells.
     const Shape sliver = box(20.3, 30.6, 80.9, 30.7);

@@ -77,6 +77,9 @@ struct RasterOptions {
 struct PolygonView {
     std::span<const Vec2> points;
     std::span<const std::uint32_t> ringEnds;
+    /// Subtracted from every point: a shape stored in another frame (a map's global cells) is
+    /// drawn where point - offset falls, without a moved copy of it.
+    Vec2 offset{};
 };
 
 /// Scan-converts shapes. Holds scratch buffers, so keep one per thread and reuse it.
