@@ -719,7 +719,7 @@ Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Cov
             return Error{"polyline point " + std::to_string(i) + " has a NaN or infinite coordinate"};
         }
     }
-    const double half = std::fmax(widthCells, 0.0) * 0.5;
+    const double half = std::max(widthCells, 0.0) * 0.5;  // finite: checked above (fmax is a call)
     if (coverage == Coverage::CellCentre && half > 0.0) {
         thickLineCentreSpans(points, half, target);
         return {};
