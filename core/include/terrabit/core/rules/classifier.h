@@ -41,5 +41,7 @@ struct ClassifiedMap {
 /// layers. Line widths and point radii come from the rule that took the feature. When a layer
 /// has `sea: true`, the sea is built from the coastlines (buildSea) and added to it.
 ClassifiedMap classify(const MapData& map, const RuleSet& rules);
+/// A temporary map would leave the entries' feature pointers dangling: refused at compile time.
+ClassifiedMap classify(MapData&& map, const RuleSet& rules) = delete;
 
 }  // namespace terrabit::core
