@@ -103,8 +103,8 @@ TERRABIT_INLINE void fillSpans(BitGridView grid, std::size_t n, const int* row, 
 /// The cell-centre spans of a disk of radius r on the given rows (the centres within the chord),
 /// worked out but not written: row[k], x0[k] and x1[k] for k < the count returned. In a loop with
 /// no branch, which the compiler turns into vector code.
-TERRABIT_INLINE int diskCentreRowSpans(const Rasterizer::DiskRows& disk, double r, int gridWidth,
-                                       int* __restrict row, int* __restrict x0, int* __restrict x1) {
+TERRABIT_INLINE int diskCentreRowSpans(const Rasterizer::DiskRows& disk, double r, int gridWidth, int* __restrict row,
+                                       int* __restrict x0, int* __restrict x1) {
     const double width = gridWidth;
     const Vec2 c = disk.centre;
     const int first = disk.first;  // a local: the int stores below might alias disk's fields
@@ -331,8 +331,10 @@ TERRABIT_SCAN_CLONES void Rasterizer::thickLineCentreSpans(std::span<const Vec2>
     // Every piece's spans into one list, written by one loop: a loop per piece ends in a
     // mispredicted exit, and a road's pieces are a few rows each.
     std::size_t rows = 0;
-    for (std::size_t k = 0; k < disks; ++k) rows += static_cast<std::size_t>(std::max(mDisks[k].last - mDisks[k].first + 1, 0));
-    for (std::size_t k = 0; k < bands; ++k) rows += static_cast<std::size_t>(std::max(mBands[k].last - mBands[k].first + 1, 0));
+    for (std::size_t k = 0; k < disks; ++k)
+        rows += static_cast<std::size_t>(std::max(mDisks[k].last - mDisks[k].first + 1, 0));
+    for (std::size_t k = 0; k < bands; ++k)
+        rows += static_cast<std::size_t>(std::max(mBands[k].last - mBands[k].first + 1, 0));
     if (mSpanRow.size() < rows + 3) {  // + the padding rows of the last piece
         mSpanRow.resize(rows + 3);
         mSpanX0.resize(rows + 3);

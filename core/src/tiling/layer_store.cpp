@@ -56,8 +56,8 @@ public:
 #ifdef MAP_POPULATE
         // Mapped with its pages made at once: a third cheaper here than a fault per page on first
         // touch, and a chunk is nearly always filled.
-        void* memory = mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
-                            -1, 0);
+        void* memory =
+            mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
         if (memory == MAP_FAILED) throw std::bad_alloc();
 #else
         void* memory = std::aligned_alloc(alignof(BitTile), kChunkBytes);
@@ -132,9 +132,7 @@ std::size_t LayerStore::reserveTiles(std::size_t n) {
     return first;
 }
 
-void LayerStore::store(std::size_t slot, std::span<const BitTile> layers) {
-    store(slot, layers, {});
-}
+void LayerStore::store(std::size_t slot, std::span<const BitTile> layers) { store(slot, layers, {}); }
 
 void LayerStore::store(std::size_t slot, std::span<const BitTile> layers, std::span<const std::uint8_t> which) {
     const std::size_t layerCount = std::min(mNames.size(), layers.size());

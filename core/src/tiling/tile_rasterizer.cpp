@@ -92,10 +92,14 @@ void TileRasterizer::clipRing(std::span<const Vec2> ring, Vec2 offset, double lo
         count = clip(mClip.data(), count, mClipOut.data());
         std::swap(mClip, mClipOut);
     };
-    pass(local.min.x < lo, [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, true>(in, n, out, lo); });
-    pass(local.max.x > hi, [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, false>(in, n, out, hi); });
-    pass(local.min.y < lo, [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, true>(in, n, out, lo); });
-    pass(local.max.y > hi, [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, false>(in, n, out, hi); });
+    pass(local.min.x < lo,
+         [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, true>(in, n, out, lo); });
+    pass(local.max.x > hi,
+         [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<0, false>(in, n, out, hi); });
+    pass(local.min.y < lo,
+         [lo](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, true>(in, n, out, lo); });
+    pass(local.max.y > hi,
+         [hi](const Vec2* in, std::size_t n, Vec2* out) { return clipPass<1, false>(in, n, out, hi); });
     if (count >= 3) {
         mPoints.insert(mPoints.end(), mClip.begin(), mClip.begin() + static_cast<std::ptrdiff_t>(count));
         mRingEnds.push_back(static_cast<std::uint32_t>(mPoints.size()));

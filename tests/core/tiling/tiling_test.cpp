@@ -356,8 +356,8 @@ TEST(TileRasterizer, DrawTouchesOnlyTheLayersItNamesAndTheyEqualRasterize) {
             } else {
                 ++untouchedLayers;
                 EXPECT_EQ(out[l], BitTile::full()) << "draw() wrote layer " << classified.layers[l].name;
-                EXPECT_TRUE(expected[l].none()) << "layer " << classified.layers[l].name << " of slot " << s
-                                                << " has bits but was not drawn";
+                EXPECT_TRUE(expected[l].none())
+                    << "layer " << classified.layers[l].name << " of slot " << s << " has bits but was not drawn";
             }
         }
     }
