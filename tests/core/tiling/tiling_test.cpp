@@ -95,6 +95,27 @@ MapData randomMap(unsigned seed, int count) {
     return map;
 }
 
+/// A random map classified by the test rules and indexed at kZoom, held together: the entries
+/// point into the map and the index into the entries, so it stays where it was made.
+struct IndexedMap {
+    MapData map;
+    ClassifiedMap classified;
+    TileIndex index;
+};
+
+std::unique_ptr<IndexedMap> indexedRandomMap(unsigned seed, int count) {
+    auto m = std::make_unique<IndexedMap>();
+    m->map = randomMap(seed, count);
+    m->classified = classify(m->map, rules());
+    auto index = TileIndex::build(m->classified, kZoom);
+    if (!index.ok()) {
+        ADD_FAILURE() << index.message();
+        return nullptr;
+    }
+    m->index = std::move(*index);
+    return m;
+}
+
 /// The reference: every entry drawn whole (no clipping) into one grid over a block of tiles,
 /// with the index's own cell coordinates and sizes.
 BitGrid referenceLayer(const TileIndex& index, int layer, std::uint32_t tx0, std::uint32_t ty0, int tilesX,
@@ -131,30 +152,29 @@ BitGrid referenceLayer(const TileIndex& index, int layer, std::uint32_t tx0, std
 }  // namespace
 
 TEST(TileIndex, HoldsExactlyTheEntriesWhoseReachTouchesEachTile) {
-    const RuleSet r = rules();
-    const MapData map = randomMap(7, 400);
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok()) << index.message();
-    ASSERT_GE(index->tiles().size(), 12u);
+    const auto indexed = indexedRandomMap(7, 400);
+    ASSERT_NE(indexed, nullptr);
+    const ClassifiedMap& classified = indexed->classified;
+    const TileIndex& index = indexed->index;
+    ASSERT_GE(index.tiles().size(), 12u);
     std::size_t pairs = 0;
-    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
-        const TileId t = index->tiles()[s];
+    for (std::size_t s = 0; s < index.tiles().size(); ++s) {
+        const TileId t = index.tiles()[s];
         std::vector<std::uint32_t> expected;
         for (std::uint32_t e = 0; e < classified.entries.size(); ++e) {
-            const Box2& reach = index->reach(e);
+            const Box2& reach = index.reach(e);
             if (256.0 * t.x <= reach.max.x && 256.0 * (t.x + 1) > reach.min.x && 256.0 * t.y <= reach.max.y &&
                 256.0 * (t.y + 1) > reach.min.y) {
                 expected.push_back(e);
             }
         }
-        const auto got = index->entries(s);
+        const auto got = index.entries(s);
         EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), expected) << "tile " << t.quadkey();
         pairs += expected.size();
     }
     // Every entry is somewhere, and tiles are sorted north to south, west to east.
     EXPECT_GE(pairs, classified.entries.size());
-    EXPECT_TRUE(std::is_sorted(index->tiles().begin(), index->tiles().end(), [](const TileId& a, const TileId& b) {
+    EXPECT_TRUE(std::is_sorted(index.tiles().begin(), index.tiles().end(), [](const TileId& a, const TileId& b) {
         return a.y < b.y || (a.y == b.y && a.x < b.x);
     }));
 }
@@ -316,18 +336,18 @@ TEST(TileRasterizer, LineWidthInMetresBecomesCellsAtTheLatitude) {
 
 TEST(TileRasterizer, ParentLayerIsTheUnionOfItsClasses) {
     const RuleSet r = rules();
-    const MapData map = randomMap(5, 300);
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok());
+    const auto indexed = indexedRandomMap(5, 300);
+    ASSERT_NE(indexed, nullptr);
+    const ClassifiedMap& classified = indexed->classified;
+    const TileIndex& index = indexed->index;
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
     const auto veg = static_cast<std::size_t>(r.layerId("vegetation"));
     const auto grass = static_cast<std::size_t>(r.layerId("grass"));
     const auto trees = static_cast<std::size_t>(r.layerId("trees"));
     int set = 0;
-    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
-        ASSERT_TRUE(tr.rasterize(*index, s, out));
+    for (std::size_t s = 0; s < index.tiles().size(); ++s) {
+        ASSERT_TRUE(tr.rasterize(index, s, out));
         EXPECT_EQ(out[veg], out[grass] | out[trees]);
         set += out[veg].count();
     }
@@ -335,19 +355,18 @@ TEST(TileRasterizer, ParentLayerIsTheUnionOfItsClasses) {
 }
 
 TEST(TileRasterizer, DrawTouchesOnlyTheLayersItNamesAndTheyEqualRasterize) {
-    const RuleSet r = rules();
-    const MapData map = randomMap(17, 400);
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok());
+    const auto indexed = indexedRandomMap(17, 400);
+    ASSERT_NE(indexed, nullptr);
+    const ClassifiedMap& classified = indexed->classified;
+    const TileIndex& index = indexed->index;
     TileRasterizer full;
     TileRasterizer drawing;
     std::vector<BitTile> expected(classified.layers.size());
     int drawnLayers = 0, untouchedLayers = 0;
-    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
-        ASSERT_TRUE(full.rasterize(*index, s, expected));
+    for (std::size_t s = 0; s < index.tiles().size(); ++s) {
+        ASSERT_TRUE(full.rasterize(index, s, expected));
         std::vector<BitTile> out(classified.layers.size(), BitTile::full());  // stale bits everywhere
-        ASSERT_TRUE(drawing.draw(*index, s, out));
+        ASSERT_TRUE(drawing.draw(index, s, out));
         ASSERT_EQ(drawing.drawn().size(), classified.layers.size());
         for (std::size_t l = 0; l < out.size(); ++l) {
             if (drawing.drawn()[l]) {
@@ -369,30 +388,28 @@ TEST(RasterizeTiles, StoreEqualsPerTileRasterizeAndStaysRightInReusedMemory) {
     // rasterizeTiles stores only the layers draw() names; a store's memory goes back to a pool
     // when it goes away and the next store takes it with the old bits still in it.
     const RuleSet r = rules();
-    const MapData map = randomMap(23, 500);  // the classified entries point into it
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok());
-    LayerStore reference(r.layerNames(), index->tiles());
+    const auto indexed = indexedRandomMap(23, 500);
+    ASSERT_NE(indexed, nullptr);
+    const ClassifiedMap& classified = indexed->classified;
+    const TileIndex& index = indexed->index;
+    LayerStore reference(r.layerNames(), index.tiles());
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
-    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
-        ASSERT_TRUE(tr.rasterize(*index, s, out));
+    for (std::size_t s = 0; s < index.tiles().size(); ++s) {
+        ASSERT_TRUE(tr.rasterize(index, s, out));
         reference.store(s, out);  // every layer looked at
     }
-    const MapData otherMap = randomMap(29, 900);
-    const ClassifiedMap other = classify(otherMap, r);
-    auto otherIndex = TileIndex::build(other, kZoom);
-    ASSERT_TRUE(otherIndex.ok());
+    const auto other = indexedRandomMap(29, 900);
+    ASSERT_NE(other, nullptr);
     for (int round = 0; round < 3; ++round) {
         {
-            auto stale = rasterizeTiles(*otherIndex);  // leaves its bits in the pool
+            auto stale = rasterizeTiles(other->index);  // leaves its bits in the pool
             ASSERT_TRUE(stale.ok());
         }
-        auto store = rasterizeTiles(*index);
+        auto store = rasterizeTiles(index);
         ASSERT_TRUE(store.ok()) << store.message();
         EXPECT_EQ(store->hash(), reference.hash()) << "round " << round;
-        for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        for (std::size_t s = 0; s < index.tiles().size(); ++s) {
             for (int l = 0; l < static_cast<int>(classified.layers.size()); ++l) {
                 const BitTile* a = store->at(s, l);
                 const BitTile* b = reference.at(s, l);
@@ -406,27 +423,26 @@ TEST(RasterizeTiles, StoreEqualsPerTileRasterizeAndStaysRightInReusedMemory) {
 }
 
 TEST(RasterizeTiles, SameBitsForAnyThreadCountAndTileOrder) {
-    const RuleSet r = rules();
-    const MapData map = randomMap(21, 800);
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok());
+    const auto indexed = indexedRandomMap(21, 800);
+    ASSERT_NE(indexed, nullptr);
+    const ClassifiedMap& classified = indexed->classified;
+    const TileIndex& index = indexed->index;
     RasterizeTilesOptions one;
     one.threads = 1;
-    auto reference = rasterizeTiles(*index, one);
+    auto reference = rasterizeTiles(index, one);
     ASSERT_TRUE(reference.ok()) << reference.message();
 
-    std::vector<TileId> shuffled = index->tiles();
+    std::vector<TileId> shuffled = index.tiles();
     std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
     auto shuffledIndex = TileIndex::build(classified, kZoom, shuffled);
     ASSERT_TRUE(shuffledIndex.ok());
     for (int threads : {2, 3, 8}) {
         RasterizeTilesOptions options;
         options.threads = threads;
-        auto store = rasterizeTiles(threads == 3 ? *shuffledIndex : *index, options);
+        auto store = rasterizeTiles(threads == 3 ? *shuffledIndex : index, options);
         ASSERT_TRUE(store.ok()) << store.message();
         EXPECT_EQ(store->hash(), reference->hash()) << threads << " threads";
-        for (const TileId& t : index->tiles()) {
+        for (const TileId& t : index.tiles()) {
             for (int l = 0; l < static_cast<int>(classified.layers.size()); ++l) {
                 const BitTile* a = store->tile(t, l);
                 const BitTile* b = reference->tile(t, l);
@@ -440,11 +456,9 @@ TEST(RasterizeTiles, SameBitsForAnyThreadCountAndTileOrder) {
 }
 
 TEST(RasterizeTiles, ProgressIsReportedAndCancelStops) {
-    const RuleSet r = rules();
-    const MapData map = randomMap(2, 100);
-    const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
-    ASSERT_TRUE(index.ok());
+    const auto indexed = indexedRandomMap(2, 100);
+    ASSERT_NE(indexed, nullptr);
+    const TileIndex& index = indexed->index;
     std::vector<double> seen;
     RasterizeTilesOptions options;
     options.progress = [&seen](double f, std::string_view stage) {
@@ -452,13 +466,13 @@ TEST(RasterizeTiles, ProgressIsReportedAndCancelStops) {
         seen.push_back(f);
         return true;
     };
-    ASSERT_TRUE(rasterizeTiles(*index, options).ok());
+    ASSERT_TRUE(rasterizeTiles(index, options).ok());
     ASSERT_GE(seen.size(), 2u);
     EXPECT_EQ(seen.front(), 0.0);
     EXPECT_EQ(seen.back(), 1.0);
 
     options.progress = [](double, std::string_view) { return false; };
-    auto cancelled = rasterizeTiles(*index, options);
+    auto cancelled = rasterizeTiles(index, options);
     ASSERT_FALSE(cancelled.ok());
     EXPECT_NE(cancelled.message().find("cancelled"), std::string::npos);
 }
