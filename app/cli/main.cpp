@@ -1,5 +1,5 @@
-// terrabit-cli: argument parsing only. Every command is a function of terrabit::io
-// (core/io/map_commands.h) that tests call directly. To add a subcommand, add one add…Command
+// terrabit-cli: argument parsing only. Every command is a function of terrabit::cli
+// (app/cli/commands) that tests call directly. To add a subcommand, add one add…Command
 // function below and one line in main().
 
 #include <unistd.h>
@@ -11,22 +11,24 @@
 #include <string>
 #include <vector>
 
-#include "terrabit/core/algebra/compose_command.h"
+#include "terrabit/cli/bake_command.h"
+#include "terrabit/cli/compose_command.h"
+#include "terrabit/cli/exit_codes.h"
+#include "terrabit/cli/map_commands.h"
+#include "terrabit/cli/merge_command.h"
+#include "terrabit/cli/probe_command.h"
+#include "terrabit/cli/progress_printer.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
-#include "terrabit/core/io/map_commands.h"
-#include "terrabit/core/io/probe_command.h"
-#include "terrabit/core/io/progress_printer.h"
 #include "terrabit/core/io/resource_paths.h"
-#include "terrabit/core/scale/shard_merge.h"
 #ifdef TERRABIT_HAVE_MPI
-#include "terrabit/core/scale/mpi_bake.h"
+#include "terrabit/cli/mpi_bake.h"
 #endif
 #ifdef TERRABIT_CLI_RENDER
-#include "terrabit/render/render_command.h"
+#include "terrabit/cli/render_command.h"
 #include "terrabit/render/scene_export.h"
 #endif
 
+namespace cli = terrabit::cli;
 namespace io = terrabit::core::io;
 
 namespace {
@@ -40,7 +42,7 @@ struct CliContext {
 
     terrabit::core::ProgressCallback progress() const {
         if (quiet) return {};
-        return io::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
+        return cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
     }
 };
 
@@ -115,9 +117,9 @@ void addInfoCommand(CLI::App& app, CliContext& ctx) {
     auto input = std::make_shared<InputOptions>();
     input->add(*cmd);
     cmd->callback([&ctx, input] {
-        io::InfoCommand c;
+        cli::InfoCommand c;
         c.input = input->input(ctx);
-        ctx.exitCode = io::runInfo(c, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runInfo(c, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -128,11 +130,11 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
     input->add(*cmd);
     tiles->add(*cmd, false);
     cmd->callback([&ctx, input, tiles] {
-        io::TilesCommand c;
+        cli::TilesCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
-        ctx.exitCode = io::runTiles(c, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runTiles(c, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -149,12 +151,12 @@ void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
     tiles->add(*cmd, true);
     cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
     cmd->callback([&ctx, input, tiles, out] {
-        io::RasterizeCommand c;
+        cli::RasterizeCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
         c.outDir = *out;
-        ctx.exitCode = io::runRasterize(c, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runRasterize(c, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -173,12 +175,12 @@ void addProbeCommand(CLI::App& app, CliContext& ctx) {
     tiles->add(*cmd, false);
     cmd->add_option("--expr,-e", *expr, "Layer expression to probe against, e.g. \"building | water\"");
     cmd->callback([&ctx, input, tiles, expr] {
-        io::ProbeCommand c;
+        cli::ProbeCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
         c.expression = *expr;
-        ctx.exitCode = io::runProbe(c, std::cin, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runProbe(c, std::cin, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -190,7 +192,7 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
         "A bad expression prints the message with a caret under the spot and exits with 2");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
-    auto c = std::make_shared<terrabit::core::algebra::ComposeCommand>();
+    auto c = std::make_shared<cli::ComposeCommand>();
     auto exprFile = std::make_shared<std::string>();
     input->add(*cmd);
     tiles->add(*cmd, true);
@@ -202,12 +204,12 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--seed", c->seed, "Scene seed for random() and noise()")->capture_default_str();
     cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
     cmd->callback([&ctx, input, tiles, c, exprFile] {
-        terrabit::core::algebra::ComposeCommand command = *c;
+        cli::ComposeCommand command = *c;
         if (!exprFile->empty()) {
             std::ifstream in(*exprFile);
             if (!in) {
                 std::cerr << "terrabit-cli compose: cannot read the expression file " << *exprFile << "\n";
-                ctx.exitCode = io::kExitBadArguments;
+                ctx.exitCode = cli::kExitBadArguments;
                 return;
             }
             command.expression.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -215,7 +217,7 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
         command.input = input->input(ctx);
         command.selection = tiles->selection();
         command.threads = tiles->threads;
-        ctx.exitCode = terrabit::core::algebra::runComposeCommand(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runComposeCommand(command, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -225,18 +227,6 @@ constexpr bool kCliWritesSceneGraph = true;
 constexpr bool kCliWritesSceneGraph = false;
 #endif
 
-/// exportScene, with the osgb format written by the render module when it is built in.
-terrabit::core::Result<terrabit::core::ExportReport> exportWithSceneGraph(
-    const terrabit::core::Scene& scene, const terrabit::core::ExportOptions& options,
-    const terrabit::core::AssetCatalogue& catalogue, const terrabit::core::LayerSource* layers,
-    const terrabit::core::ProgressCallback& progress) {
-    terrabit::core::ExportOptions withGraph = options;
-#ifdef TERRABIT_CLI_RENDER
-    withGraph.sceneGraphWriter = terrabit::render::sceneGraphFileWriter();
-#endif
-    return terrabit::core::exportScene(scene, withGraph, catalogue, layers, progress);
-}
-
 void addBakeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
         "bake",
@@ -244,7 +234,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         "<out>/manifest.json (assets, instances, building outcomes, statistics) and any other --format");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
-    auto c = std::make_shared<io::BakeCommand>();
+    auto c = std::make_shared<cli::BakeCommand>();
     auto out = std::make_shared<std::string>();
     auto formats = std::make_shared<std::string>("manifest");
     auto catalogue = std::make_shared<std::string>();
@@ -282,12 +272,12 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(1, 65536));
 #endif
     cmd->callback([&ctx, input, tiles, c, out, formats, catalogue, shard, mpi, mpiUnits] {
-        io::BakeCommand command = *c;
+        cli::BakeCommand command = *c;
         if (!shard->empty()) {
             auto spec = terrabit::core::scale::parseShardSpec(*shard);
             if (!spec) {
                 std::cerr << "error: " << spec.message() << "\n";
-                ctx.exitCode = io::kExitBadArguments;
+                ctx.exitCode = cli::kExitBadArguments;
                 return;
             }
             command.shard = *spec;
@@ -295,7 +285,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
             auto found = terrabit::core::scale::shardFromEnvironment(terrabit::core::scale::processEnvironment());
             if (!found) {
                 std::cerr << "error: " << found.message() << "\n";
-                ctx.exitCode = io::kExitBadArguments;
+                ctx.exitCode = cli::kExitBadArguments;
                 return;
             }
             if (*found) {
@@ -306,7 +296,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         auto parsed = terrabit::core::parseExportFormats(*formats, kCliWritesSceneGraph);
         if (!parsed) {
             std::cerr << "error: --format: " << parsed.message() << "\n";
-            ctx.exitCode = io::kExitBadArguments;
+            ctx.exitCode = cli::kExitBadArguments;
             return;
         }
         command.formats = *parsed;
@@ -319,17 +309,16 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
-        command.exporter = exportWithSceneGraph;
-        command.merger = [](const std::vector<std::filesystem::path>& parts, const std::filesystem::path& to) {
-            return terrabit::core::scale::mergeParts(parts, to);
-        };
+#ifdef TERRABIT_CLI_RENDER
+        command.sceneGraphWriter = terrabit::render::sceneGraphFileWriter();
+#endif
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {
-            ctx.exitCode = terrabit::core::scale::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);
+            ctx.exitCode = cli::runMpiBake(command, {*mpiUnits}, std::cout, std::cerr);
             return;
         }
 #endif
-        ctx.exitCode = io::runBake(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runBake(command, std::cout, std::cerr, ctx.progress());
     });
 }
 
@@ -337,14 +326,14 @@ void addMergeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("merge",
                                    "Join the output folders of the shards of one bake (bake --shard K/N) into one "
                                    "3D Tiles tileset and one manifest: the files a bake of every tile writes");
-    auto c = std::make_shared<terrabit::core::scale::MergeCommand>();
+    auto c = std::make_shared<cli::MergeCommand>();
     auto shards = std::make_shared<std::vector<std::string>>();
     cmd->add_option("shards", *shards, "The shards' output folders (each with its shard.json)")->required();
     cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
     cmd->callback([&ctx, c, shards] {
-        terrabit::core::scale::MergeCommand command = *c;
+        cli::MergeCommand command = *c;
         for (const std::string& s : *shards) command.shards.emplace_back(s);
-        ctx.exitCode = terrabit::core::scale::runMerge(command, std::cout, std::cerr);
+        ctx.exitCode = cli::runMerge(command, std::cout, std::cerr);
     });
 }
 
@@ -356,7 +345,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
         "X server, e.g. xvfb-run -a -s \"-screen 0 1280x800x24\" terrabit-cli render …)");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
-    auto c = std::make_shared<terrabit::render::RenderCommand>();
+    auto c = std::make_shared<cli::RenderCommand>();
     auto catalogue = std::make_shared<std::string>();
     input->add(*cmd);
     tiles->add(*cmd, true);
@@ -394,7 +383,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
     cmd->add_option("--scene-file", c->sceneFile, "Also write the scene graph as .osgb or .osgt");
     cmd->callback([&ctx, input, tiles, c, catalogue] {
-        terrabit::render::RenderCommand command = *c;
+        cli::RenderCommand command = *c;
         command.input = input->input(ctx);
         command.selection = tiles->selection();
         command.threads = tiles->threads;
@@ -403,7 +392,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
         } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
-        ctx.exitCode = terrabit::render::runRender(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runRender(command, std::cout, std::cerr, ctx.progress());
     });
 }
 #endif
@@ -442,7 +431,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         // CLI11's own codes for a bad command line become our "bad arguments".
-        return code == 0 ? 0 : io::kExitBadArguments;
+        return code == 0 ? 0 : cli::kExitBadArguments;
     }
     return ctx.exitCode;
 }

@@ -12,7 +12,8 @@ core::Result<MaskTiles> MaskTiles::evaluate(const core::LayerSource& source, std
                                             const core::algebra::ExpressionOptions& options, bool withNeighbours) {
     core::Result<core::algebra::LayerProgram> program =
         core::algebra::LayerProgram::compile(expression, source.layerNames(), options);
-    if (!program) return core::Error{"expression '" + std::string(expression) + "': " + program.message()};
+    // The expression is what the user typed: a bad one is a bad argument.
+    if (!program) return core::badArguments("expression '" + std::string(expression) + "': " + program.message());
     std::set<core::TileId> wanted(tiles.begin(), tiles.end());
     if (withNeighbours) {
         for (const core::TileId& t : tiles) {

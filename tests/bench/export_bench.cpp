@@ -24,11 +24,11 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/scene_assets.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 

@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/assets/asset_catalogue.h"
-#include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/placement/target_box.h"

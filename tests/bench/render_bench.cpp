@@ -15,8 +15,8 @@
 #include <memory>
 #include <string>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/assets/asset_catalogue.h"
-#include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/render/offscreen_renderer.h"
 #include "terrabit/render/scene_graph.h"

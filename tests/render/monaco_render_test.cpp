@@ -13,11 +13,11 @@
 #include <sstream>
 
 #include "render_test_support.h"
+#include "terrabit/cli/map_commands.h"
+#include "terrabit/cli/render_command.h"
 #include "terrabit/core/collision/collision_grid.h"
-#include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/render/offscreen_renderer.h"
-#include "terrabit/render/render_command.h"
 #include "terrabit/render/scene_file.h"
 #include "terrabit/render/scene_graph.h"
 #include "terrabit/render/tile_geometry.h"
@@ -445,7 +445,7 @@ TEST_F(MonacoRender, ExportedOsgbDrawsTheSamePicture) {
 }
 
 TEST_F(MonacoRender, RenderCommandWritesThePicture) {
-    RenderCommand command;
+    terrabit::cli::RenderCommand command;
     command.input.file = std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf";
     command.input.rules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
     command.catalogue = std::string(TERRABIT_RESOURCES_DIR) + "/assets/catalogue.yaml";
@@ -460,7 +460,7 @@ TEST_F(MonacoRender, RenderCommandWritesThePicture) {
     command.out = kArtefacts / "cli_harbour.png";
     std::filesystem::remove(command.out);
     std::ostringstream out, err;
-    ASSERT_EQ(runRender(command, out, err), core::io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runRender(command, out, err), terrabit::cli::kExitOk) << err.str();
     EXPECT_NE(out.str().find("4 tiles"), std::string::npos) << out.str();
     EXPECT_NE(out.str().find("draw calls"), std::string::npos) << out.str();
     osg::ref_ptr<osg::Image> image = osgDB::readRefImageFile(command.out.string());
@@ -468,13 +468,13 @@ TEST_F(MonacoRender, RenderCommandWritesThePicture) {
     EXPECT_EQ(image->s(), 320);
     EXPECT_EQ(image->t(), 240);
 
-    RenderCommand bad = command;
+    terrabit::cli::RenderCommand bad = command;
     bad.camera = "sideways";
-    EXPECT_EQ(runRender(bad, out, err), core::io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRender(bad, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("sideways"), std::string::npos);
     bad = command;
     bad.overlay = "watr";
-    EXPECT_EQ(runRender(bad, out, err), core::io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRender(bad, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("watr"), std::string::npos);
 }
 

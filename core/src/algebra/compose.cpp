@@ -87,8 +87,8 @@ Result<ComposeResult> compose(const LayerSource& source, std::span<const TileId>
 
     if (!firstError.empty()) return Error{"compose: " + firstError};
     if (done.load() != tiles.size()) {
-        return Error{"compose: cancelled after " + std::to_string(done.load()) + " of " + std::to_string(tiles.size()) +
-                     " tiles"};
+        return cancelled("compose: cancelled after " + std::to_string(done.load()) + " of " +
+                         std::to_string(tiles.size()) + " tiles");
     }
     // Workers may have finished the last tiles; the caller hears about the end once more.
     (void)reportProgress(progress, 1.0, "composing");

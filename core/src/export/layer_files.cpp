@@ -123,7 +123,7 @@ Result<std::vector<std::string>> writeLayerFiles(const LayerSource& source, std:
     std::vector<BitTile> bits(styles.size());
     for (std::size_t t = 0; t < tiles.size(); ++t) {
         if (!reportProgress(progress, double(t) / double(tiles.size() + 1), "writing layer files")) {
-            return Error{"layers: export cancelled"};
+            return cancelled("layers: export cancelled");
         }
         // The tile writer reads a LayerStore whose layer ids follow `styles`; a one-tile store
         // is an 8 KiB copy per layer, nothing next to the GeoTIFF encoding.

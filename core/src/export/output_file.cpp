@@ -26,7 +26,7 @@ std::atomic<std::uint64_t> gTemporaryCounter{0};
 }  // namespace
 
 Result<OutputFile> OutputFile::create(const std::filesystem::path& destination, WriteFaults* faults) {
-    if (destination.filename().empty()) return Error{"cannot write " + quoted(destination) + ": not a file name"};
+    if (destination.filename().empty()) return ioError("cannot write " + quoted(destination) + ": not a file name");
     const std::filesystem::path folder = destination.parent_path().empty() ? "." : destination.parent_path();
     OutputFile file;
     file.mDestination = destination;
@@ -43,11 +43,11 @@ Result<OutputFile> OutputFile::create(const std::filesystem::path& destination, 
             return file;
         }
         if (errno != EEXIST) {
-            return Error{"cannot write " + quoted(destination) + ": cannot create a temporary file in " +
-                         quoted(folder) + ": " + reason(errno)};
+            return ioError("cannot write " + quoted(destination) + ": cannot create a temporary file in " +
+                           quoted(folder) + ": " + reason(errno));
         }
     }
-    return Error{"cannot write " + quoted(destination) + ": no free temporary name in " + quoted(folder)};
+    return ioError("cannot write " + quoted(destination) + ": no free temporary name in " + quoted(folder));
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept { *this = std::move(other); }
@@ -82,11 +82,11 @@ Status OutputFile::fail(std::string_view what, int error) {
     const std::string message = "cannot write " + quoted(mDestination) +
                                 (what.empty() ? "" : " (" + std::string(what) + ")") + ": " + reason(error);
     discard();
-    return Error{message};
+    return ioError(message);
 }
 
 Status OutputFile::write(std::span<const std::uint8_t> bytes) {
-    if (mFailed || mFd < 0) return Error{"cannot write " + quoted(mDestination) + ": the file is already closed"};
+    if (mFailed || mFd < 0) return ioError("cannot write " + quoted(mDestination) + ": the file is already closed");
     std::size_t allowed = bytes.size();
     bool injected = false;
     if (mFaults != nullptr && mFaults->written + bytes.size() > mFaults->failAfterBytes) {
@@ -117,7 +117,7 @@ Status OutputFile::write(std::string_view text) {
 }
 
 Status OutputFile::commit() {
-    if (mFailed || mFd < 0) return Error{"cannot write " + quoted(mDestination) + ": the file is already closed"};
+    if (mFailed || mFd < 0) return ioError("cannot write " + quoted(mDestination) + ": the file is already closed");
     // fsync before rename: otherwise a crash right after the rename can leave the new name
     // pointing at a file whose blocks never reached the disk.
     if (::fsync(mFd) != 0) return fail("flushing to disk", errno);
@@ -152,9 +152,9 @@ Status writeFileAtomically(const std::filesystem::path& destination, std::string
 Status createFolder(const std::filesystem::path& folder) {
     std::error_code ec;
     std::filesystem::create_directories(folder, ec);
-    if (ec) return Error{"cannot create the folder '" + folder.string() + "': " + ec.message()};
+    if (ec) return ioError("cannot create the folder '" + folder.string() + "': " + ec.message());
     if (!std::filesystem::is_directory(folder, ec)) {
-        return Error{"cannot create the folder '" + folder.string() + "': a file of that name is in the way"};
+        return ioError("cannot create the folder '" + folder.string() + "': a file of that name is in the way");
     }
     return Status::success();
 }

@@ -54,7 +54,7 @@ private:
         return reportProgress(mProgress, f, stage);
     }
 
-    Status cancelled() const { return Error{"export cancelled"}; }
+    Status cancelled() const { return ::terrabit::core::cancelled("export cancelled"); }
 
     Status write(ExportFormat format, const std::filesystem::path& relative, std::span<const std::uint8_t> bytes) {
         if (Status s = writeFileAtomically(mOptions.outDir / relative, bytes, mOptions.faults); !s) return s;

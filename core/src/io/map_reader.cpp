@@ -469,7 +469,7 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     }
     for (const std::string& m : errors.messages) warn("GDAL: " + m);
     errors.messages.clear();
-    if (!progress(0.0)) return Error{"cancelled while reading " + name};
+    if (!progress(0.0)) return cancelled("cancelled while reading " + name);
 
     std::size_t count = 0;
     if (mOsm) {
@@ -490,7 +490,7 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
                 continue;
             }
             readFeature(readers[li], *f, errors.messages);
-            if (++count % 4096 == 0 && !progress(pct)) return Error{"cancelled while reading " + name};
+            if (++count % 4096 == 0 && !progress(pct)) return cancelled("cancelled while reading " + name);
         }
     } else {
         for (std::size_t li = 0; li < readers.size(); ++li) {
@@ -500,7 +500,7 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
             while (FeaturePtr f{layer->GetNextFeature()}) {
                 readFeature(readers[li], *f, errors.messages);
                 if (++count % 4096 == 0 && !progress(static_cast<double>(li) / static_cast<double>(readers.size()))) {
-                    return Error{"cancelled while reading " + name};
+                    return cancelled("cancelled while reading " + name);
                 }
             }
         }

@@ -36,7 +36,7 @@ Status renameInto(const std::filesystem::path& from, const std::filesystem::path
     std::filesystem::rename(from, to, ec);
     if (ec) {
         std::filesystem::remove(from, ec);
-        return Error{to.string() + ": cannot move the finished file into place (" + ec.message() + ")"};
+        return ioError(to.string() + ": cannot move the finished file into place (" + ec.message() + ")");
     }
     return {};
 }
@@ -48,14 +48,14 @@ std::string lastGdalError() {
 
 Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
     GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
-    if (!gtiff) return Error{file.string() + ": GDAL has no GTiff driver"};
+    if (!gtiff) return ioError(file.string() + ": GDAL has no GTiff driver");
     const std::filesystem::path tmp = temporaryName(file);
     CPLStringList options;
     options.AddString("NBITS=1");
     options.AddString("COMPRESS=DEFLATE");
     {
         DatasetPtr ds(gtiff->Create(tmp.string().c_str(), BitTile::kSize, BitTile::kSize, 1, GDT_Byte, options.List()));
-        if (!ds) return Error{file.string() + ": cannot create the GeoTIFF" + lastGdalError()};
+        if (!ds) return ioError(file.string() + ": cannot create the GeoTIFF" + lastGdalError());
         const Box2 b = tile.boundsMercator();
         double transform[6] = {b.min.x, tile.cellSizeMercator(), 0.0, b.max.y, 0.0, -tile.cellSizeMercator()};
         ds->SetGeoTransform(transform);
@@ -68,13 +68,13 @@ Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesyst
         GDALRasterBand* band = ds->GetRasterBand(1);
         if (band->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, image.data(), BitTile::kSize, BitTile::kSize,
                            GDT_Byte, 0, 0, nullptr) != CE_None) {
-            return Error{file.string() + ": cannot write the GeoTIFF" + lastGdalError()};
+            return ioError(file.string() + ": cannot write the GeoTIFF" + lastGdalError());
         }
         // Flushing writes the compressed strips; an error there is a failed write too.
         CPLErrorReset();
         ds->FlushCache(true);
         if (CPLGetLastErrorType() >= CE_Failure)
-            return Error{file.string() + ": cannot finish the GeoTIFF" + lastGdalError()};
+            return ioError(file.string() + ": cannot finish the GeoTIFF" + lastGdalError());
     }
     return renameInto(tmp, file);
 }
@@ -82,23 +82,23 @@ Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesyst
 Status writePng(const std::vector<std::uint8_t>& rgb, const std::filesystem::path& file) {
     GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
     GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
-    if (!mem || !png) return Error{file.string() + ": GDAL has no PNG driver"};
+    if (!mem || !png) return ioError(file.string() + ": GDAL has no PNG driver");
     DatasetPtr src(mem->Create("", BitTile::kSize, BitTile::kSize, 3, GDT_Byte, nullptr));
-    if (!src) return Error{file.string() + ": cannot make the preview image" + lastGdalError()};
+    if (!src) return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
     // Pixel-interleaved RGB into three bands.
     if (src->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, const_cast<std::uint8_t*>(rgb.data()),
                       BitTile::kSize, BitTile::kSize, GDT_Byte, 3, nullptr, 3, 3 * BitTile::kSize, 1,
                       nullptr) != CE_None) {
-        return Error{file.string() + ": cannot make the preview image" + lastGdalError()};
+        return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
     }
     const std::filesystem::path tmp = temporaryName(file);
     {
         DatasetPtr out(png->CreateCopy(tmp.string().c_str(), src.get(), FALSE, nullptr, nullptr, nullptr));
-        if (!out) return Error{file.string() + ": cannot write the PNG" + lastGdalError()};
+        if (!out) return ioError(file.string() + ": cannot write the PNG" + lastGdalError());
         CPLErrorReset();
         out->FlushCache(true);
         if (CPLGetLastErrorType() >= CE_Failure)
-            return Error{file.string() + ": cannot finish the PNG" + lastGdalError()};
+            return ioError(file.string() + ": cannot finish the PNG" + lastGdalError());
     }
     // The PNG driver may leave a side-car for metadata; the preview needs none.
     std::error_code ec;
@@ -133,7 +133,7 @@ Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std
     const std::filesystem::path dir = outDir / key;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return Error{dir.string() + ": cannot create the folder (" + ec.message() + ")"};
+    if (ec) return ioError(dir.string() + ": cannot create the folder (" + ec.message() + ")");
 
     TileFiles files;
     for (std::size_t l = 0; l < layers.size(); ++l) {
@@ -150,10 +150,10 @@ Status writeFileAtomically(const std::filesystem::path& file, const std::string&
     const std::filesystem::path tmp = temporaryName(file);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return Error{file.string() + ": cannot create the file"};
+        if (!out) return ioError(file.string() + ": cannot create the file");
         out << contents;
         out.flush();
-        if (!out) return Error{file.string() + ": cannot write the file"};
+        if (!out) return ioError(file.string() + ": cannot write the file");
     }
     return renameInto(tmp, file);
 }

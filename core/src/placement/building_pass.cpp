@@ -292,7 +292,7 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
     for (std::size_t i = 0; i < ctx.order.size(); ++i) byPhase[phaseOf(ctx.order[i])].push_back(i);
     for (int phase = 0; phase < 9; ++phase) {
         if (!reportProgress(ctx.progress, phase / 9.0, "placing buildings")) {
-            return Error{"bake cancelled while placing buildings"};
+            return cancelled("bake cancelled while placing buildings");
         }
         const std::vector<std::size_t>& list = byPhase[phase];
         // Keys first (they read earlier phases' keys only), then the tiles in parallel.

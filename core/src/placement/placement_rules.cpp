@@ -553,9 +553,22 @@ Result<PlacementRules> PlacementRules::parse(std::string_view text, std::string_
     return PassesParser(std::string(sourceName), layers).run(text);
 }
 
+bool PlacementRules::declaresPasses(std::string_view text) {
+    try {
+        const YAML::Node root = YAML::Load(std::string(text));
+        if (!root.IsMap()) return true;
+        for (auto it = root.begin(); it != root.end(); ++it) {
+            if (it->first.IsScalar() && it->first.Scalar() == "passes") return true;
+        }
+        return false;
+    } catch (const YAML::Exception&) {
+        return true;  // not YAML: parse() says what is wrong with it
+    }
+}
+
 Result<PlacementRules> PlacementRules::load(const std::filesystem::path& file, const std::vector<LayerInfo>& layers) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot read the rules file"};
+    if (!in) return badArguments(file.string() + ": cannot read the rules file");
     std::ostringstream text;
     text << in.rdbuf();
     return parse(text.str(), file.string(), layers);

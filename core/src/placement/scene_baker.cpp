@@ -226,7 +226,7 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
 
     if (!reportProgress(options.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
                         "assembling")) {
-        return Error{"bake cancelled while assembling the scene"};
+        return cancelled("bake cancelled while assembling the scene");
     }
     Scene scene = assemble(ctx, sceneTiles, options.blockCells);
     mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();

@@ -68,7 +68,8 @@ Status SurfacePass::run(const PassRule& pass, PassContext& ctx, PassReport& repo
     std::vector<Scratch> scratch;
     for (int w = 0; w < ctx.threads; ++w) scratch.emplace_back(*program);
     std::vector<Status> failures(toRun.size());
-    if (!reportProgress(ctx.progress, 0.0, "meshing surfaces")) return Error{"bake cancelled while meshing surfaces"};
+    if (!reportProgress(ctx.progress, 0.0, "meshing surfaces"))
+        return cancelled("bake cancelled while meshing surfaces");
     detail::parallelFor(toRun.size(), ctx.threads, [&](std::size_t k, int worker) {
         const std::size_t i = toRun[k];
         const TileId& t = ctx.order[i];

@@ -157,7 +157,7 @@ Status VegetationPass::run(const PassRule& pass, PassContext& ctx, PassReport& r
         }
     }
     std::vector<Status> failures(needed.size());
-    if (!reportProgress(ctx.progress, 0.0, "planting")) return Error{"bake cancelled while planting"};
+    if (!reportProgress(ctx.progress, 0.0, "planting")) return cancelled("bake cancelled while planting");
     detail::parallelFor(needed.size(), ctx.threads, [&](std::size_t i, int worker) {
         const TileId& t = needed[i];
         Candidates& out = candidates.find(t)->second;
@@ -209,7 +209,7 @@ Status VegetationPass::run(const PassRule& pass, PassContext& ctx, PassReport& r
 
     std::vector<TileVegetation*> results(ctx.order.size());
     for (std::size_t i = 0; i < ctx.order.size(); ++i) results[i] = &mCache[ctx.order[i]];
-    if (!reportProgress(ctx.progress, 0.5, "planting")) return Error{"bake cancelled while planting"};
+    if (!reportProgress(ctx.progress, 0.5, "planting")) return cancelled("bake cancelled while planting");
     detail::parallelFor(toRun.size(), ctx.threads, [&](std::size_t k, int) {
         const std::size_t i = toRun[k];
         const TileId& t = ctx.order[i];

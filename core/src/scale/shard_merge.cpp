@@ -20,10 +20,6 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;
-constexpr int kExitBadArguments = 2;
-
 /// Tiles in the scene's order: north to south, then west to east.
 std::uint64_t rowMajorKey(const TileId& t) { return (std::uint64_t{t.y} << 32) | t.x; }
 
@@ -656,68 +652,55 @@ private:
 
 }  // namespace
 
-int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) {
-    if (command.shards.empty()) {
-        err << "error: merge: give the shards' output folders\n";
-        return kExitBadArguments;
-    }
-    if (command.outDir.empty()) {
-        err << "error: --out: give a folder for the merged scene\n";
-        return kExitBadArguments;
-    }
+Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings) {
+    if (job.shards.empty()) return badArguments("merge: give the shards' output folders");
+    if (job.outDir.empty()) return badArguments("--out: give a folder for the merged scene");
     std::vector<Shard> shards;
-    bool failed = false;
-    for (const fs::path& folder : command.shards) {
+    std::string unreadable;
+    for (const fs::path& folder : job.shards) {
         auto record = readShardRecord(folder);
         if (!record) {
-            err << "error: " << record.message() << '\n';
-            failed = true;
+            unreadable += (unreadable.empty() ? "" : "\n") + record.message();
             continue;
         }
         shards.push_back({folder, std::move(*record)});
     }
-    if (failed) return kExitFailed;
+    if (!unreadable.empty()) return Error{unreadable};
 
     // One shard per index of one count: name what is missing, so just those can be rerun.
     const int count = shards.front().record.shard.count;
     std::vector<const Shard*> byIndex(static_cast<std::size_t>(count), nullptr);
     for (const Shard& s : shards) {
         if (s.record.shard.count != count) {
-            err << "error: " << s.folder.string() << " is shard " << s.record.shard.text() << " but "
-                << shards.front().folder.string() << " is shard " << shards.front().record.shard.text()
-                << ": shards of different cuts\n";
-            return kExitFailed;
+            return Error{s.folder.string() + " is shard " + s.record.shard.text() + " but " +
+                         shards.front().folder.string() + " is shard " + shards.front().record.shard.text() +
+                         ": shards of different cuts"};
         }
         const Shard*& slot = byIndex[static_cast<std::size_t>(s.record.shard.index)];
         if (slot) {
-            err << "error: " << slot->folder.string() << " and " << s.folder.string() << " are both shard "
-                << s.record.shard.text() << '\n';
-            return kExitFailed;
+            return Error{slot->folder.string() + " and " + s.folder.string() + " are both shard " +
+                         s.record.shard.text()};
         }
         slot = &s;
     }
-    for (int k = 0; k < count && !command.subset; ++k) {
+    std::string missing;
+    for (int k = 0; k < count && !job.subset; ++k) {
         if (!byIndex[static_cast<std::size_t>(k)]) {
             const std::string spec = ShardSpec{k, count}.text();
-            err << "error: shard " << spec << " is missing: bake it alone with --shard " << spec
-                << " and merge again\n";
-            failed = true;
+            missing += (missing.empty() ? "" : "\n") +
+                       ("shard " + spec + " is missing: bake it alone with --shard " + spec + " and merge again");
         }
     }
-    if (failed) return kExitFailed;
+    if (!missing.empty()) return Error{missing};
 
     std::vector<TileId> tiles;
     for (const Shard& s : shards) tiles.insert(tiles.end(), s.record.tiles.begin(), s.record.tiles.end());
     std::sort(tiles.begin(), tiles.end(),
               [](const TileId& a, const TileId& b) { return rowMajorKey(a) < rowMajorKey(b); });
     if (std::adjacent_find(tiles.begin(), tiles.end()) != tiles.end()) {
-        err << "error: two shards baked the same tile: shards of different bakes\n";
-        return kExitFailed;
+        return Error{"two shards baked the same tile: shards of different bakes"};
     }
-    if (tiles.empty()) {
-        err << "error: the shards hold no tiles\n";
-        return kExitFailed;
-    }
+    if (tiles.empty()) return Error{"the shards hold no tiles"};
     // Shards with tiles must have written the same formats, or the merge would lose tiles.
     for (const char* file : {"manifest.json", "3dtiles/tileset.json"}) {
         const Shard* with = nullptr;
@@ -727,51 +710,41 @@ int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) 
             (s.has(file) ? with : without) = &s;
         }
         if (with && without) {
-            err << "error: " << with->folder.string() << " has " << file << " but " << without->folder.string()
-                << " has not: shards baked with different --format\n";
-            return kExitFailed;
+            return Error{with->folder.string() + " has " + file + " but " + without->folder.string() +
+                         " has not: shards baked with different --format"};
         }
     }
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
             if (f == "scene.glb" || f == "collision.tbcg") {
-                err << "warning: " << (s.folder / f).string()
-                    << " covers the shard's tiles only and cannot be joined; bake it on one machine\n";
+                warnings << "warning: " << (s.folder / f).string()
+                         << " covers the shard's tiles only and cannot be joined; bake it on one machine\n";
             }
         }
     }
 
     std::error_code ec;
-    fs::create_directories(command.outDir, ec);
-    if (ec) {
-        err << "error: " << command.outDir.string() << ": " << ec.message() << '\n';
-        return kExitFailed;
-    }
-    out << "merging " << count << " shards, " << tiles.size() << " tiles, into " << command.outDir.string() << ":\n";
-    Merger merger(shards, tiles, command.outDir, command.moveParts, out);
+    fs::create_directories(job.outDir, ec);
+    if (ec) return ioError(job.outDir.string() + ": " + ec.message());
+    out << "merging " << count << " shards, " << tiles.size() << " tiles, into " << job.outDir.string() << ":\n";
+    Merger merger(shards, tiles, job.outDir, job.moveParts, out);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.layers();
-    if (!s) {
-        err << "error: " << s.message() << '\n';
-        return kExitFailed;
-    }
-    return kExitOk;
+    return s;
 }
 
 namespace {
 
 Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset) {
-    MergeCommand command;
-    command.shards = parts;
-    command.outDir = outDir;
-    command.moveParts = true;
-    command.subset = subset;
-    std::ostringstream out, err;
-    if (runMerge(command, out, err) != kExitOk) {
-        std::string message = err.str();
-        while (!message.empty() && message.back() == '\n') message.pop_back();
-        return Error{"joining the batches: " + message};
+    MergeJob job;
+    job.shards = parts;
+    job.outDir = outDir;
+    job.moveParts = true;
+    job.subset = subset;
+    std::ostringstream out, warnings;
+    if (Status s = mergeShards(job, out, warnings); !s) {
+        return Error{"joining the batches: " + s.message(), s.error().kind};
     }
     return Status::success();
 }

@@ -56,7 +56,7 @@ Result<LayerStore> rasterizeTiles(const TileIndex& index, const RasterizeTilesOp
     };
 
     if (!reportProgress(options.progress, 0.0, "rasterizing")) {
-        return Error{"cancelled while rasterizing (0 of " + std::to_string(tileCount) + " tiles done)"};
+        return cancelled("cancelled while rasterizing (0 of " + std::to_string(tileCount) + " tiles done)");
     }
     std::vector<std::thread> pool;
     pool.reserve(static_cast<std::size_t>(threads));
@@ -80,8 +80,8 @@ Result<LayerStore> rasterizeTiles(const TileIndex& index, const RasterizeTilesOp
     for (std::thread& t : pool) t.join();
 
     if (cancelled && done.load() < tileCount) {
-        return Error{"cancelled while rasterizing (" + std::to_string(done.load()) + " of " +
-                     std::to_string(tileCount) + " tiles done)"};
+        return core::cancelled("cancelled while rasterizing (" + std::to_string(done.load()) + " of " +
+                               std::to_string(tileCount) + " tiles done)");
     }
     if (!firstError.empty()) return Error{firstError};
     (void)reportProgress(options.progress, 1.0, "rasterizing");

@@ -10,14 +10,16 @@
 #include <sstream>
 
 #include "../io/io_test_support.h"
+#include "terrabit/cli/compose_command.h"
 #include "terrabit/core/algebra/area_coverage.h"
-#include "terrabit/core/algebra/compose_command.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/io/map_reader.h"
 
 using namespace terrabit::core;
 using namespace terrabit::core::algebra;
 namespace io = terrabit::core::io;
+using terrabit::cli::ComposeCommand;
+using terrabit::cli::runComposeCommand;
 
 namespace {
 
@@ -102,7 +104,7 @@ TEST(ComposeCommand, ABadExpressionStopsBeforeReadingTheMap) {
     ComposeCommand c = command("vegetation & ~dilate(raod, 2m)", out);
     c.input.file = out / "no-such-map.pbf";  // never opened: the expression fails first
     std::ostringstream sout, serr;
-    EXPECT_EQ(runComposeCommand(c, sout, serr), io::kExitBadArguments);
+    EXPECT_EQ(runComposeCommand(c, sout, serr), terrabit::cli::kExitBadArguments);
     EXPECT_EQ(serr.str(),
               "terrabit-cli compose: bad expression\n"
               "line 1, column 22: unknown layer 'raod' (did you mean 'road'?)\n"

@@ -10,9 +10,9 @@
 #include <random>
 #include <sstream>
 
+#include "terrabit/cli/map_commands.h"
+#include "terrabit/cli/probe_command.h"
 #include "terrabit/core/collision/collision_query.h"
-#include "terrabit/core/io/map_commands.h"
-#include "terrabit/core/io/probe_command.h"
 #include "terrabit/core/tile/ground_frame.h"
 
 using namespace terrabit::core;
@@ -142,7 +142,7 @@ TEST(MonacoProbe, PointProbesAgreeWithPointInPolygonAwayFromEdges) {
 }
 
 TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
-    io::ProbeCommand c;
+    terrabit::cli::ProbeCommand c;
     c.input = {kMonaco, kRules, {}};
     c.selection.zoom = 17;
     // The Prince's Palace and the sea off Monte-Carlo (inside the extract's extent).
@@ -153,8 +153,8 @@ TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
         "rect 7.4246 43.7311 4 4 extra\n"
         "disk 7.4400 43.7350 3\n");
     std::ostringstream out, err;
-    const int code = io::runProbe(c, in, out, err);
-    EXPECT_EQ(code, io::kExitBadArguments);  // one bad line
+    const int code = terrabit::cli::runProbe(c, in, out, err);
+    EXPECT_EQ(code, terrabit::cli::kExitBadArguments);  // one bad line
     std::istringstream lines(out.str());
     std::string l1, l2, l3, l4;
     std::getline(lines, l1);
@@ -169,23 +169,23 @@ TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
 }
 
 TEST(MonacoProbe, ProbeCommandWithAnExpression) {
-    io::ProbeCommand c;
+    terrabit::cli::ProbeCommand c;
     c.input = {kMonaco, kRules, {}};
     c.selection.zoom = 17;
     c.expression = "building | water";
     std::istringstream in("point 7.42042 43.73123\npoint 7.4400 43.7350\n");
     std::ostringstream out, err;
-    ASSERT_EQ(io::runProbe(c, in, out, err), io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runProbe(c, in, out, err), terrabit::cli::kExitOk) << err.str();
     EXPECT_EQ(out.str().substr(0, 4), "hit ");
     c.expression = "building - water - building";  // nothing
     std::istringstream in2("point 7.42042 43.73123\n");
     std::ostringstream out2;
-    ASSERT_EQ(io::runProbe(c, in2, out2, err), io::kExitOk);
+    ASSERT_EQ(terrabit::cli::runProbe(c, in2, out2, err), terrabit::cli::kExitOk);
     EXPECT_EQ(out2.str().substr(0, 5), "clear");
     c.expression = "building | watr";
     std::istringstream in3("point 7.42042 43.73123\n");
     std::ostringstream out3, err3;
-    EXPECT_EQ(io::runProbe(c, in3, out3, err3), io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runProbe(c, in3, out3, err3), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err3.str().find("did you mean 'water'"), std::string::npos) << err3.str();
     EXPECT_NE(err3.str().find('^'), std::string::npos);
 }

@@ -10,10 +10,10 @@
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
+#include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
 
 using namespace terrabit::core;
 using nlohmann::json;
@@ -103,7 +103,7 @@ TEST(KhronosValidator, TheBakedMonacoSampleHasNoErrors) {
     const std::filesystem::path resources = TERRABIT_RESOURCES_DIR;
     std::vector<std::filesystem::path> files;
     for (const bool plainNodes : {false, true}) {
-        io::BakeCommand c;
+        terrabit::cli::BakeCommand c;
         c.input.file = resources / "maps/monaco-2022-07-19.osm.pbf";
         c.input.rules = resources / "rules/default.yaml";
         c.catalogue = resources / "assets/catalogue.yaml";
@@ -113,9 +113,8 @@ TEST(KhronosValidator, TheBakedMonacoSampleHasNoErrors) {
         c.plainNodes = plainNodes;
         c.outDir = dir / (plainNodes ? "plain" : "instanced");
         c.formats = plainNodes ? std::vector{ExportFormat::Glb} : std::vector{ExportFormat::Glb, ExportFormat::Tiles3d};
-        c.exporter = exportScene;
         std::ostringstream out, err;
-        ASSERT_EQ(io::runBake(c, out, err), 0) << err.str();
+        ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
         files.push_back(c.outDir / "scene.glb");
     }
     for (const auto& e : std::filesystem::directory_iterator(dir / "instanced" / "3dtiles" / "tiles")) {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "io_test_support.h"
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/io/map_reader.h"
 
 using namespace terrabit::core;
@@ -60,12 +60,12 @@ io::MapInput input(const std::filesystem::path& file) {
 
 TEST(MapCommands, RasterizeWritesFilesAndASummaryWhoseCoverageIsTheBits) {
     const auto dir = test::scratchDir("rasterize-small");
-    io::RasterizeCommand cmd;
+    terrabit::cli::RasterizeCommand cmd;
     cmd.input = input(smallMap(dir));
     cmd.selection.zoom = 18;
     cmd.outDir = dir / "out";
     std::ostringstream out, err;
-    ASSERT_EQ(io::runRasterize(cmd, out, err), io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitOk) << err.str();
     EXPECT_NE(out.str().find("summary.json"), std::string::npos);
 
     const nlohmann::json summary = readJson(dir / "out" / "summary.json");
@@ -106,7 +106,7 @@ TEST(MapCommands, TilesCanBeChosenByQuadkeyOrBox) {
     const auto dir = test::scratchDir("rasterize-chosen");
     const auto file = smallMap(dir);
     const TileId inside = *tileAt(lonLatToMercator({7.4205, 43.7353}), 18);
-    io::RasterizeCommand cmd;
+    terrabit::cli::RasterizeCommand cmd;
     cmd.input = input(file);
     cmd.selection.zoom = 18;
     // A tile and its parent (which stands for its 4 tiles at z18): 4 tiles, written even where
@@ -114,7 +114,7 @@ TEST(MapCommands, TilesCanBeChosenByQuadkeyOrBox) {
     cmd.selection.quadkeys = {inside.quadkey(), inside.parent()->quadkey()};
     cmd.outDir = dir / "q";
     std::ostringstream out, err;
-    ASSERT_EQ(io::runRasterize(cmd, out, err), io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitOk) << err.str();
     EXPECT_EQ(readJson(dir / "q" / "summary.json")["tiles"].size(), 4u);
 
     io::TileSelection box;
@@ -130,11 +130,11 @@ TEST(MapCommands, TilesCanBeChosenByQuadkeyOrBox) {
 
 TEST(MapCommands, TilesListsTheQuadkeysWithContent) {
     const auto dir = test::scratchDir("tiles-small");
-    io::TilesCommand cmd;
+    terrabit::cli::TilesCommand cmd;
     cmd.input = input(smallMap(dir));
     cmd.selection.zoom = 18;
     std::ostringstream out, err;
-    ASSERT_EQ(io::runTiles(cmd, out, err), io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runTiles(cmd, out, err), terrabit::cli::kExitOk) << err.str();
     auto layers = io::buildMapLayers(cmd.input, cmd.selection, 1, {});
     ASSERT_TRUE(layers.ok());
     std::string expected;
@@ -144,10 +144,10 @@ TEST(MapCommands, TilesListsTheQuadkeysWithContent) {
 }
 
 TEST(MapCommands, InfoShowsLayersCountsAndAZoom) {
-    io::InfoCommand cmd;
+    terrabit::cli::InfoCommand cmd;
     cmd.input = input(test::monacoPbf());
     std::ostringstream out, err;
-    ASSERT_EQ(io::runInfo(cmd, out, err), io::kExitOk) << err.str();
+    ASSERT_EQ(terrabit::cli::runInfo(cmd, out, err), terrabit::cli::kExitOk) << err.str();
     const std::string text = out.str();
     EXPECT_NE(text.find("(OSM)"), std::string::npos);
     EXPECT_NE(text.find("multipolygons"), std::string::npos);
@@ -173,34 +173,34 @@ TEST(MapCommands, SuggestedZoomHasCellsNearAMetre) {
 TEST(MapCommands, ExitCodesSayWhoseFaultItIs) {
     const auto dir = test::scratchDir("exit-codes");
     std::ostringstream out, err;
-    io::RasterizeCommand cmd;
+    terrabit::cli::RasterizeCommand cmd;
     cmd.outDir = dir / "out";
 
     cmd.input = input(dir / "missing.osm.pbf");
-    EXPECT_EQ(io::runRasterize(cmd, out, err), io::kExitNothingUsable);
+    EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitNothingUsable);
     EXPECT_NE(err.str().find("missing.osm.pbf: no such file"), std::string::npos) << err.str();
 
     test::writeText(dir / "rules.yaml", "layers:\n  - name: b\n    matsh: []\n");
     cmd.input = input(smallMap(dir));
     cmd.input.rules = dir / "rules.yaml";
     err.str("");
-    EXPECT_EQ(io::runRasterize(cmd, out, err), io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("rules.yaml:3:5: layers[0]: unknown key 'matsh'"), std::string::npos) << err.str();
 
     cmd.input = input(smallMap(dir));
     cmd.selection.quadkeys = {"12a"};
     err.str("");
-    EXPECT_EQ(io::runRasterize(cmd, out, err), io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("quadkey '12a'"), std::string::npos) << err.str();
 
     cmd.selection.quadkeys = {"1"};  // a quarter of the world at z17
     err.str("");
-    EXPECT_EQ(io::runRasterize(cmd, out, err), io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("more than the limit"), std::string::npos) << err.str();
 
     cmd.selection.quadkeys.clear();
     cmd.input.rules.clear();
     err.str("");
-    EXPECT_EQ(io::runRasterize(cmd, out, err), io::kExitBadArguments);
+    EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("no rules file"), std::string::npos) << err.str();
 }

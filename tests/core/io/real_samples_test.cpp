@@ -13,7 +13,7 @@
 #include <set>
 
 #include "io_test_support.h"
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/rules/classifier.h"
 #include "terrabit/core/tiling/rasterize_tiles.h"

@@ -14,8 +14,8 @@
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
 #include "placement_test_support.h"
+#include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
 
 namespace terrabit::test {
 namespace {
@@ -34,8 +34,8 @@ int shell(const std::string& line) {
 
 class BakeCommandTest : public ::testing::Test {
 protected:
-    io::BakeCommand command(const std::string& out) const {
-        io::BakeCommand c;
+    terrabit::cli::BakeCommand command(const std::string& out) const {
+        terrabit::cli::BakeCommand c;
         c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
         c.input.rules = kResources + "/rules/default.yaml";
         c.catalogue = kResources + "/assets/catalogue.yaml";
@@ -45,7 +45,6 @@ protected:
         c.outDir = mDir / out;
         c.seed = 7;
         c.threads = 2;
-        c.exporter = exportScene;
         return c;
     }
 
@@ -55,7 +54,7 @@ protected:
 
 TEST_F(BakeCommandTest, WritesTheManifestAndSaysWhatItPlaced) {
     std::ostringstream out, err;
-    ASSERT_EQ(io::runBake(command("a"), out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runBake(command("a"), out, err), 0) << err.str();
     const fs::path manifest = mDir / "a" / "manifest.json";
     ASSERT_TRUE(fs::exists(manifest));
     const auto json = nlohmann::json::parse(readFile(manifest));
@@ -71,13 +70,13 @@ TEST_F(BakeCommandTest, WritesTheManifestAndSaysWhatItPlaced) {
 
 TEST_F(BakeCommandTest, SameSeedWritesTheSameBytesWhateverTheThreadCount) {
     std::ostringstream out, err;
-    io::BakeCommand one = command("one");
+    terrabit::cli::BakeCommand one = command("one");
     one.threads = 1;
-    ASSERT_EQ(io::runBake(one, out, err), 0) << err.str();
-    ASSERT_EQ(io::runBake(command("two"), out, err), 0) << err.str();
-    io::BakeCommand other = command("other");
+    ASSERT_EQ(terrabit::cli::runBake(one, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runBake(command("two"), out, err), 0) << err.str();
+    terrabit::cli::BakeCommand other = command("other");
     other.seed = 8;
-    ASSERT_EQ(io::runBake(other, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runBake(other, out, err), 0) << err.str();
     const std::string a = readFile(mDir / "one" / "manifest.json");
     EXPECT_EQ(a, readFile(mDir / "two" / "manifest.json"));
     EXPECT_NE(a, readFile(mDir / "other" / "manifest.json"));
@@ -88,22 +87,22 @@ TEST_F(BakeCommandTest, BadRulesCatalogueOrMapGiveClearErrorsAndExitCodes) {
     // Rules without a passes section: the user's arguments (2), naming the file.
     const fs::path rules = mDir / "layers_only.yaml";
     std::ofstream(rules) << "layers:\n  - name: building\n    match: [{kind: area, tags: {building: \"*\"}}]\n";
-    io::BakeCommand c = command("x");
+    terrabit::cli::BakeCommand c = command("x");
     c.input.rules = rules;
-    EXPECT_EQ(io::runBake(c, out, err), 2);
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 2);
     EXPECT_NE(err.str().find("layers_only.yaml"), std::string::npos) << err.str();
     EXPECT_NE(err.str().find("no 'passes:' section"), std::string::npos) << err.str();
 
     err.str("");
     c = command("x");
     c.catalogue = mDir / "missing.yaml";
-    EXPECT_EQ(io::runBake(c, out, err), 2);
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 2);
     EXPECT_NE(err.str().find("missing.yaml"), std::string::npos) << err.str();
 
     err.str("");
     c = command("x");
     c.input.file = mDir / "nowhere.osm.pbf";
-    EXPECT_EQ(io::runBake(c, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 1);
     EXPECT_NE(err.str().find("nowhere.osm.pbf"), std::string::npos) << err.str();
     EXPECT_FALSE(fs::exists(mDir / "x" / "manifest.json"));
 }
@@ -116,7 +115,7 @@ TEST_F(BakeCommandTest, TheExecutableBakesTheBundledSample) {
                             out.string() + "\" > \"" + (mDir / "stdout.txt").string() + "\" 2>&1";
     ASSERT_EQ(std::system(cmd.c_str()), 0) << readFile(mDir / "stdout.txt");
     std::ostringstream o, e;
-    ASSERT_EQ(io::runBake(command("lib"), o, e), 0) << e.str();
+    ASSERT_EQ(terrabit::cli::runBake(command("lib"), o, e), 0) << e.str();
     EXPECT_EQ(readFile(out / "manifest.json"), readFile(mDir / "lib" / "manifest.json"))
         << "the executable and the library bake the same scene";
     const std::string bad = std::string("\"") + TERRABIT_CLI + "\" -q bake \"" + kResources +
@@ -149,12 +148,12 @@ TEST_F(BakeCommandTest, TheExecutableWritesEveryFormatAndTheSameSeedGivesTheSame
     EXPECT_GE(geoTiffs, 4 * previews);
 
     // The library with one thread writes the same files, byte for byte; another seed differs.
-    io::BakeCommand c = command("lib");
+    terrabit::cli::BakeCommand c = command("lib");
     c.threads = 1;
     c.formats = {ExportFormat::Glb, ExportFormat::Tiles3d, ExportFormat::Manifest, ExportFormat::Layers,
                  ExportFormat::Collision};
     std::ostringstream o, e;
-    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
+    ASSERT_EQ(terrabit::cli::runBake(c, o, e), 0) << e.str();
     const auto lib = filesUnder(mDir / "lib");
     ASSERT_EQ(lib.size(), cli.size());
     for (const auto& [path, bytes] : cli) {
@@ -164,19 +163,19 @@ TEST_F(BakeCommandTest, TheExecutableWritesEveryFormatAndTheSameSeedGivesTheSame
     c = command("other");
     c.seed = 8;
     c.formats = {ExportFormat::Glb};
-    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
+    ASSERT_EQ(terrabit::cli::runBake(c, o, e), 0) << e.str();
     EXPECT_NE(readFile(mDir / "other" / "scene.glb"), cli.at("scene.glb"));
 }
 
 TEST_F(BakeCommandTest, PlainNodesWriteAGlbWithoutTheInstancingExtension) {
-    io::BakeCommand c = command("plain");
+    terrabit::cli::BakeCommand c = command("plain");
     c.formats = {ExportFormat::Glb};
     c.plainNodes = true;
     std::ostringstream o, e;
-    ASSERT_EQ(io::runBake(c, o, e), 0) << e.str();
-    io::BakeCommand instanced = command("instanced");
+    ASSERT_EQ(terrabit::cli::runBake(c, o, e), 0) << e.str();
+    terrabit::cli::BakeCommand instanced = command("instanced");
     instanced.formats = {ExportFormat::Glb};
-    ASSERT_EQ(io::runBake(instanced, o, e), 0) << e.str();
+    ASSERT_EQ(terrabit::cli::runBake(instanced, o, e), 0) << e.str();
     EXPECT_EQ(readFile(mDir / "plain" / "scene.glb").find("EXT_mesh_gpu_instancing"), std::string::npos);
     EXPECT_NE(readFile(mDir / "instanced" / "scene.glb").find("EXT_mesh_gpu_instancing"), std::string::npos);
 }
@@ -202,10 +201,10 @@ TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearError
     std::ostringstream out, err;
     // A folder below a regular file cannot be made, even by root.
     { std::ofstream(mDir / "file") << "x"; }
-    io::BakeCommand c = command("unused");
+    terrabit::cli::BakeCommand c = command("unused");
     c.outDir = mDir / "file" / "out";
     c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
-    EXPECT_EQ(io::runBake(c, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 1);
     EXPECT_NE(err.str().find((mDir / "file" / "out").string()), std::string::npos) << err.str();
     EXPECT_NE(err.str().find("Not a directory"), std::string::npos) << err.str();
 
@@ -216,7 +215,7 @@ TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearError
     c = command("missing");
     c.catalogue = mDir / "assets" / "catalogue.yaml";
     c.formats = {ExportFormat::Glb};
-    EXPECT_EQ(io::runBake(c, out, err), 2) << "the catalogue is refused before the map is read";
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 2) << "the catalogue is refused before the map is read";
     EXPECT_NE(err.str().find((mDir / "assets" / "models").string()), std::string::npos) << err.str();
     EXPECT_TRUE(filesUnder(mDir / "missing").empty());
 
@@ -228,7 +227,7 @@ TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearError
     }
     err.str("");
     c.outDir = mDir / "corrupt";
-    EXPECT_EQ(io::runBake(c, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 1);
     EXPECT_NE(err.str().find((mDir / "assets" / "models").string()), std::string::npos) << err.str();
     EXPECT_TRUE(filesUnder(mDir / "corrupt").empty());
 }

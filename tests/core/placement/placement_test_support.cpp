@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/tiling/rasterize_tiles.h"
 
 namespace terrabit::test {

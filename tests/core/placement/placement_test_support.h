@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/assets/asset_catalogue.h"
-#include "terrabit/core/io/map_commands.h"
 #include "terrabit/core/map/map_data.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"

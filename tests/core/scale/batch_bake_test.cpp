@@ -11,8 +11,9 @@
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
 #include "harbour_bake.h"
+#include "terrabit/cli/bake_command.h"
+#include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
 
@@ -28,18 +29,17 @@ class BatchBakeTest : public ::testing::Test {
 protected:
     /// The harbour bake (harbour_bake.h) into
     /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
-    io::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
-        io::BakeCommand c = harbourBake(out);
+    terrabit::cli::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
+        terrabit::cli::BakeCommand c = harbourBake(out);
         c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers};
-        c.merger = [](const std::vector<fs::path>& parts, const fs::path& to) { return scale::mergeParts(parts, to); };
         c.batchTiles = batchTiles;
         return c;
     }
 
-    int bake(io::BakeCommand c, io::BakeFootprint* footprint = nullptr) {
+    int bake(terrabit::cli::BakeCommand c, terrabit::cli::BakeFootprint* footprint = nullptr) {
         std::ostringstream out, err;
         c.footprint = footprint;
-        const int code = io::runBake(c, out, err);
+        const int code = terrabit::cli::runBake(c, out, err);
         mLastOut = out.str();
         mLastErr = err.str();
         return code;
@@ -51,7 +51,7 @@ protected:
 };
 
 TEST_F(BatchBakeTest, AnyBatchSizeWritesTheFilesOfTheWholeBake) {
-    io::BakeFootprint whole;
+    terrabit::cli::BakeFootprint whole;
     ASSERT_EQ(bake(command(mDir / "whole", 0), &whole), 0) << mLastErr;
     EXPECT_EQ(whole.batches, 1u);
     ASSERT_GT(whole.tiles, 7u);
@@ -60,7 +60,7 @@ TEST_F(BatchBakeTest, AnyBatchSizeWritesTheFilesOfTheWholeBake) {
     for (const std::size_t batch : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{1000}}) {
         SCOPED_TRACE("batch of " + std::to_string(batch));
         const fs::path out = mDir / ("batch" + std::to_string(batch));
-        io::BakeFootprint footprint;
+        terrabit::cli::BakeFootprint footprint;
         ASSERT_EQ(bake(command(out, batch), &footprint), 0) << mLastErr;
         EXPECT_EQ(footprint.batches, (whole.tiles + batch - 1) / batch);
         EXPECT_LE(footprint.peakSceneTiles, batch);
@@ -80,16 +80,16 @@ TEST_F(BatchBakeTest, AnyBatchSizeWritesTheFilesOfTheWholeBake) {
 TEST_F(BatchBakeTest, ManyBatchesAreJoinedInRoundsIntoTheSameFiles) {
     ASSERT_EQ(bake(command(mDir / "whole", 0)), 0) << mLastErr;
     // A tile a batch, joined three at a time: several rounds of groups before the folder.
-    io::BakeCommand c = command(mDir / "rounds", 1);
-    c.merger = [](const std::vector<fs::path>& parts, const fs::path& to) { return scale::mergeParts(parts, to, 3); };
-    io::BakeFootprint footprint;
+    terrabit::cli::BakeCommand c = command(mDir / "rounds", 1);
+    c.joinMaxOpen = 3;
+    terrabit::cli::BakeFootprint footprint;
     ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
     EXPECT_GT(footprint.batches, 9u);
     expectSameFiles(mDir / "whole", mDir / "rounds");  // and no round's folder is left
 }
 
 TEST_F(BatchBakeTest, AnyThreadCountStreamsTheSameFiles) {
-    io::BakeCommand c = command(mDir / "one", 4);
+    terrabit::cli::BakeCommand c = command(mDir / "one", 4);
     c.threads = 1;
     ASSERT_EQ(bake(c), 0) << mLastErr;
     c.outDir = mDir / "two";
@@ -101,18 +101,18 @@ TEST_F(BatchBakeTest, AnyThreadCountStreamsTheSameFiles) {
 TEST_F(BatchBakeTest, AStreamedBakeHoldsABatchAndItsHaloNotTheMap) {
     // The whole sample at zoom 18, every tile with content: hundreds of tiles, many times the
     // halo a batch bakes around itself.
-    io::BakeCommand c = command(mDir / "whole", 0);
+    terrabit::cli::BakeCommand c = command(mDir / "whole", 0);
     c.selection.bboxLonLat = {};
     c.selection.zoom = 18;
     c.formats = {ExportFormat::Manifest};
-    io::BakeFootprint all;
+    terrabit::cli::BakeFootprint all;
     ASSERT_EQ(bake(c, &all), 0) << mLastErr;
     ASSERT_GT(all.tiles, 400u);
     EXPECT_EQ(all.peakRasterTiles, all.tiles);  // at once, every tile's layers are held
 
     c.outDir = mDir / "streamed";
     c.batchTiles = 8;
-    io::BakeFootprint streamed;
+    terrabit::cli::BakeFootprint streamed;
     ASSERT_EQ(bake(c, &streamed), 0) << mLastErr;
     EXPECT_EQ(streamed.tiles, all.tiles);
     EXPECT_GE(streamed.batches, all.tiles / 8);
@@ -127,11 +127,11 @@ TEST_F(BatchBakeTest, AStreamedBakeHoldsABatchAndItsHaloNotTheMap) {
 
 TEST_F(BatchBakeTest, StreamedShardsMergeIntoTheWholeBake) {
     ASSERT_EQ(bake(command(mDir / "whole", 0)), 0) << mLastErr;
-    scale::MergeCommand merge;
+    terrabit::cli::MergeCommand merge;
     for (int k = 0; k < 2; ++k) {
-        io::BakeCommand c = command(mDir / ("shard" + std::to_string(k)), 3);
+        terrabit::cli::BakeCommand c = command(mDir / ("shard" + std::to_string(k)), 3);
         c.shard = scale::ShardSpec{k, 2};
-        io::BakeFootprint footprint;
+        terrabit::cli::BakeFootprint footprint;
         ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
         EXPECT_GT(footprint.batches, 1u);  // a shard streams its own tiles
         EXPECT_LE(footprint.peakSceneTiles, 3u);
@@ -139,14 +139,14 @@ TEST_F(BatchBakeTest, StreamedShardsMergeIntoTheWholeBake) {
     }
     merge.outDir = mDir / "merged";
     std::ostringstream out, err;
-    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
 TEST_F(BatchBakeTest, WholeSceneFormatsBakeEverythingAtOnce) {
-    io::BakeCommand c = command(mDir / "glb", 3);
+    terrabit::cli::BakeCommand c = command(mDir / "glb", 3);
     c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
-    io::BakeFootprint footprint;
+    terrabit::cli::BakeFootprint footprint;
     ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
     EXPECT_EQ(footprint.batches, 1u);  // one scene.glb of every tile needs every tile's instances
     EXPECT_TRUE(fs::exists(mDir / "glb" / "scene.glb"));

@@ -6,14 +6,14 @@
 #include <filesystem>
 #include <string>
 
+#include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
 
 namespace terrabit::test {
 
-inline core::io::BakeCommand harbourBake(const std::filesystem::path& out) {
+inline terrabit::cli::BakeCommand harbourBake(const std::filesystem::path& out) {
     const std::string resources = TERRABIT_RESOURCES_DIR;
-    core::io::BakeCommand c;
+    terrabit::cli::BakeCommand c;
     c.input.file = resources + "/maps/monaco-2022-07-19.osm.pbf";
     c.input.rules = resources + "/rules/default.yaml";
     c.catalogue = resources + "/assets/catalogue.yaml";
@@ -22,7 +22,6 @@ inline core::io::BakeCommand harbourBake(const std::filesystem::path& out) {
     c.outDir = out;
     c.seed = 11;
     c.threads = 2;
-    c.exporter = core::exportScene;
     return c;
 }
 

@@ -1,4 +1,4 @@
-// The join of manifests (scale::runMerge) on hand-made parts: the merged line arrays hold every
+// The join of manifests (terrabit::cli::runMerge) on hand-made parts: the merged line arrays hold every
 // part's elements in key order, byte for byte, whether the parts' tiles lie apart (their lines
 // copied in a few long runs) or interleave element by element (a run per element) — and with
 // runs longer than the join's look-ahead, so it gallops and bisects.
@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "../support/scratch_dir.h"
+#include "terrabit/cli/merge_command.h"
 #include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
 
@@ -90,7 +91,7 @@ protected:
     /// merged arrays against the expected ones; returns the merge's report line.
     std::string merge(const std::vector<Part>& parts, const std::vector<std::string>& instances,
                       const std::vector<std::string>& buildings) {
-        scale::MergeCommand command;
+        terrabit::cli::MergeCommand command;
         for (std::size_t k = 0; k < parts.size(); ++k) {
             const fs::path folder = mDir / ("part" + std::to_string(k));
             writePart(folder, static_cast<int>(k), static_cast<int>(parts.size()), parts[k]);
@@ -98,7 +99,7 @@ protected:
         }
         command.outDir = mDir / "merged";
         std::ostringstream out, err;
-        EXPECT_EQ(scale::runMerge(command, out, err), 0) << err.str();
+        EXPECT_EQ(terrabit::cli::runMerge(command, out, err), 0) << err.str();
         std::ifstream in(command.outDir / "manifest.json", std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();

@@ -14,8 +14,9 @@
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
 #include "harbour_bake.h"
+#include "terrabit/cli/bake_command.h"
+#include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
 
@@ -39,15 +40,15 @@ int run(const std::string& commandLine) { return std::system((commandLine + " >/
 class ShardBakeTest : public ::testing::Test {
 protected:
     /// The harbour bake (harbour_bake.h) into 3D Tiles and the manifest.
-    io::BakeCommand command(const fs::path& out) const {
-        io::BakeCommand c = harbourBake(out);
+    terrabit::cli::BakeCommand command(const fs::path& out) const {
+        terrabit::cli::BakeCommand c = harbourBake(out);
         c.formats = {ExportFormat::Tiles3d, ExportFormat::Manifest};
         return c;
     }
 
-    int bake(io::BakeCommand c) {
+    int bake(terrabit::cli::BakeCommand c) {
         std::ostringstream out, err;
-        const int code = io::runBake(c, out, err);
+        const int code = terrabit::cli::runBake(c, out, err);
         mLastErr = err.str();
         return code;
     }
@@ -64,11 +65,11 @@ protected:
 };
 
 TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
-    io::BakeCommand whole = command(mDir / "whole");
+    terrabit::cli::BakeCommand whole = command(mDir / "whole");
     whole.formats.push_back(ExportFormat::Layers);  // per-tile files, copied by merge
     ASSERT_EQ(bake(whole), 0) << mLastErr;
     for (int k = 0; k < 2; ++k) {
-        io::BakeCommand c = whole;
+        terrabit::cli::BakeCommand c = whole;
         c.outDir = mDir / ("shard" + std::to_string(k));
         c.shard = scale::ShardSpec{k, 2};
         ASSERT_EQ(bake(c), 0) << mLastErr;
@@ -80,49 +81,49 @@ TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
     EXPECT_FALSE(b->tiles.empty());
     EXPECT_GE(a->bakedTiles, a->tiles.size());
 
-    scale::MergeCommand merge;
+    terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "shard1", mDir / "shard0"};  // any order
     merge.outDir = mDir / "merged";
     std::ostringstream out, err;
-    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
 TEST_F(ShardBakeTest, OneShardOfOneIsTheWholeBakeWithItsRecord) {
     ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
     EXPECT_FALSE(fs::exists(mDir / "whole" / scale::kShardRecordFile));  // not a shard
-    io::BakeCommand c = command(mDir / "only");
+    terrabit::cli::BakeCommand c = command(mDir / "only");
     c.shard = scale::ShardSpec{0, 1};  // an array job of one task
     ASSERT_EQ(bake(c), 0) << mLastErr;
-    scale::MergeCommand merge;
+    terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "only"};
     merge.outDir = mDir / "merged";
     std::ostringstream out, err;
-    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
 TEST_F(ShardBakeTest, AFailedShardIsNamedAndCanBeRerunAlone) {
     ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
-    io::BakeCommand first = command(mDir / "shard0");
+    terrabit::cli::BakeCommand first = command(mDir / "shard0");
     first.shard = scale::ShardSpec{0, 2};
     ASSERT_EQ(bake(first), 0) << mLastErr;
     // Shard 1 cannot write: its output folder is a file.
     std::ofstream(mDir / "blocked") << "not a folder";
-    io::BakeCommand second = command(mDir / "blocked");
+    terrabit::cli::BakeCommand second = command(mDir / "blocked");
     second.shard = scale::ShardSpec{1, 2};
     EXPECT_NE(bake(second), 0);
 
-    scale::MergeCommand merge;
+    terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "shard0", mDir / "blocked"};
     merge.outDir = mDir / "merged";
     std::ostringstream out, err;
-    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("blocked"), std::string::npos) << err.str();
     // Given only the good shard, merge names the one to rerun.
     merge.shards = {mDir / "shard0"};
     err.str("");
-    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("shard 1/2 is missing"), std::string::npos) << err.str();
     EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
 
@@ -130,38 +131,38 @@ TEST_F(ShardBakeTest, AFailedShardIsNamedAndCanBeRerunAlone) {
     ASSERT_EQ(bake(second), 0) << mLastErr;
     merge.shards = {mDir / "shard0", mDir / "shard1"};
     err.str("");
-    ASSERT_EQ(scale::runMerge(merge, out, err), 0) << err.str();
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
 TEST_F(ShardBakeTest, ShardsOfDifferentBakesDoNotMerge) {
     for (int k = 0; k < 2; ++k) {
-        io::BakeCommand c = command(mDir / ("shard" + std::to_string(k)));
+        terrabit::cli::BakeCommand c = command(mDir / ("shard" + std::to_string(k)));
         c.shard = scale::ShardSpec{k, 2};
         c.seed = 11 + static_cast<std::uint64_t>(k);  // a different seed for each
         ASSERT_EQ(bake(c), 0) << mLastErr;
     }
-    scale::MergeCommand merge;
+    terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "shard0", mDir / "shard1"};
     merge.outDir = mDir / "merged";
     std::ostringstream out, err;
-    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("different bake"), std::string::npos) << err.str();
     EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
 
     // The same seed, but shard 1 without the tileset: merging would lose its tiles.
-    io::BakeCommand c = command(mDir / "shard1");
+    terrabit::cli::BakeCommand c = command(mDir / "shard1");
     c.shard = scale::ShardSpec{1, 2};
     c.seed = 11;
     c.formats = {ExportFormat::Manifest};
     fs::remove_all(mDir / "shard1");
     ASSERT_EQ(bake(c), 0) << mLastErr;
-    io::BakeCommand c0 = command(mDir / "shard0");
+    terrabit::cli::BakeCommand c0 = command(mDir / "shard0");
     c0.shard = scale::ShardSpec{0, 2};
     fs::remove_all(mDir / "shard0");
     ASSERT_EQ(bake(c0), 0) << mLastErr;
     err.str("");
-    EXPECT_EQ(scale::runMerge(merge, out, err), 1);
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("different --format"), std::string::npos) << err.str();
 }
 

@@ -10,10 +10,33 @@
 
 namespace terrabit::core {
 
-/// A failure: a human-readable message that names what and where.
+/// What kind of failure an Error is, so that a front end can decide what to do (the CLI's exit
+/// code, the app's dialog) without reading the message. The message stays for people.
+enum class ErrorKind {
+    BadInput,      ///< the data read is unusable: a map, a model, a collision grid, a part file
+    BadArguments,  ///< what the user asked for: an option, a tile selection, rules, an expression,
+                   ///< a catalogue, a project
+    Io,            ///< a file or folder could not be written, created or removed
+    Cancelled,     ///< the progress callback asked to stop
+    Internal,      ///< a broken invariant: a bug, never the user's doing
+};
+
+/// A failure: a human-readable message that names what and where, and its kind.
 struct Error {
     std::string message;
+    ErrorKind kind = ErrorKind::BadInput;
 };
+
+/// An Error of a kind other than the default (bad input).
+inline Error badArguments(std::string message) { return Error{std::move(message), ErrorKind::BadArguments}; }
+inline Error ioError(std::string message) { return Error{std::move(message), ErrorKind::Io}; }
+inline Error cancelled(std::string message) { return Error{std::move(message), ErrorKind::Cancelled}; }
+/// The same failure, now of kind `kind` (a caller that knows better than the callee what the
+/// failure means, e.g. rules passed as an argument).
+inline Error withKind(Error error, ErrorKind kind) {
+    error.kind = kind;
+    return error;
+}
 
 /// Either a value of type T or an Error. Accessing the wrong alternative is a programmer error
 /// (asserted), so check ok() first.

@@ -28,7 +28,7 @@
 #include "terrabit/core/algebra/area_coverage.h"
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/core/io/map_layers.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/project/project.h"

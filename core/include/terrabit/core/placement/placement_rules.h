@@ -172,6 +172,10 @@ public:
     /// document without `passes:` is an error that says so. `sourceName` names it in errors.
     static Result<PlacementRules> parse(std::string_view text, std::string_view sourceName,
                                         const std::vector<LayerInfo>& layers);
+    /// False only for a YAML map without a `passes:` key: a rules document that classifies
+    /// layers but places nothing (parse() fails on it, saying so). True for anything else,
+    /// including text that is not YAML at all (parse() says what is wrong).
+    static bool declaresPasses(std::string_view text);
     /// Reads a rules file and parses it; the error names the file when it cannot be read.
     static Result<PlacementRules> load(const std::filesystem::path& file, const std::vector<LayerInfo>& layers);
 

@@ -1,6 +1,6 @@
 #pragma once
-/// `terrabit-cli merge`: joins the output folders of the shards of one bake into the folder a
-/// single-machine bake of every tile would have written, byte for byte:
+/// Joining shards (`terrabit-cli merge`, a streamed bake's batches): joins the output folders of the shards of one bake
+/// into the folder a single-machine bake of every tile would have written, byte for byte:
 ///   3dtiles    the tile contents copied, tileset.json rebuilt from the shards' leaves
 ///              (encodeTilesetLeaves: same tree, same regions, same bytes)
 ///   manifest   instances and buildings interleaved in the scene's order, assets and tiles
@@ -19,7 +19,8 @@
 
 namespace terrabit::core::scale {
 
-struct MergeCommand {
+/// What to join, and how.
+struct MergeJob {
     std::vector<std::filesystem::path> shards;  ///< the shards' output folders, any order
     std::filesystem::path outDir;               ///< created when missing
     /// Rename the shards' per-tile files into place instead of copying them (a streamed bake's
@@ -31,13 +32,13 @@ struct MergeCommand {
     bool subset = false;
 };
 
-/// Merges; prints what was merged and written on `out`, problems on `err`. Returns 0 when the
-/// merged output was written, 1 when a shard is missing, failed or does not fit the others or
-/// a file could not be read or written, 2 for bad arguments.
-int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err);
+/// Merges; prints what was merged and written on `out`, warnings (whole-scene files that cannot
+/// be joined) on `warnings`. Errors: no shards or no output folder (BadArguments); a shard
+/// record unreadable, missing, duplicated or of another bake (BadInput, one line per shard,
+/// naming what to rerun); a file that could not be written (Io).
+Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings);
 
-/// Joins the batches of a streamed bake (io::BakeCommand::merger): runMerge with moveParts,
-/// quietly; an error carries what runMerge printed. The join reads every part's manifest at
+/// Joins the batches of a streamed bake: mergeShards with moveParts, quietly. The join reads every part's manifest at
 /// once, so more than `maxOpen` parts (a country's thousands of batches against the limit of
 /// open files) are joined in rounds of `maxOpen` — the same bytes.
 Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir,

@@ -1,4 +1,4 @@
-#include "terrabit/core/io/probe_command.h"
+#include "terrabit/cli/probe_command.h"
 
 #include <cmath>
 
@@ -7,7 +7,10 @@
 #include "terrabit/core/collision/probe_spec.h"
 #include "terrabit/core/tile/ground_frame.h"
 
-namespace terrabit::core::io {
+namespace terrabit::cli {
+
+using namespace core;
+using namespace core::io;
 
 namespace {
 
@@ -27,7 +30,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         buildMapLayers(command.input, command.selection, command.threads, progress);
     if (!built) {
         err << "terrabit-cli probe: " << built.message() << "\n";
-        return built.message().find("rules") != std::string::npos ? kExitBadArguments : kExitNothingUsable;
+        return exitCode(built.error().kind);
     }
     const MapLayers& layers = **built;
     for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
@@ -70,7 +73,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
 
     CollisionQuery query(*grid);
     const std::uint64_t baseLayers = exprLayer < 0 ? kAllLayers : (std::uint64_t{1} << exprLayer) - 1;
-    int exitCode = kExitOk;
+    int code = kExitOk;
     std::string line;
     for (int lineNo = 1; std::getline(in, line); ++lineNo) {
         Result<ProbeSpec> probe = parseProbe(line);
@@ -78,10 +81,10 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
             if (probe.message().empty()) continue;  // blank or comment
             err << "terrabit-cli probe: stdin line " << lineNo << ": " << probe.message() << "\n";
             out << "error\n";
-            exitCode = kExitBadArguments;
+            code = kExitBadArguments;
             continue;
         }
-        const ProbeResult r = runProbe(query, *probe);
+        const ProbeResult r = core::runProbe(query, *probe);
         const std::string touched = layerList(r.layers & baseLayers, names);
         if (exprLayer < 0) {
             out << (touched.empty() ? "clear" : touched) << "\n";
@@ -89,7 +92,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
             out << (((r.layers >> exprLayer) & 1u) ? "hit" : "clear") << (touched.empty() ? "" : " " + touched) << "\n";
         }
     }
-    return exitCode;
+    return code;
 }
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

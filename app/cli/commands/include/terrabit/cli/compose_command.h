@@ -8,15 +8,16 @@
 #include <ostream>
 #include <string>
 
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/exit_codes.h"
+#include "terrabit/core/io/map_layers.h"
 #include "terrabit/core/progress.h"
 
-namespace terrabit::core::algebra {
+namespace terrabit::cli {
 
 struct ComposeCommand {
-    io::MapInput input;           ///< the map and its rules (the rules name the layers)
-    io::TileSelection selection;  ///< the tiles; none named means every tile with content
-    std::string expression;       ///< the expression document (see expression_ast.h)
+    core::io::MapInput input;           ///< the map and its rules (the rules name the layers)
+    core::io::TileSelection selection;  ///< the tiles; none named means every tile with content
+    std::string expression;             ///< the expression document (see expression_ast.h)
     std::filesystem::path outDir;
     std::uint64_t seed = 0;  ///< the scene seed for random() and noise()
     int threads = 0;         ///< 0: one per hardware thread; any count gives the same bits
@@ -32,6 +33,6 @@ struct ComposeCommand {
 /// usable was read or a file could not be written; 2 bad arguments or rules, or a bad
 /// expression, whose message (line, column, the line and a caret under the spot) goes to `err`.
 int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
-                      const ProgressCallback& progress = {});
+                      const core::ProgressCallback& progress = {});
 
-}  // namespace terrabit::core::algebra
+}  // namespace terrabit::cli

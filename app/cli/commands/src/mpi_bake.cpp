@@ -1,4 +1,4 @@
-#include "terrabit/core/scale/mpi_bake.h"
+#include "terrabit/cli/mpi_bake.h"
 
 #include <mpi.h>
 
@@ -10,10 +10,13 @@
 #include <thread>
 #include <vector>
 
-#include "terrabit/core/scale/shard_merge.h"
+#include "terrabit/cli/merge_command.h"
 #include "terrabit/core/scale/shard_record.h"
 
-namespace terrabit::core::scale {
+namespace terrabit::cli {
+
+using namespace core;
+using namespace core::scale;
 
 namespace {
 
@@ -36,12 +39,12 @@ struct UnitResult {
     static UnitResult unpack(const std::array<long long, 6>& a) { return {a[0], a[1], a[2], a[3], a[4], a[5]}; }
 };
 
-fs::path unitFolder(const io::BakeCommand& command, int unit) {
+fs::path unitFolder(const BakeCommand& command, int unit) {
     return command.outDir / ".terrabit-shards" / std::to_string(unit);
 }
 
-UnitResult bakeUnit(const io::BakeCommand& command, int unit, int units, int rank, std::ostream& err) {
-    io::BakeCommand c = command;
+UnitResult bakeUnit(const BakeCommand& command, int unit, int units, int rank, std::ostream& err) {
+    BakeCommand c = command;
     c.shard = ShardSpec{unit, units};
     c.outDir = unitFolder(command, unit);
     std::ostringstream quietOut, unitErr;
@@ -49,7 +52,7 @@ UnitResult bakeUnit(const io::BakeCommand& command, int unit, int units, int ran
     UnitResult r;
     r.unit = unit;
     r.rank = rank;
-    r.exitCode = io::runBake(c, quietOut, unitErr, {});
+    r.exitCode = runBake(c, quietOut, unitErr, {});
     r.microseconds = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count();
     if (r.exitCode != 0) {
         err << "rank " << rank << ", unit " << unit << "/" << units << ":\n" << unitErr.str();
@@ -83,7 +86,7 @@ std::vector<UnitResult> coordinate(int workers, int units) {
     return results;
 }
 
-void work(const io::BakeCommand& command, int units, int rank, std::ostream& err) {
+void work(const BakeCommand& command, int units, int rank, std::ostream& err) {
     sendResult(UnitResult{});  // ready
     for (;;) {
         long long unit = -1;
@@ -95,7 +98,7 @@ void work(const io::BakeCommand& command, int units, int rank, std::ostream& err
 
 }  // namespace
 
-int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, std::ostream& out, std::ostream& err) {
+int runMpiBake(const BakeCommand& command, const MpiBakeOptions& options, std::ostream& out, std::ostream& err) {
     int initialised = 0, threads = MPI_THREAD_SINGLE;
     MPI_Initialized(&initialised);
     if (!initialised) MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &threads);
@@ -154,10 +157,10 @@ int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, st
                 << " baked with their halo), " << std::setprecision(2) << static_cast<double>(usOf[at]) / 1e6 << " s\n";
         }
         if (exitCode == 0) {
-            MergeCommand merge;
+            cli::MergeCommand merge;
             merge.shards = folders;
             merge.outDir = command.outDir;
-            exitCode = runMerge(merge, out, err);
+            exitCode = cli::runMerge(merge, out, err);
             if (exitCode == 0) {
                 std::error_code ec;
                 fs::remove_all(command.outDir / ".terrabit-shards", ec);
@@ -168,4 +171,4 @@ int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, st
     return rank == 0 ? exitCode : 0;
 }
 
-}  // namespace terrabit::core::scale
+}  // namespace terrabit::cli

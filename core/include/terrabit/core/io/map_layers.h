@@ -1,15 +1,13 @@
 #pragma once
-/// The map commands of terrabit-cli (info, tiles, rasterize) as library functions: main.cpp
-/// only parses arguments into these structs and calls them, and tests call them directly.
-/// Each takes its streams: results on `out`, messages and progress on `err`. Each returns the
-/// process exit code: 0 when something usable was read and processed (warnings or not), 1 when
-/// nothing usable was read or an output could not be written, 2 for bad arguments or rules.
+/// A map read into layers: read (GDAL), classified by its rules, indexed per tile and
+/// rasterized. The map loading of every front end (the CLI's commands, the desktop document,
+/// the tests); errors carry their kind: rules and tile selection are bad arguments, an
+/// unreadable map bad input, a stop asked for through the progress callback cancelled.
 
 #include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,11 +20,6 @@
 #include "terrabit/core/tiling/tile_index.h"
 
 namespace terrabit::core::io {
-
-/// Exit codes of the map commands.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitNothingUsable = 1;
-inline constexpr int kExitBadArguments = 2;
 
 /// What every map command reads.
 struct MapInput {
@@ -77,6 +70,10 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
                                                 const ProgressCallback& progress);
 
+/// The rules document of `input`; a missing or broken one is a bad argument (the rules are the
+/// user's choice, like an option), with the loader's file:line:column message.
+Result<RuleSet> loadRules(const MapInput& input);
+
 /// The tiles a selection names (quadkeys expanded, box covered), sorted north to south; empty
 /// when it names none. Errors name the bad quadkey or box.
 Result<std::vector<TileId>> selectedTiles(const TileSelection& selection);
@@ -85,32 +82,5 @@ Result<std::vector<TileId>> selectedTiles(const TileSelection& selection);
 /// nearest 1 m on the ground at the extent's centre latitude, lowered until the extent needs at
 /// most 4096 tiles; within 0..20.
 int suggestedZoom(const Box2& extentMercator);
-
-struct InfoCommand {
-    MapInput input;
-};
-/// Prints the file's format, extent, source layers with feature counts, the features per rules
-/// layer and class, the unclassified count, a suggested zoom and the warnings.
-int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
-
-struct TilesCommand {
-    MapInput input;
-    TileSelection selection;
-    int threads = 0;
-};
-/// Prints, one per line, the quadkeys of the tiles that hold content (a set cell in some layer).
-int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
-
-struct RasterizeCommand {
-    MapInput input;
-    TileSelection selection;
-    std::filesystem::path outDir;
-    int threads = 0;
-};
-/// Writes per tile <out>/<quadkey>/preview.png and <out>/<quadkey>/<layer>.tif, and
-/// <out>/summary.json (source, rules, zoom, per-layer features and coverage, per-tile coverage
-/// and files, warnings, timings). Prints where everything went.
-int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
-                 const ProgressCallback& progress = {});
 
 }  // namespace terrabit::core::io

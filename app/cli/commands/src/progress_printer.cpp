@@ -1,10 +1,12 @@
-#include "terrabit/core/io/progress_printer.h"
+#include "terrabit/cli/progress_printer.h"
 
 #include <cmath>
 #include <memory>
 #include <string>
 
-namespace terrabit::core::io {
+namespace terrabit::cli {
+
+using core::ProgressCallback;
 
 ProgressCallback progressPrinter(std::ostream& out, bool terminal) {
     struct State {
@@ -35,4 +37,4 @@ ProgressCallback progressPrinter(std::ostream& out, bool terminal) {
     };
 }
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

@@ -1,4 +1,4 @@
-#include "terrabit/core/algebra/compose_command.h"
+#include "terrabit/cli/compose_command.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +9,10 @@
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/rules/rule_set.h"
 
-namespace terrabit::core::algebra {
+namespace terrabit::cli {
+
+using namespace core;
+using namespace core::algebra;
 
 namespace {
 
@@ -25,28 +28,28 @@ constexpr const char* kResultLayer = "result";
 
 int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
                       const ProgressCallback& progress) {
-    if (command.outDir.empty()) return fail(err, "--out: no output folder given", io::kExitBadArguments);
-    if (command.expression.empty()) return fail(err, "--expr: no expression given", io::kExitBadArguments);
+    if (command.outDir.empty()) return fail(err, "--out: no output folder given", kExitBadArguments);
+    if (command.expression.empty()) return fail(err, "--expr: no expression given", kExitBadArguments);
 
     // The expression is checked against the rules' layer names before the map is read, so a typo
     // costs no wait. Metres are checked at the equator, where cells are largest on the ground:
     // a radius within the limit there may still be too many cells further north, which the
     // compile at the tiles' latitude below reports.
     Result<RuleSet> rules = RuleSet::load(command.input.rules);
-    if (!rules) return fail(err, rules.message(), io::kExitBadArguments);
+    if (!rules) return fail(err, rules.message(), kExitBadArguments);
     {
         ExpressionOptions early;
         early.zoom = command.selection.zoom;
         early.latitude = 0.0;
         const Result<ExpressionAst> ast = ExpressionAst::parse(command.expression, rules->layerNames(), early);
-        if (!ast) return fail(err, "bad expression\n" + ast.message(), io::kExitBadArguments);
+        if (!ast) return fail(err, "bad expression\n" + ast.message(), kExitBadArguments);
     }
 
     auto built = io::buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) return fail(err, built.message(), io::kExitNothingUsable);
+    if (!built) return fail(err, built.message(), kExitNothingUsable);
     const io::MapLayers& m = **built;
     const std::vector<TileId>& tiles = m.store.tiles();
-    if (tiles.empty()) return fail(err, "no tile holds any content at this zoom", io::kExitNothingUsable);
+    if (tiles.empty()) return fail(err, "no tile holds any content at this zoom", kExitNothingUsable);
 
     ComposeOptions options;
     options.seed = command.seed;
@@ -56,7 +59,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     if (!composed) {
         const bool expressionError = diagnostic.line > 0;
         return fail(err, (expressionError ? "bad expression\n" : "") + composed.message(),
-                    expressionError ? io::kExitBadArguments : io::kExitNothingUsable);
+                    expressionError ? kExitBadArguments : kExitNothingUsable);
     }
 
     // Files: the result as a one-layer store, written by the same writer as `rasterize`.
@@ -73,7 +76,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     for (std::size_t s = 0; s < tiles.size(); ++s) {
         result.store(s, std::span<const BitTile>(&composed->masks[s], 1));
         Result<io::TileFiles> files = io::writeTile(result, s, infos, command.outDir);
-        if (!files) return fail(err, files.message(), io::kExitNothingUsable);
+        if (!files) return fail(err, files.message(), kExitNothingUsable);
         const AreaCoverage& c = composed->coverage[s];
         tileList.push_back({{"quadkey", tiles[s].quadkey()},
                             {"cells", c.cells},
@@ -98,14 +101,14 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["total"] = {
         {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};
     const Status written = io::writeFileAtomically(command.outDir / "coverage.json", summary.dump(2) + "\n");
-    if (!written) return fail(err, written.message(), io::kExitNothingUsable);
+    if (!written) return fail(err, written.message(), kExitNothingUsable);
 
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.2f%%", 100.0 * fraction);
     out << "composed " << tiles.size() << " tiles at zoom " << command.selection.zoom << ": " << total.cells
         << " cells, " << static_cast<long long>(std::llround(total.squareMetres)) << " m² (" << percent
         << " of the tiles); files and coverage.json in " << command.outDir.string() << "\n";
-    return io::kExitOk;
+    return kExitOk;
 }
 
-}  // namespace terrabit::core::algebra
+}  // namespace terrabit::cli

@@ -1,4 +1,4 @@
-#include "terrabit/core/io/rasterize_some.h"
+#include "terrabit/core/tiling/rasterize_some.h"
 
 #include <algorithm>
 #include <atomic>
@@ -8,7 +8,7 @@
 
 #include "terrabit/core/tiling/tile_rasterizer.h"
 
-namespace terrabit::core::io {
+namespace terrabit::core {
 
 Result<LayerStore> rasterizeSome(const TileIndex& index, std::span<const TileId> tiles, int threads) {
     std::vector<std::size_t> slots;
@@ -51,4 +51,4 @@ Result<LayerStore> rasterizeSome(const TileIndex& index, std::span<const TileId>
     return store;
 }
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::core

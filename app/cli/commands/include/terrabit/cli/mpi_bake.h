@@ -13,9 +13,9 @@
 
 #include <ostream>
 
-#include "terrabit/core/io/bake_command.h"
+#include "terrabit/cli/bake_command.h"
 
-namespace terrabit::core::scale {
+namespace terrabit::cli {
 
 struct MpiBakeOptions {
     int units = 0;  ///< units to cut the tiles into; 0: two per baking rank
@@ -23,6 +23,6 @@ struct MpiBakeOptions {
 
 /// Initialises MPI, runs the bake on every rank and finalises MPI. Returns rank 0's exit code
 /// (0: merged; 1: a unit failed or the merge did; 2: bad arguments) on rank 0 and 0 elsewhere.
-int runMpiBake(const io::BakeCommand& command, const MpiBakeOptions& options, std::ostream& out, std::ostream& err);
+int runMpiBake(const BakeCommand& command, const MpiBakeOptions& options, std::ostream& out, std::ostream& err);
 
-}  // namespace terrabit::core::scale
+}  // namespace terrabit::cli

@@ -5,14 +5,15 @@
 #include <ostream>
 #include <string>
 
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/exit_codes.h"
+#include "terrabit/core/io/map_layers.h"
 
-namespace terrabit::core::io {
+namespace terrabit::cli {
 
 struct ProbeCommand {
-    MapInput input;
+    core::io::MapInput input;
     /// The tiles to load; none named means every tile that holds content.
-    TileSelection selection;
+    core::io::TileSelection selection;
     int threads = 0;
     /// An optional layer expression ("building | water"): when given, each probe answers whether
     /// it hits the expression's cells ("hit") or not ("clear"), followed by the layers it touched.
@@ -26,6 +27,6 @@ struct ProbeCommand {
 /// comment lines print nothing. Exit code: 0, 1 when the map gave nothing usable, 2 for bad
 /// arguments, a bad expression (printed with its caret) or any bad probe line.
 int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, std::ostream& err,
-             const ProgressCallback& progress = {});
+             const core::ProgressCallback& progress = {});
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

@@ -7,10 +7,11 @@
 #include <ostream>
 #include <string>
 
-#include "terrabit/core/io/map_commands.h"
+#include "terrabit/cli/exit_codes.h"
+#include "terrabit/core/io/map_layers.h"
 #include "terrabit/core/progress.h"
 
-namespace terrabit::render {
+namespace terrabit::cli {
 
 struct RenderCommand {
     core::io::MapInput input;           ///< map file, rules (with their passes), GDAL options
@@ -39,4 +40,4 @@ struct RenderCommand {
 int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err,
               const core::ProgressCallback& progress = {});
 
-}  // namespace terrabit::render
+}  // namespace terrabit::cli

@@ -1,35 +1,19 @@
 #pragma once
 /// `terrabit-cli bake`: read a map, rasterize its tiles, run the placement passes of the rules
 /// document and write the scene (the manifest by default) — as a library function main.cpp and
-/// tests call. The export formats are written by terrabit::export, which itself builds on
-/// terrabit::io; so the exporter is passed in (main passes exportScene) instead of linked here.
+/// tests call. The formats are written by terrabit::export; a streamed bake's batches are joined
+/// by terrabit::scale.
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <ostream>
 #include <vector>
 
-#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/export/scene_export.h"
-#include "terrabit/core/io/map_commands.h"
-#include "terrabit/core/progress.h"
-#include "terrabit/core/raster/layer_source.h"
-#include "terrabit/core/result.h"
 #include "terrabit/core/scale/shard_plan.h"
-#include "terrabit/core/scene/scene.h"
 
-namespace terrabit::core::io {
-
-/// Writes a scene: the shape of terrabit::core::exportScene.
-using SceneExporter = std::function<Result<ExportReport>(const Scene&, const ExportOptions&, const AssetCatalogue&,
-                                                         const LayerSource*, const ProgressCallback&)>;
-
-/// Joins the part folders of a streamed bake (each a shard of the bake, with its shard.json)
-/// into `outDir`: the shape of terrabit-cli merge (scale::runMerge with moveParts), passed in
-/// like the exporter because terrabit::scale builds on terrabit::io.
-using PartMerger =
-    std::function<Status(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir)>;
+namespace terrabit::cli {
 
 /// What a bake held at once, for tests that show a streamed bake stays bounded.
 struct BakeFootprint {
@@ -55,25 +39,27 @@ struct BakeCommand {
     std::uint64_t seed = 0;   ///< the scene seed
     int blockCells = 32;      ///< instance blocks of n × n cells
     std::filesystem::path outDir;
-    std::vector<ExportFormat> formats{ExportFormat::Manifest};
+    std::vector<core::ExportFormat> formats{core::ExportFormat::Manifest};
     /// glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it.
     bool plainNodes = false;
     /// The asset catalogue; empty: <resources>/assets/catalogue.yaml beside the rules' resources
     /// (resolved by main).
     std::filesystem::path catalogue;
-    SceneExporter exporter;  ///< required: writes the formats
+    /// Writes the osgb format (render::sceneGraphFileWriter, when the render module is built).
+    core::SceneGraphWriter sceneGraphWriter;
     /// Part K of N of the tiles (scale/shard_plan.h); the default (count 0) is the whole bake. A shard
     /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
     /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.
-    scale::ShardSpec shard;
+    core::scale::ShardSpec shard;
     /// Streaming: the tiles are baked in batches of at most this many (runs of consecutive
     /// quadkeys, each with its halo, like shards), rasterized per batch and dropped after it, and
-    /// the batches joined by `merger` — the same files, byte for byte, as one bake of everything.
-    /// Only when every format is per tile (manifest, 3dtiles, layers) and `merger` is set; glb,
+    /// the batches joined (scale::mergeParts) — the same files, byte for byte, as one bake of
+    /// everything. Only when every format is per tile (manifest, 3dtiles, layers); glb,
     /// osgb and collision are whole-scene files, so a bake asking for one holds the whole scene.
     /// A shard streams its own tiles. 0: never stream.
     std::size_t batchTiles = kDefaultBatchTiles;
-    PartMerger merger;
+    /// Most batches whose parts are joined at once (scale::mergeParts' maxOpen).
+    std::size_t joinMaxOpen = 256;
     /// When set, filled with what the bake held at once.
     BakeFootprint* footprint = nullptr;
 };
@@ -86,4 +72,4 @@ struct BakeCommand {
 /// rules or catalogue. A streamed bake works in <outDir>/.terrabit-batches, removed at the end.
 int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

@@ -5,10 +5,10 @@
 
 #include "terrabit/core/progress.h"
 
-namespace terrabit::core::io {
+namespace terrabit::cli {
 
 /// A callback that writes "<stage> 42%" to `out`: on a terminal one line redrawn in place, else
 /// a line per stage and every 10 %. Never cancels. `out` must outlive the callback.
-ProgressCallback progressPrinter(std::ostream& out, bool terminal);
+core::ProgressCallback progressPrinter(std::ostream& out, bool terminal);
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

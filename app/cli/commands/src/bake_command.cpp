@@ -1,4 +1,4 @@
-#include "terrabit/core/io/bake_command.h"
+#include "terrabit/cli/bake_command.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,19 +8,23 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "terrabit/core/io/rasterize_some.h"
+#include "terrabit/cli/map_commands.h"
+#include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
+#include "terrabit/core/tiling/rasterize_some.h"
 
-namespace terrabit::core::io {
+namespace terrabit::cli {
+
+using namespace core;
+using namespace core::io;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr std::size_t kWarningsShown = 20;
 
 std::string fixed(double v, int digits) {
     std::ostringstream s;
@@ -34,9 +38,7 @@ int failure(std::ostream& err, const std::string& message, int code) {
 }
 
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
-    const std::size_t shown = std::min(warnings.size(), kWarningsShown);
-    for (std::size_t i = 0; i < shown; ++i) err << "warning: " << warnings[i] << '\n';
-    if (warnings.size() > shown) err << "warning: … and " << (warnings.size() - shown) << " more\n";
+    cli::printWarnings(err, warnings, nullptr);
 }
 
 /// What the bake made, summed over its batches, for the summary.
@@ -119,6 +121,7 @@ public:
         o.formats = command.formats;
         o.outDir = outDir;
         o.plainNodes = command.plainNodes;
+        o.sceneGraphWriter = command.sceneGraphWriter;
         o.rulesDocument = rulesDocument;
         o.layerStyles = m.rules.layerInfos();
         // What placement made is exported as layers too (for previews and collision).
@@ -187,8 +190,8 @@ public:
         if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
         warnings.insert(warnings.end(), baker.report().warnings.begin(), baker.report().warnings.end());
         const auto writeStart = Clock::now();
-        auto report = command.exporter(*scene, exportOptions(command.outDir), catalogue, &baker.layers(),
-                                       scaled(progress, 0.8, 0.2));
+        auto report =
+            exportScene(*scene, exportOptions(command.outDir), catalogue, &baker.layers(), scaled(progress, 0.8, 0.2));
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
         printWarnings(err(), warnings);
         if (!report) return failure(err(), report.message(), kExitNothingUsable);
@@ -272,8 +275,8 @@ public:
             }
             const fs::path folder = work / std::to_string(k);
             const auto writeStart = Clock::now();
-            auto report = command.exporter(*scene, exportOptions(folder), catalogue, &baker.layers(),
-                                           scaled(progress, from + span * 0.8, span * 0.2));
+            auto report = exportScene(*scene, exportOptions(folder), catalogue, &baker.layers(),
+                                      scaled(progress, from + span * 0.8, span * 0.2));
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!report) {
                 printWarnings(err(), warnings);
@@ -298,7 +301,7 @@ public:
         printWarnings(err(), warnings);
 
         const auto joinStart = Clock::now();
-        if (Status s = command.merger(folders, command.outDir); !s) {
+        if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen); !s) {
             return failure(err(), s.message(), kExitNothingUsable);
         }
         joinMs = std::chrono::duration<double, std::milli>(Clock::now() - joinStart).count();
@@ -341,8 +344,6 @@ public:
 
 int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
     const auto start = Clock::now();
-    if (!command.exporter)
-        return failure(err, "bake: no exporter (a programming error in the caller)", kExitBadArguments);
     if (command.outDir.empty()) return failure(err, "--out: give a folder for the scene", kExitBadArguments);
     if (command.formats.empty()) return failure(err, "--format: give at least one format", kExitBadArguments);
     if (command.blockCells < 1 || command.blockCells > kTileCells) {
@@ -385,7 +386,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
         return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
     });
-    const bool mayStream = command.merger && command.batchTiles > 0 && perTileFormats;
+    const bool mayStream = command.batchTiles > 0 && perTileFormats;
     auto layers = mayStream ? readMapIndex(command.input, command.selection, command.threads, part(0.0, 0.2))
                             : buildMapLayers(command.input, command.selection, command.threads, part(0.0, 0.5));
     if (!layers) return failure(err, layers.message(), kExitNothingUsable);
@@ -490,4 +491,4 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     return kExitOk;
 }
 
-}  // namespace terrabit::core::io
+}  // namespace terrabit::cli

@@ -1,4 +1,7 @@
-#include "terrabit/render/render_command.h"
+#include "terrabit/cli/render_command.h"
+
+#include <fstream>
+#include <sstream>
 
 #include <chrono>
 #include <memory>
@@ -11,7 +14,9 @@
 #include "terrabit/render/scene_file.h"
 #include "terrabit/render/scene_graph.h"
 
-namespace terrabit::render {
+namespace terrabit::cli {
+
+using namespace render;
 
 namespace {
 
@@ -20,60 +25,65 @@ namespace io = core::io;
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-int fail(std::ostream& err, const std::string& message, int code) {
+int renderFail(std::ostream& err, const std::string& message, int code) {
     err << "terrabit-cli render: " << message << "\n";
     return code;
+}
+
+int renderFail(std::ostream& err, const core::Error& error) {
+    return renderFail(err, error.message, exitCode(error.kind));
 }
 
 }  // namespace
 
 int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err,
               const core::ProgressCallback& progress) {
-    if (command.out.empty()) return fail(err, "--out: no output image given", io::kExitBadArguments);
+    if (command.out.empty()) return renderFail(err, "--out: no output image given", kExitBadArguments);
     core::Result<ViewDirection> direction = parseViewDirection(command.camera);
-    if (!direction) return fail(err, "--camera: " + direction.message(), io::kExitBadArguments);
-    if (command.catalogue.empty()) return fail(err, "no asset catalogue given or found", io::kExitBadArguments);
+    if (!direction) return renderFail(err, "--camera: " + direction.message(), kExitBadArguments);
+    if (command.catalogue.empty()) return renderFail(err, "no asset catalogue given or found", kExitBadArguments);
     core::Result<core::AssetCatalogue> catalogue = core::AssetCatalogue::load(command.catalogue);
-    if (!catalogue) return fail(err, catalogue.message(), io::kExitBadArguments);
+    if (!catalogue) return renderFail(err, catalogue.message(), kExitBadArguments);
 
     const auto start = Clock::now();
     core::Result<std::unique_ptr<io::MapLayers>> built =
         io::buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) {
-        // buildMapLayers says "rules" when the rules document is at fault.
-        const bool rules = built.message().find("rules") != std::string::npos;
-        return fail(err, built.message(), rules ? io::kExitBadArguments : io::kExitNothingUsable);
-    }
+    if (!built) return renderFail(err, built.error());
     const io::MapLayers& map = **built;
     for (const std::string& w : map.map.warnings) err << "warning: " << w << "\n";
     for (const std::string& w : map.classified.warnings) err << "warning: " << w << "\n";
     const double readMs = msSince(start);
-    if (map.store.tiles().empty()) return fail(err, "no tile holds anything to render", io::kExitNothingUsable);
+    if (map.store.tiles().empty()) return renderFail(err, "no tile holds anything to render", kExitNothingUsable);
 
     // Bake. A rules document without passes still has layers worth looking at.
     auto bakeStart = Clock::now();
     std::optional<core::placement::SceneBaker> baker;
     core::Scene scene;
+    std::ifstream rulesIn(command.input.rules, std::ios::binary);
+    if (!rulesIn)
+        return renderFail(err, command.input.rules.string() + ": cannot read the rules file", kExitBadArguments);
+    std::ostringstream rulesText;
+    rulesText << rulesIn.rdbuf();
     core::Result<core::placement::PlacementRules> rules =
-        core::placement::PlacementRules::load(command.input.rules, map.classified.layers);
-    if (!rules && rules.message().find("passes") != std::string::npos) {
+        core::placement::PlacementRules::parse(rulesText.str(), command.input.rules.string(), map.classified.layers);
+    if (!rules && !core::placement::PlacementRules::declaresPasses(rulesText.str())) {
         err << "warning: " << rules.message() << "; rendering the ground and surfaces only\n";
         scene.tiles = map.store.tiles();
         scene.frame = {core::placement::sceneOrigin(scene.tiles), command.selection.zoom};
         scene.seed = command.seed;
     } else if (!rules) {
-        return fail(err, rules.message(), io::kExitBadArguments);
+        return renderFail(err, rules.message(), kExitBadArguments);
     } else {
         baker.emplace(map.index, map.store, *catalogue);
         if (core::Status s = baker->setRules(std::move(rules).value()); !s) {
-            return fail(err, s.message(), io::kExitBadArguments);
+            return renderFail(err, s.message(), kExitBadArguments);
         }
         core::placement::BakeOptions options;
         options.seed = command.seed;
         options.threads = command.threads;
         options.progress = progress;
         core::Result<core::Scene> baked = baker->bake(options);
-        if (!baked) return fail(err, baked.message(), io::kExitNothingUsable);
+        if (!baked) return renderFail(err, baked.message(), kExitNothingUsable);
         for (const std::string& w : baker->report().warnings) err << "warning: " << w << "\n";
         scene = std::move(baked).value();
     }
@@ -88,14 +98,13 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     options.groundExpression = command.ground;
     SceneGraph graph(*catalogue, models, options);
     if (core::Status s = graph.setScene(scene, &layers); !s) {
-        const bool expression = !command.ground.empty() && s.message().find("expression") != std::string::npos;
-        return fail(err, s.message(), expression ? io::kExitBadArguments : io::kExitNothingUsable);
+        return renderFail(err, s.error());
     }
     if (!command.overlay.empty()) {
         HeatOverlayStyle heat;
         heat.radiusCells = command.overlayRadius;
         if (core::Status s = graph.setHeatOverlay(layers, command.overlay, heat); !s) {
-            return fail(err, "--overlay: " + s.message(), io::kExitBadArguments);
+            return renderFail(err, "--overlay: " + s.message(), kExitBadArguments);
         }
     }
     if (command.grid) graph.setTileGridVisible(true);
@@ -104,16 +113,16 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     // Draw.
     core::Result<std::unique_ptr<OffscreenRenderer>> renderer =
         OffscreenRenderer::create(command.width, command.height);
-    if (!renderer) return fail(err, renderer.message(), io::kExitNothingUsable);
+    if (!renderer) return renderFail(err, renderer.message(), kExitNothingUsable);
     const CameraPose pose = frameBox(graph.bounds(), *direction, static_cast<double>(command.width) / command.height);
     core::Result<FrameStatistics> frame = (*renderer)->render(graph.root(), pose, options.lighting.sky);
-    if (!frame) return fail(err, frame.message(), io::kExitNothingUsable);
+    if (!frame) return renderFail(err, frame.message(), kExitNothingUsable);
     if (core::Status s = writePng((*renderer)->image(), command.out); !s) {
-        return fail(err, s.message(), io::kExitNothingUsable);
+        return renderFail(err, s.message(), kExitNothingUsable);
     }
     if (!command.sceneFile.empty()) {
         if (core::Status s = writeSceneFile(*graph.root(), command.sceneFile); !s) {
-            return fail(err, s.message(), io::kExitNothingUsable);
+            return renderFail(err, s.message(), kExitNothingUsable);
         }
     }
 
@@ -129,7 +138,7 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     out << "time: read " << static_cast<long>(readMs) << " ms, bake " << static_cast<long>(bakeMs) << " ms, graph "
         << static_cast<long>(graphMs) << " ms, frame " << static_cast<long>(frame->frameMs) << " ms\n";
     out << "Map data © OpenStreetMap contributors, ODbL 1.0\n";
-    return io::kExitOk;
+    return kExitOk;
 }
 
-}  // namespace terrabit::render
+}  // namespace terrabit::cli

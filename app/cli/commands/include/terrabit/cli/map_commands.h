@@ -1,0 +1,55 @@
+#pragma once
+/// The map commands of terrabit-cli (info, tiles, rasterize) as library functions: main.cpp
+/// only parses arguments into these structs and calls them, and tests call them directly.
+/// Each takes its streams: results on `out`, messages and progress on `err`. Each returns the
+/// process exit code (exit_codes.h): 0 when something usable was read and processed (warnings
+/// or not), 1 when nothing usable was read or an output could not be written, 2 for bad
+/// arguments or rules.
+
+#include <filesystem>
+#include <ostream>
+
+#include "terrabit/cli/exit_codes.h"
+#include "terrabit/core/io/map_layers.h"
+#include "terrabit/core/progress.h"
+
+namespace terrabit::cli {
+
+using core::ProgressCallback;
+using core::io::MapInput;
+using core::io::TileSelection;
+
+struct InfoCommand {
+    MapInput input;
+};
+/// Prints the file's format, extent, source layers with feature counts, the features per rules
+/// layer and class, the unclassified count, a suggested zoom and the warnings.
+int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
+
+struct TilesCommand {
+    MapInput input;
+    TileSelection selection;
+    int threads = 0;
+};
+/// Prints, one per line, the quadkeys of the tiles that hold content (a set cell in some layer).
+int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
+
+struct RasterizeCommand {
+    MapInput input;
+    TileSelection selection;
+    std::filesystem::path outDir;
+    int threads = 0;
+};
+/// Writes per tile <out>/<quadkey>/preview.png and <out>/<quadkey>/<layer>.tif, and
+/// <out>/summary.json (source, rules, zoom, per-layer features and coverage, per-tile coverage
+/// and files, warnings, timings). Prints where everything went.
+int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
+                 const ProgressCallback& progress = {});
+
+/// Prints up to 20 warnings, then how many more there are (`where`: where the rest are, or null).
+void printWarnings(std::ostream& err, const std::vector<std::string>& warnings, const char* where);
+
+/// All warnings of a map read into layers, reading first.
+std::vector<std::string> allWarnings(const core::io::MapLayers& m);
+
+}  // namespace terrabit::cli

@@ -1,0 +1,266 @@
+#include "terrabit/cli/map_commands.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/io/tile_writer.h"
+
+namespace terrabit::cli {
+
+using namespace core;
+using namespace core::io;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr std::size_t kWarningsShown = 20;
+
+std::string fixed(double v, int digits) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(digits) << v;
+    return s.str();
+}
+
+std::string hexColour(Rgb c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+    return buf;
+}
+
+}  // namespace
+
+void printWarnings(std::ostream& err, const std::vector<std::string>& warnings, const char* where) {
+    const std::size_t shown = std::min(warnings.size(), kWarningsShown);
+    for (std::size_t i = 0; i < shown; ++i) err << "warning: " << warnings[i] << '\n';
+    if (warnings.size() > shown) {
+        err << "warning: … and " << (warnings.size() - shown) << " more" << (where ? where : "") << '\n';
+    }
+}
+
+std::vector<std::string> allWarnings(const MapLayers& m) {
+    std::vector<std::string> w = m.map.warnings;
+    w.insert(w.end(), m.classified.warnings.begin(), m.classified.warnings.end());
+    return w;
+}
+
+// -- info -------------------------------------------------------------------------------------
+
+int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
+    auto rules = loadRules(command.input);
+    if (!rules) return fail(err, rules.error());
+    ReadOptions read;
+    read.openOptions = command.input.openOptions;
+    read.progress = progress;
+    auto map = readMap(command.input.file, read);
+    if (!map) return fail(err, map.error());
+    const ClassifiedMap classified = classify(*map, *rules);
+
+    out << "file: " << map->source << " (" << map->format << ")\n";
+    if (!map->extent.empty()) {
+        const LonLat sw = mercatorToLonLat(map->extent.min);
+        const LonLat ne = mercatorToLonLat(map->extent.max);
+        const double scale = std::cos(mercatorToLonLat(map->extent.centre()).lat * 3.14159265358979323846 / 180.0);
+        out << "extent: " << fixed(sw.lon, 6) << "," << fixed(sw.lat, 6) << " – " << fixed(ne.lon, 6) << ","
+            << fixed(ne.lat, 6) << " (lon/lat W,S – E,N), about " << fixed(map->extent.width() * scale / 1000.0, 1)
+            << " × " << fixed(map->extent.height() * scale / 1000.0, 1) << " km\n";
+    }
+    out << "source layers:\n";
+    for (const SourceLayerInfo& l : map->layers) {
+        out << "  " << std::left << std::setw(20) << l.name << std::right << std::setw(8) << l.featuresRead
+            << " features  (" << l.geometryType;
+        if (l.featuresSkipped) out << "; " << l.featuresSkipped << " skipped";
+        out << ")\n";
+    }
+    out << "rules: " << rules->source() << "\n";
+    out << "features per layer (id name count):\n";
+    for (std::size_t id = 0; id < classified.layers.size(); ++id) {
+        const LayerInfo& l = classified.layers[id];
+        out << "  " << std::setw(3) << id << "  " << (l.parent >= 0 ? "  " : "") << std::left << std::setw(16) << l.name
+            << std::right << std::setw(8) << classified.featureCounts[id] << "\n";
+    }
+    out << "unclassified features: " << classified.unclassified << " of " << map->features.size() << "\n";
+    const int zoom = suggestedZoom(map->extent);
+    const double lat = mercatorToLonLat(map->extent.centre()).lat;
+    const auto tiles = tilesCovering(map->extent, zoom, std::size_t{1} << 22);
+    out << "suggested zoom: " << zoom << " (a cell is " << fixed(metresPerCell(lat, zoom), 2) << " m on the ground";
+    if (tiles) out << "; the extent spans " << tiles->size() << " tiles";
+    out << ")\n";
+    std::vector<std::string> warnings = map->warnings;
+    warnings.insert(warnings.end(), classified.warnings.begin(), classified.warnings.end());
+    out << "warnings: " << warnings.size() << "\n";
+    printWarnings(err, warnings, nullptr);
+    return kExitOk;
+}
+
+// -- tiles ------------------------------------------------------------------------------------
+
+int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
+    auto layers = buildMapLayers(command.input, command.selection, command.threads, progress);
+    if (!layers) return fail(err, layers.error());
+    const MapLayers& m = **layers;
+    std::size_t count = 0;
+    for (std::size_t s = 0; s < m.store.tiles().size(); ++s) {
+        if (m.store.emptyAt(s)) continue;
+        out << m.store.tiles()[s].quadkey() << '\n';
+        ++count;
+    }
+    printWarnings(err, allWarnings(m), nullptr);
+    err << count << " tiles with content at zoom " << command.selection.zoom << "\n";
+    return kExitOk;
+}
+
+// -- rasterize --------------------------------------------------------------------------------
+
+int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
+                 const ProgressCallback& progress) {
+    if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"));
+    const auto start = Clock::now();
+    auto built = buildMapLayers(command.input, command.selection, command.threads, progress);
+    if (!built) return fail(err, built.error());
+    const MapLayers& m = **built;
+    const std::vector<TileId>& tiles = m.store.tiles();
+    const std::vector<LayerInfo>& layers = m.classified.layers;
+
+    std::error_code ec;
+    std::filesystem::create_directories(command.outDir, ec);
+    if (ec) {
+        return fail(err, ioError(command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")"));
+    }
+
+    // Write tiles on a few threads: GDAL datasets are independent, and file creation, not
+    // encoding, is what costs here.
+    auto t = Clock::now();
+    std::vector<TileFiles> files(tiles.size());
+    std::atomic<std::size_t> next{0}, done{0};
+    std::mutex mutex;
+    std::string firstError;
+    std::size_t firstErrorSlot = tiles.size();
+    int threads = command.threads > 0 ? command.threads : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(tiles.size(), 1)));
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) {
+        pool.emplace_back([&] {
+            for (std::size_t s; (s = next.fetch_add(1)) < tiles.size();) {
+                auto written = writeTile(m.store, s, layers, command.outDir);
+                if (written) {
+                    files[s] = std::move(*written);
+                } else {
+                    std::lock_guard lock(mutex);
+                    if (s < firstErrorSlot) {
+                        firstErrorSlot = s;
+                        firstError = written.message();
+                    }
+                }
+                done.fetch_add(1);
+            }
+        });
+    }
+    while (done.load() < tiles.size()) {
+        (void)reportProgress(progress, static_cast<double>(done.load()) / static_cast<double>(tiles.size()), "writing");
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    for (std::thread& th : pool) th.join();
+    (void)reportProgress(progress, 1.0, "writing");
+    if (!firstError.empty()) return fail(err, ioError(firstError));
+    const double writeMs = msSince(t);
+
+    // The summary.
+    using Json = nlohmann::ordered_json;
+    Json summary;
+    summary["source"] = m.map.source;
+    summary["format"] = m.map.format;
+    if (m.map.format == "OSM" || m.map.format == "MVT" || m.map.format == "MBTiles") {
+        summary["attribution"] = m.map.format == "OSM" ? "© OpenStreetMap contributors, ODbL 1.0"
+                                                       : "© OpenStreetMap contributors, ODbL 1.0 (and the tile "
+                                                         "provider's attribution)";
+    }
+    summary["rules"] = m.rules.source();
+    summary["zoom"] = command.selection.zoom;
+    if (!m.map.extent.empty()) {
+        const LonLat sw = mercatorToLonLat(m.map.extent.min);
+        const LonLat ne = mercatorToLonLat(m.map.extent.max);
+        summary["extent_lonlat"] = {sw.lon, sw.lat, ne.lon, ne.lat};
+    }
+    summary["features"] = {{"read", m.map.features.size()}, {"unclassified", m.classified.unclassified}};
+
+    std::vector<std::uint64_t> cells(layers.size(), 0);
+    std::vector<std::size_t> tilesWith(layers.size(), 0);
+    std::vector<double> areaM2(layers.size(), 0.0);
+    Json tileList = Json::array();
+    for (std::size_t s = 0; s < tiles.size(); ++s) {
+        const TileId& tile = tiles[s];
+        const Box2 ll = tile.boundsLonLat();
+        const double mpc = metresPerCell(tile.boundsLonLat().centre().y, tile.zoom);
+        Json jt;
+        jt["quadkey"] = tile.quadkey();
+        jt["z"] = tile.zoom;
+        jt["x"] = tile.x;
+        jt["y"] = tile.y;
+        jt["bounds_lonlat"] = {ll.min.x, ll.min.y, ll.max.x, ll.max.y};
+        jt["preview"] = files[s].preview;
+        Json jl;
+        for (std::size_t l = 0; l < layers.size(); ++l) {
+            const BitTile* bits = m.store.at(s, static_cast<int>(l));
+            const int n = bits ? bits->count() : 0;
+            cells[l] += static_cast<std::uint64_t>(n);
+            areaM2[l] += n * mpc * mpc;
+            if (n) ++tilesWith[l];
+            jl[layers[l].name] = {{"cells", n},
+                                  {"coverage", static_cast<double>(n) / (BitTile::kSize * BitTile::kSize)},
+                                  {"file", files[s].layers[l]}};
+        }
+        jt["layers"] = std::move(jl);
+        tileList.push_back(std::move(jt));
+    }
+    Json layerList = Json::array();
+    const double totalCells = static_cast<double>(tiles.size()) * BitTile::kSize * BitTile::kSize;
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        Json jl;
+        jl["id"] = l;
+        jl["name"] = layers[l].name;
+        if (layers[l].parent >= 0) jl["class_of"] = layers[static_cast<std::size_t>(layers[l].parent)].name;
+        if (!layers[l].classes.empty()) {
+            Json classes = Json::array();
+            for (int c : layers[l].classes) classes.push_back(layers[static_cast<std::size_t>(c)].name);
+            jl["classes"] = std::move(classes);
+        }
+        jl["colour"] = hexColour(layers[l].colour);
+        jl["coverage_rule"] = layers[l].coverage == Coverage::Conservative ? "conservative" : "centre";
+        jl["features"] = m.classified.featureCounts[l];
+        jl["cells"] = cells[l];
+        jl["coverage"] = totalCells > 0 ? static_cast<double>(cells[l]) / totalCells : 0.0;
+        jl["area_m2"] = std::round(areaM2[l]);
+        jl["tiles_with_content"] = tilesWith[l];
+        layerList.push_back(std::move(jl));
+    }
+    summary["layers"] = std::move(layerList);
+    summary["tiles"] = std::move(tileList);
+    const std::vector<std::string> warnings = allWarnings(m);
+    summary["warnings"] = warnings;
+    summary["timings_ms"] = {{"read", m.readMs},           {"classify", m.classifyMs}, {"index", m.indexMs},
+                             {"rasterize", m.rasterizeMs}, {"write", writeMs},         {"total", msSince(start)}};
+
+    const std::filesystem::path summaryFile = command.outDir / "summary.json";
+    if (Status s = writeFileAtomically(summaryFile, summary.dump(2) + "\n"); !s) return fail(err, s.error());
+
+    printWarnings(err, warnings, " (all of them are in summary.json)");
+    out << "rasterized " << tiles.size() << " tiles at zoom " << command.selection.zoom << " from "
+        << m.map.features.size() << " features (" << m.map.format << ")\n";
+    out << "wrote " << tiles.size() << " previews and " << tiles.size() * layers.size() << " GeoTIFF layers to "
+        << command.outDir.string() << "/<quadkey>/, summary: " << summaryFile.string() << "\n";
+    return kExitOk;
+}
+
+}  // namespace terrabit::cli
