@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -28,13 +27,92 @@
 
 namespace terrabit::core {
 
-namespace raster_detail {
-
 namespace {
-constexpr std::uint64_t kExponentBits = 0x7ff0000000000000;
+
+constexpr double kMaxDouble = std::numeric_limits<double>::max();
+
+/// The grid grown by Rasterizer::kReachCells on every side: where points are used as they are.
+Box2 reachOf(int width, int height) {
+    constexpr double kReach = Rasterizer::kReachCells;
+    return {{-kReach, -kReach}, {width + kReach, height + kReach}};
+}
+
+bool within(const Box2& box, Vec2 p) {
+    return p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y;  // false for NaN
+}
+
+/// The point where the segment a-b crosses coordinate Axis = bound, bound strictly between the
+/// ends' coordinates. Worked out from the ends in a fixed order, so an edge walked either way (a
+/// two-point ring) gives the same point, and on halved coordinates, so that no difference of two
+/// finite coordinates overflows.
+template <int Axis>
+Vec2 crossingAt(Vec2 a, Vec2 b, double bound) {
+    if (b.x < a.x || (b.x == a.x && b.y < a.y)) std::swap(a, b);
+    const double aAlong = Axis == 0 ? a.x : a.y, bAlong = Axis == 0 ? b.x : b.y;
+    const double aAcross = Axis == 0 ? a.y : a.x, bAcross = Axis == 0 ? b.y : b.x;
+    const double t = (0.5 * bound - 0.5 * aAlong) / (0.5 * bAlong - 0.5 * aAlong);  // in [0, 1]
+    const double across =
+        std::clamp(2.0 * (0.5 * aAcross + t * (0.5 * bAcross - 0.5 * aAcross)), -kMaxDouble, kMaxDouble);
+    return Axis == 0 ? Vec2{bound, across} : Vec2{across, bound};
+}
+
+/// One Sutherland–Hodgman pass: the closed ring `in` clipped to the half plane where coordinate
+/// Axis is >= bound (Lower) or <= bound, appended to out. For every point of that half plane
+/// the clipped ring winds as the ring did: what is cut away, closed by pieces of the bound's
+/// line, lies in the other half plane.
+template <int Axis, bool Lower>
+void clipRingPass(std::span<const Vec2> in, double bound, std::vector<Vec2>& out) {
+    if (in.empty()) return;
+    auto inside = [bound](Vec2 p) {
+        const double v = Axis == 0 ? p.x : p.y;
+        return Lower ? v >= bound : v <= bound;
+    };
+    Vec2 previous = in.back();
+    bool previousInside = inside(previous);
+    for (const Vec2 p : in) {
+        const bool pInside = inside(p);
+        if (pInside != previousInside) out.push_back(crossingAt<Axis>(previous, p, bound));
+        if (pInside) out.push_back(p);
+        previous = p;
+        previousInside = pInside;
+    }
+}
+
+/// Clips the segment a-b to box (Liang–Barsky on halved coordinates, so that b - a cannot
+/// overflow); false when nothing of it is left. An end inside the box is kept as it is.
+bool clipSegment(Vec2& a, Vec2& b, const Box2& box) {
+    const Vec2 ha = a * 0.5, hb = b * 0.5;
+    const Vec2 d = hb - ha;
+    double t0 = 0.0, t1 = 1.0;
+    auto side = [&](double p, double q) {  // p t <= q
+        if (p == 0.0) return q >= 0.0;
+        const double t = q / p;
+        if (p < 0.0) {
+            if (t > t1) return false;
+            t0 = std::max(t0, t);
+        } else {
+            if (t < t0) return false;
+            t1 = std::min(t1, t);
+        }
+        return true;
+    };
+    if (!side(-d.x, ha.x - 0.5 * box.min.x) || !side(d.x, 0.5 * box.max.x - ha.x) ||
+        !side(-d.y, ha.y - 0.5 * box.min.y) || !side(d.y, 0.5 * box.max.y - ha.y)) {
+        return false;
+    }
+    auto at = [&](double t) {
+        const Vec2 p = (ha + d * t) * 2.0;
+        return Vec2{std::clamp(p.x, box.min.x, box.max.x), std::clamp(p.y, box.min.y, box.max.y)};
+    };
+    if (t0 > 0.0) a = at(t0);
+    if (t1 < 1.0) b = at(t1);
+    return true;
+}
+
 }  // namespace
 
-Status validate(const PolygonView& shape) {
+Status Rasterizer::preparePolygon(const PolygonView& shape, int width, int height, PolygonView& scan) {
+    scan = shape;
     std::uint32_t previous = 0;
     for (std::size_t r = 0; r < shape.ringEnds.size(); ++r) {
         const std::uint32_t end = shape.ringEnds[r];
@@ -44,23 +122,62 @@ Status validate(const PolygonView& shape) {
         }
         previous = end;
     }
-    // One branch-free pass (the exponent of a NaN or an infinity has every bit set); the slow
-    // search for the culprit only when there is one.
-    std::uint64_t nonFinite = 0;
+    const Vec2 offset = shape.offset;
+    if (!isFinite(offset)) return Error{"polygon offset has a NaN or infinite coordinate"};
+    // One branch-free pass that vectorizes: a point is flagged when it lies beyond the reach or is
+    // not finite (a NaN fails the comparison, an infinity is beyond), measured from the reach
+    // box's centre in the shape's own frame. The slow search for the culprit only when there is
+    // one.
+    const double halfWidth = 0.5 * std::max(width, 0) + kReachCells;
+    const double halfHeight = 0.5 * std::max(height, 0) + kReachCells;
+    const Vec2 centre = offset + Vec2{0.5 * std::max(width, 0), 0.5 * std::max(height, 0)};
+    std::uint64_t flagged = 0;
     for (const Vec2& p : shape.points) {
-        nonFinite |= (~std::bit_cast<std::uint64_t>(p.x) & kExponentBits) == 0;
-        nonFinite |= (~std::bit_cast<std::uint64_t>(p.y) & kExponentBits) == 0;
+        flagged |= !(std::abs(p.x - centre.x) <= halfWidth);
+        flagged |= !(std::abs(p.y - centre.y) <= halfHeight);
     }
-    if (nonFinite == 0) return {};
+    if (flagged == 0) return {};
     for (std::size_t i = 0; i < shape.points.size(); ++i) {
         if (!isFinite(shape.points[i])) {
             return Error{"polygon point " + std::to_string(i) + " has a NaN or infinite coordinate"};
         }
     }
+    if (width <= 0 || height <= 0) return {};
+
+    // The slow path, for shapes no real map has: a point beyond kReachCells. Its moved point
+    // must be finite (a finite point minus a finite offset can overflow).
+    for (std::size_t i = 0; i < shape.points.size(); ++i) {
+        if (!isFinite(shape.points[i] - offset)) {
+            return Error{"polygon point " + std::to_string(i) + " minus the offset overflows a double"};
+        }
+    }
+    const Box2 reach = reachOf(width, height);
+    // Every ring clipped to the reach box, one half plane at a time. What is cut away lies
+    // beyond the box, kReachCells from the grid, so the fill inside the grid is the shape's, and
+    // the box's sides, being that far away, touch no cell of it.
+    mClipPoints.clear();
+    mClipEnds.clear();
+    std::uint32_t begin = 0;
+    for (const std::uint32_t end : shape.ringEnds) {
+        mClipPass.clear();
+        for (std::uint32_t i = begin; i < end; ++i) mClipPass.push_back(shape.points[i] - offset);
+        begin = end;
+        std::vector<Vec2>& a = mClipPass;
+        std::vector<Vec2>& b = mClipSwap;
+        b.clear();
+        clipRingPass<0, true>(a, reach.min.x, b);
+        a.clear();
+        clipRingPass<0, false>(b, reach.max.x, a);
+        b.clear();
+        clipRingPass<1, true>(a, reach.min.y, b);
+        a.clear();
+        clipRingPass<1, false>(b, reach.max.y, a);
+        mClipPoints.insert(mClipPoints.end(), a.begin(), a.end());
+        mClipEnds.push_back(static_cast<std::uint32_t>(mClipPoints.size()));
+    }
+    scan = PolygonView{mClipPoints, mClipEnds};
     return {};
 }
-
-}  // namespace raster_detail
 
 namespace {
 
@@ -173,8 +290,16 @@ TERRABIT_INLINE void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView 
 TERRABIT_INLINE Rasterizer::Band bandOf(Vec2 a, Vec2 b, double r, int height) {
     Rasterizer::Band band;
     band.a = a;
-    band.d = b - a;
-    const Vec2 d = band.d;
+    Vec2 d = b - a;
+    // A segment within 2^-900 of horizontal or vertical (only ends that differ by a denormal get
+    // there) is taken as exactly so: its slopes below would overflow and make its band empty,
+    // and the turn moves no point of it by a measurable amount. Real segments never get here.
+    if (std::abs(d.y) < std::abs(d.x) * 0x1p-900) {
+        d.y = 0.0;
+    } else if (std::abs(d.x) < std::abs(d.y) * 0x1p-900) {
+        d.x = 0.0;
+    }
+    band.d = d;
     const double len = length(d);
     band.len2 = len * len;
     band.rLen = r * len;
@@ -703,11 +828,12 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
     }
 }
 
-TERRABIT_SCAN_CLONES Status Rasterizer::polygon(const PolygonView& shape, RasterOptions options, BitGridView target) {
+TERRABIT_SCAN_CLONES Status Rasterizer::polygon(const PolygonView& input, RasterOptions options, BitGridView target) {
     if (options.fillRule != FillRule::EvenOdd) {
-        return polygonSpans(shape, options, target.width(), target.height, GridSink{target});
+        return polygonSpans(input, options, target.width(), target.height, GridSink{target});
     }
-    if (Status s = raster_detail::validate(shape); !s) return s;
+    PolygonView shape;
+    if (Status s = preparePolygon(input, target.width(), target.height, shape); !s) return s;
     if (target.width() <= 0 || target.height <= 0) return {};
     parityFill(shape, target);
     if (options.coverage == Coverage::Conservative) {
@@ -719,15 +845,68 @@ TERRABIT_SCAN_CLONES Status Rasterizer::polygon(const PolygonView& shape, Raster
 
 Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Coverage coverage, BitGridView target) {
     if (Status s = checkFinite({widthCells}, "polyline width"); !s) return s;
+    if (widthCells > 2.0 * kMaxRadiusCells) {
+        return Error{"polyline width " + std::to_string(widthCells) + " cells is above the " +
+                     std::to_string(2.0 * kMaxRadiusCells) + " the rasterizer draws"};
+    }
+    // One branch-free pass, as for a polygon: a point beyond the reach or not finite is flagged;
+    // the slow search for a NaN only when there is one.
+    const Box2 reach = reachOf(target.width(), target.height);
+    const Vec2 centre = reach.centre();
+    const double halfWidth = 0.5 * reach.width(), halfHeight = 0.5 * reach.height();
+    std::uint64_t flagged = 0;
+    for (const Vec2& p : points) {
+        flagged |= !(std::abs(p.x - centre.x) <= halfWidth);
+        flagged |= !(std::abs(p.y - centre.y) <= halfHeight);
+    }
+    const double half = std::max(widthCells, 0.0) * 0.5;  // finite: checked above (fmax is a call)
+    if (flagged == 0) {
+        polylineWithinReach(points, half, coverage, target);
+        return {};
+    }
     for (std::size_t i = 0; i < points.size(); ++i) {
         if (!isFinite(points[i])) {
             return Error{"polyline point " + std::to_string(i) + " has a NaN or infinite coordinate"};
         }
     }
-    const double half = std::max(widthCells, 0.0) * 0.5;  // finite: checked above (fmax is a call)
+    // The slow path, for lines no real map has: a point beyond kReachCells of the grid. The line
+    // is cut into the runs of its segments clipped to that reach. What is cut away, and the caps
+    // at the cuts, lie at least kReachCells - kMaxRadiusCells from the grid, and a join between
+    // two kept segments stays a join.
+    mRunPoints.clear();
+    mRunEnds.clear();
+    auto endRun = [&] {
+        const auto size = static_cast<std::uint32_t>(mRunPoints.size());
+        if (size > (mRunEnds.empty() ? 0u : mRunEnds.back())) mRunEnds.push_back(size);
+    };
+    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
+        Vec2 a = points[i], b = points[i + 1];
+        if (!clipSegment(a, b, reach)) {
+            endRun();
+            continue;
+        }
+        // Continue the run when this segment starts where the last one ended unclipped.
+        const bool runOpen = mRunPoints.size() > (mRunEnds.empty() ? 0u : mRunEnds.back());
+        if (!runOpen || !(a == points[i]) || !(mRunPoints.back() == a)) {
+            endRun();
+            mRunPoints.push_back(a);
+        }
+        mRunPoints.push_back(b);
+        if (!(b == points[i + 1])) endRun();
+    }
+    endRun();
+    std::uint32_t begin = 0;
+    for (const std::uint32_t end : mRunEnds) {
+        polylineWithinReach(std::span<const Vec2>(mRunPoints).subspan(begin, end - begin), half, coverage, target);
+        begin = end;
+    }
+    return {};
+}
+
+void Rasterizer::polylineWithinReach(std::span<const Vec2> points, double half, Coverage coverage, BitGridView target) {
     if (coverage == Coverage::CellCentre && half > 0.0) {
         thickLineCentreSpans(points, half, target);
-        return {};
+        return;
     }
     const RasterOptions options{FillRule::NonZero, coverage};
     const std::array<std::uint32_t, 1> ringEnd{4};
@@ -739,23 +918,43 @@ Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Cov
         if (len == 0.0) continue;
         const Vec2 n{-d.y / len * half, d.x / len * half};
         const std::array<Vec2, 4> quad{a + n, b + n, b - n, a - n};
+        // Cannot fail: the corners are finite, within kReachCells + kMaxRadiusCells.
         (void)polygonSpans(PolygonView{quad, ringEnd}, options, target.width(), target.height, GridSink{target});
     }
     // Round joins and caps. A zero-width line in conservative mode still touches its cells
     // through the degenerate quads above; a lone point does so through its own cell.
     for (const Vec2& p : points) diskSpans(p, half, coverage, target);
-    if (points.size() == 1 && coverage == Coverage::Conservative) return point(points[0], half, coverage, target);
+    if (points.size() == 1 && coverage == Coverage::Conservative) (void)point(points[0], half, coverage, target);
+}
+
+namespace {
+
+/// The checks disk() and point() share: an error for a NaN or infinite value or a radius above
+/// kMaxRadiusCells; reaches is false when the centre lies beyond kReachCells of the grid, so the
+/// disk cannot reach it.
+Status checkDisk(Vec2 centre, double radiusCells, BitGridView target, const char* what, bool& reaches) {
+    if (Status s = checkFinite({centre.x, centre.y, radiusCells}, what); !s) return s;
+    if (radiusCells > Rasterizer::kMaxRadiusCells) {
+        return Error{std::string(what) + " radius " + std::to_string(radiusCells) + " cells is above the " +
+                     std::to_string(Rasterizer::kMaxRadiusCells) + " the rasterizer draws"};
+    }
+    reaches = within(reachOf(target.width(), target.height), centre);
     return {};
 }
 
+}  // namespace
+
 Status Rasterizer::disk(Vec2 centre, double radiusCells, Coverage coverage, BitGridView target) {
-    if (Status s = checkFinite({centre.x, centre.y, radiusCells}, "disk"); !s) return s;
-    diskSpans(centre, radiusCells, coverage, target);
+    bool reaches = false;
+    if (Status s = checkDisk(centre, radiusCells, target, "disk", reaches); !s) return s;
+    if (reaches) diskSpans(centre, radiusCells, coverage, target);
     return {};
 }
 
 Status Rasterizer::point(Vec2 p, double radiusCells, Coverage coverage, BitGridView target) {
-    if (Status s = checkFinite({p.x, p.y, radiusCells}, "point"); !s) return s;
+    bool reaches = false;
+    if (Status s = checkDisk(p, radiusCells, target, "point", reaches); !s) return s;
+    if (!reaches) return {};  // nor is its own cell in the grid
     diskSpans(p, radiusCells, coverage, target);
     const double fx = std::floor(p.x);
     const double fy = std::floor(p.y);
@@ -790,6 +989,9 @@ Status Rasterizer::orientedRectangle(Vec2 centre, Vec2 halfExtents, double angle
     const Vec2 u{c * halfExtents.x, -s * halfExtents.x};
     const Vec2 v{s * halfExtents.y, c * halfExtents.y};
     const std::array<Vec2, 4> pts{centre - u - v, centre + u - v, centre + u + v, centre - u + v};
+    for (const Vec2& p : pts) {
+        if (!isFinite(p)) return Error{"oriented rectangle: a corner overflows a double"};
+    }
     const std::array<std::uint32_t, 1> ringEnd{4};
     return polygon(PolygonView{pts, ringEnd}, {FillRule::EvenOdd, coverage}, target);
 }
