@@ -309,7 +309,7 @@ void BM_Dilate3_Region9_ByteLoop(benchmark::State& state) {
     }
 }
 
-// --- for reference: the DESIGN.md example, with random() hashing every cell ----------------------
+// --- for reference: the docs/ARCHITECTURE.md example, with random() hashing every cell ----------------------
 
 void BM_DesignExample_Tile_Terrabit(benchmark::State& state) {
     LayerEvaluator evaluator(compileOrDie("grass & ~dilate(road, 2) & random(0.4)"));

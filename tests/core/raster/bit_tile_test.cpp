@@ -1,4 +1,4 @@
-// BitTile: the layout DESIGN.md fixes, cell and span access at word boundaries, and every
+// BitTile: the layout docs/ARCHITECTURE.md fixes, cell and span access at word boundaries, and every
 // whole-tile operation against a per-cell reference (a plain array of bools) on random tiles.
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 #pragma once
 /// AreaCoverage: exact coverage of a mask — how many cells are set and how much ground they
 /// cover. Cells are counted exactly; the area of a cell is metresPerCell² at the latitude of its
-/// row's centre (ground metres, DESIGN.md), so a tile's rows nearer the pole weigh less.
+/// row's centre (ground metres, docs/ARCHITECTURE.md), so a tile's rows nearer the pole weigh less.
 
 #include <array>
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 /// RandomMask: the cells of `random(p[, seed])` — each cell set with probability p, independently,
 /// as a pure function of (scene seed, seed argument, zoom, global cell). No generator state:
-/// the same inputs give the same bits in any run, on any thread, in any tile order (DESIGN.md,
+/// the same inputs give the same bits in any run, on any thread, in any tile order (docs/ARCHITECTURE.md,
 /// Determinism). Global cell coordinates count cells from the world's north-west corner at the
 /// zoom: tile (tx, ty) holds cells [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256).
 

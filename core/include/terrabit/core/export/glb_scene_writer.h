@@ -13,7 +13,7 @@
 /// - the georeference in `extras.terrabit` of the asset and of the root node: originLon/originLat
 ///   (degrees), zoom, quadkeys, seed (a decimal string: glTF numbers cannot hold 64 bits), the
 ///   frame's description.
-/// Units: metres, Y up, +X east, +Z south, origin at the scene origin (DESIGN.md). The same
+/// Units: metres, Y up, +X east, +Z south, origin at the scene origin (docs/ARCHITECTURE.md). The same
 /// scene and options always give the same bytes.
 
 #include <array>

@@ -7,7 +7,7 @@
 ///   into east, north, up; the root's `transform` is then the east-north-up → ECEF matrix at the
 ///   scene origin (height 0 on the ellipsoid), inherited by every tile.
 /// - Each content tile adds its own `transform`, a small correction: scene metres are Web
-///   Mercator metres times cos(origin latitude) (DESIGN.md), which drift from true east/north
+///   Mercator metres times cos(origin latitude) (docs/ARCHITECTURE.md), which drift from true east/north
 ///   metres on the ellipsoid by about 0.2 % plus the Earth's curvature — metres at the edge of a
 ///   city. The correction makes the composed transform the exact map from scene metres to ECEF,
 ///   linearised at the tile's centre on the ground (sceneToEcef), so every tile sits on the globe

@@ -72,7 +72,7 @@ private:
 
 /// Rasterizes a rectangle (its four corners in global cells, in order around it) under the
 /// conservative rule into the spans of the rows it touches, within `region`: a cell is taken when
-/// the closed rectangle meets the cell's open interior — DESIGN.md's conservative coverage
+/// the closed rectangle meets the cell's open interior — docs/ARCHITECTURE.md's conservative coverage
 /// (GDAL's ALL_TOUCHED, the Rasterizer's Coverage::Conservative). Row by row, the rectangle is
 /// clipped to the row's strip and the span runs from the floor of the clipped outline's least x
 /// to the ceiling of its greatest. Works for any convex quadrilateral. Returns false, with `spans`

@@ -1,5 +1,5 @@
 #pragma once
-/// Counter-based randomness for placement (DESIGN.md, Determinism): every random choice is a
+/// Counter-based randomness for placement (docs/ARCHITECTURE.md, Determinism): every random choice is a
 /// pure function of (scene seed, pass, cell or feature), never the state of a generator, so the
 /// same inputs give the same scene on any thread count and in any tile order.
 

@@ -10,7 +10,7 @@
 /// buildings and then whatever later pass reads what moved. BakeReport counts runs and reuses.
 ///
 /// Deterministic: the same map, rules, catalogue and seed give the same Scene, field for field,
-/// for any thread count and any tile order (DESIGN.md).
+/// for any thread count and any tile order (docs/ARCHITECTURE.md).
 
 #include <cstdint>
 #include <memory>

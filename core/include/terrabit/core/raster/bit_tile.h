@@ -1,5 +1,5 @@
 #pragma once
-/// BitTile: one layer of one map tile, 256×256 cells of one bit (DESIGN.md).
+/// BitTile: one layer of one map tile, 256×256 cells of one bit (docs/ARCHITECTURE.md).
 ///
 /// Layout: 256 rows × 4 std::uint64_t words, row-major, 32-byte aligned (8 KiB). Cell x of row y
 /// is bit (x & 63) of word (x >> 6) of row y, least significant bit westmost. One row is one

@@ -20,7 +20,7 @@
 /// Radii and half widths above kMaxRadiusCells are rejected with an error, as are NaN and
 /// infinite values (points, offsets, radii, widths, angles).
 ///
-/// Coverage rules (DESIGN.md):
+/// Coverage rules (docs/ARCHITECTURE.md):
 ///  - CellCentre (GDAL's default burn rule): a cell is covered when its centre is inside. Tie
 ///    rule: along a row, a centre exactly on a crossing counts as inside the span to the
 ///    crossing's left, so a span between crossings xa < xb covers centres in (xa, xb]; an edge

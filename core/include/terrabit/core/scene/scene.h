@@ -2,7 +2,7 @@
 /// Scene: what the placement passes produce and what render, export and collision consume —
 /// plain data, no behaviour beyond small derived values.
 ///
-/// Frame (DESIGN.md): metres on the ground, origin at the scene origin (GroundFrame), Y up. Axes
+/// Frame (docs/ARCHITECTURE.md): metres on the ground, origin at the scene origin (GroundFrame), Y up. Axes
 /// as glTF expects them, right-handed: +X east, +Y up, +Z south (so north is -Z). A ground point
 /// (east e, north n) at height h is (e, h, -n).
 

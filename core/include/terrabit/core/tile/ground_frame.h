@@ -1,6 +1,6 @@
 #pragma once
 /// GroundFrame: the scene's metric frame. Placement, collision and export work in metres on the
-/// ground (DESIGN.md): Web Mercator metres times cos(latitude of the scene origin), x east and
+/// ground (docs/ARCHITECTURE.md): Web Mercator metres times cos(latitude of the scene origin), x east and
 /// y north, origin at the scene origin. This converts between those metres, lon/lat and global
 /// cell coordinates at a zoom (x east, y south, one unit per cell, cell (0,0) the north-west
 /// corner of the world; tile (tx, ty) spans cells [256 tx, 256 tx + 256) × [256 ty, 256 ty + 256)).

@@ -1,6 +1,6 @@
 #pragma once
 /// Web Mercator (EPSG:3857) XYZ tiles named by Bing quadkeys, and the conversions between
-/// lon/lat, Mercator metres and tile cell coordinates that every module shares (DESIGN.md).
+/// lon/lat, Mercator metres and tile cell coordinates that every module shares (docs/ARCHITECTURE.md).
 
 #include <array>
 #include <compare>
