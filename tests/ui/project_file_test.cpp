@@ -13,6 +13,7 @@
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/project/project.h"
 #include "terrabit/core/project/rule_edit.h"
+#include "terrabit/core/rules/layer_name.h"
 #include "terrabit/core/rules/rule_set.h"
 #include "terrabit/core/tile/tile_id.h"
 #include "ui_test_support.h"
@@ -271,4 +272,22 @@ TEST(RuleEdits, BadEditsSayWhatAndChangeNothing) {
     auto list = core::project::applyRuleEdits(rules, {{"passes.vegetation.jitter", "0.5"}, {"passes.nope.x", "1"}});
     ASSERT_FALSE(list.ok());
     EXPECT_EQ(list.message().rfind("rule edit 2: ", 0), 0u) << list.message();
+}
+
+// The project's derived layers follow the one layer-name rule (rules/layer_name.h): a name the
+// rules accept (capitals too) is accepted, one they refuse is refused with the same words.
+TEST(ProjectFile, DerivedLayerNamesFollowTheLayerNameRule) {
+    const auto project = [](const std::string& name) {
+        return core::project::parseProject(
+            "{\"format\": \"terrabit-project\", \"version\": 1, \"expressions\": "
+            "[{\"name\": \"" +
+                name + "\", \"text\": \"water\"}]}",
+            "p.terrabit", "/tmp");
+    };
+    EXPECT_TRUE(project("Shore_2").ok()) << project("Shore_2").message();
+    auto bad = project("2shore");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.message().find("'2shore' is not a layer name (" + std::string(core::kLayerNameRule) + ")"),
+              std::string::npos)
+        << bad.message();
 }

@@ -15,6 +15,7 @@
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/project/rule_edit.h"
+#include "terrabit/core/rules/layer_name.h"
 #include "terrabit/core/tiling/rasterize_tiles.h"
 #include "terrabit/render/scene_export.h"
 
@@ -724,12 +725,9 @@ core::Status MapDocument::addDerivedLayer(const project::DerivedLayer& layer) {
     std::vector<project::DerivedLayer> after = mProject.expressions;
     std::erase_if(after, [&](const project::DerivedLayer& d) { return d.name == layer.name; });
     after.push_back(layer);
-    const bool identifier =
-        !layer.name.empty() && (layer.name[0] == '_' || (layer.name[0] >= 'a' && layer.name[0] <= 'z')) &&
-        std::all_of(layer.name.begin(), layer.name.end(),
-                    [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
-    if (!identifier) {
-        return core::Error{"'" + layer.name + "' is not a layer name: use a-z, 0-9 and _, starting with a letter"};
+    if (!core::isLayerName(layer.name)) {
+        return core::badArguments("'" + layer.name + "' is not a layer name (" + std::string(core::kLayerNameRule) +
+                                  ")");
     }
     if (!QColor(qs(layer.colour)).isValid()) return core::Error{"'" + layer.colour + "' is not a colour"};
     // Check on a scratch stack: the project only takes layers that evaluate.

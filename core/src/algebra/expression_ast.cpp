@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "terrabit/core/rules/layer_name.h"
 #include "terrabit/core/tile/tile_id.h"
 
 // The front end: a lexer, a precedence-climbing parser into a parse tree, and a resolver that
@@ -48,8 +49,8 @@ struct Token {
     bool metres = false;    // Number: written with the unit m
 };
 
-bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool isNameChar(char c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
+bool isNameStart(char c) { return isLayerNameStart(c); }
+bool isNameChar(char c) { return isLayerNameChar(c); }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 /// Length in bytes of the UTF-8 sequence starting with c (1 for anything malformed).

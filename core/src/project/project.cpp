@@ -15,6 +15,7 @@
 #include <system_error>
 #include <variant>
 
+#include "terrabit/core/rules/layer_name.h"
 #include "terrabit/core/tile/tile_id.h"
 
 namespace terrabit::core::project {
@@ -245,9 +246,9 @@ public:
                 if (!checkKeys(list[i], at, kExprKeys)) return *mError;
                 DerivedLayer d;
                 if (!requiredString(list[i], at, "name", d.name)) return *mError;
-                if (!identifier(d.name)) {
+                if (!isLayerName(d.name)) {
                     return fail(withKey(at, "name"), false,
-                                "layer name '" + d.name + "' is not an identifier ([a-z_][a-z0-9_]*)");
+                                "'" + d.name + "' is not a layer name (" + std::string(kLayerNameRule) + ")");
                 }
                 for (const DerivedLayer& other : p.expressions) {
                     if (other.name == d.name)
@@ -430,13 +431,6 @@ private:
             return false;
         }
         out = {lon, lat};
-        return true;
-    }
-    static bool identifier(std::string_view s) {
-        if (s.empty() || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z'))) return false;
-        for (char c : s) {
-            if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
-        }
         return true;
     }
     static bool colour(std::string_view s) {

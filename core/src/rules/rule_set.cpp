@@ -1,4 +1,5 @@
 #include "terrabit/core/rules/rule_set.h"
+#include "terrabit/core/rules/layer_name.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -102,13 +103,6 @@ struct RulesError {
 // Preview colours for layers that name none, by layer id.
 constexpr Rgb kPalette[] = {{214, 39, 40}, {44, 160, 44},   {127, 127, 127}, {31, 119, 180}, {148, 103, 189},
                             {140, 86, 75}, {227, 119, 194}, {188, 189, 34},  {23, 190, 207}, {255, 127, 14}};
-
-bool isIdentifier(std::string_view s) {
-    if (s.empty()) return false;
-    auto first = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-    if (!first(s.front())) return false;
-    return std::all_of(s.begin() + 1, s.end(), [&](char c) { return first(c) || (c >= '0' && c <= '9'); });
-}
 
 std::string joined(std::initializer_list<std::string_view> keys) {
     std::string out;
@@ -288,9 +282,9 @@ private:
         if (!nameNode) fail(n, path, "missing 'name:'");
         const YAML::Node& name = *nameNode;
         l.info.name = scalar(name, path + ".name");
-        if (!isIdentifier(l.info.name)) {
+        if (!isLayerName(l.info.name)) {
             fail(name, path + ".name",
-                 "'" + l.info.name + "' is not a layer name (letters, digits and _, not starting with a digit)");
+                 "'" + l.info.name + "' is not a layer name (" + std::string(kLayerNameRule) + ")");
         }
         if (!names.insert(l.info.name).second)
             fail(name, path + ".name", "a layer or class named '" + l.info.name + "' already exists");

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "terrabit/core/algebra/expression_ast.h"
+#include "terrabit/core/rules/layer_name.h"
 #include "terrabit/core/rules/rule_set.h"
 
 using namespace terrabit::core;
@@ -199,4 +201,25 @@ TEST(ParseRgb, AcceptsHexColoursOnly) {
     EXPECT_EQ(parseRgb("ffffff"), (Rgb{255, 255, 255}));
     EXPECT_FALSE(parseRgb("#fff"));
     EXPECT_FALSE(parseRgb("#gg0000"));
+}
+
+// Regression: the layer-name rule was written four times and disagreed with itself (the rules
+// and expressions took capitals, the project file and the app refused them). It is one rule
+// now (rules/layer_name.h), and the rules and the expression language agree on every name.
+TEST(LayerName, TheRulesAndTheExpressionsTakeTheSameNames) {
+    for (const std::string name : {"Forest_2", "_hidden", "road", "B"}) {
+        EXPECT_TRUE(isLayerName(name)) << name;
+        const auto rules = RuleSet::parse("layers:\n  - name: " + name + "\n    match: [{kind: area}]\n", "my.yaml");
+        EXPECT_TRUE(rules.ok()) << name << ": " << rules.message();
+        const auto ast = algebra::ExpressionAst::parse(name, {name});
+        EXPECT_TRUE(ast.ok()) << name << ": " << ast.message();
+    }
+    for (const std::string name : {"2fast", "a-b", "x y", "caf\xc3\xa9"}) {
+        EXPECT_FALSE(isLayerName(name)) << name;
+        EXPECT_NE(errorOf("layers:\n  - name: \"" + name + "\"\n    match: [{kind: area}]\n")
+                      .find("is not a layer name (" + std::string(kLayerNameRule) + ")"),
+                  std::string::npos)
+            << name;
+    }
+    EXPECT_FALSE(isLayerName(""));
 }
