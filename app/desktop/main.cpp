@@ -13,8 +13,8 @@
 #include <filesystem>
 
 #include "terrabit/core/io/resource_paths.h"
-#include "terrabit/ui/main_window.h"
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/window/main_window.h"
 
 int main(int argc, char** argv) {
     // OpenSceneGraph draws with the compatibility profile: without DeprecatedFunctions, Qt turns a

@@ -13,7 +13,7 @@
 #include <iostream>
 
 #include "terrabit/core/algebra/area_coverage.h"
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 #include "ui_scene_support.h"
 #include "ui_test_support.h"
 

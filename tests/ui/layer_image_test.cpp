@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "terrabit/ui/layer_image.h"
+#include "terrabit/ui/views/layer_image.h"
 
 using namespace terrabit;
 

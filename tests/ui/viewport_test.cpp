@@ -21,14 +21,14 @@
 
 #include "terrabit/render/lighting.h"
 #include "terrabit/render/scene_graph.h"
-#include "terrabit/ui/expression_editor.h"
-#include "terrabit/ui/expression_panel.h"
-#include "terrabit/ui/main_window.h"
-#include "terrabit/ui/map_document.h"
-#include "terrabit/ui/map_view.h"
-#include "terrabit/ui/probe_panel.h"
-#include "terrabit/ui/probe_tool.h"
-#include "terrabit/ui/viewport.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/panels/expression_editor.h"
+#include "terrabit/ui/panels/expression_panel.h"
+#include "terrabit/ui/panels/probe_panel.h"
+#include "terrabit/ui/views/map_view.h"
+#include "terrabit/ui/views/probe_tool.h"
+#include "terrabit/ui/views/viewport.h"
+#include "terrabit/ui/window/main_window.h"
 #include "ui_test_support.h"
 
 using namespace terrabit;

@@ -35,17 +35,17 @@
 #include <set>
 
 #include "terrabit/core/algebra/compose.h"
-#include "terrabit/ui/export_dialog.h"
-#include "terrabit/ui/expression_editor.h"
-#include "terrabit/ui/expression_panel.h"
-#include "terrabit/ui/layers_panel.h"
-#include "terrabit/ui/main_window.h"
-#include "terrabit/ui/map_document.h"
-#include "terrabit/ui/map_view.h"
-#include "terrabit/ui/probe_panel.h"
-#include "terrabit/ui/probe_tool.h"
-#include "terrabit/ui/rules_panel.h"
-#include "terrabit/ui/tile_picker.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/panels/export_dialog.h"
+#include "terrabit/ui/panels/expression_editor.h"
+#include "terrabit/ui/panels/expression_panel.h"
+#include "terrabit/ui/panels/layers_panel.h"
+#include "terrabit/ui/panels/probe_panel.h"
+#include "terrabit/ui/panels/rules_panel.h"
+#include "terrabit/ui/panels/tile_picker.h"
+#include "terrabit/ui/views/map_view.h"
+#include "terrabit/ui/views/probe_tool.h"
+#include "terrabit/ui/window/main_window.h"
 #include "ui_test_support.h"
 
 using namespace terrabit;

@@ -1,4 +1,4 @@
-#include "terrabit/ui/layer_stack.h"
+#include "terrabit/ui/document/layer_stack.h"
 
 #include <algorithm>
 

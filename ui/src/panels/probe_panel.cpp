@@ -1,4 +1,4 @@
-#include "terrabit/ui/probe_panel.h"
+#include "terrabit/ui/panels/probe_panel.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -8,8 +8,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "terrabit/ui/expression_editor.h"
-#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/panels/expression_editor.h"
+#include "terrabit/ui/views/probe_tool.h"
 
 namespace terrabit::ui {
 

@@ -1,11 +1,11 @@
-#include "terrabit/ui/recovery_store.h"
+#include "terrabit/ui/document/recovery_store.h"
 
 #include <QSaveFile>
 
 #include <fstream>
 
 #include <sstream>
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/expression_panel.h"
+#include "terrabit/ui/panels/expression_panel.h"
 
 #include <QColorDialog>
 #include <QFutureWatcher>
@@ -15,8 +15,8 @@
 #include <algorithm>
 
 #include "terrabit/core/algebra/compose.h"
-#include "terrabit/ui/expression_editor.h"
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/panels/expression_editor.h"
 
 namespace terrabit::ui {
 

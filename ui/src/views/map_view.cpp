@@ -1,4 +1,4 @@
-#include "terrabit/ui/map_view.h"
+#include "terrabit/ui/views/map_view.h"
 
 #include <QFontMetricsF>
 #include <QKeyEvent>
@@ -11,9 +11,9 @@
 #include <cmath>
 
 #include "terrabit/core/tile/ground_frame.h"
-#include "terrabit/ui/layer_image.h"
-#include "terrabit/ui/map_document.h"
-#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/views/layer_image.h"
+#include "terrabit/ui/views/probe_tool.h"
 
 namespace terrabit::ui {
 

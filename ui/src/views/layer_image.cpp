@@ -1,4 +1,4 @@
-#include "terrabit/ui/layer_image.h"
+#include "terrabit/ui/views/layer_image.h"
 
 namespace terrabit::ui {
 
@@ -18,7 +18,7 @@ QImage layerImage(const core::BitTile& tile, QColor on, QColor off) {
 
 #include <algorithm>
 
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

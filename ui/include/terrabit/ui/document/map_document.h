@@ -33,7 +33,7 @@
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/project/project.h"
 #include "terrabit/core/scene/scene.h"
-#include "terrabit/ui/layer_stack.h"
+#include "terrabit/ui/document/layer_stack.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/tile_picker.h"
+#include "terrabit/ui/panels/tile_picker.h"
 
 #include <QFontDatabase>
 #include <QFormLayout>
@@ -12,7 +12,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/layers_panel.h"
+#include "terrabit/ui/panels/layers_panel.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -8,7 +8,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

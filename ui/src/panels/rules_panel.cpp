@@ -1,4 +1,4 @@
-#include "terrabit/ui/rules_panel.h"
+#include "terrabit/ui/panels/rules_panel.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -15,8 +15,8 @@
 #include <limits>
 
 #include "terrabit/core/project/rule_edit.h"
-#include "terrabit/ui/expression_editor.h"
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/panels/expression_editor.h"
 
 namespace terrabit::ui {
 

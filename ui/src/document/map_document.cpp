@@ -1,4 +1,4 @@
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

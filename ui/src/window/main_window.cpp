@@ -1,4 +1,4 @@
-#include "terrabit/ui/main_window.h"
+#include "terrabit/ui/window/main_window.h"
 
 #include <QAction>
 #include <QApplication>
@@ -16,17 +16,17 @@
 #include <QUndoStack>
 
 #include "terrabit/core/project/project.h"
-#include "terrabit/ui/export_dialog.h"
-#include "terrabit/ui/expression_panel.h"
-#include "terrabit/ui/layers_panel.h"
-#include "terrabit/ui/map_document.h"
-#include "terrabit/ui/map_view.h"
-#include "terrabit/ui/probe_panel.h"
-#include "terrabit/ui/probe_tool.h"
-#include "terrabit/ui/recovery_store.h"
-#include "terrabit/ui/rules_panel.h"
-#include "terrabit/ui/tile_picker.h"
-#include "terrabit/ui/viewport.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/document/recovery_store.h"
+#include "terrabit/ui/panels/export_dialog.h"
+#include "terrabit/ui/panels/expression_panel.h"
+#include "terrabit/ui/panels/layers_panel.h"
+#include "terrabit/ui/panels/probe_panel.h"
+#include "terrabit/ui/panels/rules_panel.h"
+#include "terrabit/ui/panels/tile_picker.h"
+#include "terrabit/ui/views/map_view.h"
+#include "terrabit/ui/views/probe_tool.h"
+#include "terrabit/ui/views/viewport.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/expression_highlighter.h"
+#include "terrabit/ui/panels/expression_highlighter.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/views/probe_tool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/collision/collision_query.h"
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

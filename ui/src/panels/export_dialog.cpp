@@ -1,4 +1,4 @@
-#include "terrabit/ui/export_dialog.h"
+#include "terrabit/ui/panels/export_dialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -14,7 +14,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "terrabit/ui/map_document.h"
+#include "terrabit/ui/document/map_document.h"
 
 namespace terrabit::ui {
 

@@ -1,4 +1,4 @@
-#include "terrabit/ui/expression_editor.h"
+#include "terrabit/ui/panels/expression_editor.h"
 
 #include <QAbstractItemView>
 #include <QCompleter>
@@ -10,7 +10,7 @@
 #include <QTextBlock>
 #include <QToolTip>
 
-#include "terrabit/ui/expression_highlighter.h"
+#include "terrabit/ui/panels/expression_highlighter.h"
 
 namespace terrabit::ui {
 

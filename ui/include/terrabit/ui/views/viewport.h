@@ -23,7 +23,7 @@ class QLabel;
 #include "terrabit/core/geometry.h"
 #include "terrabit/core/project/project.h"
 #include "terrabit/core/scene/scene.h"
-#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/views/probe_tool.h"
 
 namespace osgViewer {
 class GraphicsWindowEmbedded;

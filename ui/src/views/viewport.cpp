@@ -1,4 +1,4 @@
-#include "terrabit/ui/viewport.h"
+#include "terrabit/ui/views/viewport.h"
 
 #include <QKeyEvent>
 #include <QLabel>
@@ -15,8 +15,8 @@
 
 #include "terrabit/render/asset_model.h"
 #include "terrabit/render/scene_graph.h"
-#include "terrabit/ui/map_document.h"
-#include "terrabit/ui/probe_tool.h"
+#include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/views/probe_tool.h"
 
 namespace terrabit::ui {
 
