@@ -501,14 +501,14 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     }
     if (!progress(0.0)) return cancelled("cancelled while reading " + name);
 
-    // What GDAL said after a layer's last feature: an error there (a corrupt block) ended the
-    // read early, so the map is incomplete.
-    std::string stoppedBy;
-    const auto endOfRead = [&](const std::string& where) {
+    // An error (not a warning) raised while GDAL fetched features means part of the file could
+    // not be read (a corrupt block ends the read early): the map is incomplete. Errors raised
+    // while projecting a feature (PROJ) are that feature's own and are not counted here.
+    std::string unreadable;
+    const auto noteUnreadable = [&] {
         for (const GdalMessage& m : errors.messages) {
-            if (m.level >= CE_Failure) stoppedBy = m.text;
+            if (m.level >= CE_Failure) unreadable = m.text;
         }
-        flushGdal(errors.messages, where);
     };
     std::size_t count = 0;
     if (mOsm) {
@@ -520,37 +520,41 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
             OGRLayer* layer = nullptr;
             double pct = 0.0;
             FeaturePtr f{ds->GetNextFeature(&layer, &pct, nullptr, nullptr)};
+            noteUnreadable();
+            // The OSM driver parses a block at a time: what it says is about the block (it names
+            // a byte offset), not about the feature it hands back.
+            flushGdal(errors.messages, "no feature");
             if (!f) break;
             const auto at = std::find(layers.begin(), layers.end(), layer);
             const std::size_t li = static_cast<std::size_t>(at - layers.begin());
             if (at == layers.end() || !usable[li] || readers[li].osm == OsmLayer::Other) {
-                // A feature of a layer not read (other_relations) has no id of ours.
-                flushGdal(errors.messages, "no feature");
                 if (at != layers.end()) ++mMap.layers[readers[li].info].featuresSkipped;
                 continue;
             }
             readFeature(readers[li], *f, errors.messages);
             if (++count % 4096 == 0 && !progress(pct)) return cancelled("cancelled while reading " + name);
         }
-        endOfRead("no feature");
     } else {
         for (std::size_t li = 0; li < readers.size(); ++li) {
             if (!usable[li]) continue;
             OGRLayer* layer = readers[li].layer;
             layer->ResetReading();
             while (FeaturePtr f{layer->GetNextFeature()}) {
+                noteUnreadable();
                 readFeature(readers[li], *f, errors.messages);
                 if (++count % 4096 == 0 && !progress(static_cast<double>(li) / static_cast<double>(readers.size()))) {
                     return cancelled("cancelled while reading " + name);
                 }
             }
-            endOfRead("layer " + mMap.layers[readers[li].info].name);
+            // Said after the layer's last feature.
+            noteUnreadable();
+            flushGdal(errors.messages, "layer " + mMap.layers[readers[li].info].name);
         }
     }
-    if (!stoppedBy.empty() && !mOptions.allowPartial) {
-        return Error{name + ": GDAL stopped reading with an error (" + stoppedBy +
+    if (!unreadable.empty() && !mOptions.allowPartial) {
+        return Error{name + ": GDAL could not read all of it (" + unreadable +
                      "); the map is incomplete (--allow-partial keeps the " + withCommas(mMap.features.size()) +
-                     " features read before it)"};
+                     " features it could read)"};
     }
     (void)progress(1.0);
     // An OSM extract's box is its boundary even where ways reach beyond it; elsewhere the
@@ -561,12 +565,12 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     }
 
     // How much a partial read kept, first among the warnings (the CLI shows only the first few).
-    if (!framingProblem.empty() || !stoppedBy.empty()) {
+    if (!framingProblem.empty() || !unreadable.empty()) {
         std::string partial = !framingProblem.empty()
                                   ? framingProblem + "; read only what comes before it: the first " +
                                         withCommas(complete.bytes) + " of " + withCommas(fileBytes) + " bytes (" +
                                         withCommas(complete.blocks) + " complete blocks), "
-                                  : name + ": GDAL stopped reading with an error (" + stoppedBy + "); kept ";
+                                  : name + ": GDAL could not read all of it (" + unreadable + "); kept ";
         partial += withCommas(mMap.features.size()) + " features";
         mMap.warnings.insert(mMap.warnings.begin(), partial);
     }
