@@ -32,13 +32,15 @@ namespace {
 
 // -- GDAL plumbing ---------------------------------------------------------------------------
 
-/// GDAL reports problems through CPLError; while reading, they are collected here (the handler
-/// stack is per thread) and become warnings that name the file and feature.
+/// One CPLError report: its level (a failure while fetching features means part of the file
+/// could not be read) and its text.
 struct GdalMessage {
     CPLErr level = CE_Warning;
     std::string text;
 };
 
+/// GDAL reports problems through CPLError; while reading, they are collected here (the handler
+/// stack is per thread) and become warnings that name the file and feature.
 struct ErrorCollector {
     std::vector<GdalMessage> messages;
 };
@@ -449,6 +451,8 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
         if (auto framing = checkPbfFraming(path, &complete); !framing) {
             framingProblem = framing.message();
             fileBytes = std::filesystem::file_size(path, ec);
+            // The first block is the OSMHeader: without a data block after it there is no map.
+            if (complete.blocks < 2) return Error{framingProblem + "; no map data comes before it"};
             if (!mOptions.allowPartial) {
                 return Error{framingProblem + "; the map is incomplete (--allow-partial reads the " +
                              withCommas(complete.blocks) + " complete blocks before it, the first " +
