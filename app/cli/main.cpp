@@ -416,8 +416,9 @@ int main(int argc, char** argv) {
         "Tiles are Web Mercator XYZ tiles named by Bing quadkeys; a tile is 256×256 cells.\n"
         "Rules: resources/rules/default.yaml documents the format; copy it and pass --rules to change what goes "
         "into which layer.\n"
-        "Exit codes: 0 done (problems in the data are reported as warnings on stderr), 1 nothing usable was read "
-        "or an output could not be written, 2 bad arguments or rules.\n"
+        "Exit codes: 0 done (problems in the data are reported as warnings on stderr), 1 nothing usable was read, "
+        "the map could be read only in part (see --allow-partial) or an output could not be written, 2 bad "
+        "arguments, rules or probes.\n"
         "Map data from OpenStreetMap: © OpenStreetMap contributors, ODbL 1.0.");
 
     addInfoCommand(app, ctx);
