@@ -51,6 +51,7 @@ struct InputOptions {
     std::string file;
     std::string rules;
     std::vector<std::string> openOptions;
+    bool allowPartial = false;
 
     void add(CLI::App& cmd) {
         cmd.add_option("FILE", file,
@@ -62,11 +63,15 @@ struct InputOptions {
             "Classification rules (YAML); default: resources/rules/default.yaml found beside the executable");
         cmd.add_option("--open-option,--oo", openOptions,
                        "GDAL open option KEY=VALUE (repeatable), e.g. ZOOM_LEVEL=13");
+        cmd.add_flag("--allow-partial", allowPartial,
+                     "Use what a truncated or partly unreadable map yields (the first warning says how much was "
+                     "read) instead of failing with exit code 1");
     }
     io::MapInput input(const CliContext& ctx) const {
         io::MapInput in;
         in.file = file;
         in.openOptions = openOptions;
+        in.allowPartial = allowPartial;
         if (!rules.empty()) {
             in.rules = rules;
         } else if (const auto def = io::defaultRulesFile(ctx.executable)) {
@@ -411,8 +416,9 @@ int main(int argc, char** argv) {
         "Tiles are Web Mercator XYZ tiles named by Bing quadkeys; a tile is 256×256 cells.\n"
         "Rules: resources/rules/default.yaml documents the format; copy it and pass --rules to change what goes "
         "into which layer.\n"
-        "Exit codes: 0 done (problems in the data are reported as warnings on stderr), 1 nothing usable was read "
-        "or an output could not be written, 2 bad arguments or rules.\n"
+        "Exit codes: 0 done (problems in the data are reported as warnings on stderr), 1 nothing usable was read, "
+        "the map could be read only in part (see --allow-partial) or an output could not be written, 2 bad "
+        "arguments, rules or probes.\n"
         "Map data from OpenStreetMap: © OpenStreetMap contributors, ODbL 1.0.");
 
     addInfoCommand(app, ctx);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,22 @@ Result<double> number(std::string_view text) {
     if (ec != std::errc() || ptr != end || !std::isfinite(v))
         return Error{"'" + std::string(text) + "' is not a number"};
     return v;
+}
+
+/// The largest size or radius a probe may have, metres: more than the Earth's circumference
+/// (40,075 km), so no real probe is refused, and small enough that the size in cells stays far
+/// inside what a double and the query's 64-bit cell arithmetic hold at every zoom (at zoom 30,
+/// about 2.8e11 cells).
+constexpr double kMaxProbeMetres = 4.1e7;
+
+Status checkSize(const char* what, double metres) {
+    if (metres < 0) return Error{std::string(what) + " must not be negative"};
+    if (metres > kMaxProbeMetres) {
+        std::ostringstream text;
+        text << what << " of " << metres << " m is larger than the Earth (the limit is 41,000,000 m)";
+        return Error{text.str()};
+    }
+    return {};
 }
 
 Status checkLonLat(LonLat ll) {
@@ -88,12 +105,13 @@ Result<ProbeSpec> parseProbe(std::string_view line) {
         case ProbeSpec::Shape::OrientedRect:
             p.width = extra[0];
             p.height = extra[1];
-            if (p.width < 0 || p.height < 0) return Error{"a rectangle's width and height must not be negative"};
+            if (Status st = checkSize("a rectangle's width", p.width); !st) return st.error();
+            if (Status st = checkSize("a rectangle's height", p.height); !st) return st.error();
             if (p.shape == ProbeSpec::Shape::OrientedRect) p.angleDeg = extra[2];
             break;
         case ProbeSpec::Shape::Disk:
             p.radius = extra[0];
-            if (p.radius < 0) return Error{"a disk's radius must not be negative"};
+            if (Status st = checkSize("a disk's radius", p.radius); !st) return st.error();
             break;
         default:
             break;

@@ -146,6 +146,7 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, const TileSelect
     auto t = Clock::now();
     ReadOptions read;
     read.openOptions = input.openOptions;
+    read.allowPartial = input.allowPartial;
     read.progress = progress;
     auto map = readMap(input.file, read);
     if (!map) return map.error();

@@ -32,15 +32,22 @@ namespace {
 
 // -- GDAL plumbing ---------------------------------------------------------------------------
 
+/// One CPLError report: its level (a failure while fetching features means part of the file
+/// could not be read) and its text.
+struct GdalMessage {
+    CPLErr level = CE_Warning;
+    std::string text;
+};
+
 /// GDAL reports problems through CPLError; while reading, they are collected here (the handler
 /// stack is per thread) and become warnings that name the file and feature.
 struct ErrorCollector {
-    std::vector<std::string> messages;
+    std::vector<GdalMessage> messages;
 };
 
 void CPL_STDCALL collectErrors(CPLErr cls, CPLErrorNum, const char* message) {
     auto* collector = static_cast<ErrorCollector*>(CPLGetErrorHandlerUserData());
-    if (collector && cls >= CE_Warning) collector->messages.emplace_back(message ? message : "unknown GDAL error");
+    if (collector && cls >= CE_Warning) collector->messages.push_back({cls, message ? message : "unknown GDAL error"});
 }
 
 class ScopedErrorCapture {
@@ -229,8 +236,14 @@ private:
     void warnFeature(const std::string& id, const std::string& what) {
         mMap.warnings.push_back(mMap.source + ": feature " + id + ": " + what);
     }
+    /// GDAL's and PROJ's messages so far, tied to `where` ("feature w12", "layer lines", "no
+    /// feature"), then forgotten.
+    void flushGdal(std::vector<GdalMessage>& messages, const std::string& where) {
+        for (const GdalMessage& m : messages) mMap.warnings.push_back(mMap.source + ": " + where + ": GDAL: " + m.text);
+        messages.clear();
+    }
     bool prepareLayer(OGRLayer* layer, LayerReader& reader);
-    void readFeature(LayerReader& reader, OGRFeature& f, std::vector<std::string>& gdalMessages);
+    void readFeature(LayerReader& reader, OGRFeature& f, std::vector<GdalMessage>& gdalMessages);
     bool progress(double fraction) { return reportProgress(mOptions.progress, fraction, "reading"); }
 
     const ReadOptions& mOptions;
@@ -311,7 +324,7 @@ bool Reader::prepareLayer(OGRLayer* layer, LayerReader& r) {
     return true;
 }
 
-void Reader::readFeature(LayerReader& r, OGRFeature& of, std::vector<std::string>& gdalMessages) {
+void Reader::readFeature(LayerReader& r, OGRFeature& of, std::vector<GdalMessage>& gdalMessages) {
     SourceLayerInfo& info = mMap.layers[r.info];
     Feature f;
     f.sourceLayer = info.name;
@@ -344,8 +357,8 @@ void Reader::readFeature(LayerReader& r, OGRFeature& of, std::vector<std::string
             f.id = std::string("r") + of.GetFieldAsString(r.osmId);
             break;
     }
-    for (const std::string& m : gdalMessages) warnFeature(f.id, "GDAL: " + m);
-    gdalMessages.clear();
+    // Raised while GDAL fetched this feature.
+    flushGdal(gdalMessages, "feature " + f.id);
 
     for (std::size_t i = 0; i < r.tagFields.size(); ++i) {
         const int field = r.tagFields[i];
@@ -378,6 +391,9 @@ void Reader::readFeature(LayerReader& r, OGRFeature& of, std::vector<std::string
         for (std::size_t i = 0; i < xs.size(); ++i) {
             if (!ok[i]) xs[i] = ys[i] = std::numeric_limits<double>::quiet_NaN();
         }
+        // PROJ's complaints ("Point outside of projection domain") are about this feature, not
+        // the next one GDAL fetches.
+        flushGdal(gdalMessages, "feature " + f.id);
     }
     f.kind = dim == 2 ? FeatureKind::Area : dim == 1 ? FeatureKind::Line : FeatureKind::Point;
     f.points.resize(xs.size());
@@ -410,6 +426,14 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     std::error_code ec;
     const bool virtualPath = name.rfind("/vsi", 0) == 0;
     if (!virtualPath && !std::filesystem::exists(path, ec)) return Error{name + ": no such file or directory"};
+    // Said plainly: GDAL would call either "not a map format".
+    if (!virtualPath && std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == 0 &&
+        !ec) {
+        return Error{name + ": the file is empty"};
+    }
+    if (!virtualPath && std::filesystem::is_directory(path, ec) && std::filesystem::is_empty(path, ec) && !ec) {
+        return Error{name + ": the folder is empty"};
+    }
 
     initGdal();
     mWebMercator.importFromEPSG(3857);
@@ -418,12 +442,22 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     ErrorCollector errors;
     ScopedErrorCapture capture(errors);
 
-    // A PBF's block framing is checked first: GDAL may stop at a truncated file silently.
+    // A PBF's block framing is checked first: GDAL may stop at a truncated file silently. Such
+    // a map is incomplete: an error unless partial reads are allowed.
     std::string framingProblem;
+    PbfFraming complete;
+    std::uint64_t fileBytes = 0;
     if (!virtualPath && std::filesystem::is_regular_file(path, ec) && looksLikePbf(path)) {
-        if (auto framing = checkPbfFraming(path); !framing) {
+        if (auto framing = checkPbfFraming(path, &complete); !framing) {
             framingProblem = framing.message();
-            mMap.warnings.push_back(framingProblem + "; reading what comes before it");
+            fileBytes = std::filesystem::file_size(path, ec);
+            // The first block is the OSMHeader: without a data block after it there is no map.
+            if (complete.blocks < 2) return Error{framingProblem + "; no map data comes before it"};
+            if (!mOptions.allowPartial) {
+                return Error{framingProblem + "; the map is incomplete (--allow-partial reads the " +
+                             withCommas(complete.blocks) + " complete blocks before it, the first " +
+                             withCommas(complete.bytes) + " of " + withCommas(fileBytes) + " bytes)"};
+            }
         }
     }
 
@@ -436,7 +470,7 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
     if (!ds) {
         std::string why =
             framingProblem.empty() ? name + ": not a map format GDAL can read as vector data" : framingProblem;
-        if (!errors.messages.empty()) why += " (GDAL: " + errors.messages.back() + ")";
+        if (!errors.messages.empty()) why += " (GDAL: " + errors.messages.back().text + ")";
         return Error{why};
     }
     mMap.format = ds->GetDriver() ? ds->GetDriver()->GetDescription() : "unknown";
@@ -464,13 +498,22 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
 
     std::vector<LayerReader> readers(static_cast<std::size_t>(ds->GetLayerCount()));
     std::vector<bool> usable(readers.size(), false);
+    flushGdal(errors.messages, "no feature");  // from opening the file
     for (int i = 0; i < ds->GetLayerCount(); ++i) {
         usable[static_cast<std::size_t>(i)] = prepareLayer(ds->GetLayer(i), readers[static_cast<std::size_t>(i)]);
+        flushGdal(errors.messages, std::string("layer ") + ds->GetLayer(i)->GetName());
     }
-    for (const std::string& m : errors.messages) warn("GDAL: " + m);
-    errors.messages.clear();
     if (!progress(0.0)) return cancelled("cancelled while reading " + name);
 
+    // An error (not a warning) raised while GDAL fetched features means part of the file could
+    // not be read (a corrupt block ends the read early): the map is incomplete. Errors raised
+    // while projecting a feature (PROJ) are that feature's own and are not counted here.
+    std::string unreadable;
+    const auto noteUnreadable = [&] {
+        for (const GdalMessage& m : errors.messages) {
+            if (m.level >= CE_Failure) unreadable = m.text;
+        }
+    };
     std::size_t count = 0;
     if (mOsm) {
         // One interleaved pass over every layer: reading layer by layer would parse the file
@@ -481,11 +524,14 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
             OGRLayer* layer = nullptr;
             double pct = 0.0;
             FeaturePtr f{ds->GetNextFeature(&layer, &pct, nullptr, nullptr)};
+            noteUnreadable();
+            // The OSM driver parses a block at a time: what it says is about the block (it names
+            // a byte offset), not about the feature it hands back.
+            flushGdal(errors.messages, "no feature");
             if (!f) break;
             const auto at = std::find(layers.begin(), layers.end(), layer);
             const std::size_t li = static_cast<std::size_t>(at - layers.begin());
             if (at == layers.end() || !usable[li] || readers[li].osm == OsmLayer::Other) {
-                errors.messages.clear();
                 if (at != layers.end()) ++mMap.layers[readers[li].info].featuresSkipped;
                 continue;
             }
@@ -498,21 +544,39 @@ Result<MapData> Reader::run(const std::filesystem::path& path) {
             OGRLayer* layer = readers[li].layer;
             layer->ResetReading();
             while (FeaturePtr f{layer->GetNextFeature()}) {
+                noteUnreadable();
                 readFeature(readers[li], *f, errors.messages);
                 if (++count % 4096 == 0 && !progress(static_cast<double>(li) / static_cast<double>(readers.size()))) {
                     return cancelled("cancelled while reading " + name);
                 }
             }
+            // Said after the layer's last feature.
+            noteUnreadable();
+            flushGdal(errors.messages, "layer " + mMap.layers[readers[li].info].name);
         }
     }
-    // What GDAL said after the last feature (a parse error that ended the read).
-    for (const std::string& m : errors.messages) warn("GDAL: " + m);
+    if (!unreadable.empty() && !mOptions.allowPartial) {
+        return Error{name + ": GDAL could not read all of it (" + unreadable +
+                     "); the map is incomplete (--allow-partial keeps the " + withCommas(mMap.features.size()) +
+                     " features it could read)"};
+    }
     (void)progress(1.0);
     // An OSM extract's box is its boundary even where ways reach beyond it; elsewhere the
     // declared extent (a tile's square, a layer's stored bounds) and the data itself count.
     if (mMap.extent.empty() || !mOsm) {
         mMap.extent.extend(mMap.featureBounds.min);
         mMap.extent.extend(mMap.featureBounds.max);
+    }
+
+    // How much a partial read kept, first among the warnings (the CLI shows only the first few).
+    if (!framingProblem.empty() || !unreadable.empty()) {
+        std::string partial = !framingProblem.empty()
+                                  ? framingProblem + "; read only what comes before it: the first " +
+                                        withCommas(complete.bytes) + " of " + withCommas(fileBytes) + " bytes (" +
+                                        withCommas(complete.blocks) + " complete blocks), "
+                                  : name + ": GDAL could not read all of it (" + unreadable + "); kept ";
+        partial += withCommas(mMap.features.size()) + " features";
+        mMap.warnings.insert(mMap.warnings.begin(), partial);
     }
 
     if (mMap.features.empty()) {

@@ -58,13 +58,13 @@ bool parseBlobHeader(const std::vector<unsigned char>& b, BlobHeader& h) {
     return h.hasDataSize && !h.type.empty();
 }
 
+}  // namespace
+
 std::string withCommas(std::uint64_t v) {
     std::string s = std::to_string(v);
     for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(static_cast<std::size_t>(i), ",");
     return s;
 }
-
-}  // namespace
 
 bool looksLikePbf(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
@@ -84,7 +84,7 @@ bool looksLikePbf(const std::filesystem::path& file) {
     return parseBlobHeader(header, h) && h.type == "OSMHeader";
 }
 
-Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file) {
+Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file, PbfFraming* complete) {
     const std::string name = file.string();
     std::error_code ec;
     const std::uint64_t size = std::filesystem::file_size(file, ec);
@@ -95,11 +95,16 @@ Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file) {
     PbfFraming framing;
     framing.bytes = size;
     std::uint64_t offset = 0;
+    // Every failure hands back what precedes the broken block.
+    const auto fail = [&](std::string message) {
+        if (complete) *complete = PbfFraming{framing.blocks, offset};
+        return Error{std::move(message)};
+    };
     std::vector<unsigned char> header;
     while (offset < size) {
         const std::string block = "block " + std::to_string(framing.blocks + 1) + " at byte " + withCommas(offset);
         if (size - offset < 4) {
-            return Error{name + ": truncated PBF: the file ends inside the length of " + block};
+            return fail(name + ": truncated PBF: the file ends inside the length of " + block);
         }
         std::array<unsigned char, 4> len{};
         in.seekg(static_cast<std::streamoff>(offset));
@@ -107,29 +112,29 @@ Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file) {
         const std::uint32_t n =
             (std::uint32_t(len[0]) << 24) | (std::uint32_t(len[1]) << 16) | (std::uint32_t(len[2]) << 8) | len[3];
         if (n == 0 || n > kMaxHeaderBytes) {
-            return Error{name + ": corrupt PBF: " + block + " declares a header of " + withCommas(n) + " bytes"};
+            return fail(name + ": corrupt PBF: " + block + " declares a header of " + withCommas(n) + " bytes");
         }
         if (size - offset - 4 < n) {
-            return Error{name + ": truncated PBF: the file ends inside the header of " + block};
+            return fail(name + ": truncated PBF: the file ends inside the header of " + block);
         }
         header.resize(n);
         in.read(reinterpret_cast<char*>(header.data()), n);
         BlobHeader h;
         if (!in || !parseBlobHeader(header, h))
-            return Error{name + ": corrupt PBF: " + block + " has an unreadable header"};
+            return fail(name + ": corrupt PBF: " + block + " has an unreadable header");
         if (framing.blocks == 0 && h.type != "OSMHeader") {
-            return Error{name + ": corrupt PBF: the first block is '" + h.type + "', not an OSMHeader"};
+            return fail(name + ": corrupt PBF: the first block is '" + h.type + "', not an OSMHeader");
         }
         if (framing.blocks > 0 && h.type != "OSMData") {
-            return Error{name + ": corrupt PBF: " + block + " has the unknown type '" + h.type + "'"};
+            return fail(name + ": corrupt PBF: " + block + " has the unknown type '" + h.type + "'");
         }
         if (h.dataSize > kMaxBlobBytes) {
-            return Error{name + ": corrupt PBF: " + block + " declares " + withCommas(h.dataSize) + " bytes of data"};
+            return fail(name + ": corrupt PBF: " + block + " declares " + withCommas(h.dataSize) + " bytes of data");
         }
         const std::uint64_t end = offset + 4 + n + h.dataSize;
         if (end > size) {
-            return Error{name + ": truncated PBF: " + block + " needs " + withCommas(h.dataSize) +
-                         " bytes of data but the file ends after " + withCommas(size - offset - 4 - n)};
+            return fail(name + ": truncated PBF: " + block + " needs " + withCommas(h.dataSize) +
+                        " bytes of data but the file ends after " + withCommas(size - offset - 4 - n));
         }
         offset = end;
         ++framing.blocks;

@@ -7,6 +7,7 @@
 
 #include "../support/memory_layer_source.h"
 #include "terrabit/core/collision/collision_query.h"
+#include "terrabit/core/collision/probe_spec.h"
 
 using namespace terrabit::core;
 using terrabit::test::MemoryLayerSource;
@@ -291,4 +292,30 @@ TEST(CollisionGrid, CopiesKeepTheirOwnBits) {
         const Vec2 p = region.randomPoint(rng);
         ASSERT_EQ(q.point(p).layers, region.layersAt(std::int64_t(std::floor(p.x)), std::int64_t(std::floor(p.y))));
     }
+}
+
+// Issue #21: a probe whose size cannot be represented in cells answered `clear`.
+TEST(ProbeSpec, SizesBeyondTheEarthAndNonFiniteNumbersAreParseErrors) {
+    const auto message = [](std::string_view line) {
+        Result<ProbeSpec> p = parseProbe(line);
+        return p ? std::string("ok") : p.message();
+    };
+    EXPECT_EQ(message("orect 7.42 43.73 1e308 4 45"),
+              "a rectangle's width of 1e+308 m is larger than the Earth (the limit is 41,000,000 m)");
+    EXPECT_EQ(message("rect 7.42 43.73 4 4.2e7"),
+              "a rectangle's height of 4.2e+07 m is larger than the Earth (the limit is 41,000,000 m)");
+    EXPECT_EQ(message("disk 7.42 43.73 1e300"),
+              "a disk's radius of 1e+300 m is larger than the Earth (the limit is 41,000,000 m)");
+    EXPECT_EQ(message("disk 7.42 43.73 -0.5"), "a disk's radius must not be negative");
+    EXPECT_EQ(message("rect 7.42 43.73 -1 4"), "a rectangle's width must not be negative");
+    EXPECT_EQ(message("disk 7.42 43.73 inf"), "'inf' is not a number");
+    EXPECT_EQ(message("point nan 43.73"), "'nan' is not a number");
+    EXPECT_EQ(message("point 7.42 -infinity"), "'-infinity' is not a number");
+    EXPECT_EQ(message("orect 7.42 43.73 4 4 nan"), "'nan' is not a number");
+    EXPECT_EQ(message("segment 7.42 43.73 1e309 43.74"), "'1e309' is not a number");
+    EXPECT_EQ(message("point 180.5 43.73"), "longitude 180.500000 is outside -180..180");
+    EXPECT_EQ(message("point 7.42 85.06"), "latitude 85.060000 is outside -85.05..85.05");
+    // The bound itself and everything below it are probes.
+    EXPECT_EQ(message("rect 7.42 43.73 41000000 41000000"), "ok");
+    EXPECT_EQ(message("disk 7.42 43.73 0"), "ok");
 }

@@ -8,6 +8,7 @@
 #include "io_test_support.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/pbf_check.h"
+#include "terrabit/core/result.h"
 #include "terrabit/core/rules/classifier.h"
 
 using namespace terrabit::core;
@@ -39,24 +40,97 @@ TEST(BadInput, UnknownFormatIsNamed) {
     EXPECT_NE(map.message().find("not a map format GDAL can read"), std::string::npos) << map.message();
 }
 
-TEST(BadInput, TruncatedPbfKeepsWhatComesBeforeTheCut) {
+TEST(BadInput, TruncatedPbfIsAnErrorUnlessPartialReadsAreAllowed) {
+    // Issue #21: a PBF cut short used to be read in part behind one warning and baked as if whole.
     const auto dir = test::scratchDir("truncated");
     const auto file = dir / "monaco-cut.osm.pbf";
     test::copyPrefix(test::monacoPbf(), file, 300000);  // of 470,838 bytes
 
-    auto framing = io::checkPbfFraming(file);
+    io::PbfFraming complete;
+    auto framing = io::checkPbfFraming(file, &complete);
     ASSERT_FALSE(framing.ok());
     EXPECT_NE(framing.message().find("monaco-cut.osm.pbf: truncated PBF"), std::string::npos) << framing.message();
     EXPECT_NE(framing.message().find("block"), std::string::npos);
+    EXPECT_GT(complete.blocks, 1u);
+    EXPECT_GT(complete.bytes, 0u);
+    EXPECT_LE(complete.bytes, 300000u);
     EXPECT_TRUE(io::checkPbfFraming(test::monacoPbf()).ok());
 
-    auto map = io::readMap(file);
+    auto refused = io::readMap(file);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(refused.message().find("monaco-cut.osm.pbf: truncated PBF"), std::string::npos) << refused.message();
+    EXPECT_NE(refused.message().find("the map is incomplete (--allow-partial reads the " +
+                                     std::to_string(complete.blocks) + " complete blocks before it, the first " +
+                                     io::withCommas(complete.bytes) + " of 300,000 bytes)"),
+              std::string::npos)
+        << refused.message();
+
+    io::ReadOptions partial;
+    partial.allowPartial = true;
+    auto map = io::readMap(file, partial);
     ASSERT_TRUE(map.ok()) << map.message();
     EXPECT_GT(map->features.size(), 100u);
     auto whole = io::readMap(test::monacoPbf());
     ASSERT_TRUE(whole.ok());
     EXPECT_LT(map->features.size(), whole->features.size());
-    EXPECT_TRUE(anyContains(map->warnings, "monaco-cut.osm.pbf", "truncated"));
+    // The first warning says how much was read.
+    ASSERT_FALSE(map->warnings.empty());
+    const std::string& first = map->warnings.front();
+    EXPECT_NE(first.find("monaco-cut.osm.pbf: truncated PBF"), std::string::npos) << first;
+    EXPECT_NE(first.find("read only what comes before it: the first " + io::withCommas(complete.bytes) +
+                         " of 300,000 bytes (" + std::to_string(complete.blocks) + " complete blocks), " +
+                         io::withCommas(map->features.size()) + " features"),
+              std::string::npos)
+        << first;
+}
+
+TEST(BadInput, EmptyFileSaysItIsEmpty) {
+    const auto dir = test::scratchDir("empty-file");
+    test::writeText(dir / "nothing.osm.pbf", "");
+    auto map = io::readMap(dir / "nothing.osm.pbf");
+    ASSERT_FALSE(map.ok());
+    EXPECT_EQ(map.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(map.message(), (dir / "nothing.osm.pbf").string() + ": the file is empty");
+}
+
+TEST(BadInput, EmptyFolderSaysItIsEmpty) {
+    const auto dir = test::scratchDir("empty-folder");
+    std::filesystem::create_directories(dir / "tiles");
+    auto map = io::readMap(dir / "tiles");
+    ASSERT_FALSE(map.ok());
+    EXPECT_EQ(map.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(map.message(), (dir / "tiles").string() + ": the folder is empty");
+}
+
+TEST(BadInput, ProjMessagesNameTheFeatureTheyCameFrom) {
+    // Issue #21: PROJ's complaint about a feature's coordinates was filed under the feature read
+    // after it. Feature 2 lies beyond the pole, which Web Mercator cannot hold; 1 and 3 are fine.
+    const auto dir = test::scratchDir("proj-messages");
+    const auto file = dir / "pole.geojson";
+    test::writeText(file, R"({"type": "FeatureCollection", "features": [
+ {"type": "Feature", "id": 1, "properties": {"building": "yes"},
+  "geometry": {"type": "Point", "coordinates": [7.420, 43.730]}},
+ {"type": "Feature", "id": 2, "properties": {"building": "yes"},
+  "geometry": {"type": "LineString", "coordinates": [[7.420, 95.0], [7.421, 95.0]]}},
+ {"type": "Feature", "id": 3, "properties": {"building": "yes"},
+  "geometry": {"type": "Point", "coordinates": [7.421, 43.731]}}
+]})");
+    auto map = io::readMap(file);
+    ASSERT_TRUE(map.ok()) << map.message();
+    bool own = false;
+    for (const std::string& w : map->warnings) {
+        if (w.find("GDAL: ") == std::string::npos) continue;
+        own = own || (w.rfind(file.string() + ": feature pole:2: GDAL: ", 0) == 0 &&
+                      w.find("webmerc: Invalid latitude") != std::string::npos);
+        // Every GDAL/PROJ message names the file and either its feature or that it has none.
+        EXPECT_TRUE(w.rfind(file.string() + ": feature pole:2: GDAL: ", 0) == 0 ||
+                    w.rfind(file.string() + ": no feature: GDAL: ", 0) == 0 ||
+                    w.rfind(file.string() + ": layer pole: GDAL: ", 0) == 0)
+            << w;
+        EXPECT_EQ(w.find("feature pole:3"), std::string::npos) << w;
+    }
+    EXPECT_TRUE(own) << testing::PrintToString(map->warnings);
 }
 
 TEST(BadInput, PbfCutInsideItsFirstBlocksHasNothingUsable) {

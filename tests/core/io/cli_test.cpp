@@ -10,9 +10,11 @@
 
 #include "io_test_support.h"
 #include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/io/pbf_check.h"
 #include "terrabit/core/tile/tile_id.h"
 
 using namespace terrabit::core;
+namespace io = terrabit::core::io;
 
 namespace {
 
@@ -110,12 +112,12 @@ TEST(Cli, BadInputGivesClearMessagesAndTheRightExitCode) {
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.err.find("nowhere.osm.pbf: no such file"), std::string::npos) << r.err;
 
-    // Truncated: what comes before the cut is still rasterized, with a warning.
+    // Truncated: an error unless --allow-partial (Cli.TruncatedMapFailsUnlessPartialReadsAreAllowed).
     test::copyPrefix(test::monacoPbf(), dir / "cut.osm.pbf", 300000);
     r = test::runCli({"-q", "rasterize", "cut.osm.pbf", "--zoom", "16", "--out", (dir / "o2").string()}, dir);
-    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("cut.osm.pbf: truncated PBF"), std::string::npos) << r.err;
-    EXPECT_TRUE(std::filesystem::exists(dir / "o2" / "summary.json"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "o2" / "summary.json"));
 
     test::copyPrefix(test::monacoPbf(), dir / "stub.osm.pbf", 1000);
     r = test::runCli({"-q", "rasterize", "stub.osm.pbf", "--out", (dir / "o3").string()}, dir);
@@ -128,4 +130,122 @@ TEST(Cli, BadInputGivesClearMessagesAndTheRightExitCode) {
     r = test::runCli({"-q", "rasterize", test::monacoPbf().string()}, dir);  // no --out
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
+}
+
+// Issue #21: a PBF truncated at 50% or 90% baked 10 of 180 tiles and exited 0 behind one warning.
+TEST(Cli, TruncatedMapFailsUnlessPartialReadsAreAllowed) {
+    const auto dir = test::scratchDir("cli-truncated");
+    const std::uintmax_t size = std::filesystem::file_size(test::monacoPbf());
+    for (const int percent : {50, 90}) {
+        SCOPED_TRACE(percent);
+        const std::string file = "cut" + std::to_string(percent) + ".osm.pbf";
+        const std::size_t bytes = static_cast<std::size_t>(size * static_cast<unsigned>(percent) / 100);
+        test::copyPrefix(test::monacoPbf(), dir / file, bytes);
+        const std::string total = io::withCommas(bytes);
+
+        const auto refusedOut = dir / ("refused" + std::to_string(percent));
+        auto r = test::runCli({"-q", "rasterize", file, "--zoom", "16", "--out", refusedOut.string()}, dir);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find("error: " + file + ": truncated PBF: block "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("; the map is incomplete (--allow-partial reads the "), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find(" of " + total + " bytes)"), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(refusedOut / "summary.json"));
+
+        // Every map command refuses it the same way.
+        const auto bakeOut = dir / ("bake" + std::to_string(percent));
+        r = test::runCli({"-q", "bake", file, "--zoom", "16", "--out", bakeOut.string()}, dir);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find(file + ": truncated PBF"), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(bakeOut / "manifest.json"));
+        r = test::runCli({"-q", "info", file}, dir);
+        EXPECT_EQ(r.exitCode, 1) << r.err;
+        EXPECT_NE(r.err.find("the map is incomplete"), std::string::npos) << r.err;
+
+        // With --allow-partial: what comes before the cut, and the first warning says how much.
+        const auto partialOut = dir / ("partial" + std::to_string(percent));
+        r = test::runCli({"-q", "rasterize", file, "--allow-partial", "--zoom", "16", "--out", partialOut.string()},
+                         dir);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        const std::string said = "warning: " + file + ": truncated PBF: block ";
+        const std::size_t at = r.err.find(said);
+        ASSERT_NE(at, std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("warning: "), at) << "not the first warning:\n" << r.err;
+        const std::string line = r.err.substr(at, r.err.find('\n', at) - at);
+        EXPECT_NE(line.find("; read only what comes before it: the first "), std::string::npos) << line;
+        EXPECT_NE(line.find(" of " + total + " bytes ("), std::string::npos) << line;
+        EXPECT_NE(line.find(" complete blocks), "), std::string::npos) << line;
+        EXPECT_NE(line.find(" features"), std::string::npos) << line;
+        ASSERT_TRUE(std::filesystem::exists(partialOut / "summary.json"));
+        std::ifstream in(partialOut / "summary.json");
+        const nlohmann::json summary = nlohmann::json::parse(in);
+        ASSERT_FALSE(summary["warnings"].empty());
+        EXPECT_EQ(summary["warnings"][0].get<std::string>(), line.substr(std::string("warning: ").size()));
+        EXPECT_GT(summary["tiles"].size(), 0u);
+
+        r = test::runCli({"-q", "info", file, "--allow-partial"}, dir);
+        EXPECT_EQ(r.exitCode, 0) << r.err;
+        EXPECT_NE(r.err.find(said), std::string::npos) << r.err;
+    }
+}
+
+TEST(Cli, EveryMapCommandTakesAllowPartial) {
+    const auto top = test::runCli({"--help"}, kCliDir);
+    std::vector<std::string> commands = {"info", "tiles", "rasterize", "probe", "compose", "bake"};
+    if (top.out.find("render") != std::string::npos) commands.push_back("render");
+    for (const std::string& c : commands) {
+        const auto help = test::runCli({c, "--help"}, kCliDir);
+        EXPECT_EQ(help.exitCode, 0) << c;
+        EXPECT_NE(help.out.find("--allow-partial"), std::string::npos) << c << ":\n" << help.out;
+    }
+}
+
+TEST(Cli, EmptyFileAndEmptyFolderSaySo) {
+    const auto dir = test::scratchDir("cli-empty");
+    test::writeText(dir / "empty.osm.pbf", "");
+    std::filesystem::create_directories(dir / "nothing-here");
+    auto r = test::runCli({"-q", "info", "empty.osm.pbf"}, dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err, "error: empty.osm.pbf: the file is empty\n");
+    r = test::runCli({"-q", "rasterize", "nothing-here", "--out", (dir / "o").string()}, dir);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("error: nothing-here: the folder is empty"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("not a map format"), std::string::npos) << r.err;
+}
+
+// Issue #21: `orect 7.42 43.73 1e308 4 45` answered `clear`.
+TEST(Cli, ProbesThatCannotBeRepresentedAreErrorsNotClear) {
+    const std::string probes =
+        "orect 7.42 43.73 1e308 4 45\n"
+        "point 7.4245 43.7355\n"
+        "disk 7.42 43.73 inf\n"
+        "point nan 43.73\n"
+        "rect 7.42 43.73 10 5e7\n"
+        "disk 7.42 43.73 -1\n"
+        "segment 7.42 43.73 1e309 43.74\n"
+        "rect 7.4245 43.7355 40000000 40000000\n";
+    const auto r = test::runCli({"-q", "probe", test::monacoPbf().string(), "--zoom", "16"}, kCliDir, probes);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    std::istringstream lines(r.out);
+    std::vector<std::string> answers;
+    for (std::string line; std::getline(lines, line);) answers.push_back(line);
+    ASSERT_EQ(answers.size(), 8u) << r.out;
+    EXPECT_EQ(answers[0], "error");
+    EXPECT_NE(answers[1], "error");
+    EXPECT_EQ(answers[2], "error");
+    EXPECT_EQ(answers[3], "error");
+    EXPECT_EQ(answers[4], "error");
+    EXPECT_EQ(answers[5], "error");
+    EXPECT_EQ(answers[6], "error");
+    EXPECT_NE(answers[7], "error");  // 40,000 km is within the bound, and covers the whole map
+    EXPECT_NE(answers[7], "clear");
+    for (const char* message : {
+             "stdin line 1: a rectangle's width of 1e+308 m is larger than the Earth (the limit is 41,000,000 m)",
+             "stdin line 3: 'inf' is not a number",
+             "stdin line 4: 'nan' is not a number",
+             "stdin line 5: a rectangle's height of 5e+07 m is larger than the Earth (the limit is 41,000,000 m)",
+             "stdin line 6: a disk's radius must not be negative",
+             "stdin line 7: '1e309' is not a number",
+         }) {
+        EXPECT_NE(r.err.find(message), std::string::npos) << message << " missing from:\n" << r.err;
+    }
 }

@@ -175,12 +175,15 @@ void copyPrefix(const std::filesystem::path& from, const std::filesystem::path& 
     writeText(to, all.substr(0, std::min(bytes, all.size())));
 }
 
-RunResult runCli(const std::vector<std::string>& args, const std::filesystem::path& workingDir) {
+RunResult runCli(const std::vector<std::string>& args, const std::filesystem::path& workingDir,
+                 const std::string& stdinText) {
     static int counter = 0;
     const std::filesystem::path logs = scratchDir("cli-logs-" + std::to_string(counter++));
+    writeText(logs / "in", stdinText);
     std::string cmd = "cd " + quote(workingDir.string()) + " && " + quote(TERRABIT_CLI);
     for (const std::string& a : args) cmd += " " + quote(a);
-    cmd += " >" + quote((logs / "out").string()) + " 2>" + quote((logs / "err").string());
+    cmd += " <" + quote((logs / "in").string()) + " >" + quote((logs / "out").string()) + " 2>" +
+           quote((logs / "err").string());
     const int status = std::system(cmd.c_str());
     RunResult r;
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

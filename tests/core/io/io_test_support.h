@@ -54,7 +54,9 @@ struct RunResult {
     std::string out;
     std::string err;
 };
-/// Runs the built terrabit-cli with arguments (shell-quoted here) in a working folder.
-RunResult runCli(const std::vector<std::string>& args, const std::filesystem::path& workingDir);
+/// Runs the built terrabit-cli with arguments (shell-quoted here) in a working folder, with
+/// `stdinText` on its standard input.
+RunResult runCli(const std::vector<std::string>& args, const std::filesystem::path& workingDir,
+                 const std::string& stdinText = "");
 
 }  // namespace terrabit::core::test

@@ -62,6 +62,7 @@ int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, co
     if (!rules) return fail(err, rules.error());
     ReadOptions read;
     read.openOptions = command.input.openOptions;
+    read.allowPartial = command.input.allowPartial;
     read.progress = progress;
     auto map = readMap(command.input.file, read);
     if (!map) return fail(err, map.error());

@@ -33,6 +33,9 @@ struct ProbeSpec {
 
 /// Parses one probe line. An error says what is wrong with it ("rect needs 4 numbers, got 3",
 /// "'4x' is not a number", "latitude 95 is outside -85.05..85.05"); the caller adds where.
+/// Every number must be finite (nan, inf and values beyond a double are not numbers); sizes and
+/// radii must lie in 0..41,000,000 m (more than the Earth's circumference), so a probe's extent
+/// in cells is always representable.
 /// Blank and comment lines are errors with an empty message (nothing to probe).
 Result<ProbeSpec> parseProbe(std::string_view line);
 

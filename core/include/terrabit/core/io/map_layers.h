@@ -26,6 +26,9 @@ struct MapInput {
     std::filesystem::path file;            ///< map file or vector-tile folder
     std::filesystem::path rules;           ///< rules document (main fills in the default)
     std::vector<std::string> openOptions;  ///< GDAL open options, "KEY=VALUE"
+    /// Keep what a truncated or partly unreadable map yields instead of failing
+    /// (ReadOptions::allowPartial).
+    bool allowPartial = false;
 };
 
 /// Which tiles to work on at a zoom.

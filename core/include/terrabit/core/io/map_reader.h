@@ -17,6 +17,10 @@ struct ReadOptions {
     std::vector<std::string> openOptions;
     /// Called with stage "reading"; returning false cancels.
     ProgressCallback progress;
+    /// Accept a map that could be read only in part (a truncated or corrupt PBF, GDAL stopping
+    /// with an error): what was read is kept and the first warning says how much. Without it
+    /// such a map is an error (the CLI's --allow-partial sets it).
+    bool allowPartial = false;
 };
 
 /// Reads a map file (or a z/x/y folder of vector tiles) through GDAL/OGR.
@@ -34,9 +38,14 @@ struct ReadOptions {
 /// - Geometry problems are repaired where possible (repairGeometry) and reported as warnings
 ///   naming the file and feature; GDAL's own warnings are kept the same way. Features without
 ///   geometry are skipped with a warning; features without tags are kept with one.
+/// - Every GDAL or PROJ message raised while reading becomes a warning "<file>: feature <id>:
+///   GDAL: …" for the feature being read or projected, "<file>: layer <name>: GDAL: …" while a
+///   layer is prepared, or "<file>: no feature: GDAL: …" when it belongs to none.
 ///
-/// Fails only when nothing usable could be read: a missing file, a format GDAL does not know,
-/// no features at all (the message then says why), or cancellation.
+/// Fails (kind BadInput unless said) when nothing usable could be read: a missing file, an empty
+/// file ("…: the file is empty") or folder ("…: the folder is empty"), a format GDAL does not
+/// know, no features at all (the message then says why); when the map could be read only in
+/// part and `options.allowPartial` is not set; or on cancellation (kind Cancelled).
 Result<MapData> readMap(const std::filesystem::path& path, const ReadOptions& options = {});
 
 /// Registers GDAL's drivers once (thread-safe; readMap and the writers call it themselves).

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 #include "terrabit/core/result.h"
 
@@ -19,8 +20,13 @@ struct PbfFraming {
 /// Walks the blocks of a PBF file (4-byte length, BlobHeader, Blob) without decompressing them.
 /// Fails, naming the file, the block number and the byte offset, when the file ends inside a
 /// block (truncated), a block header is not a valid BlobHeader, or the first block is not an
-/// OSMHeader. Cheap: reads only the block headers.
-Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file);
+/// OSMHeader. Cheap: reads only the block headers. When it fails and `complete` is given, that
+/// receives the blocks before the broken one and the bytes they span from the file's start
+/// (what a reader can still use).
+Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file, PbfFraming* complete = nullptr);
+
+/// `v` with thousands separators, "470,838".
+std::string withCommas(std::uint64_t v);
 
 /// True when the file starts like an OSM PBF file (a BlobHeader of type "OSMHeader").
 bool looksLikePbf(const std::filesystem::path& file);

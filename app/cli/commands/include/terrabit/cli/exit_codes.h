@@ -10,8 +10,8 @@ namespace terrabit::cli {
 
 /// Done: something usable was read and processed (problems in the data are warnings).
 inline constexpr int kExitOk = 0;
-/// Nothing usable was read, nothing could be baked, an output could not be written, or the
-/// job was cancelled.
+/// Nothing usable was read, the map could be read only in part (without --allow-partial),
+/// nothing could be baked, an output could not be written, or the job was cancelled.
 inline constexpr int kExitNothingUsable = 1;
 /// Bad arguments: an option, a tile selection, rules, a catalogue, an expression.
 inline constexpr int kExitBadArguments = 2;
