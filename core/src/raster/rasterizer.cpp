@@ -37,6 +37,18 @@ Box2 reachOf(int width, int height) {
     return {{-kReach, -kReach}, {width + kReach, height + kReach}};
 }
 
+/// True when some point lies more than `halfWidth` / `halfHeight` from `centre` or is not finite
+/// (a NaN fails the comparison, an infinity is beyond). One branch-free pass that vectorizes:
+/// every polygon and polyline goes through it.
+TERRABIT_INLINE bool anyBeyond(std::span<const Vec2> points, Vec2 centre, double halfWidth, double halfHeight) {
+    std::uint64_t flagged = 0;
+    for (const Vec2& p : points) {
+        flagged |= !(std::abs(p.x - centre.x) <= halfWidth);
+        flagged |= !(std::abs(p.y - centre.y) <= halfHeight);
+    }
+    return flagged != 0;
+}
+
 bool within(const Box2& box, Vec2 p) {
     return p.x >= box.min.x && p.x <= box.max.x && p.y >= box.min.y && p.y <= box.max.y;  // false for NaN
 }
@@ -124,19 +136,12 @@ Status Rasterizer::preparePolygon(const PolygonView& shape, int width, int heigh
     }
     const Vec2 offset = shape.offset;
     if (!isFinite(offset)) return Error{"polygon offset has a NaN or infinite coordinate"};
-    // One branch-free pass that vectorizes: a point is flagged when it lies beyond the reach or is
-    // not finite (a NaN fails the comparison, an infinity is beyond), measured from the reach
-    // box's centre in the shape's own frame. The slow search for the culprit only when there is
-    // one.
+    // Measured from the reach box's centre in the shape's own frame; the slow search for the
+    // culprit only when there is one.
     const double halfWidth = 0.5 * std::max(width, 0) + kReachCells;
     const double halfHeight = 0.5 * std::max(height, 0) + kReachCells;
     const Vec2 centre = offset + Vec2{0.5 * std::max(width, 0), 0.5 * std::max(height, 0)};
-    std::uint64_t flagged = 0;
-    for (const Vec2& p : shape.points) {
-        flagged |= !(std::abs(p.x - centre.x) <= halfWidth);
-        flagged |= !(std::abs(p.y - centre.y) <= halfHeight);
-    }
-    if (flagged == 0) return {};
+    if (!anyBeyond(shape.points, centre, halfWidth, halfHeight)) return {};
     for (std::size_t i = 0; i < shape.points.size(); ++i) {
         if (!isFinite(shape.points[i])) {
             return Error{"polygon point " + std::to_string(i) + " has a NaN or infinite coordinate"};
@@ -849,18 +854,12 @@ Status Rasterizer::polyline(std::span<const Vec2> points, double widthCells, Cov
         return Error{"polyline width " + std::to_string(widthCells) + " cells is above the " +
                      std::to_string(2.0 * kMaxRadiusCells) + " the rasterizer draws"};
     }
-    // One branch-free pass, as for a polygon: a point beyond the reach or not finite is flagged;
-    // the slow search for a NaN only when there is one.
+    // As for a polygon: the slow search for a NaN only when some point is flagged.
     const Box2 reach = reachOf(target.width(), target.height);
     const Vec2 centre = reach.centre();
     const double halfWidth = 0.5 * reach.width(), halfHeight = 0.5 * reach.height();
-    std::uint64_t flagged = 0;
-    for (const Vec2& p : points) {
-        flagged |= !(std::abs(p.x - centre.x) <= halfWidth);
-        flagged |= !(std::abs(p.y - centre.y) <= halfHeight);
-    }
     const double half = std::max(widthCells, 0.0) * 0.5;  // finite: checked above (fmax is a call)
-    if (flagged == 0) {
+    if (!anyBeyond(points, centre, halfWidth, halfHeight)) {
         polylineWithinReach(points, half, coverage, target);
         return {};
     }
