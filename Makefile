@@ -1,15 +1,19 @@
 # The two commands (see README.md):
 #   make run    install what is missing, build, and run the main job on the bundled sample
 #   make test   install what is missing, build, and run every test
-# Other targets: make build, make bench, make asan-test, make deb, make clean.
+# Other targets: make build, make bench, make asan-test, make fuzz, make deb, make clean.
 
 JOBS ?= $(shell nproc)
 RELEASE := build/release
 ASAN := build/asan
+FUZZ := build/fuzz
+# make fuzz: every target for FUZZ_SECONDS each (FUZZ_TARGETS="rules project" for some).
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/%_fuzz.cpp,%,$(wildcard tests/fuzz/*_fuzz.cpp))
 SAMPLE := resources/maps/monaco-2022-07-19.osm.pbf
 OUT ?= out/sample
 
-.PHONY: run test deps build bench asan-test deb clean
+.PHONY: run test deps build bench asan-test fuzz-build fuzz-smoke fuzz deb clean
 
 deps:
 	@packaging/install-deps.sh
@@ -35,7 +39,23 @@ asan-test: deps
 	cmake --build --preset asan -j $(JOBS) --target terrabit_core_tests
 	ASAN_OPTIONS=detect_leaks=1 $(ASAN)/tests/core/terrabit_core_tests --gtest_brief=1
 
-test: asan-test build
+# The libFuzzer targets of tests/fuzz (clang, ASan + UBSan). The smoke runs each for 20 s on its
+# corpus (CTest label fuzz); `make fuzz` runs each for FUZZ_SECONDS and keeps what it finds in
+# build/fuzz/tests/fuzz/work/<target>/ (corpus/, artifacts/ for crash reproducers).
+fuzz-build: deps
+	cmake --preset fuzz >/dev/null
+	cmake --build --preset fuzz -j $(JOBS)
+
+fuzz-smoke: fuzz-build
+	ctest --preset fuzz -j $(JOBS)
+
+fuzz: fuzz-build
+	@status=0; for t in $(FUZZ_TARGETS); do \
+	  tests/fuzz/run_fuzzer.sh $(FUZZ)/tests/fuzz/fuzz_$$t $(FUZZ_SECONDS) $(FUZZ)/tests/fuzz/work/$$t \
+	    tests/fuzz/corpus/$$t tests/fuzz/dict/$$t.dict || status=1; \
+	done; exit $$status
+
+test: asan-test fuzz-smoke build
 	ctest --preset release -j $(JOBS)
 
 bench: build

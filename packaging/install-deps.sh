@@ -19,6 +19,8 @@ packages=(
   libopenmpi-dev openmpi-bin
   # tests and benchmarks
   libgtest-dev libgmock-dev googletest libbenchmark-dev xvfb xauth
+  # fuzzing (tests/fuzz): clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
 )
 
 missing=()

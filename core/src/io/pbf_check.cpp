@@ -68,6 +68,10 @@ std::string withCommas(std::uint64_t v) {
 
 bool looksLikePbf(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
+    return looksLikePbf(in);
+}
+
+bool looksLikePbf(std::istream& in) {
     std::array<unsigned char, 4> len{};
     if (!in.read(reinterpret_cast<char*>(len.data()), 4)) return false;
     const std::uint32_t n =
@@ -91,7 +95,12 @@ Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file, PbfFraming
     if (ec) return Error{name + ": cannot read the file size (" + ec.message() + ")"};
     std::ifstream in(file, std::ios::binary);
     if (!in) return Error{name + ": cannot open the file"};
+    return checkPbfFraming(in, size, name, complete);
+}
 
+Result<PbfFraming> checkPbfFraming(std::istream& in, std::uint64_t size, std::string_view sourceName,
+                                   PbfFraming* complete) {
+    const std::string name(sourceName);
     PbfFraming framing;
     framing.bytes = size;
     std::uint64_t offset = 0;

@@ -235,7 +235,10 @@ TERRABIT_INLINE int diskCentreRowSpans(const Rasterizer::DiskRows& disk, double 
     // leaves room for and ignores): the vector loop then needs no scalar tail, which cost more
     // than the loop itself on the few rows of a join.
     const int padded = (n + 3) & ~3;
+// GCC's pragma; clang (the fuzz build's compiler) has none.
+#if !defined(__clang__)
 #pragma GCC ivdep
+#endif
     for (int k = 0; k < padded; ++k) {
         const double d = (first + k) + 0.5 - c.y;
         const double h2 = r * r - d * d;
@@ -342,7 +345,10 @@ TERRABIT_INLINE int bandCentreRowSpans(const Rasterizer::Band& band, int gridWid
         const double sideSlope = band.sideSlope, sideHalf = band.sideHalf, endSlope = band.endSlope;
         const int first = band.first;
         const int padded = (n + 3) & ~3;  // as for a disk
+// GCC's pragma; clang (the fuzz build's compiler) has none.
+#if !defined(__clang__)
 #pragma GCC ivdep
+#endif
         for (int k = 0; k < padded; ++k) {
             const double dy = (first + k) + 0.5 - a.y;
             const double ulo = std::max(dy * sideSlope - sideHalf, loEnd + dy * endSlope);

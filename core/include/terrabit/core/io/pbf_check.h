@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <string>
+#include <string_view>
 
 #include "terrabit/core/result.h"
 
@@ -24,11 +26,17 @@ struct PbfFraming {
 /// receives the blocks before the broken one and the bytes they span from the file's start
 /// (what a reader can still use).
 Result<PbfFraming> checkPbfFraming(const std::filesystem::path& file, PbfFraming* complete = nullptr);
+/// The same walk over a stream of `size` bytes (a file, or bytes in memory); messages name
+/// `sourceName`. Reads nothing beyond `size`, whatever the block headers declare.
+Result<PbfFraming> checkPbfFraming(std::istream& in, std::uint64_t size, std::string_view sourceName,
+                                   PbfFraming* complete = nullptr);
 
 /// `v` with thousands separators, "470,838".
 std::string withCommas(std::uint64_t v);
 
 /// True when the file starts like an OSM PBF file (a BlobHeader of type "OSMHeader").
 bool looksLikePbf(const std::filesystem::path& file);
+/// The same test on the stream's next bytes.
+bool looksLikePbf(std::istream& in);
 
 }  // namespace terrabit::core::io
