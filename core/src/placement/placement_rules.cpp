@@ -10,12 +10,17 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <sstream>
 
 #include "../rules/yaml_document_p.h"
+#include "rule_schema_p.h"
 #include "terrabit/core/algebra/expression_ast.h"
+#include "terrabit/core/placement/rule_schema.h"
 
 namespace terrabit::core::placement {
+
+using yaml_detail::typeName;
 
 const char* passKindName(PassKind kind) {
     switch (kind) {
@@ -36,7 +41,7 @@ struct PassesError {
     std::string message;
 };
 
-std::string joined(std::initializer_list<std::string_view> keys) {
+std::string joined(std::span<const std::string_view> keys) {
     std::string out;
     for (std::string_view k : keys) {
         if (!out.empty()) out += ", ";
@@ -73,7 +78,8 @@ std::string knownLayers(const std::vector<LayerInfo>& layers) {
     return out;
 }
 
-/// Checks one pass's meaning: layers exist, values lie in range, expressions compile.
+/// Checks one pass's meaning: every declared parameter against its declaration (rule_schema.h),
+/// layers exist, expressions compile, the vegetation classes are the layer's and unique.
 Status checkPass(const PlacementRules& rules, const PassRule& pass, const std::vector<LayerInfo>& layers,
                  const Locate& at) {
     const auto bad = [&](const std::string& key, const std::string& problem) {
@@ -94,46 +100,37 @@ Status checkPass(const PlacementRules& rules, const PassRule& pass, const std::v
         if (id < 0) return Error{at(key) + ": no layer '" + name + "' (layers: " + knownLayers(layers) + ")"};
         return id;
     };
-    const auto range = [&](const std::string& key, double v, double lo, double hi) -> Status {
-        if (std::isfinite(v) && v >= lo && v <= hi) return Status::success();
-        std::ostringstream s;
-        s << "expected a number in " << lo << ".." << hi << ", got " << v;
-        return bad(key, s.str());
+    const auto checkValue = [&](const ParamSpec& spec, const std::string& key, const ParamValue& value) -> Status {
+        if (Status s = checkParam(spec, value); !s) {
+            const std::string& m = s.message();
+            if (!m.starts_with(".")) return bad(key, m);
+            const std::size_t colon = m.find(": ");  // an element's problem: ".palm: …"
+            return bad(key + m.substr(0, colon), m.substr(colon + 2));
+        }
+        if (spec.type == ParamType::Expression) return compiles(key, std::get<std::string>(value));
+        if (spec.type == ParamType::Layer) {
+            if (auto id = layerOf(key, std::get<std::string>(value)); !id) return id.error();
+        }
+        return Status::success();
     };
 
+    for (const ParamSpec& spec : passParams()) {
+        if (!spec.appliesTo(pass.kind) || spec.scope != ParamScope::Pass) continue;
+        if (Status s = checkValue(spec, std::string(spec.key), spec.get(pass, nullptr)); !s) return s;
+    }
     switch (pass.kind) {
-        case PassKind::Buildings: {
-            const BuildingPassRule& b = pass.buildings;
-            if (auto id = layerOf("layer", b.layer); !id) return id.error();
-            if (Status s = compiles("blocked_by", b.blockedBy); !s) return s;
-            if (Status s = range("margin", b.fit.marginMetres, 0.0, 1000.0); !s) return s;
-            if (Status s = range("variety", b.fit.variety, 0.0, 1.0); !s) return s;
-            if (!(b.fit.minScale > 0.0) || !(b.fit.maxScale >= b.fit.minScale) || !std::isfinite(b.fit.maxScale)) {
-                return bad("scale", "expected [min, max] with 0 < min <= max");
-            }
-            if (Status s = range("storey_height", b.storeyHeightMetres, 0.1, 100.0); !s) return s;
-            if (b.category.empty()) return bad("category", "the category is empty");
+        case PassKind::Buildings:
+            if (pass.buildings.category.empty()) return bad("category", "the category is empty");
             break;
-        }
-        case PassKind::Surface: {
-            const SurfacePassRule& s = pass.surface;
-            if (auto id = layerOf("layer", s.layer); !id) return id.error();
-            if (Status st = compiles("mask", s.mask); !st) return st;
-            if (Status st = range("elevation", s.elevationMetres, -1000.0, 1000.0); !st) return st;
+        case PassKind::Surface:
             break;
-        }
         case PassKind::Vegetation: {
             const VegetationPassRule& v = pass.vegetation;
-            auto id = layerOf("layer", v.layer);
-            if (!id) return id.error();
-            if (Status s = compiles("zone", v.zone); !s) return s;
-            if (Status s = compiles("plant", v.plant); !s) return s;
             if (v.scatter == ScatterKind::Noise) {
                 if (Status s = compiles("noise_scale", "noise(" + v.noiseScale + ", 0.5)"); !s) return s;
             }
-            if (Status s = range("spacing", v.spacingMetres, 0.0, 100.0); !s) return s;
             if (v.classes.empty()) return bad("classes", "no class is planted: list at least one");
-            const std::vector<std::string> allowed = classNamesOf(layers, *id);
+            const std::vector<std::string> allowed = classNamesOf(layers, layerIdOf(layers, v.layer));
             std::set<std::string> seen;
             for (const VegetationClassRule& c : v.classes) {
                 const std::string key = "classes." + c.layer;
@@ -143,17 +140,10 @@ Status checkPass(const PlacementRules& rules, const PassRule& pass, const std::v
                     return bad(key, "'" + c.layer + "' is not " + v.layer + " or one of its classes (" + list + ")");
                 }
                 if (!seen.insert(c.layer).second) return bad(key, "class '" + c.layer + "' is listed twice");
-                if (Status s = range(key + ".density", c.density, 0.0, 1.0); !s) return s;
-                if (Status s = range(key + ".jitter", c.jitter, 0.0, 1.0); !s) return s;
-                if (!(c.minScale > 0.0) || !(c.maxScale >= c.minScale) || !std::isfinite(c.maxScale)) {
-                    return bad(key + ".scale", "expected [min, max] with 0 < min <= max");
-                }
-                if (Status s = compiles(key + ".avoid", c.avoid); !s) return s;
-                if (c.species.empty()) return bad(key + ".species", "no species: give at least one asset id");
-                for (const SpeciesWeight& w : c.species) {
-                    if (!(w.weight > 0.0) || !std::isfinite(w.weight)) {
-                        return bad(key + ".species." + w.asset, "the weight must be a positive number");
-                    }
+                for (const ParamSpec& spec : passParams()) {
+                    if (!spec.appliesTo(pass.kind) || !spec.perClass()) continue;
+                    if (Status s = checkValue(spec, key + "." + std::string(spec.key), spec.get(pass, &c)); !s)
+                        return s;
                 }
             }
             break;
@@ -194,23 +184,7 @@ private:
         throw PassesError{where(at) + ": " + (path.empty() ? "" : path + ": ") + problem};
     }
 
-    static std::string typeName(const YAML::Node& n) {
-        switch (n.Type()) {
-            case YAML::NodeType::Map:
-                return "map";
-            case YAML::NodeType::Sequence:
-                return "list";
-            case YAML::NodeType::Scalar:
-                return "value";
-            case YAML::NodeType::Null:
-                return "empty value";
-            default:
-                return "nothing";
-        }
-    }
-
-    void checkKeys(const YAML::Node& map, const std::string& path,
-                   std::initializer_list<std::string_view> allowed) const {
+    void checkKeys(const YAML::Node& map, const std::string& path, std::span<const std::string_view> allowed) const {
         if (!map.IsMap()) fail(map, path, "expected a map, not a " + typeName(map));
         std::set<std::string> seen;
         for (auto it = map.begin(); it != map.end(); ++it) {
@@ -234,50 +208,6 @@ private:
     std::string scalar(const YAML::Node& n, const std::string& path) const {
         if (!n.IsScalar()) fail(n, path, "expected a single value, not a " + typeName(n));
         return n.Scalar();
-    }
-
-    double real(const YAML::Node& n, const std::string& path) const {
-        const std::string s = scalar(n, path);
-        double v = 0.0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc{} || end != s.data() + s.size() || !std::isfinite(v)) {
-            fail(n, path, "expected a number, got '" + s + "'");
-        }
-        return v;
-    }
-
-    double within(const YAML::Node& n, const std::string& path, double lo, double hi) const {
-        const double v = real(n, path);
-        if (v < lo || v > hi) {
-            std::ostringstream s;
-            s << "expected a number in " << lo << ".." << hi << ", got '" << n.Scalar() << "'";
-            fail(n, path, s.str());
-        }
-        return v;
-    }
-
-    std::uint64_t seed(const YAML::Node& n, const std::string& path) const {
-        const std::string s = scalar(n, path);
-        std::uint64_t v = 0;
-        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-        if (ec != std::errc{} || end != s.data() + s.size()) {
-            fail(n, path, "expected a whole number 0..18446744073709551615, got '" + s + "'");
-        }
-        return v;
-    }
-
-    /// `[min, max]` or a single number (min = max), both > 0 and min <= max.
-    std::pair<double, double> scaleRange(const YAML::Node& n, const std::string& path) const {
-        if (n.IsScalar()) {
-            const double v = real(n, path);
-            if (!(v > 0.0)) fail(n, path, "expected a positive scale");
-            return {v, v};
-        }
-        if (!n.IsSequence() || n.size() != 2) fail(n, path, "expected [min, max] or one number");
-        const double lo = real(n[0], path + "[0]");
-        const double hi = real(n[1], path + "[1]");
-        if (!(lo > 0.0) || !(hi >= lo)) fail(n, path, "expected [min, max] with 0 < min <= max");
-        return {lo, hi};
     }
 
     std::vector<std::string> words(const YAML::Node& n, const std::string& path) const {
@@ -392,155 +322,95 @@ private:
         const std::string at = path + " '" + p.name + "'";
         if (kind == "buildings") {
             p.kind = PassKind::Buildings;
-            checkKeys(n, at,
-                      {"name", "type", "seed", "layer", "box", "blocked_by", "margin", "scale", "variety", "height",
-                       "storey_height", "category", "filters"});
         } else if (kind == "surface") {
             p.kind = PassKind::Surface;
-            checkKeys(n, at, {"name", "type", "seed", "layer", "mask", "elevation", "colour"});
         } else if (kind == "vegetation") {
             p.kind = PassKind::Vegetation;
-            checkKeys(n, at,
-                      {"name", "type", "seed", "layer", "zone", "plant", "avoid", "scatter", "noise_scale", "density",
-                       "jitter", "scale", "spacing", "classes"});
         } else {
             fail(*type, path + ".type",
                  "unknown pass type '" + kind + "' (expected one of: buildings, surface, vegetation)");
         }
+        checkKeys(n, at, passKeys(p.kind));
         for (auto it = n.begin(); it != n.end(); ++it) marks[it->first.Scalar()] = it->second.Mark();
 
-        if (auto s = find(n, "seed")) p.seed = seed(*s, at + ".seed");
-        switch (p.kind) {
-            case PassKind::Buildings:
-                buildingPass(n, at, p.buildings);
-                break;
-            case PassKind::Surface:
-                surfacePass(n, at, p.surface);
-                break;
-            case PassKind::Vegetation:
-                vegetationPass(n, at, p.vegetation, marks);
-                break;
+        // The declared parameters: defaults first, then what the pass writes. Keys every class
+        // may override land in `classDefaults`, which each class starts from.
+        VegetationClassRule classDefaults;
+        for (const ParamSpec& spec : passParams()) {
+            if (!spec.appliesTo(p.kind) || spec.required) continue;
+            auto value = parseParam(spec, spec.defaultValue);
+            if (!value) throw PassesError{"internal: the default of '" + std::string(spec.key) + "' does not parse"};
+            spec.set(p, &classDefaults, *value);
         }
+        for (const ParamSpec& spec : passParams()) {
+            if (!spec.appliesTo(p.kind) || spec.scope == ParamScope::Class) continue;
+            const std::string key(spec.key);
+            if (auto v = find(n, key)) {
+                spec.set(p, &classDefaults, read(spec, *v, at + "." + key));
+            } else if (spec.required) {
+                fail(n, at, std::string("a ") + passKindName(p.kind) + " pass needs a '" + key + ":'");
+            }
+        }
+        if (p.kind == PassKind::Buildings) filters(n, at, p.buildings);
+        if (p.kind == PassKind::Vegetation) classes(n, at, p, classDefaults, marks);
         return p;
     }
 
-    void buildingPass(const YAML::Node& n, const std::string& at, BuildingPassRule& b) const {
-        b.fit = FitOptions{0.4, 1.0, 1.0, 0.1};
-        if (auto v = find(n, "layer")) b.layer = scalar(*v, at + ".layer");
-        if (auto v = find(n, "box")) {
-            const std::string s = scalar(*v, at + ".box");
-            if (s == "oriented") {
-                b.box = TargetBoxKind::Oriented;
-            } else if (s == "axis_aligned") {
-                b.box = TargetBoxKind::AxisAligned;
-            } else {
-                fail(*v, at + ".box", "expected oriented or axis_aligned, got '" + s + "'");
-            }
-        }
-        if (auto v = find(n, "blocked_by")) b.blockedBy = scalar(*v, at + ".blocked_by");
-        if (auto v = find(n, "margin")) b.fit.marginMetres = within(*v, at + ".margin", 0.0, 1000.0);
-        if (auto v = find(n, "scale")) std::tie(b.fit.minScale, b.fit.maxScale) = scaleRange(*v, at + ".scale");
-        if (auto v = find(n, "variety")) b.fit.variety = within(*v, at + ".variety", 0.0, 1.0);
-        if (auto v = find(n, "height")) {
-            const std::string s = scalar(*v, at + ".height");
-            if (s == "tags") {
-                b.height = HeightSource::Tags;
-            } else if (s == "model") {
-                b.height = HeightSource::Model;
-            } else {
-                fail(*v, at + ".height", "expected tags or model, got '" + s + "'");
-            }
-        }
-        if (auto v = find(n, "storey_height")) b.storeyHeightMetres = within(*v, at + ".storey_height", 0.1, 100.0);
-        if (auto v = find(n, "category")) b.category = scalar(*v, at + ".category");
-        if (auto v = find(n, "filters")) {
-            if (!v->IsSequence()) fail(*v, at + ".filters", "expected a list of filters, not a " + typeName(*v));
-            for (std::size_t i = 0; i < v->size(); ++i) {
-                const YAML::Node f = (*v)[i];
-                const std::string fp = at + ".filters[" + std::to_string(i) + "]";
-                checkKeys(f, fp, {"when", "any_tags", "all_tags", "none_tags"});
-                ModelFilterRule rule;
-                rule.line = f.Mark().line + 1;
-                if (auto w = find(f, "when")) rule.when = conditions(*w, fp + ".when");
-                if (auto w = find(f, "any_tags")) rule.models.anyTags = words(*w, fp + ".any_tags");
-                if (auto w = find(f, "all_tags")) rule.models.allTags = words(*w, fp + ".all_tags");
-                if (auto w = find(f, "none_tags")) rule.models.noneTags = words(*w, fp + ".none_tags");
-                b.filters.push_back(std::move(rule));
-            }
+    /// A declared parameter's value: read and checked as the schema says, errors where it stands.
+    ParamValue read(const ParamSpec& spec, const YAML::Node& n, const std::string& path) const {
+        try {
+            return schema_detail::readParam(spec, n);
+        } catch (const schema_detail::ParamError& e) {
+            throw PassesError{yaml_detail::where(mSource, e.mark) + ": " + path + e.subPath + ": " + e.what};
         }
     }
 
-    void surfacePass(const YAML::Node& n, const std::string& at, SurfacePassRule& s) const {
-        const auto layer = find(n, "layer");
-        if (!layer) fail(n, at, "a surface pass needs a 'layer:'");
-        s.layer = scalar(*layer, at + ".layer");
-        if (auto v = find(n, "mask")) s.mask = scalar(*v, at + ".mask");
-        if (auto v = find(n, "elevation")) s.elevationMetres = within(*v, at + ".elevation", -1000.0, 1000.0);
-        if (auto v = find(n, "colour")) {
-            const std::string text = scalar(*v, at + ".colour");
-            s.colour = parseRgb(text);
-            if (!s.colour) fail(*v, at + ".colour", "expected a colour \"#rrggbb\", got '" + text + "'");
+    void filters(const YAML::Node& n, const std::string& at, BuildingPassRule& b) const {
+        const auto v = find(n, "filters");
+        if (!v) return;
+        if (!v->IsSequence()) fail(*v, at + ".filters", "expected a list of filters, not a " + typeName(*v));
+        static constexpr std::string_view kFilterKeys[] = {"when", "any_tags", "all_tags", "none_tags"};
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            const YAML::Node f = (*v)[i];
+            const std::string fp = at + ".filters[" + std::to_string(i) + "]";
+            checkKeys(f, fp, kFilterKeys);
+            ModelFilterRule rule;
+            rule.line = f.Mark().line + 1;
+            if (auto w = find(f, "when")) rule.when = conditions(*w, fp + ".when");
+            if (auto w = find(f, "any_tags")) rule.models.anyTags = words(*w, fp + ".any_tags");
+            if (auto w = find(f, "all_tags")) rule.models.allTags = words(*w, fp + ".all_tags");
+            if (auto w = find(f, "none_tags")) rule.models.noneTags = words(*w, fp + ".none_tags");
+            b.filters.push_back(std::move(rule));
         }
     }
 
-    void vegetationPass(const YAML::Node& n, const std::string& at, VegetationPassRule& v,
-                        std::map<std::string, YAML::Mark>& marks) const {
-        if (auto x = find(n, "layer")) v.layer = scalar(*x, at + ".layer");
-        if (auto x = find(n, "zone")) v.zone = scalar(*x, at + ".zone");
-        if (auto x = find(n, "plant")) v.plant = scalar(*x, at + ".plant");
-        if (auto x = find(n, "scatter")) {
-            const std::string s = scalar(*x, at + ".scatter");
-            if (s == "random") {
-                v.scatter = ScatterKind::Random;
-            } else if (s == "noise") {
-                v.scatter = ScatterKind::Noise;
-            } else {
-                fail(*x, at + ".scatter", "expected random or noise, got '" + s + "'");
-            }
-        }
-        if (auto x = find(n, "noise_scale")) v.noiseScale = scalar(*x, at + ".noise_scale");
-        if (auto x = find(n, "spacing")) v.spacingMetres = within(*x, at + ".spacing", 0.0, 100.0);
-
-        // Pass-wide values every class falls back to.
-        VegetationClassRule defaults;
-        defaults.avoid = "none";
-        if (auto x = find(n, "density")) defaults.density = within(*x, at + ".density", 0.0, 1.0);
-        if (auto x = find(n, "jitter")) defaults.jitter = within(*x, at + ".jitter", 0.0, 1.0);
-        if (auto x = find(n, "scale")) std::tie(defaults.minScale, defaults.maxScale) = scaleRange(*x, at + ".scale");
-        if (auto x = find(n, "avoid")) defaults.avoid = scalar(*x, at + ".avoid");
-
+    void classes(const YAML::Node& n, const std::string& at, PassRule& p, const VegetationClassRule& defaults,
+                 std::map<std::string, YAML::Mark>& marks) const {
         const auto classes = find(n, "classes");
         if (!classes) fail(n, at, "a vegetation pass needs 'classes:' (class layer: {species: {asset: weight}})");
         if (!classes->IsMap()) fail(*classes, at + ".classes", "expected a map of class: settings");
+        const std::vector<std::string_view> keys = classKeys();
         for (auto it = classes->begin(); it != classes->end(); ++it) {
             VegetationClassRule c = defaults;
             c.layer = scalar(it->first, at + ".classes");
             c.line = it->first.Mark().line + 1;
             const std::string cp = at + ".classes." + c.layer;
             const YAML::Node body = it->second;
-            checkKeys(body, cp, {"density", "jitter", "scale", "avoid", "species"});
+            checkKeys(body, cp, keys);
             marks["classes." + c.layer] = it->first.Mark();
             for (auto k = body.begin(); k != body.end(); ++k) {
                 marks["classes." + c.layer + "." + k->first.Scalar()] = k->second.Mark();
             }
-            if (auto x = find(body, "density")) c.density = within(*x, cp + ".density", 0.0, 1.0);
-            if (auto x = find(body, "jitter")) c.jitter = within(*x, cp + ".jitter", 0.0, 1.0);
-            if (auto x = find(body, "scale")) std::tie(c.minScale, c.maxScale) = scaleRange(*x, cp + ".scale");
-            if (auto x = find(body, "avoid")) c.avoid = scalar(*x, cp + ".avoid");
-            const auto species = find(body, "species");
-            if (!species) fail(body, cp, "a class needs 'species:' ({asset id: weight, …})");
-            if (!species->IsMap() || species->size() == 0) {
-                fail(*species, cp + ".species", "expected a map of asset id: weight");
+            for (const ParamSpec& spec : passParams()) {
+                if (!spec.appliesTo(PassKind::Vegetation) || !spec.perClass()) continue;
+                const std::string key(spec.key);
+                if (auto x = find(body, key)) {
+                    spec.set(p, &c, read(spec, *x, cp + "." + key));
+                } else if (spec.required) {
+                    fail(body, cp, "a class needs '" + key + ":' (" + expectedValue(spec) + ")");
+                }
             }
-            for (auto s = species->begin(); s != species->end(); ++s) {
-                SpeciesWeight w;
-                w.asset = scalar(s->first, cp + ".species");
-                w.line = s->first.Mark().line + 1;
-                w.weight = real(s->second, cp + ".species." + w.asset);
-                if (!(w.weight > 0.0)) fail(s->second, cp + ".species." + w.asset, "the weight must be positive");
-                c.species.push_back(std::move(w));
-            }
-            v.classes.push_back(std::move(c));
+            p.vegetation.classes.push_back(std::move(c));
         }
     }
 

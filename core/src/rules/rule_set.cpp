@@ -156,7 +156,7 @@ private:
     }
 
     std::string scalar(const YAML::Node& n, const std::string& path) const {
-        if (!n.IsScalar()) fail(n, path, "expected a single value, not a " + typeName(n));
+        if (!n.IsScalar()) fail(n, path, "expected a single value, not a " + yaml_detail::typeName(n));
         return n.Scalar();
     }
 
@@ -178,21 +178,6 @@ private:
         fail(n, path, "expected true or false, got '" + s + "'");
     }
 
-    static std::string typeName(const YAML::Node& n) {
-        switch (n.Type()) {
-            case YAML::NodeType::Map:
-                return "map";
-            case YAML::NodeType::Sequence:
-                return "list";
-            case YAML::NodeType::Scalar:
-                return "value";
-            case YAML::NodeType::Null:
-                return "empty value";
-            default:
-                return "nothing";
-        }
-    }
-
     /// A scalar or a list of scalars, as a list.
     std::vector<std::string> words(const YAML::Node& n, const std::string& path) const {
         std::vector<std::string> out;
@@ -203,14 +188,14 @@ private:
             for (std::size_t i = 0; i < n.size(); ++i)
                 out.push_back(scalar(n[i], path + "[" + std::to_string(i) + "]"));
         } else {
-            fail(n, path, "expected a value or a list of values, not a " + typeName(n));
+            fail(n, path, "expected a value or a list of values, not a " + yaml_detail::typeName(n));
         }
         return out;
     }
 
     void document(const YAML::Node& root, RuleSet& rules) {
         if (!root.IsMap())
-            fail(root, "", "a rules document is a map with a 'layers:' section, not a " + typeName(root));
+            fail(root, "", "a rules document is a map with a 'layers:' section, not a " + yaml_detail::typeName(root));
         std::optional<YAML::Node> layersNode;
         for (auto it = root.begin(); it != root.end(); ++it) {
             const std::string key = it->first.IsScalar() ? it->first.Scalar() : std::string();
@@ -227,7 +212,8 @@ private:
         }
         if (!layersNode) fail(root, "", "no 'layers:' section");
         const YAML::Node& layers = *layersNode;
-        if (!layers.IsSequence()) fail(layers, "layers", "expected a list of layers, not a " + typeName(layers));
+        if (!layers.IsSequence())
+            fail(layers, "layers", "expected a list of layers, not a " + yaml_detail::typeName(layers));
         if (layers.size() == 0) fail(layers, "layers", "the list is empty");
         std::set<std::string> names;
         for (std::size_t i = 0; i < layers.size(); ++i) {
@@ -236,7 +222,7 @@ private:
     }
 
     void layer(const YAML::Node& n, const std::string& path, RuleSet& rules, std::set<std::string>& names) {
-        if (!n.IsMap()) fail(n, path, "a layer is a map with at least 'name:', not a " + typeName(n));
+        if (!n.IsMap()) fail(n, path, "a layer is a map with at least 'name:', not a " + yaml_detail::typeName(n));
         checkKeys(
             n, path,
             {"name", "description", "colour", "color", "coverage", "match", "classes", "width", "point_radius", "sea"});
@@ -251,7 +237,8 @@ private:
             for (std::size_t i = 0; i < classes.size(); ++i) {
                 const std::string cpath = path + ".classes[" + std::to_string(i) + "]";
                 const YAML::Node& c = classes[i];
-                if (!c.IsMap()) fail(c, cpath, "a class is a map with at least 'name:', not a " + typeName(c));
+                if (!c.IsMap())
+                    fail(c, cpath, "a class is a map with at least 'name:', not a " + yaml_detail::typeName(c));
                 checkKeys(
                     c, cpath,
                     {"name", "description", "colour", "color", "coverage", "match", "width", "point_radius", "sea"});
@@ -338,7 +325,8 @@ private:
     }
 
     FeatureMatcher matcher(const YAML::Node& n, const std::string& path) const {
-        if (!n.IsMap()) fail(n, path, "a matcher is a map (kind, layer, tags, except), not a " + typeName(n));
+        if (!n.IsMap())
+            fail(n, path, "a matcher is a map (kind, layer, tags, except), not a " + yaml_detail::typeName(n));
         checkKeys(n, path, {"kind", "layer", "tags", "except"});
         if (n.size() == 0) fail(n, path, "an empty matcher would match everything; say what to match");
         FeatureMatcher m;

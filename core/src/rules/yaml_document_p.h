@@ -21,6 +21,22 @@ inline std::string where(std::string_view source, const YAML::Mark& mark) {
     return s + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
+/// "map", "list", "value", "empty value": a node's kind, for messages.
+inline std::string typeName(const YAML::Node& n) {
+    switch (n.Type()) {
+        case YAML::NodeType::Map:
+            return "map";
+        case YAML::NodeType::Sequence:
+            return "list";
+        case YAML::NodeType::Scalar:
+            return "value";
+        case YAML::NodeType::Null:
+            return "empty value";
+        default:
+            return "nothing";
+    }
+}
+
 /// Parses `text` and returns `document(root)`. A parser reports problems by throwing
 /// `ParseError` (anything with a `message` member); yaml-cpp's own exceptions, from loading or
 /// from conversions nobody foresaw, become errors naming source, line and column.

@@ -14,6 +14,7 @@
 
 #include <limits>
 
+#include "terrabit/core/placement/rule_schema.h"
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/panels/expression_editor.h"
@@ -21,6 +22,10 @@
 namespace terrabit::ui {
 
 namespace {
+
+using core::placement::ParamScope;
+using core::placement::ParamSpec;
+using core::placement::ParamType;
 
 QString valueAt(const MapDocument* doc, const QString& path) {
     auto v = core::project::ruleValue(doc->placementRules(), path.toStdString());
@@ -121,63 +126,86 @@ void RulesPanel::rebuild() {
             mPassesHost);
         auto* form = new QFormLayout(box);
         form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-        switch (pass.kind) {
-            case PassKind::Buildings: {
-                addExpression(form, tr("Blocked by"), base + "blocked_by");
-                addNumber(form, tr("Margin"), base + "margin", 0, 10, 0.1, 2, false, " m");
-                addRange(form, tr("Scale"), base + "scale", 0.05, 10);
-                addNumber(form, tr("Variety"), base + "variety", 0, 1, 0.01, 2, true);
-                addNumber(form, tr("Storey height"), base + "storey_height", 0.5, 20, 0.1, 2, false, " m");
-                addChoice(form, tr("Target box"), base + "box", {"oriented", "axis_aligned"});
-                addChoice(form, tr("Height from"), base + "height", {"tags", "model"});
-                for (std::size_t i = 0; i < pass.buildings.filters.size(); ++i) {
-                    const auto& f = pass.buildings.filters[i];
-                    QStringList when;
-                    for (const auto& c : f.when) {
-                        QStringList values;
-                        for (const auto& v : c.values) values << QString::fromStdString(v);
-                        when << QString::fromStdString(c.key) + "=" + (values.isEmpty() ? "*" : values.join("|"));
-                    }
-                    auto* title = new QLabel(
-                        tr("<i>Models when %1</i>").arg(when.isEmpty() ? tr("any building") : when.join(", ")));
-                    title->setWordWrap(true);
-                    form->addRow(title);
-                    const QString fp = base + "filters." + QString::number(i) + ".";
-                    addText(form, tr("  any of tags"), fp + "any_tags",
-                            tr("Models must carry one of these style tags"));
-                    addText(form, tr("  none of tags"), fp + "none_tags", tr("Models must carry none of these"));
-                }
-                break;
-            }
-            case PassKind::Surface:
-                addExpression(form, tr("Mask"), base + "mask");
-                addNumber(form, tr("Elevation"), base + "elevation", -10, 10, 0.05, 2, false, " m");
-                addText(form, tr("Colour"), base + "colour", tr("#rrggbb, or empty for the layers' colours"));
-                break;
-            case PassKind::Vegetation: {
-                addExpression(form, tr("Zone"), base + "zone");
-                addExpression(form, tr("Avoid (all classes)"), base + "avoid");
-                addChoice(form, tr("Scatter"), base + "scatter", {"random", "noise"});
-                addText(form, tr("Noise scale"), base + "noise_scale", tr("Clump size: cells (12) or metres (12m)"));
-                addNumber(form, tr("Density (all classes)"), base + "density", 0, 1, 0.01, 3, true);
-                addNumber(form, tr("Jitter (all classes)"), base + "jitter", 0, 1, 0.05, 2, false);
-                addRange(form, tr("Scale (all classes)"), base + "scale", 0.05, 10);
-                addNumber(form, tr("Spacing"), base + "spacing", 0, 100, 0.5, 1, false, " m");
-                for (const auto& c : pass.vegetation.classes) {
-                    const QString cp = base + "classes." + QString::fromStdString(c.layer) + ".";
-                    auto* title = new QLabel("<b>" + QString::fromStdString(c.layer) + "</b>");
-                    form->addRow(title);
-                    addNumber(form, tr("  density"), cp + "density", 0, 1, 0.01, 3, true);
-                    addRange(form, tr("  scale"), cp + "scale", 0.05, 10);
-                    addSpecies(form, cp + "species");
-                }
-                break;
+        // Every parameter the schema declares for the pass type, in its order; the seed last.
+        for (const ParamSpec& spec : core::placement::passParams()) {
+            if (!spec.appliesTo(pass.kind) || spec.scope == ParamScope::Class || spec.type == ParamType::Seed) continue;
+            QString label = tr(spec.label.data());
+            if (spec.scope == ParamScope::ClassDefault) label = tr("%1 (all classes)").arg(label);
+            addParam(form, spec, label, base + QString::fromUtf8(spec.key.data(), int(spec.key.size())));
+        }
+        if (pass.kind == PassKind::Buildings) addFilters(form, pass, base);
+        for (const auto& c : pass.vegetation.classes) {
+            const QString cp = base + "classes." + QString::fromStdString(c.layer) + ".";
+            form->addRow(new QLabel("<b>" + QString::fromStdString(c.layer) + "</b>"));
+            for (const ParamSpec& spec : core::placement::passParams()) {
+                if (!spec.appliesTo(pass.kind) || !spec.perClass()) continue;
+                addParam(form, spec, "  " + tr(spec.label.data()).toLower(),
+                         cp + QString::fromUtf8(spec.key.data(), int(spec.key.size())));
             }
         }
         addSeed(form, base + "seed");
         mPasses->addWidget(box);
     }
     mPasses->addStretch(1);
+}
+
+void RulesPanel::addParam(QFormLayout* form, const ParamSpec& spec, const QString& label, const QString& path) {
+    if (!spec.ui.shown || !spec.editable) return;
+    const QString unit = QString::fromUtf8(spec.unit.data(), int(spec.unit.size()));
+    const bool narrowed = spec.ui.min < spec.ui.max;  // a spin range narrower than the valid one
+    const double lo = narrowed ? spec.ui.min : spec.min, hi = narrowed ? spec.ui.max : spec.max;
+    switch (spec.type) {
+        case ParamType::Number:
+            addNumber(form, label, path, lo, hi, spec.ui.step, spec.ui.decimals, spec.ui.slider,
+                      unit.isEmpty() ? QString() : " " + unit);
+            break;
+        case ParamType::ScaleRange:
+            addRange(form, label, path, lo, hi);
+            break;
+        case ParamType::Expression:
+            addExpression(form, label, path);
+            break;
+        case ParamType::Choice: {
+            QStringList words;
+            for (std::string_view w : spec.choices) words << QString::fromUtf8(w.data(), int(w.size()));
+            addChoice(form, label, path, words);
+            break;
+        }
+        case ParamType::Seed:
+            addSeed(form, path);
+            break;
+        case ParamType::Species:
+            addSpecies(form, path);
+            break;
+        case ParamType::Text:
+        case ParamType::Distance:
+        case ParamType::Colour:
+        case ParamType::Layer:
+            addText(form, label, path, {});
+            break;
+    }
+    if (QWidget* editor = mEditors.value(path); editor && editor->toolTip().isEmpty()) {
+        editor->setToolTip(tr(spec.doc.data()));
+    }
+}
+
+void RulesPanel::addFilters(QFormLayout* form, const core::placement::PassRule& pass, const QString& base) {
+    for (std::size_t i = 0; i < pass.buildings.filters.size(); ++i) {
+        const auto& f = pass.buildings.filters[i];
+        QStringList when;
+        for (const auto& c : f.when) {
+            QStringList values;
+            for (const auto& v : c.values) values << QString::fromStdString(v);
+            when << QString::fromStdString(c.key) + "=" + (values.isEmpty() ? "*" : values.join("|"));
+        }
+        auto* title =
+            new QLabel(tr("<i>Models when %1</i>").arg(when.isEmpty() ? tr("any building") : when.join(", ")));
+        title->setWordWrap(true);
+        form->addRow(title);
+        const QString fp = base + "filters." + QString::number(i) + ".";
+        addText(form, tr("  any of tags"), fp + "any_tags", tr("Models must carry one of these style tags"));
+        addText(form, tr("  none of tags"), fp + "none_tags", tr("Models must carry none of these"));
+    }
 }
 
 void RulesPanel::addNumber(QFormLayout* form, const QString& label, const QString& path, double lo, double hi,

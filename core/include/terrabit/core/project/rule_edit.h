@@ -3,14 +3,12 @@
 /// PlacementRules parsed from the rules document. A project keeps them as a list (Project::ruleEdits)
 /// so the rules file stays untouched and undo is "drop the last edit".
 ///
-/// Paths (values as the rules YAML writes them):
-///   passes.<pass>.seed                          whole number
-///   passes.<pass>.blocked_by | margin | variety | storey_height | box | height | scale
+/// Paths (values as the rules YAML writes them) name a parameter of the rules schema
+/// (placement/rule_schema.h), whose declaration says what the value may be:
+///   passes.<pass>.<key>                         a key of the pass (every editable one)
+///   passes.<pass>.density | jitter | scale | avoid   a vegetation key every class takes at once
+///   passes.<pass>.classes.<class>.<key>         a key of one vegetation class
 ///   passes.<pass>.filters.<i>.any_tags | all_tags | none_tags     "[a, b]" (buildings)
-///   passes.<pass>.mask | elevation | colour                       (surface)
-///   passes.<pass>.zone | avoid | plant | scatter | noise_scale | spacing   (vegetation)
-///   passes.<pass>.density | jitter | scale      every class of a vegetation pass at once
-///   passes.<pass>.classes.<class>.density | jitter | scale | avoid | species
 /// `scale` is "[min, max]"; `species` is "{asset: weight, …}"; `colour` is "#rrggbb".
 
 #include <string>

@@ -4,7 +4,9 @@
 /// vegetation class, model filters' style tags, the pass seeds and the scene seed. Each change
 /// becomes a rule edit on the document's undo stack (Ctrl+Z takes it back) and re-bakes what it
 /// affects in the background. A refused edit (out of range, an expression that does not compile)
-/// is shown above the passes and the widget returns to the value in force.
+/// is shown above the passes and the widget returns to the value in force. The form is built from
+/// the rules schema (core/placement/rule_schema.h): a parameter declared there appears here with
+/// its label, unit, range and documentation as tooltip.
 
 #include <QHash>
 #include <QWidget>
@@ -15,6 +17,11 @@ class QFormLayout;
 class QLabel;
 class QSpinBox;
 class QVBoxLayout;
+
+namespace terrabit::core::placement {
+struct ParamSpec;
+struct PassRule;
+}  // namespace terrabit::core::placement
 
 namespace terrabit::ui {
 
@@ -36,6 +43,10 @@ private:
     void rebuild();
     void refreshValues();
     void edit(const QString& path, const QString& value);
+    /// The editor of one declared parameter (rule_schema.h), chosen by its type.
+    void addParam(QFormLayout* form, const core::placement::ParamSpec& spec, const QString& label, const QString& path);
+    /// The tag lists of a buildings pass's model filters.
+    void addFilters(QFormLayout* form, const core::placement::PassRule& pass, const QString& base);
     void addNumber(QFormLayout* form, const QString& label, const QString& path, double lo, double hi, double step,
                    int decimals, bool slider, const QString& suffix = {});
     void addRange(QFormLayout* form, const QString& label, const QString& path, double lo, double hi);
