@@ -10,7 +10,8 @@
 //             baked and fill the pass's report.
 // PassFrame holds what is the same in every pass: the per-tile cache slots and their keys, the
 // stale/reused bookkeeping, progress and cancellation, error collection from the workers, the
-// report and the warnings. The passes keep only their own plan and kernel.
+// report and the warnings. The passes keep only their own plan, kernel and commit, as the
+// members of a small `…Run` class that runPass (at the end of this file) drives.
 
 #include <algorithm>
 #include <chrono>

@@ -41,7 +41,7 @@ std::uint64_t mortonKey(Vec2 cell) {
     return spread(cell.x) | spread(cell.y) << 1;
 }
 
-/// Map metres to global cells at one zoom.
+/// Web Mercator metres to global cells at one zoom.
 struct CellFrame {
     double cellSize = 1.0;  ///< metres per cell (Web Mercator)
     Vec2 operator()(Vec2 m) const {
@@ -78,8 +78,8 @@ FeatureRuns featureRuns(const ClassifiedMap& map) {
     return runs;
 }
 
-/// Bounds of each run of kRingChunk vertices of a feature whose vertices start at cells[first],
-/// ring by ring, in the order TileRasterizer walks them.
+/// Appends the bounds of each run of kRingChunk vertices of `f` (its vertices in global cells
+/// are `cells`), ring by ring, in the order TileRasterizer walks them.
 void appendChunks(const Feature& f, std::span<const Vec2> cells, std::vector<Box2>& chunks) {
     std::uint32_t begin = 0;
     for (const std::uint32_t end : f.partEnds) {
