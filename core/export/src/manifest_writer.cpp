@@ -77,116 +77,181 @@ private:
     std::size_t mCount = 0;
 };
 
+/// Hot for big scenes (a line per tree): formatted by hand, keys in sorted order.
+Status writeInstances(const Scene& scene, PieceWriter& w) {
+    // JSON-escaped names, computed once: ids repeat on every instance line.
+    std::vector<std::string> assetJson, sourceJson;
+    for (const std::string& a : scene.assets) assetJson.push_back(json(a).dump());
+    for (const std::string& s : scene.sources) sourceJson.push_back(json(s).dump());
+    const auto sourceText = [&](std::uint32_t s) -> const std::string& {
+        static const std::string kNull = "null";
+        return s == Instance::kNoSource ? kNull : sourceJson[s];
+    };
+    LineArray out(w);
+    std::string line;
+    for (const InstanceBlock& b : scene.blocks) {
+        const std::string qk = json(b.tile.quadkey()).dump();
+        const std::string head = "{\"asset\":" + assetJson[static_cast<std::size_t>(b.asset)] + ",\"block\":[" +
+                                 std::to_string(b.blockX) + "," + std::to_string(b.blockY) + "],\"source\":";
+        for (const Instance& i : b.instances) {
+            line.assign(head);
+            line += sourceText(i.source);
+            line += ",\"tile\":";
+            line += qk;
+            line += ",\"transform\":";
+            appendTransform(line, i);
+            line += '}';
+            if (Status s = out.add(line); !s) return s;
+        }
+    }
+    out.finish();
+    return Status::success();
+}
+
+Status writeBuildings(const Scene& scene, PieceWriter& w) {
+    LineArray out(w);
+    for (const BuildingRecord& b : scene.buildings) {
+        json transform = nullptr;
+        if (b.outcome == BuildingOutcome::Placed) {
+            transform = json::array();
+            for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
+        }
+        const json record{
+            {"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
+            {"outcome", outcomeName(b.outcome)},
+            {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
+            {"target",
+             {{"centre", {b.target.centre.x, b.target.centre.y}},
+              {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
+              {"angle", b.target.angle}}},
+            {"tile", b.tile.quadkey()},
+            {"transform", transform}};
+        if (Status s = out.add(record.dump()); !s) return s;
+    }
+    out.finish();
+    return Status::success();
+}
+
 }  // namespace
+
+ManifestStatistics ManifestStatistics::of(const Scene& scene) {
+    const SceneStatistics& st = scene.statistics;
+    ManifestStatistics out;
+    out.buildingsPlaced = st.buildingsPlaced;
+    out.buildingsBlocked = st.buildingsBlocked;
+    out.buildingsUnmatched = st.buildingsUnmatched;
+    for (std::size_t a = 0; a < scene.assets.size(); ++a) {
+        out.instancesPerAsset[scene.assets[a]] = a < st.instancesPerAsset.size() ? st.instancesPerAsset[a] : 0;
+    }
+    out.vegetationCellsRequested = st.vegetationCellsRequested;
+    out.vegetationInstances = st.vegetationInstances;
+    out.requestedDensity = st.requestedDensity;
+    out.achievedDensity = st.achievedDensity;
+    return out;
+}
+
+Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
+    try {
+        const nlohmann::json st = nlohmann::json::parse(text);
+        ManifestStatistics out;
+        out.buildingsPlaced = st.at("buildingsPlaced").get<std::uint64_t>();
+        out.buildingsBlocked = st.at("buildingsBlocked").get<std::uint64_t>();
+        out.buildingsUnmatched = st.at("buildingsUnmatched").get<std::uint64_t>();
+        out.vegetationCellsRequested = st.at("vegetationCellsRequested").get<std::uint64_t>();
+        out.vegetationInstances = st.at("vegetationInstances").get<std::uint64_t>();
+        for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
+            out.instancesPerAsset[id] = n.get<std::uint64_t>();
+        }
+        return out;
+    } catch (const std::exception& e) {
+        return Error{std::string("manifest: ") + e.what()};
+    }
+}
+
+void ManifestStatistics::add(const ManifestStatistics& other) {
+    buildingsPlaced += other.buildingsPlaced;
+    buildingsBlocked += other.buildingsBlocked;
+    buildingsUnmatched += other.buildingsUnmatched;
+    for (const auto& [id, n] : other.instancesPerAsset) instancesPerAsset[id] += n;
+    vegetationCellsRequested += other.vegetationCellsRequested;
+    vegetationInstances += other.vegetationInstances;
+}
+
+std::string ManifestStatistics::encode() const {
+    nlohmann::json perAsset = nlohmann::json::object();
+    for (const auto& [id, n] : instancesPerAsset) perAsset[id] = n;
+    return nlohmann::json{{"buildingsPlaced", buildingsPlaced},
+                          {"buildingsBlocked", buildingsBlocked},
+                          {"buildingsUnmatched", buildingsUnmatched},
+                          {"instancesPerAsset", perAsset},
+                          {"vegetationCellsRequested", vegetationCellsRequested},
+                          {"vegetationInstances", vegetationInstances},
+                          {"requestedDensity", requestedDensity},
+                          {"achievedDensity", achievedDensity}}
+        .dump();
+}
+
+std::string manifestAssets(std::span<const std::string> assets) {
+    return json(std::vector<std::string>(assets.begin(), assets.end())).dump();
+}
+
+std::string manifestTiles(std::span<const TileId> tiles) {
+    json out = json::array();
+    for (const TileId& t : tiles) out.push_back(t.quadkey());
+    return out.dump();
+}
+
+ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocument) {
+    ManifestEntries doc;
+    doc["assets"] = manifestAssets(scene.assets);
+    doc["tiles"] = manifestTiles(scene.tiles);
+    doc["format"] = json("terrabit-manifest").dump();
+    doc["version"] = json(kManifestVersion).dump();
+    doc["seed"] = json(scene.seed).dump();
+    doc["rulesSha256"] = json(sha256Hex(rulesDocument)).dump();
+    doc["instanceCount"] = json(scene.instanceCount()).dump();
+    doc["frame"] = json{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
+                        {"zoom", scene.frame.zoom},
+                        {"metresPerCell", scene.frame.metresPerCell()},
+                        {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}}
+                       .dump();
+    doc["statistics"] = ManifestStatistics::of(scene).encode();
+    return doc;
+}
+
+Status writeManifestLayout(const ManifestEntries& entries, const std::function<Status(std::string_view)>& write,
+                           const std::function<Status(std::string_view key)>& lineArray) {
+    // The line arrays take their place among the entries in key order.
+    std::map<std::string_view, const std::string*> keys;
+    for (const auto& [key, value] : entries) keys.emplace(key, &value);
+    keys.emplace(kManifestInstances, nullptr);
+    keys.emplace(kManifestBuildings, nullptr);
+    Status s = write("{\n");
+    bool first = true;
+    for (const auto& [key, value] : keys) {
+        if (s) s = write(first ? "  " : ",\n  ");
+        first = false;
+        if (s) s = write(json(key).dump() + ": ");
+        if (s) s = value ? write(*value) : lineArray(key);
+        if (!s) return s;
+    }
+    return write("\n}\n");
+}
 
 Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink) {
     if (Status s = checkSceneForExport(scene); !s) return Error{"manifest: " + s.message()};
     try {
-        // JSON-escaped names, computed once: ids repeat on every instance line.
-        std::vector<std::string> assetJson, sourceJson;
-        for (const std::string& a : scene.assets) assetJson.push_back(json(a).dump());
-        for (const std::string& s : scene.sources) sourceJson.push_back(json(s).dump());
-        const auto sourceText = [&](std::uint32_t s) -> const std::string& {
-            static const std::string kNull = "null";
-            return s == Instance::kNoSource ? kNull : sourceJson[s];
-        };
-
-        // `"key": value` lines, keys sorted (nlohmann's object order); the values of the two
-        // line arrays (empty here) are written element by element when their key comes.
-        std::map<std::string, std::string> doc;
-        doc["assets"] = json(scene.assets).dump();
-        json tiles = json::array();
-        for (const TileId& t : scene.tiles) tiles.push_back(t.quadkey());
-        doc["tiles"] = tiles.dump();
-        doc["format"] = json("terrabit-manifest").dump();
-        doc["version"] = json(kManifestVersion).dump();
-        doc["seed"] = json(scene.seed).dump();
-        doc["rulesSha256"] = json(sha256Hex(rulesDocument)).dump();
-        doc["instanceCount"] = json(scene.instanceCount()).dump();
-        doc["frame"] = json{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
-                            {"zoom", scene.frame.zoom},
-                            {"metresPerCell", scene.frame.metresPerCell()},
-                            {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}}
-                           .dump();
-        json perAsset = json::object();
-        for (std::size_t a = 0; a < scene.assets.size(); ++a) {
-            perAsset[scene.assets[a]] =
-                a < scene.statistics.instancesPerAsset.size() ? scene.statistics.instancesPerAsset[a] : 0;
-        }
-        const SceneStatistics& st = scene.statistics;
-        doc["statistics"] = json{{"buildingsPlaced", st.buildingsPlaced},
-                                 {"buildingsBlocked", st.buildingsBlocked},
-                                 {"buildingsUnmatched", st.buildingsUnmatched},
-                                 {"instancesPerAsset", perAsset},
-                                 {"vegetationCellsRequested", st.vegetationCellsRequested},
-                                 {"vegetationInstances", st.vegetationInstances},
-                                 {"requestedDensity", st.requestedDensity},
-                                 {"achievedDensity", st.achievedDensity}}
-                                .dump();
-        doc["instances"] = doc["buildings"] = "";
-
-        // Hot for big scenes (a line per tree): formatted by hand, keys in sorted order.
-        const auto instances = [&](PieceWriter& w) -> Status {
-            LineArray out(w);
-            std::string line;
-            for (const InstanceBlock& b : scene.blocks) {
-                const std::string qk = json(b.tile.quadkey()).dump();
-                const std::string head = "{\"asset\":" + assetJson[static_cast<std::size_t>(b.asset)] + ",\"block\":[" +
-                                         std::to_string(b.blockX) + "," + std::to_string(b.blockY) + "],\"source\":";
-                for (const Instance& i : b.instances) {
-                    line.assign(head);
-                    line += sourceText(i.source);
-                    line += ",\"tile\":";
-                    line += qk;
-                    line += ",\"transform\":";
-                    appendTransform(line, i);
-                    line += '}';
-                    if (Status s = out.add(line); !s) return s;
-                }
-            }
-            out.finish();
-            return Status::success();
-        };
-        const auto buildings = [&](PieceWriter& w) -> Status {
-            LineArray out(w);
-            for (const BuildingRecord& b : scene.buildings) {
-                json transform = nullptr;
-                if (b.outcome == BuildingOutcome::Placed) {
-                    transform = json::array();
-                    for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
-                }
-                const json record{
-                    {"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
-                    {"outcome", outcomeName(b.outcome)},
-                    {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
-                    {"target",
-                     {{"centre", {b.target.centre.x, b.target.centre.y}},
-                      {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
-                      {"angle", b.target.angle}}},
-                    {"tile", b.tile.quadkey()},
-                    {"transform", transform}};
-                if (Status s = out.add(record.dump()); !s) return s;
-            }
-            out.finish();
-            return Status::success();
-        };
-
         PieceWriter w(sink);
-        w.text() += "{\n";
-        bool first = true;
-        for (const auto& [key, text] : doc) {
-            if (!first) w.text() += ",\n";
-            first = false;
-            w.text() += "  " + json(key).dump() + ": ";
-            if (key == "instances") {
-                if (Status s = instances(w); !s) return s;
-            } else if (key == "buildings") {
-                if (Status s = buildings(w); !s) return s;
-            } else {
+        const Status s = writeManifestLayout(
+            manifestEntries(scene, rulesDocument),
+            [&](std::string_view text) {
                 w.text() += text;
-            }
-        }
-        w.text() += "\n}\n";
+                return Status::success();
+            },
+            [&](std::string_view key) {
+                return key == kManifestInstances ? writeInstances(scene, w) : writeBuildings(scene, w);
+            });
+        if (!s) return s;
         return w.flush(true);
     } catch (const std::exception& e) {
         return Error{std::string("manifest: ") + e.what()};

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/export/tileset_writer.h"
 #include "terrabit/core/scale/shard_record.h"
@@ -106,9 +107,9 @@ struct ByteRange {
     std::size_t elements = 0;
 };
 
-/// A manifest as encodeManifest lays it out — `"key": value` per line, keys sorted, the arrays
-/// "instances" and "buildings" one element per line, each indented by four spaces — read in one
-/// pass: the small entries are kept, of the line arrays only where they lie, so merging a
+/// A manifest as writeManifestLayout lays it out — `"key": value` per line, keys sorted, the
+/// arrays "instances" and "buildings" one element per line, each indented by four spaces — read
+/// in one pass: the small entries are kept, of the line arrays only where they lie, so merging a
 /// region's manifests of millions of instances never holds them.
 struct ManifestPart {
     std::map<std::string, std::string> entries;  ///< every key but the line arrays, values as written
@@ -394,170 +395,70 @@ Result<MergedLines> mergeLines(std::vector<LineArrayFile>& parts, KeyOf keyOf, B
     return merged;
 }
 
+/// A merged instance's place: its tile in scene order (a tile's lines stay as its shard wrote
+/// them).
+Result<std::uint64_t> instanceKey(const std::string& line) {
+    auto t = TileId::fromQuadkey(stringField(line, "tile"));
+    if (!t) return Error{"manifest: an instance without a valid tile: " + line.substr(0, 80)};
+    return rowMajorKey(*t);
+}
+
+/// A merged building's place: its source feature id, then its tile (SceneBaker's order).
+using BuildingKey = std::pair<std::string, std::uint64_t>;
+Result<BuildingKey> buildingKey(const std::string& line) {
+    // Building lines are compact JSON with sorted keys, "source" a feature id or null:
+    // read the two fields in place, and parse the line only when they are not plain.
+    constexpr std::string_view kSource = "\"source\":";
+    const std::size_t at = line.find(kSource);
+    const std::string_view tile = stringField(line, "tile");
+    if (at != std::string::npos && !tile.empty()) {
+        const std::size_t from = at + kSource.size();
+        const std::size_t close = line[from] == '"' ? line.find('"', from + 1) : std::string::npos;
+        const bool plain =
+            line.compare(from, 4, "null") == 0 || (close != std::string::npos && line.find('\\', from) > close);
+        auto t = TileId::fromQuadkey(tile);
+        if (plain && t) {
+            return BuildingKey{close == std::string::npos ? "" : line.substr(from + 1, close - from - 1),
+                               rowMajorKey(*t)};
+        }
+    }
+    try {
+        const json b = json::parse(line);
+        auto t = TileId::fromQuadkey(b.at("tile").get<std::string>());
+        if (!t) return Error{"manifest: a building without a valid tile: " + line.substr(0, 80)};
+        return BuildingKey{b.at("source").is_string() ? b.at("source").get<std::string>() : "", rowMajorKey(*t)};
+    } catch (const std::exception& e) {
+        return Error{std::string("manifest: ") + e.what()};
+    }
+}
+
 class Merger {
 public:
     Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, std::ostream& out)
         : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mMove(move), mReport(out) {}
 
     Status manifest() {
-        std::vector<std::map<std::string, std::string>> parts;
-        std::vector<std::map<std::string, ByteRange>> arrays;
-        std::vector<fs::path> files;
-        for (const Shard& s : mShards) {
-            if (!s.has("manifest.json")) continue;
-            auto part = ManifestPart::read(s.folder / "manifest.json");
-            if (!part) return part.error();
-            parts.push_back(std::move(part->entries));
-            arrays.push_back(std::move(part->arrays));
-            files.push_back(s.folder / "manifest.json");
-            mManifestShards.push_back(&s);
-        }
-        if (parts.empty()) return Status::success();
-        // Everything but the per-tile content must be the same bake.
-        std::map<std::string, std::string> merged;
-        for (const char* key : {"format", "version", "seed", "rulesSha256", "frame"}) {
-            const auto a = parts.front().find(key);
-            if (a == parts.front().end()) return Error{files.front().string() + ": no \"" + key + "\""};
-            for (std::size_t i = 1; i < parts.size(); ++i) {
-                const auto b = parts[i].find(key);
-                if (b == parts[i].end() || b->second != a->second) {
-                    return Error{"shards " + mManifestShards.front()->folder.string() + " and " +
-                                 mManifestShards[i]->folder.string() +
-                                 " come from different bakes (their manifests differ in \"" + key + "\")"};
-                }
-            }
-            merged[key] = a->second;
-        }
-
-        std::set<std::string> assets;
-        json perAsset = json::object();
-        std::uint64_t placed = 0, blocked = 0, unmatched = 0, vegetationCells = 0, vegetationInstances = 0,
-                      instanceCount = 0;
-        try {
-            for (const auto& p : parts) {
-                for (const std::string& a : json::parse(p.at("assets")).get<std::vector<std::string>>()) {
-                    assets.insert(a);
-                }
-                const json st = json::parse(p.at("statistics"));
-                placed += st.at("buildingsPlaced").get<std::uint64_t>();
-                blocked += st.at("buildingsBlocked").get<std::uint64_t>();
-                unmatched += st.at("buildingsUnmatched").get<std::uint64_t>();
-                vegetationCells += st.at("vegetationCellsRequested").get<std::uint64_t>();
-                vegetationInstances += st.at("vegetationInstances").get<std::uint64_t>();
-                for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
-                    perAsset[id] = perAsset.value(id, std::uint64_t{0}) + n.get<std::uint64_t>();
-                }
-                instanceCount += json::parse(p.at("instanceCount")).get<std::uint64_t>();
-            }
-        } catch (const std::exception& e) {
-            return Error{std::string("manifest: ") + e.what()};
-        }
-        // The densities are sums in the bake's order: pass, then tile north to south, then class.
-        struct Tally {
-            std::uint32_t pass;
-            std::uint64_t tile;
-            double requested;
-        };
-        std::vector<Tally> tallies;
-        for (const Shard* s : mManifestShards) {
-            for (const VegetationTileTally& t : s->record.tallies) {
-                tallies.push_back({t.pass, rowMajorKey(t.tile), t.requestedInstances});
-            }
-        }
-        std::stable_sort(tallies.begin(), tallies.end(), [](const Tally& a, const Tally& b) {
-            return std::tie(a.pass, a.tile) < std::tie(b.pass, b.tile);
-        });
-        double requestedTotal = 0.0;
-        for (const Tally& t : tallies) requestedTotal += t.requested;
-        const double cells = static_cast<double>(vegetationCells);
-
-        merged["assets"] = json(std::vector<std::string>(assets.begin(), assets.end())).dump();
-        json tiles = json::array();
-        for (const TileId& t : mTiles) tiles.push_back(t.quadkey());
-        merged["tiles"] = tiles.dump();
-        merged["instanceCount"] = json(instanceCount).dump();
-        merged["statistics"] = json{
-            {"buildingsPlaced", placed},
-            {"buildingsBlocked", blocked},
-            {"buildingsUnmatched", unmatched},
-            {"instancesPerAsset", perAsset},
-            {"vegetationCellsRequested", vegetationCells},
-            {"vegetationInstances", vegetationInstances},
-            {"requestedDensity", cells > 0 ? requestedTotal / cells : 0.0},
-            {"achievedDensity",
-             cells > 0 ? static_cast<double>(vegetationInstances) / cells
-                       : 0.0}}.dump();
-        merged["buildings"] = merged["instances"] = "";  // streamed below, in key order
-
-        // Instances go by tile in scene order (a tile's lines as its shard wrote them);
-        // buildings by source feature id, then tile (SceneBaker's order).
-        const auto instanceKey = [](const std::string& line) -> Result<std::uint64_t> {
-            auto t = TileId::fromQuadkey(stringField(line, "tile"));
-            if (!t) return Error{"manifest: an instance without a valid tile: " + line.substr(0, 80)};
-            return rowMajorKey(*t);
-        };
-        using BuildingKey = std::pair<std::string, std::uint64_t>;
-        const auto buildingKey = [](const std::string& line) -> Result<BuildingKey> {
-            // Building lines are compact JSON with sorted keys, "source" a feature id or null:
-            // read the two fields in place, and parse the line only when they are not plain.
-            constexpr std::string_view kSource = "\"source\":";
-            const std::size_t at = line.find(kSource);
-            const std::string_view tile = stringField(line, "tile");
-            if (at != std::string::npos && !tile.empty()) {
-                const std::size_t from = at + kSource.size();
-                const std::size_t close = line[from] == '"' ? line.find('"', from + 1) : std::string::npos;
-                const bool plain =
-                    line.compare(from, 4, "null") == 0 || (close != std::string::npos && line.find('\\', from) > close);
-                auto t = TileId::fromQuadkey(tile);
-                if (plain && t) {
-                    return BuildingKey{close == std::string::npos ? "" : line.substr(from + 1, close - from - 1),
-                                       rowMajorKey(*t)};
-                }
-            }
-            try {
-                const json b = json::parse(line);
-                auto t = TileId::fromQuadkey(b.at("tile").get<std::string>());
-                if (!t) return Error{"manifest: a building without a valid tile: " + line.substr(0, 80)};
-                return BuildingKey{b.at("source").is_string() ? b.at("source").get<std::string>() : "",
-                                   rowMajorKey(*t)};
-            } catch (const std::exception& e) {
-                return Error{std::string("manifest: ") + e.what()};
-            }
-        };
-
+        if (Status s = readManifestParts(); !s) return s;
+        if (mParts.empty()) return Status::success();
+        auto entries = mergedEntries();
+        if (!entries) return entries.error();
         const fs::path destination = mOut / "manifest.json";
         auto output = OutputFile::create(destination);
         if (!output) return output.error();
-        BufferedFile buffered(*output);
-        BufferedFile* file = &buffered;
+        BufferedFile file(*output);
         MergedLines instances, buildings;
-        Status w = file->write("{\n");
-        bool first = true;
-        for (const auto& [key, value] : merged) {
-            if (w) w = file->write(first ? "  " : ",\n  ");
-            first = false;
-            if (w) w = file->write(json(key).dump() + ": ");
-            if (!w) break;
-            if (key == "instances" || key == "buildings") {
-                std::vector<LineArrayFile> readers;
-                readers.reserve(files.size());
-                for (std::size_t i = 0; i < files.size(); ++i) {
-                    const auto range = arrays[i].find(key);
-                    readers.emplace_back(files[i], range == arrays[i].end() ? ByteRange{} : range->second);
-                }
-                Result<MergedLines> n = key == "instances" ? mergeLines<std::uint64_t>(readers, instanceKey, *file)
-                                                           : mergeLines<BuildingKey>(readers, buildingKey, *file);
+        Status w = writeManifestLayout(
+            *entries, [&](std::string_view text) { return file.write(text); },
+            [&](std::string_view key) -> Status {
+                auto n = mergeArray(key, file);
                 if (!n) return n.error();
-                (key == "instances" ? instances : buildings) = *n;
-            } else {
-                w = file->write(value);
-            }
-        }
-        if (w) w = file->write("\n}\n");
-        if (w) w = file->flush();
+                (key == kManifestInstances ? instances : buildings) = *n;
+                return Status::success();
+            });
+        if (w) w = file.flush();
         if (!w) return w;
-        if (instances.elements != instanceCount) {
-            return Error{"manifest: the shards' instanceCount says " + std::to_string(instanceCount) + " but " +
+        if (instances.elements != mInstanceCount) {
+            return Error{"manifest: the shards' instanceCount says " + std::to_string(mInstanceCount) + " but " +
                          std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
@@ -642,12 +543,106 @@ public:
     }
 
 private:
+    /// The manifest of every shard that wrote one: its small entries and where its line arrays
+    /// lie.
+    Status readManifestParts() {
+        for (const Shard& s : mShards) {
+            if (!s.has("manifest.json")) continue;
+            auto part = ManifestPart::read(s.folder / "manifest.json");
+            if (!part) return part.error();
+            mParts.push_back(std::move(*part));
+            mPartFiles.push_back(s.folder / "manifest.json");
+            mManifestShards.push_back(&s);
+        }
+        return Status::success();
+    }
+
+    /// The merged manifest's entries: what names the bake (every part must agree), then the
+    /// assets, tiles, counts and statistics of all the parts.
+    Result<ManifestEntries> mergedEntries() {
+        ManifestEntries merged;
+        for (const char* key : {"format", "version", "seed", "rulesSha256", "frame"}) {
+            const auto a = mParts.front().entries.find(key);
+            if (a == mParts.front().entries.end()) return Error{mPartFiles.front().string() + ": no \"" + key + "\""};
+            for (std::size_t i = 1; i < mParts.size(); ++i) {
+                const auto b = mParts[i].entries.find(key);
+                if (b == mParts[i].entries.end() || b->second != a->second) {
+                    return Error{"shards " + mManifestShards.front()->folder.string() + " and " +
+                                 mManifestShards[i]->folder.string() +
+                                 " come from different bakes (their manifests differ in \"" + key + "\")"};
+                }
+            }
+            merged[key] = a->second;
+        }
+        std::set<std::string> assets;
+        ManifestStatistics statistics;
+        mInstanceCount = 0;
+        try {
+            for (const ManifestPart& p : mParts) {
+                for (const std::string& a : json::parse(p.entries.at("assets")).get<std::vector<std::string>>()) {
+                    assets.insert(a);
+                }
+                auto st = ManifestStatistics::parse(p.entries.at("statistics"));
+                if (!st) return st.error();
+                statistics.add(*st);
+                mInstanceCount += json::parse(p.entries.at("instanceCount")).get<std::uint64_t>();
+            }
+        } catch (const std::exception& e) {
+            return Error{std::string("manifest: ") + e.what()};
+        }
+        const double cells = static_cast<double>(statistics.vegetationCellsRequested);
+        statistics.requestedDensity = cells > 0 ? requestedVegetation() / cells : 0.0;
+        statistics.achievedDensity = cells > 0 ? static_cast<double>(statistics.vegetationInstances) / cells : 0.0;
+        merged["assets"] = manifestAssets(std::vector<std::string>(assets.begin(), assets.end()));
+        merged["tiles"] = manifestTiles(mTiles);
+        merged["instanceCount"] = json(mInstanceCount).dump();
+        merged["statistics"] = statistics.encode();
+        return merged;
+    }
+
+    /// The vegetation instances the rules asked for, summed in the bake's order (pass, then
+    /// tile north to south, then class): a floating-point sum depends on its order.
+    double requestedVegetation() const {
+        struct Tally {
+            std::uint32_t pass;
+            std::uint64_t tile;
+            double requested;
+        };
+        std::vector<Tally> tallies;
+        for (const Shard* s : mManifestShards) {
+            for (const VegetationTileTally& t : s->record.tallies) {
+                tallies.push_back({t.pass, rowMajorKey(t.tile), t.requestedInstances});
+            }
+        }
+        std::stable_sort(tallies.begin(), tallies.end(), [](const Tally& a, const Tally& b) {
+            return std::tie(a.pass, a.tile) < std::tie(b.pass, b.tile);
+        });
+        double total = 0.0;
+        for (const Tally& t : tallies) total += t.requested;
+        return total;
+    }
+
+    /// Writes one line array of the merged manifest from the parts' (see mergeLines).
+    Result<MergedLines> mergeArray(std::string_view key, BufferedFile& file) const {
+        std::vector<LineArrayFile> readers;
+        readers.reserve(mParts.size());
+        for (std::size_t i = 0; i < mParts.size(); ++i) {
+            const auto range = mParts[i].arrays.find(std::string(key));
+            readers.emplace_back(mPartFiles[i], range == mParts[i].arrays.end() ? ByteRange{} : range->second);
+        }
+        return key == kManifestInstances ? mergeLines<std::uint64_t>(readers, instanceKey, file)
+                                         : mergeLines<BuildingKey>(readers, buildingKey, file);
+    }
+
     std::vector<Shard> mShards;
     std::vector<TileId> mTiles;  // every shard's tiles, in scene order
     fs::path mOut;
     bool mMove = false;
     std::ostream& mReport;
-    std::vector<const Shard*> mManifestShards;
+    std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
+    std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
+    std::vector<fs::path> mPartFiles;           ///< and where they are
+    std::uint64_t mInstanceCount = 0;           ///< the instances their manifests count
 };
 
 }  // namespace

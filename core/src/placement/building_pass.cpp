@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 
-#include "parallel_p.h"
+#include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/placement/occupancy_map.h"
@@ -17,8 +16,6 @@
 namespace terrabit::core::placement {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// One footprint to place: its feature, target box and the hash of everything about it.
 struct Target {
@@ -59,75 +56,70 @@ std::string metres(double v) {
     return s.str();
 }
 
-}  // namespace
-
-const TileBuildings* BuildingPass::tile(const TileId& id) const {
-    const auto it = mCache.find(id);
-    return it == mCache.end() ? nullptr : &it->second;
-}
-
-Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
-    const auto start = Clock::now();
-    const BuildingPassRule& rule = pass.buildings;
-    const TileIndex& index = *ctx.index;
-    const ClassifiedMap& map = index.map();
-    const auto assets = ctx.catalogue->assets();
-    const GroundFrame& frame = ctx.frame;
-    const std::uint64_t passKey = ctx.passKey(pass);
-    const std::uint64_t ruleKey = hashCombine(ctx.commonKey, hashText(PlacementRules::describe(pass)));
-
-    // -- models: the category's assets, and the subset each filter allows --------------------
-    const auto catalogueIndex = [&](const AssetInfo* a) { return static_cast<int>(a - assets.data()); };
-    std::vector<int> anyModel;
-    for (const AssetInfo* a : ctx.catalogue->ofCategory(rule.category)) anyModel.push_back(catalogueIndex(a));
-    std::vector<std::vector<int>> filterModels;
-    for (const ModelFilterRule& f : rule.filters) {
-        AssetFilter filter = f.models;
-        filter.category = rule.category;
-        std::vector<int> allowed;
-        for (const AssetInfo* a : ctx.catalogue->select(filter)) allowed.push_back(catalogueIndex(a));
-        filterModels.push_back(std::move(allowed));
+/// The models a footprint may take: those of the first filter whose tag conditions it meets,
+/// or else every model of the pass's category (catalogue indices).
+class ModelChoice {
+public:
+    ModelChoice(const BuildingPassRule& rule, const AssetCatalogue& catalogue) : mRule(rule) {
+        const auto assets = catalogue.assets();
+        const auto indexOf = [&](const AssetInfo* a) { return static_cast<int>(a - assets.data()); };
+        for (const AssetInfo* a : catalogue.ofCategory(rule.category)) mAny.push_back(indexOf(a));
+        for (const ModelFilterRule& f : rule.filters) {
+            AssetFilter filter = f.models;
+            filter.category = rule.category;
+            std::vector<int> allowed;
+            for (const AssetInfo* a : catalogue.select(filter)) allowed.push_back(indexOf(a));
+            mFiltered.push_back(std::move(allowed));
+        }
     }
-    const auto allowedFor = [&](const Feature& f) -> std::span<const int> {
-        for (std::size_t i = 0; i < rule.filters.size(); ++i) {
-            const auto& when = rule.filters[i].when;
+
+    std::span<const int> allowedFor(const Feature& f) const {
+        for (std::size_t i = 0; i < mRule.filters.size(); ++i) {
+            const auto& when = mRule.filters[i].when;
             if (std::all_of(when.begin(), when.end(), [&](const TagCondition& c) { return c.holds(f); })) {
-                return filterModels[i];
+                return mFiltered[i];
             }
         }
-        return anyModel;
-    };
-    const ModelMatcher matcher(*ctx.catalogue, rule.fit);
-
-    // -- the tiles placement reaches: the baked ones and their neighbours ------------------------
-    std::vector<TileId> reach;
-    for (const TileId& t : ctx.order) {
-        for (const TileId& n : neighbourhoodOf(t)) reach.push_back(n);
-    }
-    std::sort(reach.begin(), reach.end());
-    reach.erase(std::unique(reach.begin(), reach.end()), reach.end());
-
-    // -- what blocks buildings, over every reachable tile -------------------------------------------
-    OccupancyMap blocking(reach);
-    std::unordered_map<TileId, std::uint64_t> blockingHash;
-    for (const TileId& t : reach) blockingHash.emplace(t, 0);
-    if (rule.blockedBy != "none" && !rule.blockedBy.empty()) {
-        auto program = ctx.compile(pass, "blocked_by", rule.blockedBy);
-        if (!program) return program.error();
-        std::vector<algebra::LayerEvaluator> evaluators;
-        for (int w = 0; w < ctx.threads; ++w) evaluators.emplace_back(*program);
-        std::vector<Status> failures(reach.size());
-        detail::parallelFor(reach.size(), ctx.threads, [&](std::size_t i, int worker) {
-            BitTile* out = blocking.tile(reach[i]);
-            failures[i] = evaluators[static_cast<std::size_t>(worker)].evaluate(*ctx.layers, reach[i], *out);
-            blockingHash.find(reach[i])->second = out->any() ? out->hash() : 0;
-        });
-        for (const Status& s : failures) {
-            if (!s) return Error{"pass '" + pass.name + "' blocked_by: " + s.message()};
-        }
+        return mAny;
     }
 
-    // -- targets: each footprint once, with its owner tile -------------------------------------
+private:
+    const BuildingPassRule& mRule;
+    std::vector<int> mAny;
+    std::vector<std::vector<int>> mFiltered;  ///< per filter of the rule
+};
+
+/// What blocks buildings over the reachable tiles, and each tile's hash of it (for the keys).
+struct Blocking {
+    OccupancyMap mask;
+    std::unordered_map<TileId, std::uint64_t> hashes;
+};
+
+/// Plan: evaluates the rule's blocked_by over every reachable tile ("none" blocks nothing).
+Status evaluateBlocking(const PassRule& pass, const PassContext& ctx, std::span<const TileId> reach, Blocking& out) {
+    const BuildingPassRule& rule = pass.buildings;
+    out.mask = OccupancyMap(reach);
+    for (const TileId& t : reach) out.hashes.emplace(t, 0);
+    if (rule.blockedBy == "none" || rule.blockedBy.empty()) return Status::success();
+    auto program = ctx.compile(pass, "blocked_by", rule.blockedBy);
+    if (!program) return program.error();
+    std::vector<algebra::LayerEvaluator> evaluators;
+    for (int w = 0; w < ctx.threads; ++w) evaluators.emplace_back(*program);
+    const Status s = detail::parallelTry(reach.size(), ctx.threads, [&](std::size_t i, int worker) {
+        BitTile* bits = out.mask.tile(reach[i]);
+        const Status st = evaluators[static_cast<std::size_t>(worker)].evaluate(*ctx.layers, reach[i], *bits);
+        out.hashes.find(reach[i])->second = bits->any() ? bits->hash() : 0;
+        return st;
+    });
+    if (!s) return Error{"pass '" + pass.name + "' blocked_by: " + s.message()};
+    return s;
+}
+
+/// Plan: the area entries of the rule's layer (or its classes) that reach a baked tile, each
+/// once, ascending.
+std::vector<std::uint32_t> footprintEntries(const BuildingPassRule& rule, const PassContext& ctx) {
+    const TileIndex& index = *ctx.index;
+    const ClassifiedMap& map = index.map();
     int layerId = -1;
     for (std::size_t i = 0; i < map.layers.size(); ++i) {
         if (map.layers[i].name == rule.layer) layerId = static_cast<int>(i);
@@ -136,29 +128,33 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
         return layerId >= 0 && (l == layerId || (l < map.layers.size() && map.layers[l].parent == layerId));
     };
     std::vector<std::uint32_t> entries;
-    {
-        std::vector<std::uint8_t> seen(map.entries.size(), 0);
-        for (const TileId& t : ctx.order) {
-            const auto slot = index.slot(t);
-            if (!slot) continue;
-            for (const std::uint32_t e : index.entries(*slot)) {
-                const LayerEntry& entry = map.entries[e];
-                if (seen[e] || !inLayer(entry.layer) || entry.feature->kind != FeatureKind::Area) continue;
-                seen[e] = 1;
-                entries.push_back(e);
-            }
+    std::vector<std::uint8_t> seen(map.entries.size(), 0);
+    for (const TileId& t : ctx.order) {
+        const auto slot = index.slot(t);
+        if (!slot) continue;
+        for (const std::uint32_t e : index.entries(*slot)) {
+            const LayerEntry& entry = map.entries[e];
+            if (seen[e] || !inLayer(entry.layer) || entry.feature->kind != FeatureKind::Area) continue;
+            seen[e] = 1;
+            entries.push_back(e);
         }
-        std::sort(entries.begin(), entries.end());
     }
+    std::sort(entries.begin(), entries.end());
+    return entries;
+}
+
+/// Plan: each footprint's target box in ground metres and its hashes, in parallel.
+std::vector<Target> makeTargets(const BuildingPassRule& rule, const PassContext& ctx,
+                                std::span<const std::uint32_t> entries, std::vector<Scratch>& scratch) {
+    const TileIndex& index = *ctx.index;
     std::vector<Target> targets(entries.size());
-    std::vector<Scratch> scratch(static_cast<std::size_t>(ctx.threads));
     detail::parallelFor(entries.size(), ctx.threads, [&](std::size_t i, int worker) {
         Scratch& s = scratch[static_cast<std::size_t>(worker)];
         const std::span<const Vec2> cells = index.cells(entries[i]);
         s.ground.clear();
-        for (const Vec2 c : cells) s.ground.push_back(frame.cellToGround(c));
+        for (const Vec2 c : cells) s.ground.push_back(ctx.frame.cellToGround(c));
         Target& t = targets[i];
-        t.feature = map.entries[entries[i]].feature;
+        t.feature = index.map().entries[entries[i]].feature;
         if (rule.box == TargetBoxKind::Oriented) {
             convexHull(s.ground, s.hull);
             t.box = minimumAreaBox(s.hull);
@@ -170,14 +166,19 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
         for (const Tag& tag : t.feature->tags) h = hashCombine(hashCombine(h, hashText(tag.key)), hashText(tag.value));
         t.hash = h;
     });
+    return targets;
+}
 
-    // Owner of each target: the baked tile holding its box's centre.
+/// Plan: the targets each baked tile owns (the tile holding the box's centre), in the order
+/// they are tried.
+std::unordered_map<TileId, std::vector<std::uint32_t>> ownedTargets(const PassContext& ctx,
+                                                                    std::span<const Target> targets) {
     std::unordered_map<TileId, std::vector<std::uint32_t>> owned;
     for (const TileId& t : ctx.order) owned.emplace(t, std::vector<std::uint32_t>{});
     for (std::uint32_t i = 0; i < targets.size(); ++i) {
-        const Vec2 c = frame.groundToCell(targets[i].box.centre);
+        const Vec2 c = ctx.frame.groundToCell(targets[i].box.centre);
         if (!isFinite(c)) continue;
-        const TileId owner{frame.zoom, static_cast<std::uint32_t>(std::floor(c.x / kTileCells)),
+        const TileId owner{ctx.frame.zoom, static_cast<std::uint32_t>(std::floor(c.x / kTileCells)),
                            static_cast<std::uint32_t>(std::floor(c.y / kTileCells))};
         if (const auto it = owned.find(owner); it != owned.end()) it->second.push_back(i);
     }
@@ -192,146 +193,187 @@ Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& rep
             return a < b;
         });
     }
+    return owned;
+}
 
-    // -- the phases ------------------------------------------------------------------------------------
-    OccupancyMap& occupancy = ctx.layers->placedBuildings();
-    occupancy = OccupancyMap(reach);
-    std::unordered_map<TileId, std::uint64_t> keys;
-    for (const TileId& t : ctx.order) keys.emplace(t, 0);
-    std::unordered_map<TileId, TileBuildings*> results;
-    for (const TileId& t : ctx.order) results.emplace(t, &mCache[t]);  // made here, filled by one worker each
-    std::vector<std::uint8_t> ran(ctx.order.size(), 0);
+/// One run of the pass: its plan, and the kernel that places one tile's buildings.
+class BuildingRun {
+public:
+    BuildingRun(const PassRule& pass, PassContext& ctx)
+        : mPass(pass),
+          mRule(pass.buildings),
+          mCtx(ctx),
+          mAssets(ctx.catalogue->assets()),
+          mModels(mRule, *ctx.catalogue),
+          mMatcher(*ctx.catalogue, mRule.fit),
+          mPassKey(ctx.passKey(pass)),
+          mRuleKey(detail::ruleKeyOf(ctx, pass)),
+          mScratch(static_cast<std::size_t>(ctx.threads)) {}
 
-    const auto keyOf = [&](const TileId& t) {
-        std::uint64_t k = hashCombine(ruleKey, (std::uint64_t{t.x} << 32) | t.y);
-        for (const std::uint32_t i : owned.find(t)->second) k = hashCombine(k, targets[i].hash);
-        for (const TileId& n : neighbourhoodOf(t)) {
-            const auto b = blockingHash.find(n);
-            k = hashCombine(k, b == blockingHash.end() ? 0 : b->second);
+    /// Plan: what blocks, the footprints and their owners; then the placed layer starts clear.
+    /// The keys are made phase by phase in the kernel: a tile's key holds the keys of the
+    /// earlier-phase tiles around it.
+    Status plan(detail::PassFrame<TileBuildings>&) {
+        const std::vector<TileId> reach = detail::tilesAround(mCtx.order);
+        if (Status s = evaluateBlocking(mPass, mCtx, reach, mBlocking); !s) return s;
+        mTargets = makeTargets(mRule, mCtx, footprintEntries(mRule, mCtx), mScratch);
+        mOwned = ownedTargets(mCtx, mTargets);
+        for (std::size_t i = 0; i < mCtx.order.size(); ++i) mOrderIndex.emplace(mCtx.order[i], i);
+        mOccupancy = &mCtx.layers->placedBuildings();
+        *mOccupancy = OccupancyMap(reach);
+        return Status::success();
+    }
+
+    /// Kernel, phase by phase (see building_pass.h): tiles of one phase write regions that never
+    /// meet, so they run in parallel; a reused tile still marks its buildings for later phases.
+    Status kernel(detail::PassFrame<TileBuildings>& frame) {
+        std::vector<std::size_t> byPhase[9];
+        for (std::size_t i = 0; i < frame.tileCount(); ++i) byPhase[phaseOf(frame.tile(i))].push_back(i);
+        for (int phase = 0; phase < 9; ++phase) {
+            if (Status s = frame.progress(phase / 9.0); !s) return s;
+            // Keys first (they read earlier phases' keys only), then the tiles in parallel.
+            for (const std::size_t i : byPhase[phase]) frame.setKey(i, keyOf(frame, frame.tile(i)));
+            const Status s = frame.runTiles(
+                byPhase[phase], "",
+                [&](std::size_t i, int worker) {
+                    placeTile(frame.tile(i), frame.result(i), scratch(worker));
+                    return Status::success();
+                },
+                [&](std::size_t i, int worker) { remark(frame.tile(i), frame.result(i), scratch(worker)); });
+            if (!s) return s;
         }
-        // Earlier-phase tiles within two tiles wrote into this tile's region before it ran.
+        return Status::success();
+    }
+
+    /// Commit: nothing left; the kernel marked the placed buildings as it went, since later
+    /// phases must see them.
+    void commit(detail::PassFrame<TileBuildings>&) {}
+
+private:
+    Scratch& scratch(int worker) { return mScratch[static_cast<std::size_t>(worker)]; }
+
+    /// The rule, the footprints the tile owns, what blocks around it, and the keys of the
+    /// earlier-phase tiles within two tiles (they wrote into this tile's region before it ran).
+    std::uint64_t keyOf(const detail::PassFrame<TileBuildings>& frame, const TileId& t) const {
+        std::uint64_t k = detail::tileKey(mRuleKey, t);
+        for (const std::uint32_t i : mOwned.find(t)->second) k = hashCombine(k, mTargets[i].hash);
+        for (const TileId& n : neighbourhoodOf(t)) {
+            const auto b = mBlocking.hashes.find(n);
+            k = hashCombine(k, b == mBlocking.hashes.end() ? 0 : b->second);
+        }
         for (int dy = -2; dy <= 2; ++dy) {
             for (int dx = -2; dx <= 2; ++dx) {
                 const auto n = t.neighbour(dx, dy);
                 if (!n || phaseOf(*n) >= phaseOf(t)) continue;
-                const auto it = keys.find(*n);
-                if (it != keys.end()) k = hashCombine(k, it->second);
+                const auto it = mOrderIndex.find(*n);
+                if (it != mOrderIndex.end()) k = hashCombine(k, frame.key(it->second));
             }
         }
         return k;
-    };
+    }
 
-    const auto placeTile = [&](const TileId& t, TileBuildings& out, Scratch& s) {
+    void placeTile(const TileId& t, TileBuildings& out, Scratch& s) {
         out.buildings.clear();
         out.warnings.clear();
         const CellRegion region = CellRegion::around(t);
-        for (const std::uint32_t i : owned.find(t)->second) {
-            const Target& target = targets[i];
-            const Feature& f = *target.feature;
-            PlacedBuilding b;
-            b.featureId = f.id;
-            b.record.tile = t;
-            b.record.target = target.box;
-            b.record.outcome = BuildingOutcome::NoModelFits;
-            const double boxW = 2.0 * target.box.halfExtents.x;
-            const double boxD = 2.0 * target.box.halfExtents.y;
-            matcher.fits(boxW, boxD, allowedFor(f), s.fits);
-            matcher.chooseVariety(
-                s.fits, boxW * boxD,
-                draw(hashCombine(hashCombine(passKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
-            bool inReach = false;
-            for (const ModelFit& fit : s.fits) {
-                const AssetInfo& a = assets[static_cast<std::size_t>(fit.asset)];
-                const double mw = fit.turned ? a.footprint.depth : a.footprint.width;
-                const double md = fit.turned ? a.footprint.width : a.footprint.depth;
-                OrientedBox placed = target.box;
-                placed.halfExtents = {0.5 * fit.scale * mw, 0.5 * fit.scale * md};
-                const std::array<Vec2, 4> corners = boxCorners(placed);
-                std::array<Vec2, 4> cells;
-                for (std::size_t c = 0; c < 4; ++c) cells[c] = frame.groundToCell(corners[c]);
-                if (!footprintSpans(cells, region, s.spans)) continue;
-                inReach = true;
-                // This code is hot: every fit of every building ends here until one is clear.
-                if (!occupancy.isClear(s.spans, &blocking)) continue;
-                occupancy.mark(s.spans);
-                b.footprintCells = cells;
-                b.record.outcome = BuildingOutcome::Placed;
-                b.record.asset = fit.asset;
-                Instance& in = b.record.placement;
-                in.position = groundToScene(target.box.centre, 0.0);
-                in.yaw = static_cast<float>(target.box.angle + (fit.turned ? std::numbers::pi / 2 : 0.0));
-                double heightScale = fit.scale;
-                if (rule.height == HeightSource::Tags && a.height > 0.0) {
-                    const double h = taggedHeight(f, rule.storeyHeightMetres);
-                    if (std::isfinite(h)) heightScale = h / a.height;
-                }
-                in.scale = {static_cast<float>(fit.scale), static_cast<float>(heightScale),
-                            static_cast<float>(fit.scale)};
-                break;
-            }
-            if (b.record.outcome != BuildingOutcome::Placed && inReach) {
-                b.record.outcome = BuildingOutcome::Blocked;
-            } else if (b.record.outcome != BuildingOutcome::Placed && !s.fits.empty()) {
-                out.warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +
-                                       " m footprint reaches beyond the tiles next to " + t.quadkey() +
-                                       ", where it belongs; no model was placed");
-            }
-            out.buildings.push_back(std::move(b));
+        for (const std::uint32_t i : mOwned.find(t)->second) {
+            out.buildings.push_back(placeBuilding(mTargets[i], t, region, s, out.warnings));
         }
-    };
+    }
 
-    const auto remark = [&](const TileId& t, const TileBuildings& cached, Scratch& s) {
+    /// Tries the footprint's fits, tightest first, until one is clear of what is placed and
+    /// what blocks.
+    PlacedBuilding placeBuilding(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
+                                 std::vector<std::string>& warnings) {
+        const Feature& f = *target.feature;
+        PlacedBuilding b;
+        b.featureId = f.id;
+        b.record.tile = t;
+        b.record.target = target.box;
+        b.record.outcome = BuildingOutcome::NoModelFits;
+        const double boxW = 2.0 * target.box.halfExtents.x;
+        const double boxD = 2.0 * target.box.halfExtents.y;
+        mMatcher.fits(boxW, boxD, mModels.allowedFor(f), s.fits);
+        mMatcher.chooseVariety(
+            s.fits, boxW * boxD,
+            draw(hashCombine(hashCombine(mPassKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
+        bool inReach = false;
+        for (const ModelFit& fit : s.fits) {
+            const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
+            const double mw = fit.turned ? a.footprint.depth : a.footprint.width;
+            const double md = fit.turned ? a.footprint.width : a.footprint.depth;
+            OrientedBox placed = target.box;
+            placed.halfExtents = {0.5 * fit.scale * mw, 0.5 * fit.scale * md};
+            const std::array<Vec2, 4> corners = boxCorners(placed);
+            std::array<Vec2, 4> cells;
+            for (std::size_t c = 0; c < 4; ++c) cells[c] = mCtx.frame.groundToCell(corners[c]);
+            if (!footprintSpans(cells, region, s.spans)) continue;
+            inReach = true;
+            // This code is hot: every fit of every building ends here until one is clear.
+            if (!mOccupancy->isClear(s.spans, &mBlocking.mask)) continue;
+            mOccupancy->mark(s.spans);
+            b.footprintCells = cells;
+            b.record.outcome = BuildingOutcome::Placed;
+            b.record.asset = fit.asset;
+            b.record.placement = placement(target, fit, a, f);
+            return b;
+        }
+        if (inReach) {
+            b.record.outcome = BuildingOutcome::Blocked;
+        } else if (!s.fits.empty()) {
+            warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +
+                               " m footprint reaches beyond the tiles next to " + t.quadkey() +
+                               ", where it belongs; no model was placed");
+        }
+        return b;
+    }
+
+    /// The model's instance for a fit: on the box's centre, turned with it, its height from the
+    /// tags when the rule says so.
+    Instance placement(const Target& target, const ModelFit& fit, const AssetInfo& a, const Feature& f) const {
+        Instance in;
+        in.position = groundToScene(target.box.centre, 0.0);
+        in.yaw = static_cast<float>(target.box.angle + (fit.turned ? std::numbers::pi / 2 : 0.0));
+        double heightScale = fit.scale;
+        if (mRule.height == HeightSource::Tags && a.height > 0.0) {
+            const double h = taggedHeight(f, mRule.storeyHeightMetres);
+            if (std::isfinite(h)) heightScale = h / a.height;
+        }
+        in.scale = {static_cast<float>(fit.scale), static_cast<float>(heightScale), static_cast<float>(fit.scale)};
+        return in;
+    }
+
+    /// A reused tile's buildings go back into the occupancy, for the phases after it.
+    void remark(const TileId& t, const TileBuildings& cached, Scratch& s) {
         const CellRegion region = CellRegion::around(t);
         for (const PlacedBuilding& b : cached.buildings) {
             if (b.record.outcome != BuildingOutcome::Placed) continue;
-            if (footprintSpans(b.footprintCells, region, s.spans)) occupancy.mark(s.spans);
-        }
-    };
-
-    std::vector<std::size_t> byPhase[9];
-    for (std::size_t i = 0; i < ctx.order.size(); ++i) byPhase[phaseOf(ctx.order[i])].push_back(i);
-    for (int phase = 0; phase < 9; ++phase) {
-        if (!reportProgress(ctx.progress, phase / 9.0, "placing buildings")) {
-            return cancelled("bake cancelled while placing buildings");
-        }
-        const std::vector<std::size_t>& list = byPhase[phase];
-        // Keys first (they read earlier phases' keys only), then the tiles in parallel.
-        for (const std::size_t i : list) keys.find(ctx.order[i])->second = keyOf(ctx.order[i]);
-        detail::parallelFor(list.size(), ctx.threads, [&](std::size_t k, int worker) {
-            const TileId& t = ctx.order[list[k]];
-            TileBuildings& result = *results.find(t)->second;
-            const std::uint64_t key = keys.find(t)->second;
-            Scratch& s = scratch[static_cast<std::size_t>(worker)];
-            if (result.key == key && key != 0) {
-                remark(t, result, s);
-                return;
-            }
-            placeTile(t, result, s);
-            result.key = key;
-            ran[list[k]] = 1;
-        });
-    }
-
-    // Forget tiles no longer baked, so a later bake of them starts afresh.
-    std::erase_if(mCache, [&](const auto& kv) { return results.find(kv.first) == results.end(); });
-    report.name = pass.name;
-    report.kind = pass.kind;
-    report.tilesRun = static_cast<std::size_t>(std::count(ran.begin(), ran.end(), 1));
-    report.tilesReused = ctx.order.size() - report.tilesRun;
-    if (ctx.warnings) {
-        // In the index's order, over the baked tiles only: a streamed bake of a country runs
-        // thousands of small bakes over one index.
-        std::vector<std::pair<std::size_t, const TileBuildings*>> bySlot;
-        for (const auto& [t, result] : mCache) {
-            if (!result.warnings.empty()) bySlot.emplace_back(index.slot(t).value_or(0), &result);
-        }
-        std::sort(bySlot.begin(), bySlot.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        for (const auto& [slot, result] : bySlot) {
-            for (const std::string& w : result->warnings) ctx.warnings->push_back(w);
+            if (footprintSpans(b.footprintCells, region, s.spans)) mOccupancy->mark(s.spans);
         }
     }
-    report.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    return Status::success();
+
+    const PassRule& mPass;
+    const BuildingPassRule& mRule;
+    PassContext& mCtx;
+    std::span<const AssetInfo> mAssets;
+    ModelChoice mModels;
+    ModelMatcher mMatcher;
+    std::uint64_t mPassKey;
+    std::uint64_t mRuleKey;
+    std::vector<Scratch> mScratch;  ///< per worker
+    Blocking mBlocking;
+    std::vector<Target> mTargets;
+    std::unordered_map<TileId, std::vector<std::uint32_t>> mOwned;  ///< per baked tile: its targets, in order
+    std::unordered_map<TileId, std::size_t> mOrderIndex;            ///< a baked tile's place in ctx.order
+    OccupancyMap* mOccupancy = nullptr;                             ///< the placed_buildings layer
+};
+
+}  // namespace
+
+const TileBuildings* BuildingPass::tile(const TileId& id) const { return detail::cachedTile(mCache, id); }
+
+Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
+    return detail::runPass<BuildingRun>(pass, ctx, mCache, "placing buildings", report);
 }
 
 }  // namespace terrabit::core::placement

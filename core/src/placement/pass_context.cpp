@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "parallel_p.h"
+#include "pass_frame_p.h"
 #include "terrabit/core/placement/placement_hash.h"
 
 namespace terrabit::core::placement {
@@ -71,6 +71,16 @@ std::vector<TileId> neighbourhoodOf(const TileId& tile) {
             if (const auto n = tile.neighbour(dx, dy)) out.push_back(*n);
         }
     }
+    return out;
+}
+
+std::vector<TileId> detail::tilesAround(std::span<const TileId> tiles) {
+    std::vector<TileId> out;
+    for (const TileId& t : tiles) {
+        for (const TileId& n : neighbourhoodOf(t)) out.push_back(n);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "parallel_p.h"
+#include "pass_frame_p.h"
 #include "terrabit/core/placement/placement_hash.h"
 
 namespace terrabit::core::placement {
@@ -54,6 +54,267 @@ void modelBox(const AssetInfo& a, double lo[3], double hi[3]) {
     hi[1] = a.height;
     lo[2] = -a.footprint.depth / 2;
     hi[2] = a.footprint.depth / 2;
+}
+
+/// The layer source must hold the index's layers, in the same order.
+Status checkLayers(const TileIndex& index, const LayerSource& base) {
+    const std::vector<LayerInfo>& infos = index.map().layers;
+    const std::vector<std::string>& names = base.layerNames();
+    if (names.size() != infos.size() ||
+        !std::equal(infos.begin(), infos.end(), names.begin(),
+                    [](const LayerInfo& l, const std::string& n) { return l.name == n; })) {
+        return Error{"bake: the layer source's layers are not the map's layers (rasterize the same index)"};
+    }
+    return Status::success();
+}
+
+/// The tiles to bake, sorted: the options' (each one of the index's) or all of the index's.
+Result<std::vector<TileId>> bakedTiles(const TileIndex& index, const BakeOptions& options) {
+    if (options.tiles.empty()) return index.tiles();
+    // Checked tile by tile, not against a sorted copy of the index: a streamed bake runs
+    // thousands of small bakes over one country's index.
+    std::vector<TileId> baked = options.tiles;
+    std::sort(baked.begin(), baked.end());
+    baked.erase(std::unique(baked.begin(), baked.end()), baked.end());
+    for (const TileId& t : baked) {
+        if (!index.slot(t)) return Error{"bake: a tile to bake is not one of the map's tiles"};
+    }
+    return baked;
+}
+
+/// The order the baked tiles are handed out in: the options' permutation of them, or theirs.
+Result<std::vector<TileId>> tileOrder(const BakeOptions& options, const std::vector<TileId>& baked) {
+    if (options.order.empty()) return baked;
+    std::vector<TileId> a = options.order, b = baked;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a != b) return Error{"bake: the tile order is not a permutation of the map's tiles"};
+    return options.order;
+}
+
+/// The tiles whose results make the scene, row-major: the options' (a subset of the baked
+/// ones) or every baked tile.
+Result<std::vector<TileId>> sceneTilesOf(const BakeOptions& options, const std::vector<TileId>& order) {
+    std::vector<TileId> sceneTiles = options.sceneTiles.empty() ? order : options.sceneTiles;
+    std::sort(sceneTiles.begin(), sceneTiles.end(), rowMajor);
+    if (!options.sceneTiles.empty()) {
+        std::vector<TileId> a = sceneTiles, b = order;
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        a.erase(std::unique(a.begin(), a.end()), a.end());
+        if (a.size() != sceneTiles.size() || !std::includes(b.begin(), b.end(), a.begin(), a.end())) {
+            return Error{"bake: the scene's tiles are not a subset of the baked tiles"};
+        }
+    }
+    return sceneTiles;
+}
+
+/// PassContext::commonKey: the seed, the frame, the catalogue and the named expressions.
+std::uint64_t commonKeyOf(std::uint64_t seed, const GroundFrame& frame, const AssetCatalogue& catalogue,
+                          const PlacementRules& rules) {
+    std::uint64_t common = hashCombine(hashText("terrabit-placement-1"), seed);
+    common = hashCombine(common, frame.origin.lon);
+    common = hashCombine(common, frame.origin.lat);
+    common = hashCombine(common, static_cast<std::uint64_t>(frame.zoom));
+    common = hashCombine(common, catalogueHash(catalogue));
+    for (const ExpressionRule& e : rules.expressions()) {
+        common = hashCombine(hashCombine(common, hashText(e.name)), hashText(e.text));
+    }
+    return common;
+}
+
+/// A pass's result for a tile, or nullptr when the pass or the tile has none.
+template <class Pass>
+auto resultOf(const std::unordered_map<std::string, Pass>& passes, const std::string& name, const TileId& t)
+    -> decltype(passes.begin()->second.tile(t)) {
+    const auto it = passes.find(name);
+    return it == passes.end() ? nullptr : it->second.tile(t);
+}
+
+/// One instance on its way into a block; asset is a catalogue index until the end.
+struct Item {
+    TileId tile;
+    int blockX = 0, blockY = 0;
+    int asset = -1;
+    Instance instance;
+    const std::string* featureId = nullptr;  ///< buildings: the footprint's id (in a pass's cache)
+};
+
+/// A building's outcome with its footprint's id, until the ids are numbered.
+struct Record {
+    std::string featureId;
+    BuildingRecord record;
+};
+
+/// What the passes' results hand to the scene, in pass order, then tile order.
+struct Gathered {
+    std::vector<Item> items;
+    std::vector<Record> records;
+    double requestedTotal = 0.0;  ///< vegetation instances asked for, summed in this order
+};
+
+void gatherBuildings(const TileBuildings& r, const TileId& t, const GroundFrame& frame, int blockCells, Gathered& out) {
+    const auto local = [&](double v, std::uint32_t tileIndex) {
+        const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
+        return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
+    };
+    for (const PlacedBuilding& b : r.buildings) {
+        out.records.push_back({b.featureId, b.record});
+        if (b.record.outcome != BuildingOutcome::Placed) continue;
+        // A building's instance goes in the block holding its box's centre.
+        const Vec2 cell = frame.groundToCell(b.record.target.centre);
+        out.items.push_back({t, local(cell.x, t.x) / blockCells, local(cell.y, t.y) / blockCells, b.record.asset,
+                             b.record.placement, &b.featureId});
+    }
+}
+
+void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t passIndex, int blockCells, Scene& scene,
+                      Gathered& out) {
+    for (const PlantedInstance& p : r.instances) {
+        out.items.push_back({t, p.cellX / blockCells, p.cellY / blockCells, p.asset, p.instance});
+    }
+    for (const VegetationTally& tally : r.tallies) {
+        scene.statistics.vegetationCellsRequested += tally.zoneCells;
+        scene.statistics.vegetationInstances += tally.instances;
+        out.requestedTotal += tally.requestedInstances;
+        scene.vegetationTallies.push_back(
+            {t, static_cast<std::uint32_t>(passIndex), tally.zoneCells, tally.instances, tally.requestedInstances});
+    }
+}
+
+/// Scene::assets: the catalogue ids used, sorted by id. Returns the catalogue index of each
+/// scene asset, and fills `sceneAsset` with the way back.
+std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered& g,
+                              std::unordered_map<int, int>& sceneAsset, Scene& scene) {
+    std::vector<int> used;
+    for (const Item& i : g.items) used.push_back(i.asset);
+    for (const Record& r : g.records) {
+        if (r.record.asset >= 0) used.push_back(r.record.asset);
+    }
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::sort(used.begin(), used.end(), [&](int a, int b) {
+        return assets[static_cast<std::size_t>(a)].id < assets[static_cast<std::size_t>(b)].id;
+    });
+    for (std::size_t i = 0; i < used.size(); ++i) {
+        sceneAsset.emplace(used[i], static_cast<int>(i));
+        scene.assets.push_back(assets[static_cast<std::size_t>(used[i])].id);
+    }
+    return used;
+}
+
+/// Scene::sources (the building feature ids, sorted) and Scene::buildings in that order, with
+/// their outcomes counted; then every item's scene asset and source.
+void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, Scene& scene) {
+    std::stable_sort(g.records.begin(), g.records.end(), [](const Record& a, const Record& b) {
+        return a.featureId != b.featureId ? a.featureId < b.featureId : rowMajor(a.record.tile, b.record.tile);
+    });
+    std::unordered_map<std::string, std::uint32_t> sourceOf;
+    for (Record& r : g.records) {
+        auto [it, fresh] = sourceOf.emplace(r.featureId, static_cast<std::uint32_t>(scene.sources.size()));
+        if (fresh) scene.sources.push_back(r.featureId);
+        r.record.source = it->second;
+        r.record.placement.source = it->second;
+        if (r.record.asset >= 0) r.record.asset = sceneAsset.at(r.record.asset);
+        switch (r.record.outcome) {
+            case BuildingOutcome::Placed:
+                ++scene.statistics.buildingsPlaced;
+                break;
+            case BuildingOutcome::Blocked:
+                ++scene.statistics.buildingsBlocked;
+                break;
+            case BuildingOutcome::NoModelFits:
+                ++scene.statistics.buildingsUnmatched;
+                break;
+        }
+        scene.buildings.push_back(r.record);
+    }
+    for (Item& i : g.items) {
+        i.asset = sceneAsset.at(i.asset);
+        // Building instances name their footprint as their source.
+        if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
+    }
+}
+
+/// The order items go into blocks: by tile (row-major), block row, block column and asset;
+/// within a block in placement order. Sorting packed keys with the item's index as the
+/// tie-break gives that order without moving the items themselves (millions in a region).
+std::vector<std::uint32_t> blockOrder(std::span<const Item> items, std::span<const TileId> sceneTiles) {
+    std::unordered_map<TileId, std::uint64_t> tileRank;
+    for (std::size_t k = 0; k < sceneTiles.size(); ++k) tileRank.emplace(sceneTiles[k], k);
+    struct Order {
+        std::uint64_t key;  ///< tile rank, block row, block column, asset
+        std::uint32_t item;
+        bool operator<(const Order& o) const { return key != o.key ? key < o.key : item < o.item; }
+    };
+    std::vector<Order> order(items.size());
+    const TileId* lastTile = nullptr;
+    std::uint64_t lastRank = 0;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const Item& i = items[k];
+        if (!lastTile || *lastTile != i.tile) {
+            lastTile = &i.tile;
+            lastRank = tileRank.at(i.tile);
+        }
+        // Tiles < 2^32, block indices < 256, assets < 2^16: the fields never overlap.
+        order[k] = {(lastRank << 32) | (std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) |
+                        std::uint64_t(i.asset),
+                    static_cast<std::uint32_t>(k)};
+    }
+    std::sort(order.begin(), order.end());
+    std::vector<std::uint32_t> out(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) out[k] = order[k].item;
+    return out;
+}
+
+/// Grows a block's bounds by an instance's transformed model box.
+void extendBounds(InstanceBlock& b, const AssetInfo& a, const Instance& in) {
+    double lo[3], hi[3];
+    modelBox(a, lo, hi);
+    const double c = std::cos(in.yaw), s = std::sin(in.yaw);
+    for (int corner = 0; corner < 8; ++corner) {
+        const double x = ((corner & 1) ? hi[0] : lo[0]) * in.scale.x;
+        const double y = ((corner & 2) ? hi[1] : lo[1]) * in.scale.y;
+        const double z = ((corner & 4) ? hi[2] : lo[2]) * in.scale.z;
+        b.bounds.extend(Vec3f{static_cast<float>(c * x + s * z + in.position.x), static_cast<float>(y + in.position.y),
+                              static_cast<float>(-s * x + c * z + in.position.z)});
+    }
+}
+
+/// Scene::blocks and the instance counts per asset. `used` maps scene assets to the catalogue.
+void makeBlocks(std::span<const Item> items, std::span<const AssetInfo> assets, std::span<const int> used,
+                Scene& scene) {
+    scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
+    for (const std::uint32_t k : blockOrder(items, scene.tiles)) {
+        const Item& i = items[k];
+        if (scene.blocks.empty() || scene.blocks.back().tile != i.tile || scene.blocks.back().blockX != i.blockX ||
+            scene.blocks.back().blockY != i.blockY || scene.blocks.back().asset != i.asset) {
+            InstanceBlock b;
+            b.asset = i.asset;
+            b.tile = i.tile;
+            b.blockX = i.blockX;
+            b.blockY = i.blockY;
+            scene.blocks.push_back(std::move(b));
+        }
+        InstanceBlock& b = scene.blocks.back();
+        b.instances.push_back(i.instance);
+        ++scene.statistics.instancesPerAsset[static_cast<std::size_t>(i.asset)];
+        extendBounds(b, assets[static_cast<std::size_t>(used[static_cast<std::size_t>(i.asset)])], i.instance);
+    }
+}
+
+/// Surfaces by tile (row-major), then layer; a tile's patches of one layer keep pass order.
+void sortSurfaces(Scene& scene) {
+    std::stable_sort(scene.surfaces.begin(), scene.surfaces.end(), [](const SurfacePatch& a, const SurfacePatch& b) {
+        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
+        return a.layer < b.layer;
+    });
+}
+
+void computeDensities(double requestedTotal, SceneStatistics& st) {
+    const double cells = static_cast<double>(st.vegetationCellsRequested);
+    st.requestedDensity = cells > 0 ? requestedTotal / cells : 0.0;
+    st.achievedDensity = cells > 0 ? static_cast<double>(st.vegetationInstances) / cells : 0.0;
 }
 
 }  // namespace
@@ -111,13 +372,7 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
     if (options.blockCells < 1 || options.blockCells > kTileCells) {
         return Error{"bake: block size " + std::to_string(options.blockCells) + " cells is outside 1..256"};
     }
-    const std::vector<LayerInfo>& infos = mIndex->map().layers;
-    const std::vector<std::string>& names = mBase->layerNames();
-    if (names.size() != infos.size() ||
-        !std::equal(infos.begin(), infos.end(), names.begin(),
-                    [](const LayerInfo& l, const std::string& n) { return l.name == n; })) {
-        return Error{"bake: the layer source's layers are not the map's layers (rasterize the same index)"};
-    }
+    if (Status s = checkLayers(*mIndex, *mBase); !s) return s.error();
 
     PassContext ctx;
     ctx.index = mIndex;
@@ -126,95 +381,51 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
     ctx.sceneSeed = options.seed;
     ctx.threads = detail::workerCount(options.threads);
     ctx.hashes = &mHashes;
-    ctx.progress = options.progress;
     ctx.warnings = &mReport.warnings;
     ctx.frame.zoom = mIndex->zoom();
     ctx.frame.origin = options.origin ? *options.origin : sceneOrigin(mIndex->tiles());
-    std::vector<TileId> baked;
-    if (options.tiles.empty()) {
-        baked = mIndex->tiles();
-    } else {
-        // Checked tile by tile, not against a sorted copy of the index: a streamed bake runs
-        // thousands of small bakes over one country's index.
-        baked = options.tiles;
-        std::sort(baked.begin(), baked.end());
-        baked.erase(std::unique(baked.begin(), baked.end()), baked.end());
-        for (const TileId& t : baked) {
-            if (!mIndex->slot(t)) return Error{"bake: a tile to bake is not one of the map's tiles"};
-        }
-    }
-    if (options.order.empty()) {
-        ctx.order = baked;
-    } else {
-        std::vector<TileId> a = options.order, b = baked;
-        std::sort(a.begin(), a.end());
-        std::sort(b.begin(), b.end());
-        if (a != b) return Error{"bake: the tile order is not a permutation of the map's tiles"};
-        ctx.order = options.order;
-    }
-    std::vector<TileId> sceneTiles = options.sceneTiles.empty() ? ctx.order : options.sceneTiles;
-    std::sort(sceneTiles.begin(), sceneTiles.end(), rowMajor);
-    if (!options.sceneTiles.empty()) {
-        std::vector<TileId> a = sceneTiles, b = ctx.order;
-        std::sort(a.begin(), a.end());
-        std::sort(b.begin(), b.end());
-        a.erase(std::unique(a.begin(), a.end()), a.end());
-        if (a.size() != sceneTiles.size() || !std::includes(b.begin(), b.end(), a.begin(), a.end())) {
-            return Error{"bake: the scene's tiles are not a subset of the baked tiles"};
-        }
-    }
+    auto baked = bakedTiles(*mIndex, options);
+    if (!baked) return baked.error();
+    auto order = tileOrder(options, *baked);
+    if (!order) return order.error();
+    ctx.order = std::move(*order);
+    auto sceneTiles = sceneTilesOf(options, ctx.order);
+    if (!sceneTiles) return sceneTiles.error();
+    ctx.commonKey = commonKeyOf(options.seed, ctx.frame, *mCatalogue, mRules);
 
     // The placed layers start clear over the baked tiles and their neighbours.
-    std::vector<TileId> reach;
-    for (const TileId& t : ctx.order) {
-        for (const TileId& n : neighbourhoodOf(t)) reach.push_back(n);
-    }
-    std::sort(reach.begin(), reach.end());
-    reach.erase(std::unique(reach.begin(), reach.end()), reach.end());
+    const std::vector<TileId> reach = detail::tilesAround(ctx.order);
     *mLayers = PlacementLayers(*mBase);
     mLayers->placedBuildings() = OccupancyMap(reach);
     mLayers->placedVegetation() = OccupancyMap(reach);
     ctx.layers = mLayers.get();
-
     std::vector<int> all(mLayers->layerNames().size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
     mHashes.clear();
     mHashes.compute(*mLayers, reach, all, ctx.threads);
 
-    std::uint64_t common = hashCombine(hashText("terrabit-placement-1"), options.seed);
-    common = hashCombine(common, ctx.frame.origin.lon);
-    common = hashCombine(common, ctx.frame.origin.lat);
-    common = hashCombine(common, static_cast<std::uint64_t>(ctx.frame.zoom));
-    common = hashCombine(common, catalogueHash(*mCatalogue));
-    for (const ExpressionRule& e : mRules.expressions()) {
-        common = hashCombine(hashCombine(common, hashText(e.name)), hashText(e.text));
+    if (Status s = runPasses(ctx, reach, options.progress); !s) return s.error();
+    const std::size_t passCount = mRules.passes().size();
+    if (!reportProgress(options.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
+                        "assembling")) {
+        return cancelled("bake cancelled while assembling the scene");
     }
-    ctx.commonKey = common;
+    Scene scene = assemble(ctx, std::move(*sceneTiles), options.blockCells);
+    mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    reportProgress(options.progress, 1.0, "assembling");
+    return scene;
+}
 
+Status SceneBaker::runPasses(PassContext& ctx, std::span<const TileId> reach, const ProgressCallback& progress) {
     const std::size_t passCount = mRules.passes().size();
     for (std::size_t p = 0; p < passCount; ++p) {
         const PassRule& pass = mRules.passes()[p];
-        const ProgressCallback outer = options.progress;
-        ctx.progress = [&, outer](double f, std::string_view stage) {
-            return !outer || outer((static_cast<double>(p) + f) / static_cast<double>(passCount + 1), stage);
+        // Each pass reports 0..1 of its own share; the assembly has the last share.
+        ctx.progress = [&progress, p, passCount](double f, std::string_view stage) {
+            return !progress || progress((static_cast<double>(p) + f) / static_cast<double>(passCount + 1), stage);
         };
         PassReport report;
-        Status s;
-        switch (pass.kind) {
-            case PassKind::Buildings:
-                s = mBuildingPasses[pass.name].run(pass, ctx, report);
-                if (s) mHashes.compute(*mLayers, reach, std::vector<int>{mLayers->placedBuildingsLayer()}, ctx.threads);
-                break;
-            case PassKind::Surface:
-                s = mSurfacePasses[pass.name].run(pass, ctx, report);
-                break;
-            case PassKind::Vegetation:
-                s = mVegetationPasses[pass.name].run(pass, ctx, report);
-                if (s)
-                    mHashes.compute(*mLayers, reach, std::vector<int>{mLayers->placedVegetationLayer()}, ctx.threads);
-                break;
-        }
-        if (!s) return s.error();
+        if (Status s = runPass(pass, ctx, reach, report); !s) return s;
         mReport.passes.push_back(std::move(report));
     }
     // Passes no longer in the rules keep nothing.
@@ -223,15 +434,25 @@ Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
     std::erase_if(mBuildingPasses, [&](const auto& kv) { return !current.contains(kv.first); });
     std::erase_if(mSurfacePasses, [&](const auto& kv) { return !current.contains(kv.first); });
     std::erase_if(mVegetationPasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    return Status::success();
+}
 
-    if (!reportProgress(options.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
-                        "assembling")) {
-        return cancelled("bake cancelled while assembling the scene");
+Status SceneBaker::runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report) {
+    // A pass that writes a placed layer rehashes it: later passes key their tiles on it.
+    const auto rehash = [&](int layer) { mHashes.compute(*mLayers, reach, std::vector<int>{layer}, ctx.threads); };
+    switch (pass.kind) {
+        case PassKind::Buildings:
+            if (Status s = mBuildingPasses[pass.name].run(pass, ctx, report); !s) return s;
+            rehash(mLayers->placedBuildingsLayer());
+            break;
+        case PassKind::Surface:
+            return mSurfacePasses[pass.name].run(pass, ctx, report);
+        case PassKind::Vegetation:
+            if (Status s = mVegetationPasses[pass.name].run(pass, ctx, report); !s) return s;
+            rehash(mLayers->placedVegetationLayer());
+            break;
     }
-    Scene scene = assemble(ctx, sceneTiles, options.blockCells);
-    mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    reportProgress(options.progress, 1.0, "assembling");
-    return scene;
+    return Status::success();
 }
 
 Scene SceneBaker::assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const {
@@ -240,183 +461,36 @@ Scene SceneBaker::assemble(const PassContext& ctx, std::vector<TileId> tiles, in
     scene.seed = ctx.sceneSeed;
     scene.blockCells = blockCells;
     scene.tiles = std::move(tiles);  // row-major
-    const auto assets = mCatalogue->assets();
-
-    /// One instance on its way into a block; asset is a catalogue index until the end.
-    struct Item {
-        TileId tile;
-        int blockX = 0, blockY = 0;
-        int asset = -1;
-        Instance instance;
-        const std::string* featureId = nullptr;  ///< buildings: the footprint's id (in a pass's cache)
-    };
-    std::vector<Item> items;
-    struct Record {
-        std::string featureId;
-        BuildingRecord record;
-    };
-    std::vector<Record> records;
-    double requestedTotal = 0.0;
-
+    Gathered gathered;
     for (std::size_t passIndex = 0; passIndex < mRules.passes().size(); ++passIndex) {
         const PassRule& pass = mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {
             switch (pass.kind) {
-                case PassKind::Buildings: {
-                    const auto it = mBuildingPasses.find(pass.name);
-                    const TileBuildings* r = it == mBuildingPasses.end() ? nullptr : it->second.tile(t);
-                    if (!r) break;
-                    for (const PlacedBuilding& b : r->buildings) {
-                        records.push_back({b.featureId, b.record});
-                        if (b.record.outcome != BuildingOutcome::Placed) continue;
-                        const Vec2 cell = ctx.frame.groundToCell(b.record.target.centre);
-                        const auto local = [&](double v, std::uint32_t tileIndex) {
-                            const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
-                            return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
-                        };
-                        items.push_back({t, local(cell.x, t.x) / blockCells, local(cell.y, t.y) / blockCells,
-                                         b.record.asset, b.record.placement, &b.featureId});
+                case PassKind::Buildings:
+                    if (const auto* r = resultOf(mBuildingPasses, pass.name, t)) {
+                        gatherBuildings(*r, t, ctx.frame, blockCells, gathered);
                     }
                     break;
-                }
-                case PassKind::Surface: {
-                    const auto it = mSurfacePasses.find(pass.name);
-                    const TileSurfaces* r = it == mSurfacePasses.end() ? nullptr : it->second.tile(t);
-                    if (r) scene.surfaces.insert(scene.surfaces.end(), r->patches.begin(), r->patches.end());
-                    break;
-                }
-                case PassKind::Vegetation: {
-                    const auto it = mVegetationPasses.find(pass.name);
-                    const TileVegetation* r = it == mVegetationPasses.end() ? nullptr : it->second.tile(t);
-                    if (!r) break;
-                    for (const PlantedInstance& p : r->instances) {
-                        items.push_back({t, p.cellX / blockCells, p.cellY / blockCells, p.asset, p.instance});
-                    }
-                    for (const VegetationTally& tally : r->tallies) {
-                        scene.statistics.vegetationCellsRequested += tally.zoneCells;
-                        scene.statistics.vegetationInstances += tally.instances;
-                        requestedTotal += tally.requestedInstances;
-                        scene.vegetationTallies.push_back({t, static_cast<std::uint32_t>(passIndex), tally.zoneCells,
-                                                           tally.instances, tally.requestedInstances});
+                case PassKind::Surface:
+                    if (const auto* r = resultOf(mSurfacePasses, pass.name, t)) {
+                        scene.surfaces.insert(scene.surfaces.end(), r->patches.begin(), r->patches.end());
                     }
                     break;
-                }
+                case PassKind::Vegetation:
+                    if (const auto* r = resultOf(mVegetationPasses, pass.name, t)) {
+                        gatherVegetation(*r, t, passIndex, blockCells, scene, gathered);
+                    }
+                    break;
             }
         }
     }
-
-    // Assets: the catalogue ids used, sorted; indices remapped.
-    std::vector<int> used;
-    for (const Item& i : items) used.push_back(i.asset);
-    for (const Record& r : records) {
-        if (r.record.asset >= 0) used.push_back(r.record.asset);
-    }
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    std::sort(used.begin(), used.end(), [&](int a, int b) {
-        return assets[static_cast<std::size_t>(a)].id < assets[static_cast<std::size_t>(b)].id;
-    });
+    const auto assets = mCatalogue->assets();
     std::unordered_map<int, int> sceneAsset;
-    for (std::size_t i = 0; i < used.size(); ++i) {
-        sceneAsset.emplace(used[i], static_cast<int>(i));
-        scene.assets.push_back(assets[static_cast<std::size_t>(used[i])].id);
-    }
-
-    // Sources: the building feature ids, sorted; records in that order.
-    std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
-        return a.featureId != b.featureId ? a.featureId < b.featureId : rowMajor(a.record.tile, b.record.tile);
-    });
-    std::unordered_map<std::string, std::uint32_t> sourceOf;
-    for (Record& r : records) {
-        auto [it, fresh] = sourceOf.emplace(r.featureId, static_cast<std::uint32_t>(scene.sources.size()));
-        if (fresh) scene.sources.push_back(r.featureId);
-        r.record.source = it->second;
-        r.record.placement.source = it->second;
-        if (r.record.asset >= 0) r.record.asset = sceneAsset.at(r.record.asset);
-        switch (r.record.outcome) {
-            case BuildingOutcome::Placed:
-                ++scene.statistics.buildingsPlaced;
-                break;
-            case BuildingOutcome::Blocked:
-                ++scene.statistics.buildingsBlocked;
-                break;
-            case BuildingOutcome::NoModelFits:
-                ++scene.statistics.buildingsUnmatched;
-                break;
-        }
-        scene.buildings.push_back(r.record);
-    }
-    for (Item& i : items) {
-        i.asset = sceneAsset.at(i.asset);
-        // Building instances name their footprint as their source.
-        if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
-    }
-
-    // Blocks: by tile (row-major), block row, block column and asset; instances keep their
-    // placement order within a block. Sorting packed keys with the item's index as the tie-break
-    // gives that order without moving the items themselves (millions in a region).
-    std::unordered_map<TileId, std::uint64_t> tileRank;
-    for (std::size_t k = 0; k < scene.tiles.size(); ++k) tileRank.emplace(scene.tiles[k], k);
-    struct Order {
-        std::uint64_t key;  ///< tile rank, block row, block column, asset
-        std::uint32_t item;
-        bool operator<(const Order& o) const { return key != o.key ? key < o.key : item < o.item; }
-    };
-    std::vector<Order> order(items.size());
-    const TileId* lastTile = nullptr;
-    std::uint64_t lastRank = 0;
-    for (std::size_t k = 0; k < items.size(); ++k) {
-        const Item& i = items[k];
-        if (!lastTile || *lastTile != i.tile) {
-            lastTile = &i.tile;
-            lastRank = tileRank.at(i.tile);
-        }
-        // Tiles < 2^32, block indices < 256, assets < 2^16: the fields never overlap.
-        order[k] = {(lastRank << 32) | (std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) |
-                        std::uint64_t(i.asset),
-                    static_cast<std::uint32_t>(k)};
-    }
-    std::sort(order.begin(), order.end());
-    scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
-    for (const Order& o : order) {
-        const Item& i = items[o.item];
-        if (scene.blocks.empty() || scene.blocks.back().tile != i.tile || scene.blocks.back().blockX != i.blockX ||
-            scene.blocks.back().blockY != i.blockY || scene.blocks.back().asset != i.asset) {
-            InstanceBlock b;
-            b.asset = i.asset;
-            b.tile = i.tile;
-            b.blockX = i.blockX;
-            b.blockY = i.blockY;
-            scene.blocks.push_back(std::move(b));
-        }
-        InstanceBlock& b = scene.blocks.back();
-        b.instances.push_back(i.instance);
-        ++scene.statistics.instancesPerAsset[static_cast<std::size_t>(i.asset)];
-        // The block's bounds: the instance's transformed model box.
-        const AssetInfo& a = assets[static_cast<std::size_t>(used[static_cast<std::size_t>(i.asset)])];
-        double lo[3], hi[3];
-        modelBox(a, lo, hi);
-        const Instance& in = i.instance;
-        const double c = std::cos(in.yaw), s = std::sin(in.yaw);
-        for (int corner = 0; corner < 8; ++corner) {
-            const double x = ((corner & 1) ? hi[0] : lo[0]) * in.scale.x;
-            const double y = ((corner & 2) ? hi[1] : lo[1]) * in.scale.y;
-            const double z = ((corner & 4) ? hi[2] : lo[2]) * in.scale.z;
-            b.bounds.extend(Vec3f{static_cast<float>(c * x + s * z + in.position.x),
-                                  static_cast<float>(y + in.position.y),
-                                  static_cast<float>(-s * x + c * z + in.position.z)});
-        }
-    }
-
-    std::stable_sort(scene.surfaces.begin(), scene.surfaces.end(), [](const SurfacePatch& a, const SurfacePatch& b) {
-        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
-        return a.layer < b.layer;
-    });
-
-    const double cells = static_cast<double>(scene.statistics.vegetationCellsRequested);
-    scene.statistics.requestedDensity = cells > 0 ? requestedTotal / cells : 0.0;
-    scene.statistics.achievedDensity =
-        cells > 0 ? static_cast<double>(scene.statistics.vegetationInstances) / cells : 0.0;
+    const std::vector<int> used = numberAssets(assets, gathered, sceneAsset, scene);
+    numberSources(sceneAsset, gathered, scene);
+    makeBlocks(gathered.items, assets, used, scene);
+    sortSurfaces(scene);
+    computeDensities(gathered.requestedTotal, scene.statistics);
     return scene;
 }
 

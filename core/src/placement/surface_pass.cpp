@@ -1,87 +1,87 @@
 #include "terrabit/core/placement/surface_pass.h"
 
 #include <algorithm>
-#include <chrono>
-#include <unordered_set>
 
-#include "parallel_p.h"
+#include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/greedy_mesh.h"
 #include "terrabit/core/placement/placement_hash.h"
 
 namespace terrabit::core::placement {
 
-const TileSurfaces* SurfacePass::tile(const TileId& id) const {
-    const auto it = mCache.find(id);
-    return it == mCache.end() ? nullptr : &it->second;
-}
+namespace {
 
-Status SurfacePass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
-    const auto start = std::chrono::steady_clock::now();
-    const SurfacePassRule& rule = pass.surface;
-    const LayerSource& source = *ctx.layers;
-    const std::vector<LayerInfo>& infos = ctx.index->map().layers;
-    const int layer = source.layerId(rule.layer);
-    if (layer < 0 || static_cast<std::size_t>(layer) >= infos.size()) {
-        return Error{ctx.rules->source() + ":" + std::to_string(pass.line) + ": pass '" + pass.name + "': no layer '" +
-                     rule.layer + "'"};
+/// One run of the pass: the mask and the parts a patch is made of (plan), and the kernel that
+/// meshes one tile.
+class SurfaceRun {
+public:
+    SurfaceRun(const PassRule& pass, PassContext& ctx) : mPass(pass), mRule(pass.surface), mCtx(ctx) {}
+
+    /// Plan: the mask, each class of the layer and then the layer's own remaining cells, and
+    /// every baked tile's key (the rule, the common key, what the mask and parts read around it).
+    Status plan(detail::PassFrame<TileSurfaces>& frame) {
+        const std::vector<LayerInfo>& infos = mCtx.index->map().layers;
+        const int layer = mCtx.layers->layerId(mRule.layer);
+        if (layer < 0 || static_cast<std::size_t>(layer) >= infos.size()) {
+            return Error{mCtx.rules->source() + ":" + std::to_string(mPass.line) + ": pass '" + mPass.name +
+                         "': no layer '" + mRule.layer + "'"};
+        }
+        auto program = mCtx.compile(mPass, "mask", mRule.mask.empty() ? mRule.layer : mRule.mask);
+        if (!program) return program.error();
+        mMask = std::move(*program);
+        const auto colourOf = [&](int id) {
+            const Rgb c = mRule.colour ? *mRule.colour : infos[static_cast<std::size_t>(id)].colour;
+            return std::array<std::uint8_t, 3>{c.r, c.g, c.b};
+        };
+        for (const int c : infos[static_cast<std::size_t>(layer)].classes) mParts.push_back({c, colourOf(c)});
+        mParts.push_back({layer, colourOf(layer)});
+
+        std::vector<int> layersRead(mMask.layersRead().begin(), mMask.layersRead().end());
+        for (const Part& p : mParts) layersRead.push_back(p.layer);
+        std::sort(layersRead.begin(), layersRead.end());
+        layersRead.erase(std::unique(layersRead.begin(), layersRead.end()), layersRead.end());
+        const std::uint64_t ruleKey = detail::ruleKeyOf(mCtx, mPass);
+        for (std::size_t i = 0; i < frame.tileCount(); ++i) {
+            const TileId& t = frame.tile(i);
+            frame.setKey(i, hashCombine(detail::tileKey(ruleKey, t), mCtx.hashes->neighbourhood(t, layersRead)));
+        }
+        return Status::success();
     }
-    auto program = ctx.compile(pass, "mask", rule.mask.empty() ? rule.layer : rule.mask);
-    if (!program) return program.error();
 
-    // What a patch is made of: each class of the layer, then the layer's own remaining cells.
+    /// Kernel: the patches of the stale tiles.
+    Status kernel(detail::PassFrame<TileSurfaces>& frame) {
+        std::vector<Scratch> scratch;
+        for (int w = 0; w < mCtx.threads; ++w) scratch.emplace_back(mMask);
+        const std::vector<std::size_t> stale = frame.staleTiles();
+        if (Status s = frame.progress(0.0); !s) return s;
+        return frame.runTiles(stale, "pass '" + mPass.name + "' mask: ", [&](std::size_t i, int worker) {
+            return meshTile(frame.tile(i), scratch[static_cast<std::size_t>(worker)], frame.result(i));
+        });
+    }
+
+    /// Commit: nothing; patches go into the scene from the cache when it is assembled.
+    void commit(detail::PassFrame<TileSurfaces>&) {}
+
+private:
+    /// What a patch is made of: a layer's cells, in a colour.
     struct Part {
         int layer;
         std::array<std::uint8_t, 3> colour;
     };
-    std::vector<Part> parts;
-    const auto colourOf = [&](int id) {
-        const Rgb c = rule.colour ? *rule.colour : infos[static_cast<std::size_t>(id)].colour;
-        return std::array<std::uint8_t, 3>{c.r, c.g, c.b};
-    };
-    for (const int c : infos[static_cast<std::size_t>(layer)].classes) parts.push_back({c, colourOf(c)});
-    parts.push_back({layer, colourOf(layer)});
-
-    std::vector<int> layersRead(program->layersRead().begin(), program->layersRead().end());
-    for (const Part& p : parts) layersRead.push_back(p.layer);
-    std::sort(layersRead.begin(), layersRead.end());
-    layersRead.erase(std::unique(layersRead.begin(), layersRead.end()), layersRead.end());
-    const std::uint64_t ruleKey = hashCombine(ctx.commonKey, hashText(PlacementRules::describe(pass)));
-
-    std::vector<std::size_t> toRun;
-    std::vector<std::uint64_t> keys(ctx.order.size());
-    std::vector<TileSurfaces*> results(ctx.order.size());
-    for (std::size_t i = 0; i < ctx.order.size(); ++i) {
-        const TileId& t = ctx.order[i];
-        keys[i] = hashCombine(hashCombine(ruleKey, (std::uint64_t{t.x} << 32) | t.y),
-                              ctx.hashes->neighbourhood(t, layersRead));
-        results[i] = &mCache[t];
-        if (results[i]->key != keys[i] || keys[i] == 0) toRun.push_back(i);
-    }
-
     struct Scratch {
         explicit Scratch(const algebra::LayerProgram& p) : evaluator(p) {}
         algebra::LayerEvaluator evaluator;
         BitTile mask, cells, taken, mesh;
         std::vector<CellRect> rects;
     };
-    std::vector<Scratch> scratch;
-    for (int w = 0; w < ctx.threads; ++w) scratch.emplace_back(*program);
-    std::vector<Status> failures(toRun.size());
-    if (!reportProgress(ctx.progress, 0.0, "meshing surfaces"))
-        return cancelled("bake cancelled while meshing surfaces");
-    detail::parallelFor(toRun.size(), ctx.threads, [&](std::size_t k, int worker) {
-        const std::size_t i = toRun[k];
-        const TileId& t = ctx.order[i];
-        Scratch& s = scratch[static_cast<std::size_t>(worker)];
-        TileSurfaces& out = *results[i];
+
+    /// A tile's patches, part by part; a cell goes to the first part that has it.
+    Status meshTile(const TileId& t, Scratch& s, TileSurfaces& out) const {
+        const LayerSource& source = *mCtx.layers;
         out.patches.clear();
-        if (Status st = s.evaluator.evaluate(source, t, s.mask); !st) {
-            failures[k] = st;
-            return;
-        }
+        if (Status st = s.evaluator.evaluate(source, t, s.mask); !st) return st;
         s.taken.reset();
-        for (const Part& part : parts) {
+        for (const Part& part : mParts) {
             const BitTile* bits = source.tile(t, part.layer);
             if (!bits) continue;
             s.cells = s.mask;
@@ -92,25 +92,28 @@ Status SurfacePass::run(const PassRule& pass, PassContext& ctx, PassReport& repo
             greedyMesh(s.cells, s.rects, s.mesh);
             SurfacePatch patch;
             patch.tile = t;
-            patch.layer = infos[static_cast<std::size_t>(part.layer)].name;
-            patch.elevation = static_cast<float>(rule.elevationMetres);
+            patch.layer = mCtx.index->map().layers[static_cast<std::size_t>(part.layer)].name;
+            patch.elevation = static_cast<float>(mRule.elevationMetres);
             patch.colour = part.colour;
             patch.rects = s.rects;
             out.patches.push_back(std::move(patch));
         }
-        out.key = keys[i];
-    });
-    for (const Status& s : failures) {
-        if (!s) return Error{"pass '" + pass.name + "' mask: " + s.message()};
+        return Status::success();
     }
-    const std::unordered_set<TileId> baked(ctx.order.begin(), ctx.order.end());
-    std::erase_if(mCache, [&](const auto& kv) { return !baked.contains(kv.first); });
-    report.name = pass.name;
-    report.kind = pass.kind;
-    report.tilesRun = toRun.size();
-    report.tilesReused = ctx.order.size() - toRun.size();
-    report.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return Status::success();
+
+    const PassRule& mPass;
+    const SurfacePassRule& mRule;
+    PassContext& mCtx;
+    algebra::LayerProgram mMask;
+    std::vector<Part> mParts;  ///< the layer's classes in order, the layer itself last
+};
+
+}  // namespace
+
+const TileSurfaces* SurfacePass::tile(const TileId& id) const { return detail::cachedTile(mCache, id); }
+
+Status SurfacePass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
+    return detail::runPass<SurfaceRun>(pass, ctx, mCache, "meshing surfaces", report);
 }
 
 }  // namespace terrabit::core::placement

@@ -41,86 +41,102 @@ std::uint64_t mortonKey(Vec2 cell) {
     return spread(cell.x) | spread(cell.y) << 1;
 }
 
-}  // namespace
-
-Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span<const TileId> tiles,
-                                   std::size_t maxTiles) {
-    if (zoom < 0 || zoom > kMaxZoom) {
-        return Error{"zoom " + std::to_string(zoom) + " is outside 0.." + std::to_string(kMaxZoom)};
-    }
-    TileIndex index;
-    index.mMap = &map;
-    index.mZoom = zoom;
-    const double cellSize = TileId{zoom, 0, 0}.cellSizeMercator();
-    auto toCell = [cellSize](Vec2 m) {
+/// Web Mercator metres to global cells at one zoom.
+struct CellFrame {
+    double cellSize = 1.0;  ///< metres per cell (Web Mercator)
+    Vec2 operator()(Vec2 m) const {
         return Vec2{(m.x + kMercatorHalfWorld) / cellSize, (kMercatorHalfWorld - m.y) / cellSize};
-    };
+    }
+};
 
-    // Every feature's vertices in global cells, once, however many layers it is drawn into,
-    // features in Morton order of their centre so that a tile's features are neighbours in
-    // memory (file order scatters them over the whole map).
-    // The classifier gives a feature's entries one after another, so each run of entries of one
-    // feature is converted once (a feature met again later would just be converted again).
-    const std::size_t entryCount = map.entries.size();
-    std::vector<std::uint32_t> runOf(entryCount);
-    std::vector<std::size_t> runFirst;
+/// Where one feature's converted data lie in the index's arrays.
+struct Converted {
+    std::uint32_t cells, parts, chunks, chunkCount;
+};
+
+/// The runs of consecutive entries of one feature (the classifier gives a feature's entries one
+/// after another), so each run is converted once; a feature met again later is just converted
+/// again.
+struct FeatureRuns {
+    std::vector<std::uint32_t> runOf;  ///< per entry: its run
+    std::vector<std::size_t> first;    ///< per run: its first entry
     std::size_t totalPoints = 0, totalParts = 0;
+};
+
+FeatureRuns featureRuns(const ClassifiedMap& map) {
+    FeatureRuns runs;
+    const std::size_t entryCount = map.entries.size();
+    runs.runOf.resize(entryCount);
     for (std::size_t e = 0; e < entryCount; ++e) {
         if (e == 0 || map.entries[e].feature != map.entries[e - 1].feature) {
-            runFirst.push_back(e);
-            totalPoints += map.entries[e].feature->points.size();
-            totalParts += map.entries[e].feature->partEnds.size();
+            runs.first.push_back(e);
+            runs.totalPoints += map.entries[e].feature->points.size();
+            runs.totalParts += map.entries[e].feature->partEnds.size();
         }
-        runOf[e] = static_cast<std::uint32_t>(runFirst.size() - 1);
+        runs.runOf[e] = static_cast<std::uint32_t>(runs.first.size() - 1);
     }
-    std::vector<std::pair<std::uint64_t, std::uint32_t>> order(runFirst.size());
-    for (std::size_t r = 0; r < runFirst.size(); ++r) {
-        order[r] = {mortonKey(toCell(map.entries[runFirst[r]].feature->bounds.centre())),
+    return runs;
+}
+
+/// Appends the bounds of each run of kRingChunk vertices of `f` (its vertices in global cells
+/// are `cells`), ring by ring, in the order TileRasterizer walks them.
+void appendChunks(const Feature& f, std::span<const Vec2> cells, std::vector<Box2>& chunks) {
+    std::uint32_t begin = 0;
+    for (const std::uint32_t end : f.partEnds) {
+        for (std::uint32_t v0 = begin; v0 < end; v0 += kRingChunk) {
+            const std::uint32_t last = std::min(end, v0 + kRingChunk);
+            Box2 box{cells[v0], cells[v0]};
+            for (std::uint32_t v = v0 + 1; v < last; ++v) {
+                const Vec2 p = cells[v];
+                box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y)};
+                box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y)};
+            }
+            chunks.push_back(box);
+        }
+        begin = end;
+    }
+}
+
+/// Converts every feature's vertices to global cells, once however many layers it is drawn
+/// into, features in Morton order of their centre so that a tile's features are neighbours in
+/// memory (file order scatters them over the whole map). Returns where each run's data lie.
+std::vector<Converted> convertFeatures(const ClassifiedMap& map, const FeatureRuns& runs, CellFrame toCell,
+                                       std::vector<Vec2>& cells, std::vector<std::uint32_t>& partEnds,
+                                       std::vector<Box2>& chunks) {
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> order(runs.first.size());
+    for (std::size_t r = 0; r < runs.first.size(); ++r) {
+        order[r] = {mortonKey(toCell(map.entries[runs.first[r]].feature->bounds.centre())),
                     static_cast<std::uint32_t>(r)};
     }
     std::sort(order.begin(), order.end());  // ties keep the map's order
-    struct Converted {
-        std::uint32_t cells, parts, chunks, chunkCount;
-    };
-    std::vector<Converted> converted(runFirst.size());
-    index.mCells.reserve(totalPoints);
-    index.mPartEnds.reserve(totalParts);
+    std::vector<Converted> converted(runs.first.size());
+    cells.reserve(runs.totalPoints);
+    partEnds.reserve(runs.totalParts);
     for (const auto& [key, run] : order) {
-        const Feature& f = *map.entries[runFirst[run]].feature;
-        Converted c{static_cast<std::uint32_t>(index.mCells.size()), static_cast<std::uint32_t>(index.mPartEnds.size()),
-                    static_cast<std::uint32_t>(index.mChunks.size()), 0};
-        const std::size_t first = index.mCells.size();
-        for (const Vec2& p : f.points) index.mCells.push_back(toCell(p));
-        index.mPartEnds.insert(index.mPartEnds.end(), f.partEnds.begin(), f.partEnds.end());
+        const Feature& f = *map.entries[runs.first[run]].feature;
+        Converted c{static_cast<std::uint32_t>(cells.size()), static_cast<std::uint32_t>(partEnds.size()),
+                    static_cast<std::uint32_t>(chunks.size()), 0};
+        for (const Vec2& p : f.points) cells.push_back(toCell(p));
+        partEnds.insert(partEnds.end(), f.partEnds.begin(), f.partEnds.end());
         if (f.kind == FeatureKind::Area && f.points.size() >= kChunkedFeatureVertices) {
-            // Bounds of each run of kRingChunk vertices, ring by ring, in the order
-            // TileRasterizer walks them.
-            std::uint32_t begin = 0;
-            for (const std::uint32_t end : f.partEnds) {
-                for (std::uint32_t v0 = begin; v0 < end; v0 += kRingChunk) {
-                    const std::uint32_t last = std::min(end, v0 + kRingChunk);
-                    Box2 box{index.mCells[first + v0], index.mCells[first + v0]};
-                    for (std::uint32_t v = v0 + 1; v < last; ++v) {
-                        const Vec2 p = index.mCells[first + v];
-                        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y)};
-                        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y)};
-                    }
-                    index.mChunks.push_back(box);
-                }
-                begin = end;
-            }
-            c.chunkCount = static_cast<std::uint32_t>(index.mChunks.size()) - c.chunks;
+            appendChunks(f, std::span<const Vec2>(cells).subspan(c.cells), chunks);
+            c.chunkCount = static_cast<std::uint32_t>(chunks.size()) - c.chunks;
         }
         converted[run] = c;
     }
+    return converted;
+}
 
-    std::vector<EntryInfo> infos;  // per entry, until the tiles' lists are made
-    infos.reserve(entryCount);
-    for (std::size_t k = 0; k < entryCount; ++k) {
+/// Per entry: what a tile needs of it, its width in cells and its reach.
+std::vector<TileIndex::EntryInfo> makeEntryInfos(const ClassifiedMap& map, int zoom, CellFrame toCell,
+                                                 const FeatureRuns& runs, std::span<const Converted> converted) {
+    std::vector<TileIndex::EntryInfo> infos;
+    infos.reserve(map.entries.size());
+    for (std::size_t k = 0; k < map.entries.size(); ++k) {
         const LayerEntry& e = map.entries[k];
         const Feature& f = *e.feature;
-        const Converted& c = converted[runOf[k]];
-        EntryInfo info;
+        const Converted& c = converted[runs.runOf[k]];
+        TileIndex::EntryInfo info;
         info.cellsBegin = c.cells;
         info.cellsCount = static_cast<std::uint32_t>(f.points.size());
         info.partsBegin = c.parts;
@@ -142,99 +158,138 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
         info.reach = Box2{{nw.x - grow, nw.y - grow}, {se.x + grow, se.y + grow}};
         infos.push_back(info);
     }
+    return infos;
+}
 
-    // The tile set.
-    if (!tiles.empty()) {
-        for (const TileId& t : tiles) {
-            if (t.zoom != zoom) {
-                return Error{"tile " + t.quadkey() + " is at zoom " + std::to_string(t.zoom) + ", not " +
-                             std::to_string(zoom)};
+/// The tile set given: every tile at `zoom`, each once, sorted north to south.
+Result<std::vector<TileId>> givenTiles(std::span<const TileId> tiles, int zoom) {
+    for (const TileId& t : tiles) {
+        if (t.zoom != zoom) {
+            return Error{"tile " + t.quadkey() + " is at zoom " + std::to_string(t.zoom) + ", not " +
+                         std::to_string(zoom)};
+        }
+    }
+    std::vector<TileId> out(tiles.begin(), tiles.end());
+    std::sort(out.begin(), out.end(), northToSouth);
+    const auto dup = std::adjacent_find(out.begin(), out.end());
+    if (dup != out.end()) return Error{"tile " + dup->quadkey() + " is listed twice"};
+    return out;
+}
+
+/// The tile set no one gave: every tile some entry reaches, sorted north to south.
+Result<std::vector<TileId>> reachedTiles(const ClassifiedMap& map, std::span<const TileIndex::EntryInfo> infos,
+                                         int zoom, std::size_t maxTiles) {
+    std::uint64_t total = 0;
+    for (const TileIndex::EntryInfo& info : infos) total += rangeOf(info.reach, zoom).count();
+    std::vector<TileId> all;
+    all.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, maxTiles + 1)));
+    for (std::size_t e = 0; e < infos.size(); ++e) {
+        const TileRange r = rangeOf(infos[e].reach, zoom);
+        if (r.count() > maxTiles) {
+            return Error{"feature " + map.entries[e].feature->id + " spans " + std::to_string(r.count()) +
+                         " tiles at zoom " + std::to_string(zoom) + ", more than the limit of " +
+                         std::to_string(maxTiles) + "; choose tiles or a lower zoom"};
+        }
+        for (std::int64_t y = r.y0; y <= r.y1; ++y) {
+            for (std::int64_t x = r.x0; x <= r.x1; ++x) {
+                all.push_back(TileId{zoom, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
             }
         }
-        index.mTiles.assign(tiles.begin(), tiles.end());
-        std::sort(index.mTiles.begin(), index.mTiles.end(), northToSouth);
-        const auto dup = std::adjacent_find(index.mTiles.begin(), index.mTiles.end());
-        if (dup != index.mTiles.end()) return Error{"tile " + dup->quadkey() + " is listed twice"};
-    } else {
-        std::uint64_t total = 0;
-        for (const EntryInfo& info : infos) total += rangeOf(info.reach, zoom).count();
-        std::vector<TileId> all;
-        all.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(total, maxTiles + 1)));
-        for (std::size_t e = 0; e < entryCount; ++e) {
-            const TileRange r = rangeOf(infos[e].reach, zoom);
-            if (r.count() > maxTiles) {
-                return Error{"feature " + map.entries[e].feature->id + " spans " + std::to_string(r.count()) +
-                             " tiles at zoom " + std::to_string(zoom) + ", more than the limit of " +
-                             std::to_string(maxTiles) + "; choose tiles or a lower zoom"};
-            }
-            for (std::int64_t y = r.y0; y <= r.y1; ++y) {
-                for (std::int64_t x = r.x0; x <= r.x1; ++x) {
-                    all.push_back(TileId{zoom, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
-                }
-            }
-            if (all.size() > 4 * maxTiles) {
-                // Keep memory bounded on large maps: squeeze out duplicates as we go.
-                std::sort(all.begin(), all.end(), northToSouth);
-                all.erase(std::unique(all.begin(), all.end()), all.end());
-            }
+        if (all.size() > 4 * maxTiles) {
+            // Keep memory bounded on large maps: squeeze out duplicates as we go.
+            std::sort(all.begin(), all.end(), northToSouth);
+            all.erase(std::unique(all.begin(), all.end()), all.end());
         }
-        std::sort(all.begin(), all.end(), northToSouth);
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        index.mTiles = std::move(all);
     }
-    if (index.mTiles.size() > maxTiles) {
-        return Error{"the map needs " + std::to_string(index.mTiles.size()) + " tiles at zoom " + std::to_string(zoom) +
-                     ", more than the limit of " + std::to_string(maxTiles) + "; choose tiles or a lower zoom"};
-    }
-    index.mSlots.reserve(index.mTiles.size());
-    for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mSlots.emplace(index.mTiles[s], s);
+    std::sort(all.begin(), all.end(), northToSouth);
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
+}
 
-    // (slot, entry) pairs, then a counting sort into per-slot lists. Entries are visited in
-    // order, so each slot's list comes out ascending.
+/// Every (slot, entry) pair where the entry reaches the tile in the slot, entries ascending.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> slotEntryPairs(
+    std::span<const TileIndex::EntryInfo> infos, int zoom, std::span<const TileId> tiles,
+    const std::unordered_map<TileId, std::size_t>& slots) {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-    for (std::size_t e = 0; e < entryCount; ++e) {
+    for (std::size_t e = 0; e < infos.size(); ++e) {
         const TileRange r = rangeOf(infos[e].reach, zoom);
         const auto entry = static_cast<std::uint32_t>(e);
-        if (r.count() <= index.mTiles.size()) {
+        if (r.count() <= tiles.size()) {
             for (std::int64_t y = r.y0; y <= r.y1; ++y) {
                 for (std::int64_t x = r.x0; x <= r.x1; ++x) {
                     const auto it =
-                        index.mSlots.find(TileId{zoom, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
-                    if (it != index.mSlots.end()) pairs.emplace_back(static_cast<std::uint32_t>(it->second), entry);
+                        slots.find(TileId{zoom, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
+                    if (it != slots.end()) pairs.emplace_back(static_cast<std::uint32_t>(it->second), entry);
                 }
             }
         } else {
             // A feature wider than the whole tile set (the sea): walk the tiles instead.
-            for (std::size_t s = 0; s < index.mTiles.size(); ++s) {
-                const TileId& t = index.mTiles[s];
+            for (std::size_t s = 0; s < tiles.size(); ++s) {
+                const TileId& t = tiles[s];
                 if (t.x >= r.x0 && t.x <= r.x1 && t.y >= r.y0 && t.y <= r.y1) {
                     pairs.emplace_back(static_cast<std::uint32_t>(s), entry);
                 }
             }
         }
     }
-    index.mFirst.assign(index.mTiles.size() + 1, 0);
-    for (const auto& [s, e] : pairs) ++index.mFirst[s + 1];
-    for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mFirst[s + 1] += index.mFirst[s];
-    index.mEntries.resize(pairs.size());
-    std::vector<std::size_t> fill(index.mFirst.begin(), index.mFirst.end() - 1);
+    return pairs;
+}
+
+}  // namespace
+
+Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span<const TileId> tiles,
+                                   std::size_t maxTiles) {
+    if (zoom < 0 || zoom > kMaxZoom) {
+        return Error{"zoom " + std::to_string(zoom) + " is outside 0.." + std::to_string(kMaxZoom)};
+    }
+    TileIndex index;
+    index.mMap = &map;
+    index.mZoom = zoom;
+    const CellFrame toCell{TileId{zoom, 0, 0}.cellSizeMercator()};
+    const FeatureRuns runs = featureRuns(map);
+    const std::vector<Converted> converted =
+        convertFeatures(map, runs, toCell, index.mCells, index.mPartEnds, index.mChunks);
+    std::vector<EntryInfo> infos =
+        makeEntryInfos(map, zoom, toCell, runs, converted);  // until the tiles' lists are made
+
+    auto tileSet = tiles.empty() ? reachedTiles(map, infos, zoom, maxTiles) : givenTiles(tiles, zoom);
+    if (!tileSet) return tileSet.error();
+    index.mTiles = std::move(*tileSet);
+    if (index.mTiles.size() > maxTiles) {
+        return Error{"the map needs " + std::to_string(index.mTiles.size()) + " tiles at zoom " + std::to_string(zoom) +
+                     ", more than the limit of " + std::to_string(maxTiles) + "; choose tiles or a lower zoom"};
+    }
+    index.mSlots.reserve(index.mTiles.size());
+    for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mSlots.emplace(index.mTiles[s], s);
+    index.fillSlots(slotEntryPairs(infos, zoom, index.mTiles, index.mSlots), infos);
+    return index;
+}
+
+void TileIndex::fillSlots(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+                          std::span<const EntryInfo> infos) {
+    // A counting sort of the (slot, entry) pairs into per-slot lists. Entries come in order, so
+    // each slot's list comes out ascending.
+    mFirst.assign(mTiles.size() + 1, 0);
+    for (const auto& [s, e] : pairs) ++mFirst[s + 1];
+    for (std::size_t s = 0; s < mTiles.size(); ++s) mFirst[s + 1] += mFirst[s];
+    mEntries.resize(pairs.size());
+    std::vector<std::size_t> fill(mFirst.begin(), mFirst.end() - 1);
     // Each tile's entries' records side by side; an entry's accessors read its first record,
     // or one of its own after the tiles' when no tile holds it.
-    index.mSlotInfo.resize(pairs.size());
+    mSlotInfo.resize(pairs.size());
     constexpr std::size_t kNone = ~std::size_t{0};
-    index.mInfoAt.assign(entryCount, kNone);
+    mInfoAt.assign(infos.size(), kNone);
     for (const auto& [s, e] : pairs) {
         const std::size_t at = fill[s]++;
-        index.mSlotInfo[at] = infos[e];
-        index.mEntries[at] = e;
-        index.mInfoAt[e] = std::min(index.mInfoAt[e], at);
+        mSlotInfo[at] = infos[e];
+        mEntries[at] = e;
+        mInfoAt[e] = std::min(mInfoAt[e], at);
     }
-    for (std::size_t e = 0; e < entryCount; ++e) {
-        if (index.mInfoAt[e] != kNone) continue;
-        index.mInfoAt[e] = index.mSlotInfo.size();
-        index.mSlotInfo.push_back(infos[e]);
+    for (std::size_t e = 0; e < infos.size(); ++e) {
+        if (mInfoAt[e] != kNone) continue;
+        mInfoAt[e] = mSlotInfo.size();
+        mSlotInfo.push_back(infos[e]);
     }
-    return index;
 }
 
 std::optional<std::size_t> TileIndex::slot(const TileId& tile) const {

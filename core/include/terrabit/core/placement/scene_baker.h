@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,6 +96,10 @@ public:
 
 private:
     Result<Scene> bakeUnguarded(const BakeOptions& options);
+    /// Runs every pass in rule order over ctx.order; `reach` is the baked tiles and their
+    /// neighbours, where the placed layers live.
+    Status runPasses(PassContext& ctx, std::span<const TileId> reach, const ProgressCallback& progress);
+    Status runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report);
     Scene assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const;
 
     const TileIndex* mIndex;

@@ -27,7 +27,10 @@
 /// Transforms are T · Ry(yaw) · S in the scene frame (metres; x east, y up, z south), written
 /// as the shortest decimals that read back to the same 32-bit floats.
 
+#include <cstdint>
 #include <functional>
+#include <map>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -50,5 +53,52 @@ using ManifestSink = std::function<Status(std::string_view piece)>;
 /// encodeManifest's bytes handed to `sink` in pieces of about a megabyte as they are made, so a
 /// scene of millions of instances is written without holding its manifest (hundreds of MB).
 Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink);
+
+// The manifest's parts, for code that writes a manifest from something other than one Scene:
+// `terrabit-cli merge` joins the manifests of a bake's shards through these, so the joined
+// file has the bytes one bake of every tile would write.
+
+/// The keys of the two arrays written one element per line.
+inline constexpr std::string_view kManifestInstances = "instances";
+inline constexpr std::string_view kManifestBuildings = "buildings";
+
+/// The numbers of a manifest's "statistics" (SceneStatistics, with instances per asset keyed by
+/// asset id).
+struct ManifestStatistics {
+    std::uint64_t buildingsPlaced = 0;
+    std::uint64_t buildingsBlocked = 0;
+    std::uint64_t buildingsUnmatched = 0;
+    std::map<std::string, std::uint64_t> instancesPerAsset;  ///< by asset id
+    std::uint64_t vegetationCellsRequested = 0;
+    std::uint64_t vegetationInstances = 0;
+    double requestedDensity = 0.0;  ///< instances per plantable cell asked for
+    double achievedDensity = 0.0;   ///< instances per plantable cell placed
+
+    /// A scene's statistics.
+    static ManifestStatistics of(const Scene& scene);
+    /// The counts of a "statistics" value as the manifest holds it (the densities, which do not
+    /// add up, are left 0). Errors: not JSON, a count missing or not an unsigned integer.
+    static Result<ManifestStatistics> parse(std::string_view json);
+    /// Adds another part's counts (not its densities).
+    void add(const ManifestStatistics& other);
+    /// The "statistics" value: compact JSON, keys sorted.
+    std::string encode() const;
+};
+
+/// A manifest's entries but its line arrays, by key, each value as the JSON text written.
+using ManifestEntries = std::map<std::string, std::string>;
+
+/// The entries of a scene's manifest (see the shape above).
+ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocument);
+/// The values of the "assets" and "tiles" entries.
+std::string manifestAssets(std::span<const std::string> assets);
+std::string manifestTiles(std::span<const TileId> tiles);
+
+/// Lays a manifest out: "{", then `  "key": value` for each entry and each line array in key
+/// order, separated by ",\n", then "\n}\n", all through `write`. A line array's value is written
+/// by `lineArray(key)`: "[]" when empty, else "[\n", its elements each on a line of their own
+/// indented by four spaces and separated by ",\n", then "\n  ]".
+Status writeManifestLayout(const ManifestEntries& entries, const std::function<Status(std::string_view)>& write,
+                           const std::function<Status(std::string_view key)>& lineArray);
 
 }  // namespace terrabit::core
