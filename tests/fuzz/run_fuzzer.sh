@@ -10,13 +10,14 @@ target=$1 seconds=$2 work=$3 seeds=$4 dict=$5
 mkdir -p "$work/corpus" "$work/artifacts"
 log="$work/last-run.log"
 status=0
+start=$SECONDS
 "$target" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2560 -print_final_stats=1 \
   -dict="$dict" -artifact_prefix="$work/artifacts/" "$work/corpus" "$seeds" >"$log" 2>&1 || status=$?
 name=$(basename "$target")
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 last=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
 cov=$(sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\).*/cov \1, features \2, corpus \3/p' <<<"$last")
-echo "$name: ${runs:-?} executions in ${seconds} s; ${cov:-no coverage line}; exit $status"
+echo "$name: ${runs:-?} executions in $((SECONDS - start)) s; ${cov:-no coverage line}; exit $status"
 if [ "$status" -ne 0 ]; then
   grep -E 'ERROR:|runtime error|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -40 || true
   echo "full log: $log"

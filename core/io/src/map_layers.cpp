@@ -26,6 +26,11 @@ std::string fixed(double v, int digits) {
 }  // namespace
 
 Result<RuleSet> loadRules(const MapInput& input) {
+    if (!input.rulesText.empty()) {
+        auto rules = RuleSet::parse(input.rulesText, input.rulesName.empty() ? "rules" : input.rulesName);
+        if (!rules) return withKind(rules.error(), ErrorKind::BadArguments);
+        return rules;
+    }
     if (input.rules.empty()) {
         return badArguments(
             "no rules file: none was given (--rules) and resources/rules/default.yaml was not found beside "

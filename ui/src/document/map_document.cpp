@@ -69,8 +69,8 @@ core::Result<std::string> readText(const std::filesystem::path& file) {
     return s.str();
 }
 
-/// Reads, classifies, indexes and rasterizes the whole map at the project's zoom, keeping the
-/// tiles with content (what terrabit-cli's buildMapLayers does, with rules given as text).
+/// The project's rules (its text, its file or the default) and catalogue check, then the whole
+/// map at the project's zoom through buildMapLayers, the one map loader of every front end.
 core::Result<std::shared_ptr<MapDocument::Loaded>> loadMap(const project::Project& p,
                                                            const std::filesystem::path& resources,
                                                            const core::AssetCatalogue& catalogue,
@@ -183,9 +183,6 @@ core::Result<std::shared_ptr<MapDocument::Loaded>> loadMap(const project::Projec
                                                            const core::AssetCatalogue& catalogue,
                                                            const core::ProgressCallback& progress) {
     auto loaded = std::make_shared<MapDocument::Loaded>();
-    loaded->map = std::make_unique<core::io::MapLayers>();
-    core::io::MapLayers& m = *loaded->map;
-
     std::string text, name;
     if (!p.rulesText.empty()) {
         text = p.rulesText;
@@ -197,47 +194,26 @@ core::Result<std::shared_ptr<MapDocument::Loaded>> loadMap(const project::Projec
         text = std::move(*t);
         name = file.string();
     }
+    // The passes first: a broken rules document is reported before the map is read.
     auto rules = core::RuleSet::parse(text, name);
     if (!rules) return rules.error();
-    m.rules = std::move(*rules);
-    auto passes = core::placement::PlacementRules::parse(text, name, m.rules.layerInfos());
+    auto passes = core::placement::PlacementRules::parse(text, name, rules->layerInfos());
     if (!passes) return passes.error();
     if (core::Status s = passes->checkCatalogue(catalogue); !s) return s.error();
     loaded->baseRules = std::move(*passes);
-    loaded->rulesDocument = std::move(text);
 
     if (p.map.empty()) return core::Error{"the project names no map file"};
-    core::io::ReadOptions read;
-    read.openOptions = p.openOptions;
-    read.progress = progress;
-    auto data = core::io::readMap(p.map, read);
-    if (!data) return data.error();
-    m.map = std::move(*data);
-    m.classified = core::classify(m.map, m.rules);
-
-    constexpr std::size_t kMaxTiles = 65536;
-    auto index = core::TileIndex::build(m.classified, p.zoom, {}, kMaxTiles);
-    if (!index) return index.error();
-    core::RasterizeTilesOptions options;
-    options.progress = progress;
-    auto store = core::rasterizeTiles(*index, options);
-    if (!store) return store.error();
-    std::vector<core::TileId> content;
-    for (std::size_t s = 0; s < store->tiles().size(); ++s) {
-        if (!store->emptyAt(s)) content.push_back(store->tiles()[s]);
-    }
-    if (content.size() != store->tiles().size() && !content.empty()) {
-        // Corners of the feature bounds hold nothing: keep the tiles with content only.
-        auto again = core::TileIndex::build(m.classified, p.zoom, content, kMaxTiles);
-        if (!again) return again.error();
-        auto kept = core::rasterizeTiles(*again, options);
-        if (!kept) return kept.error();
-        m.index = std::move(*again);
-        m.store = std::move(*kept);
-    } else {
-        m.index = std::move(*index);
-        m.store = std::move(*store);
-    }
+    core::io::MapInput input;
+    input.file = p.map;
+    input.rulesText = text;
+    input.rulesName = name;
+    input.openOptions = p.openOptions;
+    core::io::TileSelection selection;  // the whole map, tiles with content only
+    selection.zoom = p.zoom;
+    auto layers = core::io::buildMapLayers(input, selection, 0, progress);
+    if (!layers) return layers.error();
+    loaded->map = std::move(*layers);
+    loaded->rulesDocument = std::move(text);
     loaded->store = std::shared_ptr<const core::LayerStore>(loaded, &loaded->map->store);
     loaded->baker = std::make_unique<core::placement::SceneBaker>(loaded->selectionIndex, *loaded->store, catalogue);
     return loaded;

@@ -29,6 +29,10 @@ struct MapInput {
     /// Keep what a truncated or partly unreadable map yields instead of failing
     /// (ReadOptions::allowPartial).
     bool allowPartial = false;
+    /// The rules document itself, read by the caller (a project may carry its rules as text);
+    /// wins over `rules` when not empty. `rulesName` names it in errors.
+    std::string rulesText{};
+    std::string rulesName{};
 };
 
 /// Which tiles to work on at a zoom.
@@ -73,8 +77,9 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
                                                 const ProgressCallback& progress);
 
-/// The rules document of `input`; a missing or broken one is a bad argument (the rules are the
-/// user's choice, like an option), with the loader's file:line:column message.
+/// The rules document of `input` (its text, else its file); a missing or broken one is a bad
+/// argument (the rules are the user's choice, like an option), with the loader's
+/// file:line:column message.
 Result<RuleSet> loadRules(const MapInput& input);
 
 /// The tiles a selection names (quadkeys expanded, box covered), sorted north to south; empty
