@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -300,15 +301,23 @@ std::string yamlScalar(std::string_view s) {
 }
 
 // Millimetres are the finest size worth writing; trailing zeros are dropped so hand-typed
-// values read back as typed.
+// values read back as typed, and a catalogue written, read and written again is the same text.
+// Two kinds of value do not survive that rounding and are written in the shortest form that
+// reads back exactly: a huge one (its %.3f form has hundreds of digits; the fuzzer found 2e144
+// cut to its first 63) and a non-zero one that rounds to 0 (0.0004 written as 0 would no longer
+// be a positive size).
 std::string formatNumber(double v) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    std::string s(buf);
-    while (!s.empty() && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    if (s == "-0") s = "0";
-    return s;
+    if (std::fabs(v) < 1e15) {
+        std::snprintf(buf, sizeof buf, "%.3f", v);
+        std::string s(buf);
+        while (!s.empty() && s.back() == '0') s.pop_back();
+        if (!s.empty() && s.back() == '.') s.pop_back();
+        if (s == "-0") s = "0";
+        if (s != "0" || v == 0.0) return s;
+    }
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
 }
 
 }  // namespace

@@ -286,6 +286,32 @@ TEST_F(AssetCatalogueTest, WrittenYamlReadsBackTheSameEntries) {
     EXPECT_EQ(again->toYaml(), c->toYaml());
 }
 
+// Found by tests/fuzz/catalogue_fuzz.cpp: 2e144 was written as the first 63 digits of its
+// %.3f form (a buffer's length), which reads back as 2e62; 0.0004 was written as 0, which is no
+// longer a positive size.
+TEST_F(AssetCatalogueTest, HugeAndTinySizesAreWrittenSoTheCatalogueReadsBackTheSame) {
+    Result<AssetCatalogue> c = parse(R"(assets:
+  - {id: huge, file: models/a.glb, category: building, footprint: {width: 2.19, depth: 2e144}, height: 1e300}
+  - {id: tiny, file: models/b.glb, category: building, footprint: [0.0004, 3], height: 0.0001, weight: 1e-9}
+  - {id: plain, file: models/a.glb, category: building, footprint: [6.7004, 3.25], height: 2}
+)");
+    ASSERT_TRUE(c) << c.message();
+    const std::string yaml = c->toYaml();
+    Result<AssetCatalogue> again = parse(yaml);
+    ASSERT_TRUE(again) << again.message() << "\n" << yaml;
+    EXPECT_EQ(again->toYaml(), yaml) << "writing is a fixed point";
+    const AssetInfo* huge = again->find("huge");
+    const AssetInfo* tiny = again->find("tiny");
+    ASSERT_TRUE(huge && tiny);
+    EXPECT_EQ(huge->footprint.depth, 2e144);
+    EXPECT_EQ(huge->height, 1e300);
+    EXPECT_EQ(tiny->footprint.width, 0.0004);
+    EXPECT_EQ(tiny->weight, 1e-9);
+    EXPECT_NE(yaml.find("footprint: {width: 6.7, depth: 3.25}"), std::string::npos)
+        << "ordinary sizes keep millimetres:\n"
+        << yaml;
+}
+
 TEST_F(AssetCatalogueTest, MergeReplacesByIdAndAppendsNewOnes) {
     Result<AssetCatalogue> base = parse(R"(assets:
   - {id: a, file: models/a.glb, category: building, footprint: [3, 3], height: 3}
