@@ -152,12 +152,6 @@ Status checkPass(const PlacementRules& rules, const PassRule& pass, const std::v
     return Status::success();
 }
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
-
 }  // namespace
 
 // -- the YAML parser ------------------------------------------------------------------------------
@@ -503,58 +497,42 @@ std::vector<std::string> PlacementRules::expressionLayerNames(const std::vector<
     return names;
 }
 
+// The descriptions come from the schema, so a declared parameter can never be missing from a
+// cache key (which would let a re-bake reuse tiles made with the old value). They only key
+// caches: no output byte depends on their text.
 std::string PlacementRules::describe(const PassRule& p) {
-    std::ostringstream s;
-    s << "name=" << p.name << ";kind=" << passKindName(p.kind) << ";seed=" << p.seed;
-    const auto tags = [&](const char* key, const std::vector<std::string>& v) {
-        s << ";" << key << "=";
-        for (const std::string& t : v) s << t << ",";
-    };
-    switch (p.kind) {
-        case PassKind::Buildings: {
-            const BuildingPassRule& b = p.buildings;
-            s << ";layer=" << b.layer << ";box=" << static_cast<int>(b.box) << ";blocked=" << b.blockedBy
-              << ";category=" << b.category << ";margin=" << number(b.fit.marginMetres)
-              << ";scale=" << number(b.fit.minScale) << "," << number(b.fit.maxScale)
-              << ";variety=" << number(b.fit.variety) << ";height=" << static_cast<int>(b.height)
-              << ";storey=" << number(b.storeyHeightMetres);
-            for (const ModelFilterRule& f : b.filters) {
-                s << ";filter:";
-                for (const TagCondition& c : f.when) {
-                    s << c.key << "=";
-                    for (const std::string& v : c.values) s << v << "|";
-                    s << "&";
-                }
-                tags("any", f.models.anyTags);
-                tags("all", f.models.allTags);
-                tags("none", f.models.noneTags);
-            }
-            break;
-        }
-        case PassKind::Surface: {
-            const SurfacePassRule& r = p.surface;
-            s << ";layer=" << r.layer << ";mask=" << r.mask << ";elevation=" << number(r.elevationMetres);
-            if (r.colour) s << ";colour=" << int(r.colour->r) << "," << int(r.colour->g) << "," << int(r.colour->b);
-            break;
-        }
-        case PassKind::Vegetation: {
-            const VegetationPassRule& v = p.vegetation;
-            s << ";layer=" << v.layer << ";zone=" << v.zone << ";plant=" << v.plant
-              << ";scatter=" << static_cast<int>(v.scatter) << ";noise=" << v.noiseScale
-              << ";spacing=" << number(v.spacingMetres);
-            for (const VegetationClassRule& c : v.classes) s << ";" << describeClass(c);
-            break;
-        }
+    std::string s = "name=" + p.name + ";kind=" + passKindName(p.kind);
+    for (const ParamSpec& spec : passParams()) {
+        if (!spec.appliesTo(p.kind) || spec.scope != ParamScope::Pass) continue;
+        s += ";" + std::string(spec.key) + "=" + formatParam(spec, spec.get(p, nullptr));
     }
-    return s.str();
+    const auto tags = [&](const char* key, const std::vector<std::string>& v) {
+        s += ";" + std::string(key) + "=";
+        for (const std::string& t : v) s += t + ",";
+    };
+    for (const ModelFilterRule& f : p.buildings.filters) {
+        s += ";filter:";
+        for (const TagCondition& c : f.when) {
+            s += c.key + "=";
+            for (const std::string& v : c.values) s += v + "|";
+            s += "&";
+        }
+        tags("any", f.models.anyTags);
+        tags("all", f.models.allTags);
+        tags("none", f.models.noneTags);
+    }
+    for (const VegetationClassRule& c : p.vegetation.classes) s += ";" + describeClass(c);
+    return s;
 }
 
 std::string PlacementRules::describeClass(const VegetationClassRule& c) {
-    std::ostringstream s;
-    s << "class=" << c.layer << ",density=" << number(c.density) << ",jitter=" << number(c.jitter)
-      << ",scale=" << number(c.minScale) << ":" << number(c.maxScale) << ",avoid=" << c.avoid << ",species=";
-    for (const SpeciesWeight& w : c.species) s << w.asset << ":" << number(w.weight) << "/";
-    return s.str();
+    static const PassRule kNoPass;  // class values live in the class; getters ignore the pass
+    std::string s = "class=" + c.layer;
+    for (const ParamSpec& spec : passParams()) {
+        if (!spec.appliesTo(PassKind::Vegetation) || !spec.perClass()) continue;
+        s += "," + std::string(spec.key) + "=" + formatParam(spec, spec.get(kNoPass, &c));
+    }
+    return s;
 }
 
 }  // namespace terrabit::core::placement

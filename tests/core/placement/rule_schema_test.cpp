@@ -1,7 +1,7 @@
 // The rules schema: every declared parameter's default parses and is what a pass gets when it
 // leaves the key out; the rules file and the rule edits accept the same values and refuse the
-// same ones with the same words; every editable parameter reads back what was written; and
-// README.md's key reference is the schema's.
+// same ones with the same words; every editable parameter reads back what was written and
+// changes its pass's cache-key description; and README.md's key reference is the schema's.
 
 #include <gtest/gtest.h>
 
@@ -107,7 +107,14 @@ TEST(RuleSchema, EveryEditableParameterReadsBackWhatWasWritten) {
                     value = "water - road";
                     break;
             }
+            const auto passOf = [&] {
+                for (const PassRule& p : rules->passes())
+                    if (p.kind == kind) return PlacementRules::describe(p);
+                return std::string();
+            };
+            const std::string before = passOf();
             ASSERT_TRUE(project::applyRuleEdit(*rules, {path, value}).ok()) << path << " = " << value;
+            EXPECT_NE(passOf(), before) << path << ": a changed value must change the pass's cache key";
             auto read = project::ruleValue(*rules, path);
             ASSERT_TRUE(read.ok()) << read.message();
             EXPECT_EQ(*read, value) << path;

@@ -201,8 +201,9 @@ public:
     /// placed_buildings and placed_vegetation.
     static std::vector<std::string> expressionLayerNames(const std::vector<LayerInfo>& layers);
 
-    /// A canonical one-line text of a pass's parameters (every field, fixed order): two passes
-    /// with equal descriptions place the same things. Used for cache keys.
+    /// A canonical one-line text of a pass's parameters (every parameter the rules schema
+    /// declares, in its order, and the filters and classes): two passes with equal descriptions
+    /// place the same things. Used for cache keys only; no output depends on the text.
     static std::string describe(const PassRule& pass);
     /// The same for one vegetation class (a pass's description holds its classes' ones).
     static std::string describeClass(const VegetationClassRule& rule);

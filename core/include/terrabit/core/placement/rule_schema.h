@@ -7,11 +7,11 @@
 ///   - rule edits (project/rule_edit.h) find a path's parameter here, parse the new value with
 ///     parseParam and read values back with formatParam;
 ///   - the Rules panel builds its form from the declarations (label, unit, step, slider);
-///   - rulesKeyReference() writes the key reference in README.md (a test keeps them equal).
+///   - rulesKeyReference() writes the key reference in README.md (a test keeps them equal);
+///   - PlacementRules::describe, the text every pass's cache key hashes, lists every declared
+///     parameter, so none can be left out of a key.
 /// Adding a parameter is one entry in rule_schema.cpp (with its field in the pass's rule struct)
-/// plus its use in the pass. The pass's description for cache keys (PlacementRules::describe)
-/// stays written out by hand: its text is part of every cache key and seed, so it must not move
-/// when entries are reordered.
+/// plus its use in the pass.
 
 #include <cstdint>
 #include <optional>
