@@ -292,10 +292,28 @@ bool plainWord(std::string_view s) {
 
 std::string yamlScalar(std::string_view s) {
     if (plainWord(s)) return std::string(s);
+    // A double-quoted scalar: YAML folds a raw line break inside one into a space, so line
+    // breaks, tabs and other control characters are escaped (found by the catalogue fuzzer:
+    // a value with blank lines in it read back with one fewer).
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (c == '\n') {
+            out += "\\n";
+        } else if (c == '\t') {
+            out += "\\t";
+        } else if (c == '\r') {
+            out += "\\r";
+        } else if (u < 0x20 || u == 0x7f) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", u);
+            out += hex;
+        } else {
+            out += c;
+        }
     }
     return out + "\"";
 }

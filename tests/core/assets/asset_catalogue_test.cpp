@@ -312,6 +312,34 @@ TEST_F(AssetCatalogueTest, HugeAndTinySizesAreWrittenSoTheCatalogueReadsBackTheS
         << yaml;
 }
 
+// Found by tests/fuzz/catalogue_fuzz.cpp: quoted values were written with raw line breaks,
+// which YAML folds (one break becomes a space, a blank line one break), so they read back
+// changed.
+TEST_F(AssetCatalogueTest, LineBreaksTabsAndControlCharactersInValuesReadBackTheSame) {
+    AssetCatalogue c;
+    AssetInfo a;
+    a.id = "two\nlines";
+    a.file = "models/a.glb";
+    a.category = "blank\n\nline";
+    a.tags = {"tab\there", "quote \" and \\ backslash",
+              std::string("nul\x01"
+                          "bell\x07"
+                          "del\x7f"),
+              "cr\r"};
+    a.footprint = {3.0, 4.0};
+    a.height = 5.0;
+    ASSERT_TRUE(c.add(a).ok());
+    const std::string yaml = c.toYaml();
+    Result<AssetCatalogue> again = parse(yaml);
+    ASSERT_TRUE(again) << again.message() << "\n" << yaml;
+    ASSERT_EQ(again->size(), 1u);
+    const AssetInfo& b = again->assets()[0];
+    EXPECT_EQ(b.id, a.id);
+    EXPECT_EQ(b.category, a.category);
+    EXPECT_EQ(b.tags, a.tags);
+    EXPECT_EQ(again->toYaml(), yaml);
+}
+
 TEST_F(AssetCatalogueTest, MergeReplacesByIdAndAppendsNewOnes) {
     Result<AssetCatalogue> base = parse(R"(assets:
   - {id: a, file: models/a.glb, category: building, footprint: [3, 3], height: 3}
