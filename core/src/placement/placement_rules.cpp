@@ -332,7 +332,7 @@ private:
         VegetationClassRule classDefaults;
         for (const ParamSpec& spec : passParams()) {
             if (!spec.appliesTo(p.kind) || spec.required) continue;
-            auto value = parseParam(spec, spec.defaultValue);
+            const Result<ParamValue>& value = defaultOf(spec);
             if (!value) throw PassesError{"internal: the default of '" + std::string(spec.key) + "' does not parse"};
             spec.set(p, &classDefaults, *value);
         }

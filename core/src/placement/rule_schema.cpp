@@ -524,20 +524,23 @@ std::vector<std::string_view> classKeys() {
 
 Result<ParamValue> parseParam(const ParamSpec& spec, std::string_view text) {
     const std::string s(text);
-    const auto refused = [&] { return Error{"expected " + expectedValue(spec) + ", got '" + s + "'"}; };
-    if (rawText(spec.type) && spec.type != ParamType::Seed) {
-        ParamValue value = s;
-        if (!checkParam(spec, value)) return refused();
-        return value;
-    }
     try {
-        if (spec.type == ParamType::Seed) return schema_detail::readParam(spec, YAML::Node(s));
-        return schema_detail::readParam(spec, YAML::Load(s));
+        // Words, expressions and seeds are taken as typed (through YAML, "no" or "a: b" would
+        // read as something else); numbers, ranges and species as YAML writes them.
+        return schema_detail::readParam(spec, rawText(spec.type) ? YAML::Node(s) : YAML::Load(s));
     } catch (const schema_detail::ParamError&) {
-        return refused();
     } catch (const YAML::Exception&) {
-        return refused();
     }
+    return Error{"expected " + expectedValue(spec) + ", got '" + s + "'"};
+}
+
+const Result<ParamValue>& defaultOf(const ParamSpec& spec) {
+    static const std::vector<Result<ParamValue>> defaults = [] {
+        std::vector<Result<ParamValue>> out;
+        for (const ParamSpec& p : kParams) out.push_back(parseParam(p, p.defaultValue));
+        return out;
+    }();
+    return defaults[static_cast<std::size_t>(&spec - kParams)];
 }
 
 std::string formatParam(const ParamSpec& spec, const ParamValue& value) {
@@ -593,8 +596,6 @@ Status checkParam(const ParamSpec& spec, const ParamValue& value) {
             return Status::success();
         }
         case ParamType::Text:
-            if (spec.required && std::get<std::string>(value).empty()) return Error{"the value is empty"};
-            return Status::success();
         case ParamType::Seed:
         case ParamType::Expression:
         case ParamType::Distance:

@@ -70,10 +70,11 @@ struct Target {
 Result<Target> resolve(const PlacementRules& rules, std::string_view path, bool forEdit) {
     const std::string where(path);
     const std::vector<std::string> parts = split(path);
-    if (parts.size() < 3 || parts[0] != "passes") {
+    const auto notAPath = [&] {
         return Error{where + (forEdit ? ": expected passes.<pass>.<key> or passes.<pass>.classes.<class>.<key>"
                                       : ": not a rule parameter path")};
-    }
+    };
+    if (parts.size() < 3 || parts[0] != "passes") return notAPath();
     Target t;
     for (std::size_t i = 0; i < rules.passes().size(); ++i) {
         if (rules.passes()[i].name != parts[1]) continue;
@@ -118,8 +119,7 @@ Result<Target> resolve(const PlacementRules& rules, std::string_view path, bool 
         t.filterKey = parts[4];
         return t;
     }
-    return Error{where + (forEdit ? ": expected passes.<pass>.<key> or passes.<pass>.classes.<class>.<key>"
-                                  : ": not a rule parameter path")};
+    return notAPath();
 }
 
 /// The filter's tag list a target names, of `pass` (const or not).

@@ -113,6 +113,10 @@ std::vector<std::string_view> classKeys();
 /// "expected a number in 0..1, got '2'"; the caller adds the path.
 Result<ParamValue> parseParam(const ParamSpec& spec, std::string_view text);
 
+/// The declared default, parsed once (an error only if a declaration is wrong, which
+/// rule_schema_test rules out). `spec` is one of passParams().
+const Result<ParamValue>& defaultOf(const ParamSpec& spec);
+
 /// The value as parseParam reads it back: shortest round-tripping numbers, "[a, b]",
 /// "{asset: weight, …}", words and expressions as they are.
 std::string formatParam(const ParamSpec& spec, const ParamValue& value);
