@@ -25,21 +25,12 @@ namespace project = core::project;
 
 // -- what jobs share and return ------------------------------------------------------------------
 
-struct MapDocument::Loaded {
-    std::unique_ptr<core::io::MapLayers> map;
-    std::shared_ptr<const core::LayerStore> store;  ///< aliases map->store, keeps this alive
-    core::placement::PlacementRules baseRules;      ///< the document's passes, before edits
-    std::string rulesDocument;
-    core::TileIndex selectionIndex;  ///< the baked tiles (the baker points here)
-    std::vector<core::TileId> indexedSelection;
-    std::unique_ptr<core::placement::SceneBaker> baker;
-};
-
 struct MapDocument::JobResult {
     bool ok = false;
     QString message;
     // load
-    std::shared_ptr<Loaded> loaded;
+    std::shared_ptr<core::pipeline::Session> session;
+    core::placement::PlacementRules rules;  ///< the session's passes with the project's edits
     project::Project project;
     std::filesystem::path file;
     bool modified = false;
@@ -61,20 +52,32 @@ std::vector<core::TileId> sortedTiles(std::vector<core::TileId> tiles) {
     return tiles;
 }
 
-core::Result<std::string> readText(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return core::Error{file.string() + ": cannot open the rules file"};
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+/// The project's map through the pipeline: its rules (its text, its file or the default), the
+/// document's catalogue, the whole map at the project's zoom (tiles with content only).
+core::Result<std::shared_ptr<core::pipeline::Session>> openSession(
+    const project::Project& p, const std::filesystem::path& resources,
+    const std::shared_ptr<const core::AssetCatalogue>& catalogue, const core::ProgressCallback& progress) {
+    if (p.map.empty()) return core::Error{"the project names no map file"};
+    core::pipeline::SessionInput input;
+    input.map.file = p.map;
+    input.map.openOptions = p.openOptions;
+    if (!p.rulesText.empty()) {
+        input.map.rulesText = p.rulesText;
+        input.map.rulesName = "project rules";
+    } else {
+        input.map.rules = p.rulesFile.empty() ? resources / "rules" / "default.yaml" : p.rulesFile;
+    }
+    input.tiles.zoom = p.zoom;
+    input.catalogue = catalogue;
+    auto session = core::pipeline::Session::open(std::move(input), progress);
+    if (!session) return session.error();
+    return std::shared_ptr<core::pipeline::Session>(std::move(*session));
 }
 
-/// The project's rules (its text, its file or the default) and catalogue check, then the whole
-/// map at the project's zoom through buildMapLayers, the one map loader of every front end.
-core::Result<std::shared_ptr<MapDocument::Loaded>> loadMap(const project::Project& p,
-                                                           const std::filesystem::path& resources,
-                                                           const core::AssetCatalogue& catalogue,
-                                                           const core::ProgressCallback& progress);
+/// The map's layers, keeping the session alive.
+std::shared_ptr<const core::LayerStore> mapStore(const std::shared_ptr<core::pipeline::Session>& session) {
+    return {session, &session->map().store};
+}
 
 /// One undoable change of the document: before and after values of one part of it.
 template <class T>
@@ -151,8 +154,9 @@ MapDocument::MapDocument(std::filesystem::path resourcesDir, QObject* parent)
     });
     auto catalogue = core::AssetCatalogue::load(mResourcesDir / "assets" / "catalogue.yaml");
     if (catalogue) {
-        mCatalogue = std::move(*catalogue);
+        mCatalogue = std::make_shared<const core::AssetCatalogue>(std::move(*catalogue));
     } else {
+        mCatalogue = std::make_shared<const core::AssetCatalogue>();
         mLastError = qs(catalogue.message());
     }
 }
@@ -167,69 +171,28 @@ MapDocument::~MapDocument() {
     mWatcher.waitForFinished();
 }
 
-const core::io::MapLayers* MapDocument::map() const { return mMap ? mMap->map.get() : nullptr; }
+const std::string& MapDocument::rulesDocument() const {
+    static const std::string none;
+    return mSession ? mSession->rulesDocument() : none;
+}
+
+const core::io::MapLayers* MapDocument::map() const { return mSession ? &mSession->map() : nullptr; }
 
 core::Box2 MapDocument::extentMercator() const {
-    if (!mMap) return {};
-    return mMap->map->map.extent;
+    if (!mSession) return {};
+    return mSession->map().map.extent;
 }
 
 // -- loading ----------------------------------------------------------------------------------------
 
-namespace {
-
-core::Result<std::shared_ptr<MapDocument::Loaded>> loadMap(const project::Project& p,
-                                                           const std::filesystem::path& resources,
-                                                           const core::AssetCatalogue& catalogue,
-                                                           const core::ProgressCallback& progress) {
-    auto loaded = std::make_shared<MapDocument::Loaded>();
-    std::string text, name;
-    if (!p.rulesText.empty()) {
-        text = p.rulesText;
-        name = "project rules";
-    } else {
-        const std::filesystem::path file = p.rulesFile.empty() ? resources / "rules" / "default.yaml" : p.rulesFile;
-        auto t = readText(file);
-        if (!t) return t.error();
-        text = std::move(*t);
-        name = file.string();
-    }
-    // The passes first: a broken rules document is reported before the map is read.
-    auto rules = core::RuleSet::parse(text, name);
-    if (!rules) return rules.error();
-    auto passes = core::placement::PlacementRules::parse(text, name, rules->layerInfos());
-    if (!passes) return passes.error();
-    if (core::Status s = passes->checkCatalogue(catalogue); !s) return s.error();
-    loaded->baseRules = std::move(*passes);
-
-    if (p.map.empty()) return core::Error{"the project names no map file"};
-    core::io::MapInput input;
-    input.file = p.map;
-    input.rulesText = text;
-    input.rulesName = name;
-    input.openOptions = p.openOptions;
-    core::io::TileSelection selection;  // the whole map, tiles with content only
-    selection.zoom = p.zoom;
-    auto layers = core::io::buildMapLayers(input, selection, 0, progress);
-    if (!layers) return layers.error();
-    loaded->map = std::move(*layers);
-    loaded->rulesDocument = std::move(text);
-    loaded->store = std::shared_ptr<const core::LayerStore>(loaded, &loaded->map->store);
-    loaded->baker = std::make_unique<core::placement::SceneBaker>(loaded->selectionIndex, *loaded->store, catalogue);
-    return loaded;
-}
-
-}  // namespace
-
 void MapDocument::newProject() {
     cancel();
     waitIdle();
-    mMap.reset();
+    mSession.reset();
     mProject = project::Project{};
     mProjectFile.clear();
     mSelection.clear();
     mRules = core::placement::PlacementRules{};
-    mRulesDocument.clear();
     mLayers = LayerStack{};
     mRows.clear();
     mScene.reset();
@@ -274,35 +237,35 @@ core::Status MapDocument::openMap(const std::filesystem::path& mapFile) {
 }
 
 core::Status MapDocument::startLoad(project::Project p, const std::filesystem::path& file, bool modified) {
-    if (mCatalogue.empty()) {
+    if (mCatalogue->empty()) {
         return core::Error{"the asset catalogue could not be read: " + mLastError.toStdString()};
     }
     // A new map replaces everything the running job works on: stop it first.
     cancel();
     waitIdle();
     const std::filesystem::path resources = mResourcesDir;
-    const core::AssetCatalogue* catalogue = &mCatalogue;
-    startJob(Job::Load,
-             [p = std::move(p), file, modified, resources, catalogue](const core::ProgressCallback& progress) {
-                 auto result = std::make_shared<JobResult>();
-                 auto loaded = loadMap(p, resources, *catalogue, progress);
-                 if (!loaded) {
-                     result->message = qs(loaded.message());
-                     return result;
-                 }
-                 // The project's rule edits must still apply to the rules they were made on.
-                 core::placement::PlacementRules rules = (*loaded)->baseRules;
-                 if (core::Status s = project::applyRuleEdits(rules, p.ruleEdits); !s) {
-                     result->message = qs(s.message());
-                     return result;
-                 }
-                 result->ok = true;
-                 result->loaded = std::move(*loaded);
-                 result->project = p;
-                 result->file = file;
-                 result->modified = modified;
-                 return result;
-             });
+    startJob(Job::Load, [p = std::move(p), file, modified, resources,
+                         catalogue = mCatalogue](const core::ProgressCallback& progress) {
+        auto result = std::make_shared<JobResult>();
+        auto session = openSession(p, resources, catalogue, progress);
+        if (!session) {
+            result->message = qs(session.message());
+            return result;
+        }
+        // The project's rule edits must still apply to the rules they were made on.
+        auto rules = (*session)->rulesWith(p.ruleEdits);
+        if (!rules) {
+            result->message = qs(rules.message());
+            return result;
+        }
+        result->ok = true;
+        result->session = std::move(*session);
+        result->rules = std::move(*rules);
+        result->project = p;
+        result->file = file;
+        result->modified = modified;
+        return result;
+    });
     return core::Status::success();
 }
 
@@ -351,10 +314,10 @@ void MapDocument::jobDone() {
                 emit loadFailed(r->message);
                 break;
             }
-            mMap = r->loaded;
+            mSession = r->session;
             mProject = r->project;
             mProjectFile = r->file;
-            mRulesDocument = mMap->rulesDocument;
+            mRules = std::move(r->rules);
             mSelection.clear();
             for (const std::string& q : mProject.tiles) {
                 if (auto t = core::TileId::fromQuadkey(q)) mSelection.push_back(*t);
@@ -365,7 +328,6 @@ void MapDocument::jobDone() {
             mUndo.clear();
             mDirtyOutsideUndo = r->modified;
             mLastError.clear();
-            (void)rebuildRules();
             rebuildLayers();
             emit mapLoaded();
             emit rulesChanged();
@@ -408,7 +370,7 @@ void MapDocument::startPending() {
 }
 
 void MapDocument::requestBake() {
-    if (!mMap) return;
+    if (!mSession) return;
     if (mRunning == Job::Bake) mCancel = true;  // its result is stale: stop it, bake again after
     if (mRunning != Job::None) {
         mBakePending = true;
@@ -418,50 +380,26 @@ void MapDocument::requestBake() {
 }
 
 void MapDocument::rebake() {
-    if (!mMap) return;
+    if (!mSession) return;
     if (mRunning != Job::None) {
         mBakePending = true;
         return;
     }
-    auto loaded = mMap;
-    const std::vector<core::TileId> selection = mSelection;
-    const core::placement::PlacementRules rules = mRules;
-    const std::uint64_t seed = mProject.seed;
-    const int zoom = mProject.zoom;
-    startJob(Job::Bake, [loaded, selection, rules, seed, zoom](const core::ProgressCallback& progress) {
+    startJob(Job::Bake, [session = mSession, selection = mSelection, rules = mRules,
+                         seed = mProject.seed](const core::ProgressCallback& progress) {
         auto r = std::make_shared<JobResult>();
-        if (selection.empty()) {
-            auto empty = std::make_shared<core::Scene>();
-            empty->frame.zoom = zoom;
-            empty->seed = seed;
-            r->scene = std::move(empty);
-            r->ok = true;
-            return r;
-        }
-        if (loaded->indexedSelection != selection) {
-            auto index = core::TileIndex::build(loaded->map->classified, zoom, selection);
-            if (!index) {
-                r->message = qs(index.message());
-                return r;
-            }
-            // Assigned in place: the baker points at this object and keeps its caches.
-            loaded->selectionIndex = std::move(*index);
-            loaded->indexedSelection = selection;
-        }
-        if (core::Status s = loaded->baker->setRules(rules); !s) {
-            r->message = qs(s.message());
-            return r;
-        }
         core::placement::BakeOptions options;
         options.seed = seed;
         options.progress = progress;
-        auto scene = loaded->baker->bake(options);
+        core::Status s = session->select(selection);
+        if (s) s = session->setRules(rules);
+        auto scene = s ? session->bake(options) : core::Result<core::Scene>(s.error());
         if (!scene) {
             r->message = qs(scene.message());
             return r;
         }
         r->scene = std::make_shared<const core::Scene>(std::move(*scene));
-        r->report = loaded->baker->report();
+        r->report = session->report();
         r->ok = true;
         return r;
     });
@@ -486,20 +424,17 @@ bool MapDocument::waitIdle(int timeoutMs) {
 }
 
 core::Status MapDocument::startExport(core::ExportOptions options) {
-    if (!mMap || !mScene || mScene->tiles.empty()) return core::Error{"nothing to export: bake some tiles first"};
+    if (!mSession || !mScene || mScene->tiles.empty()) {
+        return core::Error{"nothing to export: bake some tiles first"};
+    }
     if (mRunning != Job::None || mBakePending) {
         return core::Error{"the scene is still being baked: export when it is done"};
     }
-    auto loaded = mMap;
-    auto scene = mScene;
-    const core::AssetCatalogue* catalogue = &mCatalogue;
-    if (options.rulesDocument.empty()) options.rulesDocument = mRulesDocument;
-    if (options.layerStyles.empty()) options.layerStyles = mMap->map->rules.layerInfos();
     // core knows no OSG: the render module writes the osgb format.
     if (!options.sceneGraphWriter) options.sceneGraphWriter = render::sceneGraphFileWriter();
-    startJob(Job::Export, [loaded, scene, catalogue, options](const core::ProgressCallback& progress) {
+    startJob(Job::Export, [session = mSession, scene = mScene, options](const core::ProgressCallback& progress) {
         auto r = std::make_shared<JobResult>();
-        auto report = core::exportScene(*scene, options, *catalogue, &loaded->baker->layers(), progress);
+        auto report = session->exportScene(*scene, options, progress);
         if (!report) {
             r->message = qs(report.message());
             return r;
@@ -519,22 +454,12 @@ core::Status MapDocument::startExport(core::ExportOptions options) {
 
 // -- rules and layers -------------------------------------------------------------------------------
 
-core::Status MapDocument::rebuildRules() {
-    if (!mMap) {
-        mRules = {};
-        return core::Status::success();
-    }
-    core::placement::PlacementRules rules = mMap->baseRules;
-    if (core::Status s = project::applyRuleEdits(rules, mProject.ruleEdits); !s) return s;
-    mRules = std::move(rules);
-    return core::Status::success();
-}
-
 void MapDocument::rebuildLayers() {
-    mLayers = mMap ? LayerStack(mMap->store) : LayerStack{};
+    // The map's own layers never change while a job runs: the UI thread may read them.
+    mLayers = mSession ? LayerStack(mapStore(mSession)) : LayerStack{};
     mRows.clear();
-    if (!mMap) return;
-    const auto infos = mMap->map->rules.layerInfos();
+    if (!mSession) return;
+    const auto infos = mSession->map().rules.layerInfos();
     for (const core::LayerInfo& info : infos) {
         LayerRow row;
         row.name = qs(info.name);
@@ -602,7 +527,7 @@ std::vector<TileFigures> MapDocument::tileFigures() const {
             }
             for (const core::InstanceBlock& block : mScene->blocks) {
                 if (block.tile != t || block.asset < 0) continue;
-                const core::AssetInfo* info = mCatalogue.find(mScene->assets[static_cast<std::size_t>(block.asset)]);
+                const core::AssetInfo* info = mCatalogue->find(mScene->assets[static_cast<std::size_t>(block.asset)]);
                 if (!info || info->category == "building") continue;
                 const int n = static_cast<int>(block.instances.size());
                 f.vegetation += n;
@@ -639,7 +564,7 @@ void MapDocument::setZoom(int zoom) {
     project::Project p = currentProject();
     p.zoom = zoom;
     p.tiles.clear();
-    if (!mMap) {
+    if (!mSession) {
         mProject.zoom = zoom;
         return;
     }
@@ -647,21 +572,19 @@ void MapDocument::setZoom(int zoom) {
 }
 
 core::Status MapDocument::editRule(const project::RuleEdit& edit) {
-    if (!mMap) return core::Error{"no map is loaded"};
+    if (!mSession) return core::Error{"no map is loaded"};
     std::vector<project::RuleEdit> edits = mProject.ruleEdits;
     if (!edits.empty() && edits.back().path == edit.path) {
         edits.back().value = edit.value;
     } else {
         edits.push_back(edit);
     }
-    core::placement::PlacementRules rules = mMap->baseRules;
-    if (core::Status s = project::applyRuleEdits(rules, edits); !s) {
+    if (auto rules = mSession->rulesWith(edits); !rules) {
         // The message names the edit by path; its position in the list means nothing here.
-        core::Status single = project::applyRuleEdit(rules, edit);
-        return single ? s : single;
+        core::placement::PlacementRules alone = mSession->baseRules();
+        core::Status single = project::applyRuleEdit(alone, edit);
+        return single ? rules.error() : single.error();
     }
-    if (core::Status s = rules.check(mMap->map->rules.layerInfos()); !s) return s;
-    if (core::Status s = rules.checkCatalogue(mCatalogue); !s) return s;
     mUndo.push(new ValueCommand<std::vector<project::RuleEdit>>(this, &MapDocument::applyRuleEdits, mProject.ruleEdits,
                                                                 std::move(edits), tr("Change %1").arg(qs(edit.path)),
                                                                 kRuleEditMergeId, edit.path));
@@ -670,7 +593,13 @@ core::Status MapDocument::editRule(const project::RuleEdit& edit) {
 
 void MapDocument::applyRuleEdits(std::vector<project::RuleEdit> edits) {
     mProject.ruleEdits = std::move(edits);
-    if (core::Status s = rebuildRules(); !s) mLastError = qs(s.message());
+    if (!mSession) {
+        mRules = {};
+    } else if (auto rules = mSession->rulesWith(mProject.ruleEdits)) {
+        mRules = std::move(*rules);
+    } else {
+        mLastError = qs(rules.message());
+    }
     emit rulesChanged();
     requestBake();
 }
@@ -690,8 +619,8 @@ void MapDocument::applySeed(std::uint64_t seed) {
 }
 
 core::Status MapDocument::addDerivedLayer(const project::DerivedLayer& layer) {
-    if (!mMap) return core::Error{"no map is loaded"};
-    const auto& names = mMap->store->layerNames();
+    if (!mSession) return core::Error{"no map is loaded"};
+    const auto& names = mSession->map().store.layerNames();
     if (std::find(names.begin(), names.end(), layer.name) != names.end()) {
         return core::Error{"'" + layer.name + "' is a layer of the map: choose another name"};
     }
@@ -707,7 +636,7 @@ core::Status MapDocument::addDerivedLayer(const project::DerivedLayer& layer) {
     }
     if (!QColor(qs(layer.colour)).isValid()) return core::Error{"'" + layer.colour + "' is not a colour"};
     // Check on a scratch stack: the project only takes layers that evaluate.
-    LayerStack scratch(mMap->store);
+    LayerStack scratch(mapStore(mSession));
     for (const auto& e : mRules.expressions()) (void)scratch.addDerived(e.name, e.text, mProject.seed);
     for (const auto& d : after) {
         if (core::Status s = scratch.addDerived(d.name, d.text, mProject.seed); !s) {

@@ -2,20 +2,19 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <sstream>
 #include <unordered_set>
 
+#include "terrabit/cli/exit_codes.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/placement/placement_rules.h"
-#include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/scale/shard_merge.h"
 #include "terrabit/core/scale/shard_record.h"
-#include "terrabit/core/tiling/rasterize_some.h"
 
 namespace terrabit::cli {
 
@@ -36,6 +35,8 @@ int failure(std::ostream& err, const std::string& message, int code) {
     err << "error: " << message << '\n';
     return code;
 }
+
+int failure(std::ostream& err, const Error& error) { return failure(err, error.message, exitCode(error.kind)); }
 
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
     cli::printWarnings(err, warnings, nullptr);
@@ -95,21 +96,18 @@ constexpr std::string_view kBatchFolder = ".terrabit-batches";
 /// One bake: the whole scene at once, or streamed a batch at a time.
 class BakeRun {
 public:
-    BakeRun(const BakeCommand& c, MapLayers& layers, const AssetCatalogue& assets, const std::string& rules,
-            std::vector<std::string>& warningsOut, std::ostream& errOut)
-        : command(c), m(layers), catalogue(assets), rulesDocument(rules), warnings(warningsOut), errStream(errOut) {}
+    BakeRun(const BakeCommand& c, pipeline::Session& s, std::vector<std::string>& warningsOut, std::ostream& errOut)
+        : command(c), session(s), m(s.map()), warnings(warningsOut), errStream(errOut) {}
 
     const BakeCommand& command;
-    MapLayers& m;
-    const AssetCatalogue& catalogue;
-    const std::string& rulesDocument;
+    pipeline::Session& session;
+    const MapLayers& m;
     std::vector<std::string>& warnings;
     BakeTotals totals;
     BakeFootprint footprint;
     scale::ShardWork shard;                    ///< a shard's work (beginShard)
     std::vector<VegetationTileTally> tallies;  ///< of a streamed bake's batches
     std::string shardLine;                     ///< the shard's line of the summary, if a shard
-    double rasterizeMs = 0.0;                  ///< rasterizing the batches
     double writeMs = 0.0;                      ///< exporting (every batch's)
     double joinMs = 0.0;                       ///< joining the batches
 
@@ -117,21 +115,9 @@ public:
     std::ostream& err() const { return errStream; }
 
     ExportOptions exportOptions(const std::filesystem::path& outDir) const {
-        ExportOptions o;
-        o.formats = command.formats;
-        o.outDir = outDir;
+        ExportOptions o = session.exportOptions(command.formats, outDir);
         o.plainNodes = command.plainNodes;
         o.sceneGraphWriter = command.sceneGraphWriter;
-        o.rulesDocument = rulesDocument;
-        o.layerStyles = m.rules.layerInfos();
-        // What placement made is exported as layers too (for previews and collision).
-        for (const auto& [name, colour] : {std::pair{placement::kPlacedBuildingsLayer, Rgb{120, 40, 30}},
-                                           std::pair{placement::kPlacedVegetationLayer, Rgb{20, 90, 20}}}) {
-            LayerInfo info;
-            info.name = std::string(name);
-            info.colour = colour;
-            o.layerStyles.push_back(std::move(info));
-        }
         return o;
     }
 
@@ -169,10 +155,8 @@ public:
     }
 
     /// Every tile (or a shard's) at once, from m.store.
-    int whole(placement::PlacementRules passes, const ProgressCallback& progress) {
+    int whole(const ProgressCallback& progress) {
         const auto start = Clock::now();
-        placement::SceneBaker baker(m.index, m.store, catalogue);
-        if (Status s = baker.setRules(std::move(passes)); !s) return failure(err(), s.message(), kExitBadArguments);
         placement::BakeOptions options;
         options.seed = command.seed;
         options.threads = command.threads;
@@ -181,21 +165,20 @@ public:
         // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
         const bool sharded = command.shard.count > 0;
         if (sharded) {
-            if (const int code = beginShard(baker.rules()); code != kExitOk) return code;
+            if (const int code = beginShard(session.rules()); code != kExitOk) return code;
             options.tiles = shard.baked;
             options.sceneTiles = shard.own;
             options.origin = placement::sceneOrigin(m.index.tiles());
         }
-        auto scene = baker.bake(options);
+        auto scene = session.bake(options);
         if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
-        warnings.insert(warnings.end(), baker.report().warnings.begin(), baker.report().warnings.end());
+        warnings.insert(warnings.end(), session.report().warnings.begin(), session.report().warnings.end());
         const auto writeStart = Clock::now();
-        auto report =
-            exportScene(*scene, exportOptions(command.outDir), catalogue, &baker.layers(), scaled(progress, 0.8, 0.2));
+        auto report = session.exportScene(*scene, exportOptions(command.outDir), scaled(progress, 0.8, 0.2));
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
         printWarnings(err(), warnings);
         if (!report) return failure(err(), report.message(), kExitNothingUsable);
-        totals.add(*scene, baker.report());
+        totals.add(*scene, session.report());
         totals.requestedDensity = scene->statistics.requestedDensity;
         totals.achievedDensity = scene->statistics.achievedDensity;
         totals.files = report->files;
@@ -211,8 +194,7 @@ public:
     /// A batch at a time, each baked like a shard into its own folder under the output folder:
     /// its tiles and halo rasterized, baked, written and dropped; then the batches merged into
     /// the output folder as `terrabit-cli merge` joins shards.
-    int streamed(const std::vector<scale::ShardWork>& batches, const placement::PlacementRules& passes,
-                 const ProgressCallback& progress) {
+    int streamed(const std::vector<scale::ShardWork>& batches, const ProgressCallback& progress) {
         namespace fs = std::filesystem;
         const fs::path work = command.outDir / kBatchFolder;
         std::error_code ec;
@@ -231,17 +213,13 @@ public:
         std::vector<fs::path> folders;
         std::unordered_set<std::string> seen;  // batches share their halo, and its warnings
         std::vector<std::string> bakeWarnings;
-        // One baker over one store whose tiles change per batch: consecutive batches share much
-        // of their halo, and the baker reuses a tile's results while everything they depend on
-        // (its key) is unchanged — the same results, computed once.
-        LayerStore store;
-        placement::SceneBaker baker(m.index, store, catalogue);
-        if (Status s = baker.setRules(passes); !s) return failure(err(), s.message(), kExitBadArguments);
+        // One session whose layers change per batch: consecutive batches share much of their
+        // halo, and its baker reuses a tile's results while everything they depend on (its key)
+        // is unchanged — the same results, computed once.
         for (int k = 0; k < count; ++k) {
             const scale::ShardWork& batch = batches[static_cast<std::size_t>(k)];
             const double from = static_cast<double>(k) / count, span = 1.0 / count;
             // The layers the batch reads: its baked tiles and their neighbours.
-            auto t = Clock::now();
             std::vector<TileId> read;
             for (const TileId& b : batch.baked) {
                 for (const TileId& n : placement::neighbourhoodOf(b)) {
@@ -250,16 +228,12 @@ public:
             }
             std::sort(read.begin(), read.end());
             read.erase(std::unique(read.begin(), read.end()), read.end());
-            store = LayerStore();  // the last batch's tiles go before this one's come
-            auto raster = rasterizeSome(m.index, read, command.threads);
-            if (!raster) return failure(err(), raster.message(), kExitNothingUsable);
-            store = std::move(*raster);
-            rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+            if (Status s = session.rasterize(read); !s) return failure(err(), s.message(), kExitNothingUsable);
             if (!reportProgress(progress, from, "rasterizing")) {
                 return failure(err(), "bake cancelled", kExitNothingUsable);
             }
 
-            t = Clock::now();
+            const auto t = Clock::now();
             placement::BakeOptions options;
             options.seed = command.seed;
             options.threads = command.threads;
@@ -268,15 +242,15 @@ public:
             options.sceneTiles = batch.own;
             options.origin = origin;
             options.progress = scaled(progress, from, span * 0.8);
-            auto scene = baker.bake(options);
+            auto scene = session.bake(options);
             if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
-            for (const std::string& w : baker.report().warnings) {
+            for (const std::string& w : session.report().warnings) {
                 if (seen.insert(w).second) bakeWarnings.push_back(w);
             }
             const fs::path folder = work / std::to_string(k);
             const auto writeStart = Clock::now();
-            auto report = exportScene(*scene, exportOptions(folder), catalogue, &baker.layers(),
-                                      scaled(progress, from + span * 0.8, span * 0.2));
+            auto report =
+                session.exportScene(*scene, exportOptions(folder), scaled(progress, from + span * 0.8, span * 0.2));
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!report) {
                 printWarnings(err(), warnings);
@@ -290,12 +264,12 @@ public:
                 return failure(err(), st.message(), kExitNothingUsable);
             }
             folders.push_back(folder);
-            totals.add(*scene, baker.report());
+            totals.add(*scene, session.report());
             tallies.insert(tallies.end(), scene->vegetationTallies.begin(), scene->vegetationTallies.end());
             for (const ExportedFile& f : report->files) {
                 if (!isJoinedFile(f.path)) totals.files.push_back(f);
             }
-            hold(store.tiles().size(), *scene);
+            hold(m.store.tiles().size(), *scene);
         }
         warnings.insert(warnings.end(), bakeWarnings.begin(), bakeWarnings.end());
         printWarnings(err(), warnings);
@@ -351,33 +325,8 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
                        kExitBadArguments);
     }
 
-    // Everything the user named is checked before the map is read: rules, tiles, catalogue.
-    if (command.input.rules.empty()) {
-        return failure(err, "no rules file: none was given (--rules) and resources/rules/default.yaml was not found",
-                       kExitBadArguments);
-    }
-    std::ifstream rulesIn(command.input.rules, std::ios::binary);
-    if (!rulesIn) return failure(err, command.input.rules.string() + ": cannot read the rules file", kExitBadArguments);
-    std::ostringstream rulesText;
-    rulesText << rulesIn.rdbuf();
-    const std::string rulesDocument = rulesText.str();
-    auto layerRules = RuleSet::parse(rulesDocument, command.input.rules.string());
-    if (!layerRules) return failure(err, layerRules.message(), kExitBadArguments);
-    auto passes =
-        placement::PlacementRules::parse(rulesDocument, command.input.rules.string(), layerRules->layerInfos());
-    if (!passes) return failure(err, passes.message(), kExitBadArguments);
-    if (auto tiles = selectedTiles(command.selection); !tiles) return failure(err, tiles.message(), kExitBadArguments);
-    if (command.catalogue.empty()) {
-        return failure(err,
-                       "no asset catalogue: none was given (--catalogue) and resources/assets/catalogue.yaml "
-                       "was not found",
-                       kExitBadArguments);
-    }
-    auto catalogue = AssetCatalogue::load(command.catalogue);
-    if (!catalogue) return failure(err, catalogue.message(), kExitBadArguments);
-    if (Status s = passes->checkCatalogue(*catalogue); !s) return failure(err, s.message(), kExitBadArguments);
-
-    // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress).
+    // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress). The
+    // session checks rules, tiles and catalogue before it reads the map.
     const auto part = [&progress](double from, double span) -> ProgressCallback {
         if (!progress) return {};
         return [&progress, from, span](double f, std::string_view stage) { return progress(from + span * f, stage); };
@@ -387,12 +336,17 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
         return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
     });
     const bool mayStream = command.batchTiles > 0 && perTileFormats;
-    auto layers = mayStream ? readMapIndex(command.input, command.selection, command.threads, part(0.0, 0.2))
-                            : buildMapLayers(command.input, command.selection, command.threads, part(0.0, 0.5));
-    if (!layers) return failure(err, layers.message(), kExitNothingUsable);
-    MapLayers& m = **layers;
-    std::vector<std::string> warnings = m.map.warnings;
-    warnings.insert(warnings.end(), m.classified.warnings.begin(), m.classified.warnings.end());
+    pipeline::SessionInput input;
+    input.map = command.input;
+    input.tiles = command.selection;
+    input.catalogueFile = command.catalogue;
+    input.threads = command.threads;
+    input.rasterize = !mayStream;
+    auto opened = pipeline::Session::open(std::move(input), mayStream ? part(0.0, 0.2) : part(0.0, 0.5));
+    if (!opened) return failure(err, opened.error());
+    pipeline::Session& session = **opened;
+    const MapLayers& m = session.map();
+    std::vector<std::string> warnings = session.warnings();
     if (m.index.tiles().empty()) {
         printWarnings(err, warnings);
         return failure(err,
@@ -401,34 +355,30 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
                        kExitNothingUsable);
     }
 
-    BakeRun run(command, m, *catalogue, rulesDocument, warnings, err);
+    BakeRun run(command, session, warnings, err);
     int code = kExitOk;
     if (mayStream) {
         // A shard streams its own tiles.
         std::vector<TileId> tiles = m.index.tiles();
         if (sharded) {
-            code = run.beginShard(*passes);
+            code = run.beginShard(session.rules());
             tiles = run.shard.own;
         }
         const std::vector<scale::ShardWork> batches =
-            code == kExitOk ? scale::batchWorks(m.index, tiles, command.batchTiles, *passes)
+            code == kExitOk ? scale::batchWorks(m.index, tiles, command.batchTiles, session.rules())
                             : std::vector<scale::ShardWork>();
         if (code != kExitOk) {
             // the shard has no tiles, or its old record could not be removed
         } else if (batches.size() > 1 || sharded) {
-            code = run.streamed(batches, *passes, part(0.2, 0.8));
+            code = run.streamed(batches, part(0.2, 0.8));
             if (code == kExitOk && sharded) code = run.finishShard(std::move(run.tallies), start);
         } else {
             // One batch: the whole bake, its tiles rasterized now.
-            const auto t = Clock::now();
-            auto store = rasterizeSome(m.index, m.index.tiles(), command.threads);
-            if (!store) return failure(err, store.message(), kExitNothingUsable);
-            m.store = std::move(*store);
-            m.rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-            code = run.whole(std::move(*passes), part(0.2, 0.8));
+            if (Status s = session.rasterize(m.index.tiles()); !s) return failure(err, s.message(), kExitNothingUsable);
+            code = run.whole(part(0.2, 0.8));
         }
     } else {
-        code = run.whole(std::move(*passes), part(0.5, 0.5));
+        code = run.whole(part(0.5, 0.5));
     }
     if (code == kNoTiles) {
         out << run.shardLine;
@@ -484,8 +434,8 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
         }
     }
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    out << "time: read " << fixed(m.readMs, 0) << " ms, rasterize " << fixed(m.rasterizeMs + run.rasterizeMs, 0)
-        << " ms, bake " << fixed(s.bakeMs, 0) << " ms, write " << fixed(run.writeMs, 0) << " ms";
+    out << "time: read " << fixed(m.readMs, 0) << " ms, rasterize " << fixed(m.rasterizeMs, 0) << " ms, bake "
+        << fixed(s.bakeMs, 0) << " ms, write " << fixed(run.writeMs, 0) << " ms";
     if (run.footprint.batches > 1) out << ", join " << fixed(run.joinMs, 0) << " ms";
     out << ", total " << fixed(ms, 0) << " ms\n";
     return kExitOk;

@@ -7,6 +7,7 @@
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/io/tile_writer.h"
+#include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/rules/rule_set.h"
 
 namespace terrabit::cli {
@@ -45,9 +46,10 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         if (!ast) return fail(err, "bad expression\n" + ast.message(), kExitBadArguments);
     }
 
-    auto built = io::buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) return fail(err, built.message(), kExitNothingUsable);
-    const io::MapLayers& m = **built;
+    auto opened = pipeline::Session::open(
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    if (!opened) return fail(err, opened.message(), kExitNothingUsable);
+    const io::MapLayers& m = (*opened)->map();
     const std::vector<TileId>& tiles = m.store.tiles();
     if (tiles.empty()) return fail(err, "no tile holds any content at this zoom", kExitNothingUsable);
 

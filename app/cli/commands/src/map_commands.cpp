@@ -14,6 +14,7 @@
 
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/tile_writer.h"
+#include "terrabit/core/pipeline/session.h"
 
 namespace terrabit::cli {
 
@@ -47,12 +48,6 @@ void printWarnings(std::ostream& err, const std::vector<std::string>& warnings, 
     if (warnings.size() > shown) {
         err << "warning: … and " << (warnings.size() - shown) << " more" << (where ? where : "") << '\n';
     }
-}
-
-std::vector<std::string> allWarnings(const MapLayers& m) {
-    std::vector<std::string> w = m.map.warnings;
-    w.insert(w.end(), m.classified.warnings.begin(), m.classified.warnings.end());
-    return w;
 }
 
 // -- info -------------------------------------------------------------------------------------
@@ -108,16 +103,17 @@ int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, co
 // -- tiles ------------------------------------------------------------------------------------
 
 int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
-    auto layers = buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!layers) return fail(err, layers.error());
-    const MapLayers& m = **layers;
+    auto session = pipeline::Session::open(
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    if (!session) return fail(err, session.error());
+    const MapLayers& m = (*session)->map();
     std::size_t count = 0;
     for (std::size_t s = 0; s < m.store.tiles().size(); ++s) {
         if (m.store.emptyAt(s)) continue;
         out << m.store.tiles()[s].quadkey() << '\n';
         ++count;
     }
-    printWarnings(err, allWarnings(m), nullptr);
+    printWarnings(err, (*session)->warnings(), nullptr);
     err << count << " tiles with content at zoom " << command.selection.zoom << "\n";
     return kExitOk;
 }
@@ -128,9 +124,10 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
                  const ProgressCallback& progress) {
     if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"));
     const auto start = Clock::now();
-    auto built = buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) return fail(err, built.error());
-    const MapLayers& m = **built;
+    auto session = pipeline::Session::open(
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    if (!session) return fail(err, session.error());
+    const MapLayers& m = (*session)->map();
     const std::vector<TileId>& tiles = m.store.tiles();
     const std::vector<LayerInfo>& layers = m.classified.layers;
 
@@ -248,7 +245,7 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     }
     summary["layers"] = std::move(layerList);
     summary["tiles"] = std::move(tileList);
-    const std::vector<std::string> warnings = allWarnings(m);
+    const std::vector<std::string> warnings = (*session)->warnings();
     summary["warnings"] = warnings;
     summary["timings_ms"] = {{"read", m.readMs},           {"classify", m.classifyMs}, {"index", m.indexMs},
                              {"rasterize", m.rasterizeMs}, {"write", writeMs},         {"total", msSince(start)}};

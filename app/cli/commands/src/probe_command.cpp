@@ -5,6 +5,7 @@
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
 #include "terrabit/core/collision/probe_spec.h"
+#include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/tile/ground_frame.h"
 
 namespace terrabit::cli {
@@ -26,13 +27,13 @@ std::string layerList(std::uint64_t layers, const std::vector<std::string>& name
 
 int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, std::ostream& err,
              const ProgressCallback& progress) {
-    Result<std::unique_ptr<MapLayers>> built =
-        buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) {
-        err << "terrabit-cli probe: " << built.message() << "\n";
-        return exitCode(built.error().kind);
+    auto opened = pipeline::Session::open(
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    if (!opened) {
+        err << "terrabit-cli probe: " << opened.message() << "\n";
+        return exitCode(opened.error().kind);
     }
-    const MapLayers& layers = **built;
+    const MapLayers& layers = (*opened)->map();
     for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
 
     const std::vector<TileId>& tiles = layers.store.tiles();

@@ -1,14 +1,9 @@
 #include "terrabit/cli/render_command.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <chrono>
 #include <memory>
-#include <optional>
 
-#include "terrabit/core/assets/asset_catalogue.h"
-#include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/core/pipeline/session.h"
 #include "terrabit/render/camera_pose.h"
 #include "terrabit/render/offscreen_renderer.h"
 #include "terrabit/render/scene_file.h"
@@ -41,54 +36,42 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     if (command.out.empty()) return renderFail(err, "--out: no output image given", kExitBadArguments);
     core::Result<ViewDirection> direction = parseViewDirection(command.camera);
     if (!direction) return renderFail(err, "--camera: " + direction.message(), kExitBadArguments);
-    if (command.catalogue.empty()) return renderFail(err, "no asset catalogue given or found", kExitBadArguments);
-    core::Result<core::AssetCatalogue> catalogue = core::AssetCatalogue::load(command.catalogue);
-    if (!catalogue) return renderFail(err, catalogue.message(), kExitBadArguments);
-
     const auto start = Clock::now();
-    core::Result<std::unique_ptr<io::MapLayers>> built =
-        io::buildMapLayers(command.input, command.selection, command.threads, progress);
-    if (!built) return renderFail(err, built.error());
-    const io::MapLayers& map = **built;
-    for (const std::string& w : map.map.warnings) err << "warning: " << w << "\n";
-    for (const std::string& w : map.classified.warnings) err << "warning: " << w << "\n";
+    core::pipeline::SessionInput input;
+    input.map = command.input;
+    input.tiles = command.selection;
+    input.passes = core::pipeline::PassNeed::Optional;  // a rules document without passes still has layers
+    input.catalogueFile = command.catalogue;
+    input.threads = command.threads;
+    auto opened = core::pipeline::Session::open(std::move(input), progress);
+    if (!opened) return renderFail(err, opened.error());
+    core::pipeline::Session& session = **opened;
+    const io::MapLayers& map = session.map();
+    for (const std::string& w : session.warnings()) err << "warning: " << w << "\n";
     const double readMs = msSince(start);
     if (map.store.tiles().empty()) return renderFail(err, "no tile holds anything to render", kExitNothingUsable);
 
-    // Bake. A rules document without passes still has layers worth looking at.
+    // Bake; without passes, the ground and surfaces only.
     auto bakeStart = Clock::now();
-    std::optional<core::placement::SceneBaker> baker;
     core::Scene scene;
-    std::ifstream rulesIn(command.input.rules, std::ios::binary);
-    if (!rulesIn)
-        return renderFail(err, command.input.rules.string() + ": cannot read the rules file", kExitBadArguments);
-    std::ostringstream rulesText;
-    rulesText << rulesIn.rdbuf();
-    core::Result<core::placement::PlacementRules> rules =
-        core::placement::PlacementRules::parse(rulesText.str(), command.input.rules.string(), map.classified.layers);
-    if (!rules && !core::placement::PlacementRules::declaresPasses(rulesText.str())) {
-        err << "warning: " << rules.message() << "; rendering the ground and surfaces only\n";
+    if (!session.hasPasses()) {
+        err << "warning: " << session.passesProblem()->message << "; rendering the ground and surfaces only\n";
         scene.tiles = map.store.tiles();
         scene.frame = {core::placement::sceneOrigin(scene.tiles), command.selection.zoom};
         scene.seed = command.seed;
-    } else if (!rules) {
-        return renderFail(err, rules.message(), kExitBadArguments);
     } else {
-        baker.emplace(map.index, map.store, *catalogue);
-        if (core::Status s = baker->setRules(std::move(rules).value()); !s) {
-            return renderFail(err, s.message(), kExitBadArguments);
-        }
         core::placement::BakeOptions options;
         options.seed = command.seed;
         options.threads = command.threads;
         options.progress = progress;
-        core::Result<core::Scene> baked = baker->bake(options);
+        core::Result<core::Scene> baked = session.bake(options);
         if (!baked) return renderFail(err, baked.message(), kExitNothingUsable);
-        for (const std::string& w : baker->report().warnings) err << "warning: " << w << "\n";
+        for (const std::string& w : session.report().warnings) err << "warning: " << w << "\n";
         scene = std::move(baked).value();
     }
     const double bakeMs = msSince(bakeStart);
-    const core::LayerSource& layers = baker ? static_cast<const core::LayerSource&>(baker->layers()) : map.store;
+    const core::LayerSource& layers = session.layers();
+    const core::AssetCatalogue& catalogue = session.catalogue();
 
     // Graph.
     const auto graphStart = Clock::now();
@@ -96,7 +79,7 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     SceneGraphOptions options;
     options.style.layers = map.classified.layers;
     options.groundExpression = command.ground;
-    SceneGraph graph(*catalogue, models, options);
+    SceneGraph graph(catalogue, models, options);
     if (core::Status s = graph.setScene(scene, &layers); !s) {
         return renderFail(err, s.error());
     }

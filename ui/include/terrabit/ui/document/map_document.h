@@ -1,9 +1,9 @@
 #pragma once
-/// MapDocument: the open project and everything made from it — the map's layers at the
-/// project's zoom, the rules with the designer's edits, the asset catalogue, the derived layers,
-/// the SceneBaker and the current Scene. Widgets read it and ask it to change; it runs the long
-/// work (reading a map, baking, exporting) on one worker thread, one job at a time, reports
-/// progress and takes cancellation, and tells the widgets what changed through signals.
+/// MapDocument: the open project over the pipeline (core::pipeline::Session, which reads the
+/// map, applies rule edits, bakes and exports) — a Qt adapter that adds what a desktop needs:
+/// the project and its saving, the undo stack, the derived layers and their rows, and the long
+/// work (reading a map, baking, exporting) on one worker thread, one job at a time, with progress,
+/// cancellation and a re-bake after a change; widgets hear of every change through signals.
 ///
 /// Threading: every public function is called on the thread that owns the document (the UI
 /// thread) and returns at once. Jobs touch the baker and the map only while they run; the
@@ -29,6 +29,7 @@
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/map_layers.h"
+#include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/project/project.h"
@@ -82,7 +83,7 @@ public:
     /// True while a job (load, bake, export) runs.
     bool busy() const { return mRunning != Job::None; }
     /// True when a map is loaded (its layers can be shown).
-    bool hasMap() const { return mMap != nullptr; }
+    bool hasMap() const { return mSession != nullptr; }
     /// The map's layers rasterized at the project's zoom over every tile with content; nullptr
     /// before a map is loaded.
     const core::io::MapLayers* map() const;
@@ -92,7 +93,7 @@ public:
     const std::vector<LayerRow>& layerRows() const { return mRows; }
     /// The placement rules in force: the document's passes with the project's edits applied.
     const core::placement::PlacementRules& placementRules() const { return mRules; }
-    const core::AssetCatalogue& catalogue() const { return mCatalogue; }
+    const core::AssetCatalogue& catalogue() const { return *mCatalogue; }
     /// The last baked scene; nullptr before the first successful bake.
     std::shared_ptr<const core::Scene> scene() const { return mScene; }
     /// What the last bake did (passes run and reused).
@@ -104,7 +105,7 @@ public:
     /// The map's extent, EPSG:3857 metres (empty before a map is loaded).
     core::Box2 extentMercator() const;
     /// The rules document text the project uses (the file's text or the embedded text).
-    const std::string& rulesDocument() const { return mRulesDocument; }
+    const std::string& rulesDocument() const;
     QUndoStack* undoStack() { return &mUndo; }
     /// The last error a job or an edit met (cleared when a job succeeds).
     const QString& lastError() const { return mLastError; }
@@ -192,8 +193,7 @@ signals:
     void projectFileChanged(const QString& file);
 
 public:
-    // Internal: a loaded map with its baker, and what a job hands back (map_document.cpp).
-    struct Loaded;
+    // Internal: what a job hands back (map_document.cpp).
     struct JobResult;
 
 private:
@@ -204,8 +204,6 @@ private:
     void jobDone();
     void startPending();
     core::ProgressCallback progressCallback();
-    /// Recomputes the placement rules from the base rules and the project's edits.
-    core::Status rebuildRules();
     /// Re-evaluates the derived layers and the rows (coverage over the selection).
     void rebuildLayers();
     void updateCoverage();
@@ -215,10 +213,11 @@ private:
     std::filesystem::path mResourcesDir;
     core::project::Project mProject;
     std::filesystem::path mProjectFile;
-    std::shared_ptr<Loaded> mMap;
+    /// The pipeline: the map, its rules and catalogue, the baker. Jobs use it one at a time on
+    /// the worker; the UI thread reads only what never changes after loading.
+    std::shared_ptr<core::pipeline::Session> mSession;
     core::placement::PlacementRules mRules;
-    core::AssetCatalogue mCatalogue;
-    std::string mRulesDocument;
+    std::shared_ptr<const core::AssetCatalogue> mCatalogue;  ///< read once, for every map
     std::vector<core::TileId> mSelection;
     LayerStack mLayers;
     std::vector<LayerRow> mRows;

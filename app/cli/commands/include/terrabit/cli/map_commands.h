@@ -49,7 +49,4 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
 /// Prints up to 20 warnings, then how many more there are (`where`: where the rest are, or null).
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings, const char* where);
 
-/// All warnings of a map read into layers, reading first.
-std::vector<std::string> allWarnings(const core::io::MapLayers& m);
-
 }  // namespace terrabit::cli

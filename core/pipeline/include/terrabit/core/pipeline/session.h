@@ -1,0 +1,165 @@
+#pragma once
+/// Session: the pipeline from a map file to a scene, without Qt, driven by every front end —
+/// terrabit-cli's bake, rasterize, compose, probe and render, the desktop document and the
+/// tests. It opens a map with its rules and catalogue (checking what the user named before the
+/// map is read), holds the layers, selects the tiles to bake, applies rule edits, bakes
+/// incrementally with progress and cancel, and exports.
+///
+///   open ─▶ [select] ─▶ setRules ─▶ bake ─▶ exportScene
+///             ▲  rule edits, seed, selection: bake again; what did not change is reused
+///
+/// Two ways to hold the layers: every tile read at once (SessionInput::rasterize, the default:
+/// the app, the small bakes, the commands that look at layers), or only the map's tile index,
+/// the layers rasterized a batch at a time (rasterize()) by a streamed or sharded bake, so a
+/// country's layers are never held at once.
+///
+/// Threading: one thread at a time. The desktop runs it on its one worker thread and reads
+/// map() from the UI thread only while no job runs, or the parts a bake never changes (the map's
+/// own layers of a rasterized session).
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/export/scene_export.h"
+#include "terrabit/core/io/map_layers.h"
+#include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/core/progress.h"
+#include "terrabit/core/project/rule_edit.h"
+#include "terrabit/core/result.h"
+#include "terrabit/core/scene/scene.h"
+
+namespace terrabit::core::pipeline {
+
+/// What a front end needs of the rules' passes.
+enum class PassNeed {
+    None,      ///< layers only (rasterize, compose, probe): passes and catalogue are not read
+    Optional,  ///< a document without a passes section is fine (render draws its layers)
+    Required,  ///< the session bakes (bake, the desktop)
+};
+
+/// What to open.
+struct SessionInput {
+    io::MapInput map;         ///< the map file, the rules (file or text), GDAL open options
+    io::TileSelection tiles;  ///< the zoom and the tiles read (default: every tile with content)
+    PassNeed passes = PassNeed::Required;
+    /// The asset catalogue file; read unless `catalogue` is given. Needed unless passes is None.
+    std::filesystem::path catalogueFile;
+    /// A catalogue already read (the desktop reads it once for every map it opens).
+    std::shared_ptr<const AssetCatalogue> catalogue;
+    int threads = 0;  ///< 0: one per hardware thread
+    /// Rasterize every tile when opening; false: only read and index the map, and rasterize a
+    /// batch at a time with rasterize().
+    bool rasterize = true;
+
+    /// The map's layers and nothing else (rasterize, compose, probe): no passes, no catalogue.
+    static SessionInput layersOnly(io::MapInput map, io::TileSelection tiles, int threads) {
+        SessionInput input;
+        input.map = std::move(map);
+        input.tiles = std::move(tiles);
+        input.passes = PassNeed::None;
+        input.threads = threads;
+        return input;
+    }
+};
+
+class Session {
+public:
+    /// Checks the rules (layers, then passes), the tile selection and the catalogue, then reads,
+    /// classifies, indexes and (with input.rasterize) rasterizes the map. Errors carry their
+    /// kind: rules, selection and catalogue are bad arguments, an unreadable map bad input, a
+    /// stop asked for through `progress` cancelled. Progress stages: "reading", "rasterizing".
+    static Result<std::unique_ptr<Session>> open(SessionInput input, const ProgressCallback& progress = {});
+
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // -- what was opened ------------------------------------------------------------------------
+    /// The map read, classified, indexed and (unless streaming) rasterized.
+    const io::MapLayers& map() const { return *mMap; }
+    /// The zoom the map was read at (its tiles', the selection's).
+    int zoom() const { return mZoom; }
+    /// The text of the rules document and the name its errors use (its file, or "project rules").
+    const std::string& rulesDocument() const { return mRulesDocument; }
+    const std::string& rulesName() const { return mRulesName; }
+    /// The catalogue; empty when opened with PassNeed::None.
+    const AssetCatalogue& catalogue() const { return *mCatalogue; }
+    /// True when the rules document's passes were read (always with PassNeed::Required).
+    bool hasPasses() const { return mBaseRules.has_value(); }
+    /// With PassNeed::Optional and a document without passes: why none were read.
+    const std::optional<Error>& passesProblem() const { return mPassesProblem; }
+    /// The rules document's passes, before any edit. Only when hasPasses().
+    const placement::PlacementRules& baseRules() const { return *mBaseRules; }
+    /// What the data gave warnings about: the map's, then its classification's.
+    std::vector<std::string> warnings() const;
+
+    // -- rules ----------------------------------------------------------------------------------
+    /// The document's passes with `edits` applied in order, checked against the map's layers and
+    /// the catalogue; errors name the edit by its place in the list and its path.
+    Result<placement::PlacementRules> rulesWith(const std::vector<project::RuleEdit>& edits) const;
+    /// The rules of the next bakes (the document's until set), checked like rulesWith(). Cached
+    /// results stay: a bake reuses what the change did not touch. On error the rules in force
+    /// stay. rulesWith() and the parts read at open() never change after it: another thread may
+    /// call them while one bakes.
+    Status setRules(placement::PlacementRules rules);
+    const placement::PlacementRules& rules() const { return mRules; }
+
+    // -- tiles ----------------------------------------------------------------------------------
+    /// Bakes only these tiles from now on (the desktop's selection; any tile at the map's zoom,
+    /// with content or not); the scene is centred on them. Without a call: every tile read.
+    Status select(std::vector<TileId> tiles);
+    /// The tiles a bake covers: the selection, or every tile read. Sorted north to south.
+    const std::vector<TileId>& bakeTiles() const;
+    /// Streaming: drops the layers held and rasterizes these tiles of the map's index instead
+    /// (a batch and its halo). Errors: cancelled, a tile outside the index.
+    Status rasterize(std::span<const TileId> tiles);
+
+    // -- bake and export ------------------------------------------------------------------------
+    /// Runs the passes over the bake tiles (options.tiles narrows them further, for shards and
+    /// batches) and assembles the scene. With an empty selection: an empty scene.
+    Result<Scene> bake(placement::BakeOptions options);
+    /// What the last bake did.
+    const placement::BakeReport& report() const;
+    /// The layers exports and views read: the map's plus what the last bake placed; before any
+    /// bake, the map's own.
+    const LayerSource& layers() const;
+    /// Options for exporting this session's scenes: the rules document (for the manifest's
+    /// hash) and the layers' styles, the map's then the placed ones.
+    ExportOptions exportOptions(std::vector<ExportFormat> formats, std::filesystem::path outDir) const;
+    /// Writes `scene` (baked by this session) with layers(); empty rulesDocument and
+    /// layerStyles in `options` are filled in as exportOptions() does.
+    Result<ExportReport> exportScene(const Scene& scene, ExportOptions options,
+                                     const ProgressCallback& progress = {}) const;
+
+private:
+    Session() = default;
+    placement::SceneBaker& baker();
+    const TileIndex& bakeIndex() const { return mSelected ? mSelectionIndex : mMap->index; }
+
+    std::unique_ptr<io::MapLayers> mMap;
+    std::string mRulesDocument;
+    std::string mRulesName;
+    std::shared_ptr<const AssetCatalogue> mCatalogue;
+    std::optional<placement::PlacementRules> mBaseRules;
+    std::optional<Error> mPassesProblem;
+    placement::PlacementRules mRules;
+    int mThreads = 0;
+    int mZoom = 0;
+    /// select(): the selected tiles and their index (the baker points at it; assigned in place
+    /// so its caches survive a new selection).
+    bool mSelected = false;
+    std::vector<TileId> mSelection;
+    TileIndex mSelectionIndex;
+    std::unique_ptr<placement::SceneBaker> mBaker;  ///< made at the first bake
+    bool mBaked = false;                            ///< mBaker's layers hold a bake's placements
+    placement::BakeReport mEmptyReport;
+};
+
+}  // namespace terrabit::core::pipeline

@@ -1,0 +1,217 @@
+#include "terrabit/core/pipeline/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include "terrabit/core/tiling/rasterize_some.h"
+
+namespace terrabit::core::pipeline {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// The rules document's text and the name its errors use: the text given, else the file's.
+/// The rules are the user's choice, like an option: a missing one is a bad argument.
+Status readRulesDocument(const io::MapInput& input, std::string& text, std::string& name) {
+    if (!input.rulesText.empty()) {
+        text = input.rulesText;
+        name = input.rulesName.empty() ? "rules" : input.rulesName;
+        return Status::success();
+    }
+    if (input.rules.empty()) {
+        return badArguments(
+            "no rules file: none was given (--rules) and resources/rules/default.yaml was not found beside "
+            "the executable");
+    }
+    std::ifstream in(input.rules, std::ios::binary);
+    if (!in) return badArguments(input.rules.string() + ": cannot read the rules file");
+    std::ostringstream s;
+    s << in.rdbuf();
+    text = s.str();
+    name = input.rules.string();
+    return Status::success();
+}
+
+Result<std::shared_ptr<const AssetCatalogue>> catalogueOf(const SessionInput& input) {
+    if (input.catalogue) return input.catalogue;
+    if (input.catalogueFile.empty()) {
+        return badArguments(
+            "no asset catalogue: none was given (--catalogue) and resources/assets/catalogue.yaml was not found");
+    }
+    auto catalogue = AssetCatalogue::load(input.catalogueFile);
+    if (!catalogue) return withKind(catalogue.error(), ErrorKind::BadArguments);
+    return std::make_shared<const AssetCatalogue>(std::move(*catalogue));
+}
+
+std::vector<TileId> sortedNorthToSouth(std::vector<TileId> tiles) {
+    std::sort(tiles.begin(), tiles.end(),
+              [](const TileId& a, const TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); });
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+    return tiles;
+}
+
+}  // namespace
+
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::open(SessionInput input, const ProgressCallback& progress) {
+    std::unique_ptr<Session> s(new Session());
+    s->mThreads = input.threads;
+    s->mZoom = input.tiles.zoom;
+
+    // Everything the user named is checked before the map is read: rules, tiles, catalogue.
+    if (Status st = readRulesDocument(input.map, s->mRulesDocument, s->mRulesName); !st) return st.error();
+    auto layerRules = RuleSet::parse(s->mRulesDocument, s->mRulesName);
+    if (!layerRules) return withKind(layerRules.error(), ErrorKind::BadArguments);
+    if (input.passes != PassNeed::None) {
+        auto passes = placement::PlacementRules::parse(s->mRulesDocument, s->mRulesName, layerRules->layerInfos());
+        if (passes) {
+            s->mBaseRules = std::move(*passes);
+        } else if (input.passes == PassNeed::Optional &&
+                   !placement::PlacementRules::declaresPasses(s->mRulesDocument)) {
+            s->mPassesProblem = passes.error();
+        } else {
+            return withKind(passes.error(), ErrorKind::BadArguments);
+        }
+    }
+    if (auto tiles = io::selectedTiles(input.tiles); !tiles) return tiles.error();
+    if (input.passes == PassNeed::None) {
+        s->mCatalogue = std::make_shared<const AssetCatalogue>();
+    } else {
+        auto catalogue = catalogueOf(input);
+        if (!catalogue) return catalogue.error();
+        s->mCatalogue = std::move(*catalogue);
+        if (s->mBaseRules) {
+            if (Status st = s->mBaseRules->checkCatalogue(*s->mCatalogue); !st) {
+                return withKind(st.error(), ErrorKind::BadArguments);
+            }
+        }
+    }
+    if (s->mBaseRules) s->mRules = *s->mBaseRules;
+
+    // The map, read once with the rules' text as checked above.
+    input.map.rulesText = s->mRulesDocument;
+    input.map.rulesName = s->mRulesName;
+    auto map = input.rasterize ? io::buildMapLayers(input.map, input.tiles, input.threads, progress)
+                               : io::readMapIndex(input.map, input.tiles, input.threads, progress);
+    if (!map) return map.error();
+    s->mMap = std::move(*map);
+    return s;
+}
+
+std::vector<std::string> Session::warnings() const {
+    std::vector<std::string> w = mMap->map.warnings;
+    w.insert(w.end(), mMap->classified.warnings.begin(), mMap->classified.warnings.end());
+    return w;
+}
+
+Result<placement::PlacementRules> Session::rulesWith(const std::vector<project::RuleEdit>& edits) const {
+    if (!mBaseRules) return badArguments(mRulesName + ": the rules document has no passes to edit");
+    placement::PlacementRules rules = *mBaseRules;
+    if (Status s = project::applyRuleEdits(rules, edits); !s) return s.error();
+    if (Status s = rules.check(mMap->rules.layerInfos()); !s) return s.error();
+    if (Status s = rules.checkCatalogue(*mCatalogue); !s) return s.error();
+    return rules;
+}
+
+Status Session::setRules(placement::PlacementRules rules) {
+    if (Status s = rules.check(mMap->rules.layerInfos()); !s) return s;
+    if (Status s = rules.checkCatalogue(*mCatalogue); !s) return s;
+    mRules = std::move(rules);
+    return Status::success();
+}
+
+Status Session::select(std::vector<TileId> tiles) {
+    tiles = sortedNorthToSouth(std::move(tiles));
+    if (mSelected && tiles == mSelection) return Status::success();
+    const int zoom = mZoom;
+    for (const TileId& t : tiles) {
+        if (t.zoom != zoom) {
+            return badArguments("tile " + t.quadkey() + " is at zoom " + std::to_string(t.zoom) +
+                                ", the map was read at zoom " + std::to_string(zoom));
+        }
+    }
+    if (!tiles.empty()) {
+        auto index = TileIndex::build(mMap->classified, zoom, tiles);
+        if (!index) return withKind(index.error(), ErrorKind::BadArguments);
+        // A baker over the map's whole index cannot switch to the selection's.
+        if (!mSelected) {
+            mBaker.reset();
+            mBaked = false;
+        }
+        mSelectionIndex = std::move(*index);  // in place: the baker points here and keeps its caches
+    }
+    mSelection = std::move(tiles);
+    mSelected = true;
+    return Status::success();
+}
+
+const std::vector<TileId>& Session::bakeTiles() const { return mSelected ? mSelection : mMap->index.tiles(); }
+
+Status Session::rasterize(std::span<const TileId> tiles) {
+    const auto start = Clock::now();
+    mMap->store = LayerStore();  // the last batch's tiles go before this one's come
+    auto store = rasterizeSome(mMap->index, tiles, mThreads);
+    if (!store) return store.error();
+    mMap->store = std::move(*store);
+    mMap->rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    return Status::success();
+}
+
+placement::SceneBaker& Session::baker() {
+    if (!mBaker) mBaker = std::make_unique<placement::SceneBaker>(bakeIndex(), mMap->store, *mCatalogue);
+    return *mBaker;
+}
+
+Result<Scene> Session::bake(placement::BakeOptions options) {
+    if (!mBaseRules) return badArguments(mRulesName + ": the rules document has no passes to bake");
+    if (mSelected && mSelection.empty()) {
+        Scene empty;
+        empty.frame.zoom = mZoom;
+        empty.seed = options.seed;
+        return empty;
+    }
+    placement::SceneBaker& b = baker();
+    if (Status s = b.setRules(mRules); !s) return s.error();
+    if (options.threads == 0) options.threads = mThreads;
+    auto scene = b.bake(options);
+    if (scene) mBaked = true;
+    return scene;
+}
+
+const placement::BakeReport& Session::report() const { return mBaker ? mBaker->report() : mEmptyReport; }
+
+const LayerSource& Session::layers() const {
+    if (mBaked) return mBaker->layers();
+    return mMap->store;
+}
+
+ExportOptions Session::exportOptions(std::vector<ExportFormat> formats, std::filesystem::path outDir) const {
+    ExportOptions o;
+    o.formats = std::move(formats);
+    o.outDir = std::move(outDir);
+    o.rulesDocument = mRulesDocument;
+    o.layerStyles = mMap->rules.layerInfos();
+    // What placement made is exported as layers too (for previews and collision).
+    for (const auto& [name, colour] : {std::pair{placement::kPlacedBuildingsLayer, Rgb{120, 40, 30}},
+                                       std::pair{placement::kPlacedVegetationLayer, Rgb{20, 90, 20}}}) {
+        LayerInfo info;
+        info.name = std::string(name);
+        info.colour = colour;
+        o.layerStyles.push_back(std::move(info));
+    }
+    return o;
+}
+
+Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions options,
+                                          const ProgressCallback& progress) const {
+    const ExportOptions defaults = exportOptions({}, {});
+    if (options.rulesDocument.empty()) options.rulesDocument = defaults.rulesDocument;
+    if (options.layerStyles.empty()) options.layerStyles = defaults.layerStyles;
+    return core::exportScene(scene, options, *mCatalogue, &layers(), progress);
+}
+
+}  // namespace terrabit::core::pipeline
