@@ -1,0 +1,284 @@
+// The pipeline's Session on the Monaco sample: it bakes what a SceneBaker bakes from the same
+// layers (the reference is assembled by hand from io::buildMapLayers, as the commands did
+// before the Session), rule edits re-run only what they touch, a selection bakes only its tiles,
+// layers rasterized a batch at a time bake like the whole map's, and every failure carries its
+// kind and names what is wrong.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "terrabit/core/export/manifest_writer.h"
+#include "terrabit/core/pipeline/session.h"
+#include "terrabit/core/placement/scene_baker.h"
+
+namespace terrabit::core::pipeline {
+namespace {
+
+const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
+const std::filesystem::path kMonaco = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
+const std::filesystem::path kRules = kResources / "rules" / "default.yaml";
+const std::filesystem::path kCatalogue = kResources / "assets" / "catalogue.yaml";
+
+SessionInput monacoInput() {
+    SessionInput input;
+    input.map.file = kMonaco;
+    input.map.rules = kRules;
+    input.tiles.zoom = 17;
+    input.catalogueFile = kCatalogue;
+    input.threads = 2;
+    return input;
+}
+
+std::unique_ptr<Session> openOrFail(SessionInput input) {
+    auto session = Session::open(std::move(input));
+    EXPECT_TRUE(session.ok()) << session.message();
+    return session.ok() ? std::move(*session) : nullptr;
+}
+
+std::string textOf(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string manifestOf(const Scene& scene) {
+    auto m = encodeManifest(scene, textOf(kRules));
+    EXPECT_TRUE(m.ok()) << m.message();
+    return m.ok() ? *m : std::string();
+}
+
+placement::BakeOptions seeded(std::uint64_t seed) {
+    placement::BakeOptions options;
+    options.seed = seed;
+    options.threads = 2;
+    return options;
+}
+
+TEST(Session, BakesWhatASceneBakerBakesFromTheSameLayers) {
+    auto session = openOrFail(monacoInput());
+    ASSERT_TRUE(session);
+    auto scene = session->bake(seeded(2022));
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    ASSERT_GT(scene->tiles.size(), 20u);
+    EXPECT_EQ(scene->tiles, session->map().index.tiles());
+
+    // The reference: the steps the commands took by hand before there was a Session.
+    io::MapInput input;
+    input.file = kMonaco;
+    input.rules = kRules;
+    io::TileSelection selection;
+    selection.zoom = 17;
+    auto layers = io::buildMapLayers(input, selection, 1, {});
+    ASSERT_TRUE(layers.ok()) << layers.message();
+    auto catalogue = AssetCatalogue::load(kCatalogue);
+    ASSERT_TRUE(catalogue.ok()) << catalogue.message();
+    auto rules = placement::PlacementRules::parse(textOf(kRules), kRules.string(), (*layers)->rules.layerInfos());
+    ASSERT_TRUE(rules.ok()) << rules.message();
+    placement::SceneBaker baker((*layers)->index, (*layers)->store, *catalogue);
+    ASSERT_TRUE(baker.setRules(*rules).ok());
+    auto reference = baker.bake(seeded(2022));
+    ASSERT_TRUE(reference.ok()) << reference.message();
+
+    EXPECT_EQ(manifestOf(*scene), manifestOf(*reference));
+    EXPECT_EQ(session->warnings().size(), (*layers)->map.warnings.size() + (*layers)->classified.warnings.size());
+}
+
+TEST(Session, ARuleEditRerunsOnlyThePassesItTouches) {
+    auto session = openOrFail(monacoInput());
+    ASSERT_TRUE(session);
+    auto first = session->bake(seeded(7));
+    ASSERT_TRUE(first.ok()) << first.message();
+
+    auto denser = session->rulesWith({{"passes.vegetation.density", "0.2"}});
+    ASSERT_TRUE(denser.ok()) << denser.message();
+    ASSERT_TRUE(session->setRules(*denser).ok());
+    auto second = session->bake(seeded(7));
+    ASSERT_TRUE(second.ok()) << second.message();
+    const placement::BakeReport& r = session->report();
+    ASSERT_NE(r.pass("buildings"), nullptr);
+    EXPECT_EQ(r.pass("buildings")->tilesRun, 0u);
+    EXPECT_GT(r.pass("vegetation")->tilesRun, 0u);
+    EXPECT_EQ(second->buildings.size(), first->buildings.size());
+    EXPECT_GT(second->statistics.vegetationInstances, first->statistics.vegetationInstances);
+
+    // The same as a fresh session baking the edited rules at once.
+    auto fresh = openOrFail(monacoInput());
+    ASSERT_TRUE(fresh);
+    ASSERT_TRUE(fresh->setRules(*denser).ok());
+    auto reference = fresh->bake(seeded(7));
+    ASSERT_TRUE(reference.ok()) << reference.message();
+    EXPECT_EQ(manifestOf(*second), manifestOf(*reference));
+
+    // A bad edit names its path and leaves the rules in force alone.
+    auto bad = session->rulesWith({{"passes.vegetation.density", "1.5"}});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.message().find("passes.vegetation.density"), std::string::npos) << bad.message();
+    auto inForce = project::ruleValue(session->rules(), "passes.vegetation.density");
+    ASSERT_TRUE(inForce.ok()) << inForce.message();
+    EXPECT_EQ(*inForce, "0.2");
+}
+
+TEST(Session, ASelectionBakesOnlyItsTilesAndAnEmptyOneNothing) {
+    auto session = openOrFail(monacoInput());
+    ASSERT_TRUE(session);
+    const std::vector<TileId>& all = session->map().index.tiles();
+    ASSERT_GT(all.size(), 8u);
+    // Given out of order and twice: the session sorts north to south.
+    std::vector<TileId> some{all[5], all[1], all[3], all[1]};
+    ASSERT_TRUE(session->select(some).ok());
+    EXPECT_EQ(session->bakeTiles(), (std::vector<TileId>{all[1], all[3], all[5]}));
+    auto scene = session->bake(seeded(1));
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    EXPECT_EQ(scene->tiles, session->bakeTiles());
+    for (const BuildingRecord& b : scene->buildings) {
+        EXPECT_TRUE(std::find(scene->tiles.begin(), scene->tiles.end(), b.tile) != scene->tiles.end());
+    }
+    // The scene is centred on the selection, not on the map.
+    EXPECT_NEAR(scene->frame.origin.lon, placement::sceneOrigin(session->bakeTiles()).lon, 1e-12);
+
+    ASSERT_TRUE(session->select({}).ok());
+    auto empty = session->bake(seeded(1));
+    ASSERT_TRUE(empty.ok()) << empty.message();
+    EXPECT_TRUE(empty->tiles.empty());
+    EXPECT_EQ(empty->instanceCount(), 0u);
+    EXPECT_EQ(empty->frame.zoom, 17);
+
+    TileId parent = all[0];
+    parent = TileId{16, parent.x / 2, parent.y / 2};
+    const Status wrongZoom = session->select({parent});
+    ASSERT_FALSE(wrongZoom.ok());
+    EXPECT_EQ(wrongZoom.error().kind, ErrorKind::BadArguments);
+    EXPECT_NE(wrongZoom.message().find(parent.quadkey()), std::string::npos) << wrongZoom.message();
+}
+
+TEST(Session, LayersRasterizedABatchAtATimeBakeLikeTheWholeMaps) {
+    auto whole = openOrFail(monacoInput());
+    ASSERT_TRUE(whole);
+    SessionInput indexOnly = monacoInput();
+    indexOnly.rasterize = false;
+    auto streamed = openOrFail(indexOnly);
+    ASSERT_TRUE(streamed);
+    EXPECT_TRUE(streamed->map().store.tiles().empty()) << "an index-only session holds no layers";
+    EXPECT_EQ(streamed->map().index.tiles(), whole->map().index.tiles());
+
+    ASSERT_TRUE(streamed->rasterize(streamed->map().index.tiles()).ok());
+    EXPECT_EQ(streamed->map().store.tiles().size(), whole->map().store.tiles().size());
+    auto a = whole->bake(seeded(3));
+    auto b = streamed->bake(seeded(3));
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(manifestOf(*a), manifestOf(*b));
+}
+
+TEST(Session, ExportWritesTheSceneWithTheRulesAndThePlacedLayers) {
+    SessionInput input = monacoInput();
+    auto session = openOrFail(input);
+    ASSERT_TRUE(session);
+    ASSERT_TRUE(session->select({session->map().index.tiles()[0]}).ok());
+    auto scene = session->bake(seeded(5));
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    const std::filesystem::path out = std::filesystem::path(::testing::TempDir()) / "terrabit-session-export";
+    std::filesystem::remove_all(out);
+    auto report =
+        session->exportScene(*scene, session->exportOptions({ExportFormat::Manifest, ExportFormat::Layers}, out));
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(textOf(out / "manifest.json"), manifestOf(*scene));
+    bool placedBuildings = false;
+    for (const ExportedFile& f : report->files) {
+        if (f.path.string().find(placement::kPlacedBuildingsLayer) != std::string::npos) placedBuildings = true;
+    }
+    EXPECT_TRUE(placedBuildings) << "the placed layers are exported with the map's";
+    std::filesystem::remove_all(out);
+}
+
+TEST(Session, FailuresCarryTheirKindAndNameWhatIsWrong) {
+    {
+        SessionInput input = monacoInput();
+        input.map.rules = "/no/such/rules.yaml";
+        auto s = Session::open(input);
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
+        EXPECT_NE(s.message().find("/no/such/rules.yaml"), std::string::npos) << s.message();
+    }
+    {
+        SessionInput input = monacoInput();
+        input.map.rulesText = "layers:\n  - name: building\n    match: [building\n";
+        input.map.rulesName = "broken.yaml";
+        auto s = Session::open(input);
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
+        EXPECT_EQ(s.message().rfind("broken.yaml:", 0), 0u) << s.message();
+    }
+    {
+        SessionInput input = monacoInput();
+        input.map.file = "/no/such/map.osm.pbf";
+        auto s = Session::open(input);
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::BadInput);
+        EXPECT_NE(s.message().find("/no/such/map.osm.pbf"), std::string::npos) << s.message();
+    }
+    {
+        SessionInput input = monacoInput();
+        input.catalogueFile = "/no/such/catalogue.yaml";
+        auto s = Session::open(input);
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
+        // Checked before the map is read: no wait for a typo.
+        EXPECT_NE(s.message().find("/no/such/catalogue.yaml"), std::string::npos) << s.message();
+    }
+    {
+        SessionInput input = monacoInput();
+        input.tiles.quadkeys = {"12345"};
+        auto s = Session::open(input);
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
+        EXPECT_NE(s.message().find("12345"), std::string::npos) << s.message();
+    }
+    {
+        auto s = Session::open(monacoInput(), [](double, std::string_view) { return false; });
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().kind, ErrorKind::Cancelled);
+    }
+}
+
+TEST(Session, WhatEachFrontEndNeedsOfThePassesIsAllItReads) {
+    // Layers only: neither the passes nor the catalogue are read, so broken ones do not matter.
+    std::string text = textOf(kRules);
+    text.replace(text.find("    density: 0.05\n"), 18, "    density: lots\n");
+    SessionInput layersOnly = SessionInput::layersOnly({kMonaco, {}, {}, false, text, "edited.yaml"}, {}, 2);
+    layersOnly.tiles.zoom = 16;
+    auto layers = Session::open(layersOnly);
+    ASSERT_TRUE(layers.ok()) << layers.message();
+    EXPECT_FALSE((*layers)->hasPasses());
+    EXPECT_FALSE((*layers)->map().store.tiles().empty());
+    EXPECT_FALSE((*layers)->bake({}).ok()) << "no passes, nothing to bake";
+
+    // Baking: the broken value is a bad argument that names the document.
+    SessionInput baking = monacoInput();
+    baking.map.rulesText = text;
+    baking.map.rulesName = "edited.yaml";
+    auto bake = Session::open(baking);
+    ASSERT_FALSE(bake.ok());
+    EXPECT_EQ(bake.error().kind, ErrorKind::BadArguments);
+    EXPECT_NE(bake.message().find("edited.yaml"), std::string::npos) << bake.message();
+
+    // Optional (render): a document without a passes section opens, and says why it has none.
+    const std::string layersSection = text.substr(0, text.find("\npasses:") + 1);
+    SessionInput render = monacoInput();
+    render.passes = PassNeed::Optional;
+    render.tiles.zoom = 16;
+    render.map.rulesText = layersSection;
+    auto drawn = Session::open(render);
+    ASSERT_TRUE(drawn.ok()) << drawn.message();
+    EXPECT_FALSE((*drawn)->hasPasses());
+    ASSERT_TRUE((*drawn)->passesProblem().has_value());
+    EXPECT_FALSE((*drawn)->catalogue().empty());
+}
+
+}  // namespace
+}  // namespace terrabit::core::pipeline
