@@ -55,6 +55,21 @@ std::vector<TileId> sortedNorthToSouth(std::vector<TileId> tiles) {
 
 }  // namespace
 
+Result<SessionInput> projectInput(const project::Project& p, const std::filesystem::path& defaultRules) {
+    if (p.map.empty()) return badArguments("the project names no map file");
+    SessionInput input;
+    input.map.file = p.map;
+    input.map.openOptions = p.openOptions;
+    if (!p.rulesText.empty()) {
+        input.map.rulesText = p.rulesText;
+        input.map.rulesName = "project rules";
+    } else {
+        input.map.rules = p.rulesFile.empty() ? defaultRules : p.rulesFile;
+    }
+    input.tiles.zoom = p.zoom;
+    return input;
+}
+
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::open(SessionInput input, const ProgressCallback& progress) {

@@ -2,44 +2,20 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QMetaObject>
 #include <QSaveFile>
-#include <QThread>
-#include <QUndoCommand>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
-#include "terrabit/core/algebra/compose.h"
-#include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/pipeline/tile_tally.h"
 #include "terrabit/core/project/rule_edit.h"
-#include "terrabit/core/rules/layer_name.h"
-#include "terrabit/core/tiling/rasterize_tiles.h"
 #include "terrabit/render/scene_export.h"
+#include "value_command_p.h"
 
 namespace terrabit::ui {
 
 namespace project = core::project;
-
-// -- what jobs share and return ------------------------------------------------------------------
-
-struct MapDocument::JobResult {
-    bool ok = false;
-    QString message;
-    // load
-    std::shared_ptr<core::pipeline::Session> session;
-    core::placement::PlacementRules rules;  ///< the session's passes with the project's edits
-    project::Project project;
-    std::filesystem::path file;
-    bool modified = false;
-    // bake
-    std::shared_ptr<const core::Scene> scene;
-    core::placement::BakeReport report;
-    // export
-    core::ExportReport exported;
-};
+namespace pipeline = core::pipeline;
+using Kind = JobRunner::Kind;
 
 namespace {
 
@@ -52,66 +28,13 @@ std::vector<core::TileId> sortedTiles(std::vector<core::TileId> tiles) {
     return tiles;
 }
 
-/// The project's map through the pipeline: its rules (its text, its file or the default), the
-/// document's catalogue, the whole map at the project's zoom (tiles with content only).
-core::Result<std::shared_ptr<core::pipeline::Session>> openSession(
-    const project::Project& p, const std::filesystem::path& resources,
-    const std::shared_ptr<const core::AssetCatalogue>& catalogue, const core::ProgressCallback& progress) {
-    if (p.map.empty()) return core::Error{"the project names no map file"};
-    core::pipeline::SessionInput input;
-    input.map.file = p.map;
-    input.map.openOptions = p.openOptions;
-    if (!p.rulesText.empty()) {
-        input.map.rulesText = p.rulesText;
-        input.map.rulesName = "project rules";
-    } else {
-        input.map.rules = p.rulesFile.empty() ? resources / "rules" / "default.yaml" : p.rulesFile;
-    }
-    input.tiles.zoom = p.zoom;
-    input.catalogue = catalogue;
-    auto session = core::pipeline::Session::open(std::move(input), progress);
-    if (!session) return session.error();
-    return std::shared_ptr<core::pipeline::Session>(std::move(*session));
-}
-
 /// The map's layers, keeping the session alive.
-std::shared_ptr<const core::LayerStore> mapStore(const std::shared_ptr<core::pipeline::Session>& session) {
+std::shared_ptr<const core::LayerStore> mapStore(const std::shared_ptr<pipeline::Session>& session) {
     return {session, &session->map().store};
 }
 
-/// One undoable change of the document: before and after values of one part of it.
 template <class T>
-class ValueCommand : public QUndoCommand {
-public:
-    using Apply = void (MapDocument::*)(T);
-    ValueCommand(MapDocument* doc, Apply apply, T before, T after, QString text, int mergeId = -1,
-                 std::string mergeKey = {})
-        : QUndoCommand(std::move(text)),
-          mDoc(doc),
-          mApply(apply),
-          mBefore(std::move(before)),
-          mAfter(std::move(after)),
-          mMergeId(mergeId),
-          mMergeKey(std::move(mergeKey)) {}
-    void redo() override { (mDoc->*mApply)(mAfter); }
-    void undo() override { (mDoc->*mApply)(mBefore); }
-    int id() const override { return mMergeId; }
-    bool mergeWith(const QUndoCommand* other) override {
-        // Dragging a slider makes many edits of one parameter: one undo step takes them all back.
-        const auto* o = dynamic_cast<const ValueCommand*>(other);
-        if (!o || o->mMergeKey.empty() || o->mMergeKey != mMergeKey) return false;
-        mAfter = o->mAfter;
-        return true;
-    }
-
-private:
-    MapDocument* mDoc;
-    Apply mApply;
-    T mBefore;
-    T mAfter;
-    int mMergeId;
-    std::string mMergeKey;
-};
+using Command = ValueCommand<MapDocument, T>;
 
 constexpr int kRuleEditMergeId = 1;
 
@@ -122,12 +45,13 @@ core::Status writeProjectFile(const project::Project& p, const std::filesystem::
     // full disk leaves the old project whole.
     QSaveFile out(QString::fromStdString(file.string()));
     if (!out.open(QIODevice::WriteOnly)) {
-        return core::Error{file.string() + ": cannot save the project: " + out.errorString().toStdString()};
+        return core::ioError(file.string() + ": cannot save the project: " + out.errorString().toStdString());
     }
     const std::string text = project::serializeProject(p, file.parent_path());
     out.write(text.data(), qint64(text.size()));
-    if (!out.commit())
-        return core::Error{file.string() + ": cannot save the project: " + out.errorString().toStdString()};
+    if (!out.commit()) {
+        return core::ioError(file.string() + ": cannot save the project: " + out.errorString().toStdString());
+    }
     return core::Status::success();
 }
 
@@ -144,8 +68,9 @@ bool MapDocument::isBundled(const std::filesystem::path& file) const {
 
 MapDocument::MapDocument(std::filesystem::path resourcesDir, QObject* parent)
     : QObject(parent), mResourcesDir(std::move(resourcesDir)) {
-    mPool.setMaxThreadCount(1);  // one job at a time: only the running job touches the baker
-    connect(&mWatcher, &QFutureWatcherBase::finished, this, &MapDocument::jobDone);
+    connect(&mJobs, &JobRunner::busyChanged, this, &MapDocument::busyChanged);
+    connect(&mJobs, &JobRunner::progress, this, &MapDocument::progress);
+    connect(&mJobs, &JobRunner::settled, this, &MapDocument::startPending);
     connect(&mUndo, &QUndoStack::cleanChanged, this, [this] {
         if (modified() != mWasModified) {
             mWasModified = modified();
@@ -166,9 +91,7 @@ MapDocument::~MapDocument() {
     // modifiedChanged): nobody may hear them, the listeners may be half destroyed already.
     blockSignals(true);
     mUndo.blockSignals(true);
-    mCancel = true;
-    mPool.waitForDone();
-    mWatcher.waitForFinished();
+    mJobs.cancel();  // ~JobRunner (the last member, destroyed first) waits for it
 }
 
 const std::string& MapDocument::rulesDocument() const {
@@ -243,127 +166,62 @@ core::Status MapDocument::startLoad(project::Project p, const std::filesystem::p
     // A new map replaces everything the running job works on: stop it first.
     cancel();
     waitIdle();
-    const std::filesystem::path resources = mResourcesDir;
-    startJob(Job::Load, [p = std::move(p), file, modified, resources,
-                         catalogue = mCatalogue](const core::ProgressCallback& progress) {
-        auto result = std::make_shared<JobResult>();
-        auto session = openSession(p, resources, catalogue, progress);
-        if (!session) {
-            result->message = qs(session.message());
-            return result;
-        }
+    const std::filesystem::path defaultRules = mResourcesDir / "rules" / "default.yaml";
+    auto work = [this, p = std::move(p), file, modified, defaultRules,
+                 catalogue = mCatalogue](const core::ProgressCallback& progress) -> JobRunner::Finish {
+        auto input = pipeline::projectInput(p, defaultRules);
+        if (!input) return [this, e = input.error()](bool) { loadDone(e); };
+        input->catalogue = catalogue;
+        auto session = pipeline::Session::open(std::move(*input), progress);
+        if (!session) return [this, e = session.error()](bool) { loadDone(e); };
         // The project's rule edits must still apply to the rules they were made on.
         auto rules = (*session)->rulesWith(p.ruleEdits);
-        if (!rules) {
-            result->message = qs(rules.message());
-            return result;
-        }
-        result->ok = true;
-        result->session = std::move(*session);
-        result->rules = std::move(*rules);
-        result->project = p;
-        result->file = file;
-        result->modified = modified;
-        return result;
-    });
+        if (!rules) return [this, e = rules.error()](bool) { loadDone(e); };
+        std::shared_ptr<pipeline::Session> opened = std::move(*session);
+        return [this, opened, rules = std::move(*rules), p, file, modified](bool) mutable {
+            loaded(std::move(opened), std::move(rules), std::move(p), file, modified);
+        };
+    };
+    mJobs.start(Kind::Load, std::move(work), [this](const QString& m) { loadDone(core::Error{m.toStdString()}); });
     return core::Status::success();
+}
+
+void MapDocument::loadDone(const core::Error& error) {
+    mLastError = qs(error.message);
+    emit loadFailed(mLastError);
+}
+
+void MapDocument::loaded(std::shared_ptr<pipeline::Session> session, core::placement::PlacementRules rules,
+                         project::Project p, const std::filesystem::path& file, bool modified) {
+    mSession = std::move(session);
+    mProject = std::move(p);
+    mProjectFile = file;
+    mRules = std::move(rules);
+    mSelection.clear();
+    for (const std::string& q : mProject.tiles) {
+        if (auto t = core::TileId::fromQuadkey(q)) mSelection.push_back(*t);
+    }
+    mSelection = sortedTiles(std::move(mSelection));
+    mScene.reset();
+    mBakeReport = {};
+    mUndo.clear();
+    mDirtyOutsideUndo = modified;
+    mLastError.clear();
+    rebuildLayers();
+    emit mapLoaded();
+    emit rulesChanged();
+    emit selectionChanged();
+    emit layersChanged();
+    emit projectFileChanged(qs(mProjectFile.string()));
+    mWasModified = this->modified();
+    emit modifiedChanged(mWasModified);
+    mBakePending = true;  // the runner settles after this: startPending bakes
 }
 
 // -- jobs ---------------------------------------------------------------------------------------------
 
-core::ProgressCallback MapDocument::progressCallback() {
-    mLastPercent = -1;
-    return [this](double fraction, std::string_view stage) {
-        // Called on the worker: post only whole-percent steps so the UI thread is not flooded.
-        const int percent = static_cast<int>(fraction * 100.0);
-        if (percent != mLastPercent.exchange(percent)) {
-            const QString text = QString::fromUtf8(stage.data(), static_cast<int>(stage.size()));
-            QMetaObject::invokeMethod(
-                this, [this, fraction, text] { emit progress(fraction, text); }, Qt::QueuedConnection);
-        }
-        return !mCancel.load();
-    };
-}
-
-void MapDocument::startJob(Job kind, std::function<std::shared_ptr<JobResult>(const core::ProgressCallback&)> work) {
-    mCancel = false;
-    mRunning = kind;
-    const core::ProgressCallback progress = progressCallback();
-    mWatcher.setFuture(QtConcurrent::run(&mPool, [work = std::move(work), progress]() -> std::shared_ptr<JobResult> {
-        try {
-            return work(progress);
-        } catch (const std::exception& e) {
-            // Core never throws; Qt containers and the standard library may (bad_alloc).
-            auto r = std::make_shared<JobResult>();
-            r->message = QString("unexpected failure: ") + e.what();
-            return r;
-        }
-    }));
-    emit busyChanged(true);
-}
-
-void MapDocument::jobDone() {
-    const Job kind = mRunning;
-    mRunning = Job::None;
-    std::shared_ptr<JobResult> r = mWatcher.future().result();
-    const bool cancelled = mCancel.exchange(false);
-    switch (kind) {
-        case Job::Load:
-            if (!r->ok) {
-                mLastError = r->message;
-                emit loadFailed(r->message);
-                break;
-            }
-            mSession = r->session;
-            mProject = r->project;
-            mProjectFile = r->file;
-            mRules = std::move(r->rules);
-            mSelection.clear();
-            for (const std::string& q : mProject.tiles) {
-                if (auto t = core::TileId::fromQuadkey(q)) mSelection.push_back(*t);
-            }
-            mSelection = sortedTiles(std::move(mSelection));
-            mScene.reset();
-            mBakeReport = {};
-            mUndo.clear();
-            mDirtyOutsideUndo = r->modified;
-            mLastError.clear();
-            rebuildLayers();
-            emit mapLoaded();
-            emit rulesChanged();
-            emit selectionChanged();
-            emit layersChanged();
-            emit projectFileChanged(qs(mProjectFile.string()));
-            mWasModified = modified();
-            emit modifiedChanged(mWasModified);
-            mBakePending = true;
-            break;
-        case Job::Bake:
-            if (r->ok) {
-                mScene = r->scene;
-                mBakeReport = r->report;
-                mLastError.clear();
-                updateCoverage();
-                emit sceneChanged();
-            } else if (!cancelled || !mBakePending) {
-                // A bake cancelled to make way for the next one is not news.
-                mLastError = r->message;
-                emit bakeFailed(r->message);
-            }
-            break;
-        case Job::Export:
-            if (!r->ok) mLastError = r->message;
-            emit exportFinished(r->ok, r->message);
-            break;
-        case Job::None:
-            break;
-    }
-    startPending();
-    if (!busy()) emit busyChanged(false);
-}
-
 void MapDocument::startPending() {
-    if (mBakePending && mRunning == Job::None) {
+    if (mBakePending && !mJobs.busy()) {
         mBakePending = false;
         rebake();
     }
@@ -371,8 +229,8 @@ void MapDocument::startPending() {
 
 void MapDocument::requestBake() {
     if (!mSession) return;
-    if (mRunning == Job::Bake) mCancel = true;  // its result is stale: stop it, bake again after
-    if (mRunning != Job::None) {
+    if (mJobs.running() == Kind::Bake) mJobs.cancel();  // its result is stale: stop it, bake again after
+    if (mJobs.busy()) {
         mBakePending = true;
         return;
     }
@@ -381,33 +239,43 @@ void MapDocument::requestBake() {
 
 void MapDocument::rebake() {
     if (!mSession) return;
-    if (mRunning != Job::None) {
+    if (mJobs.busy()) {
         mBakePending = true;
         return;
     }
-    startJob(Job::Bake, [session = mSession, selection = mSelection, rules = mRules,
-                         seed = mProject.seed](const core::ProgressCallback& progress) {
-        auto r = std::make_shared<JobResult>();
+    auto work = [this, session = mSession, selection = mSelection, rules = mRules,
+                 seed = mProject.seed](const core::ProgressCallback& progress) -> JobRunner::Finish {
         core::placement::BakeOptions options;
         options.seed = seed;
         options.progress = progress;
         core::Status s = session->select(selection);
         if (s) s = session->setRules(rules);
         auto scene = s ? session->bake(options) : core::Result<core::Scene>(s.error());
-        if (!scene) {
-            r->message = qs(scene.message());
-            return r;
-        }
-        r->scene = std::make_shared<const core::Scene>(std::move(*scene));
-        r->report = session->report();
-        r->ok = true;
-        return r;
-    });
+        if (!scene) return [this, m = qs(scene.message())](bool cancelled) { bakeDone(nullptr, {}, m, cancelled); };
+        auto baked = std::make_shared<const core::Scene>(std::move(*scene));
+        return [this, baked, report = session->report()](bool) { bakeDone(baked, report, {}, false); };
+    };
+    mJobs.start(Kind::Bake, std::move(work), [this](const QString& m) { bakeDone(nullptr, {}, m, false); });
+}
+
+void MapDocument::bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report,
+                           const QString& error, bool cancelled) {
+    if (scene) {
+        mScene = std::move(scene);
+        mBakeReport = std::move(report);
+        mLastError.clear();
+        updateCoverage();
+        emit sceneChanged();
+    } else if (!cancelled || !mBakePending) {
+        // A bake cancelled to make way for the next one is not news.
+        mLastError = error;
+        emit bakeFailed(error);
+    }
 }
 
 void MapDocument::cancel() {
     mBakePending = false;
-    if (mRunning != Job::None) mCancel = true;
+    mJobs.cancel();
 }
 
 bool MapDocument::waitIdle(int timeoutMs) {
@@ -415,8 +283,8 @@ bool MapDocument::waitIdle(int timeoutMs) {
     timer.start();
     while (busy() || mBakePending) {
         if (timer.elapsed() > timeoutMs) return false;
-        if (busy()) mWatcher.waitForFinished();
-        // Delivers the watcher's finished signal (jobDone), which may start the pending bake.
+        if (busy()) mJobs.waitForWork();
+        // Delivers the job's end (its Finish, then settled), which may start the pending bake.
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     }
@@ -427,38 +295,42 @@ core::Status MapDocument::startExport(core::ExportOptions options) {
     if (!mSession || !mScene || mScene->tiles.empty()) {
         return core::Error{"nothing to export: bake some tiles first"};
     }
-    if (mRunning != Job::None || mBakePending) {
-        return core::Error{"the scene is still being baked: export when it is done"};
-    }
+    if (mJobs.busy() || mBakePending) return core::Error{"the scene is still being baked: export when it is done"};
     // core knows no OSG: the render module writes the osgb format.
     if (!options.sceneGraphWriter) options.sceneGraphWriter = render::sceneGraphFileWriter();
-    startJob(Job::Export, [session = mSession, scene = mScene, options](const core::ProgressCallback& progress) {
-        auto r = std::make_shared<JobResult>();
+    auto work = [this, session = mSession, scene = mScene,
+                 options](const core::ProgressCallback& progress) -> JobRunner::Finish {
         auto report = session->exportScene(*scene, options, progress);
-        if (!report) {
-            r->message = qs(report.message());
-            return r;
-        }
+        if (!report) return [this, m = qs(report.message())](bool) { exportDone(false, m); };
         std::uint64_t bytes = 0;
         for (const auto& f : report->files) bytes += f.bytes;
-        r->message = QString("wrote %1 files (%2 KiB) to %3")
-                         .arg(report->files.size())
-                         .arg((bytes + 1023) / 1024)
-                         .arg(qs(options.outDir.string()));
-        r->exported = std::move(*report);
-        r->ok = true;
-        return r;
-    });
+        const QString message = QString("wrote %1 files (%2 KiB) to %3")
+                                    .arg(report->files.size())
+                                    .arg((bytes + 1023) / 1024)
+                                    .arg(qs(options.outDir.string()));
+        return [this, message](bool) { exportDone(true, message); };
+    };
+    mJobs.start(Kind::Export, std::move(work), [this](const QString& m) { exportDone(false, m); });
     return core::Status::success();
 }
 
-// -- rules and layers -------------------------------------------------------------------------------
+void MapDocument::exportDone(bool ok, const QString& message) {
+    if (!ok) mLastError = message;
+    emit exportFinished(ok, message);
+}
+
+// -- layers -------------------------------------------------------------------------------------------
 
 void MapDocument::rebuildLayers() {
-    // The map's own layers never change while a job runs: the UI thread may read them.
-    mLayers = mSession ? LayerStack(mapStore(mSession)) : LayerStack{};
     mRows.clear();
-    if (!mSession) return;
+    if (!mSession) {
+        mLayers = LayerStack{};
+        return;
+    }
+    std::vector<core::Error> problems;
+    mLayers = pipeline::stackProjectLayers(mapStore(mSession), mRules.expressions(), mProject.expressions,
+                                           mProject.seed, &problems);
+    if (!problems.empty()) mLastError = qs(problems.back().message);
     const auto infos = mSession->map().rules.layerInfos();
     for (const core::LayerInfo& info : infos) {
         LayerRow row;
@@ -467,29 +339,23 @@ void MapDocument::rebuildLayers() {
         row.parent = info.parent;
         mRows.push_back(row);
     }
-    // The rules' named expressions first (the project's layers may use them), then the
-    // project's own, each reading the layers before it.
-    for (const core::placement::ExpressionRule& e : mRules.expressions()) {
-        if (mLayers.addDerived(e.name, e.text, mProject.seed)) {
-            LayerRow row;
-            row.name = qs(e.name);
+    // One row per derived layer the stack holds: the rules' named expressions, then the project's.
+    const std::vector<std::string>& names = mLayers.layerNames();
+    for (std::size_t i = infos.size(); i < names.size(); ++i) {
+        LayerRow row;
+        row.name = qs(names[i]);
+        row.derived = true;
+        for (const core::placement::ExpressionRule& e : mRules.expressions()) {
+            if (e.name != names[i]) continue;
             row.colour = QColor(0x90, 0x90, 0xa0);
-            row.derived = true;
             row.fromRules = true;
             row.expression = qs(e.text);
-            mRows.push_back(row);
         }
-    }
-    for (const project::DerivedLayer& d : mProject.expressions) {
-        if (core::Status s = mLayers.addDerived(d.name, d.text, mProject.seed); !s) {
-            mLastError = qs("layer " + d.name + ": " + s.message());
-            continue;
+        for (const project::DerivedLayer& d : mProject.expressions) {
+            if (row.fromRules || d.name != names[i]) continue;
+            row.colour = QColor(qs(d.colour));
+            row.expression = qs(d.text);
         }
-        LayerRow row;
-        row.name = qs(d.name);
-        row.colour = QColor(qs(d.colour));
-        row.derived = true;
-        row.expression = qs(d.text);
         mRows.push_back(row);
     }
     updateCoverage();
@@ -497,43 +363,31 @@ void MapDocument::rebuildLayers() {
 
 void MapDocument::updateCoverage() {
     const double cellsPerTile = double(core::kTileCells) * core::kTileCells;
-    for (std::size_t i = 0; i < mRows.size(); ++i) {
-        core::algebra::AreaCoverage total;
-        for (const core::TileId& t : mSelection) {
-            if (const core::BitTile* bits = mLayers.tile(t, static_cast<int>(i))) {
-                total += core::algebra::coverageOf(*bits, t);
-            }
-        }
-        mRows[i].coverage = total;
-        mRows[i].fraction = mSelection.empty() ? 0.0 : double(total.cells) / (cellsPerTile * double(mSelection.size()));
+    const std::vector<core::algebra::AreaCoverage> coverage = pipeline::coverageByLayer(mLayers, mSelection);
+    for (std::size_t i = 0; i < mRows.size() && i < coverage.size(); ++i) {
+        mRows[i].coverage = coverage[i];
+        mRows[i].fraction =
+            mSelection.empty() ? 0.0 : double(coverage[i].cells) / (cellsPerTile * double(mSelection.size()));
     }
 }
 
 std::vector<TileFigures> MapDocument::tileFigures() const {
+    const core::Scene none;
+    const std::vector<pipeline::TileTally> tallies =
+        pipeline::tallyTiles(mScene ? *mScene : none, *mCatalogue, mSelection);
     std::vector<TileFigures> out;
-    for (const core::TileId& t : mSelection) {
+    for (const pipeline::TileTally& t : tallies) {
         TileFigures f;
-        f.tile = t;
+        f.tile = t.tile;
         for (std::size_t i = 0; i < mRows.size(); ++i) {
-            const core::BitTile* bits = mLayers.tile(t, static_cast<int>(i));
+            const core::BitTile* bits = mLayers.tile(t.tile, static_cast<int>(i));
             f.layerFractions.push_back(bits ? bits->count() / 65536.0 : 0.0);
         }
-        if (mScene) {
-            for (const core::BuildingRecord& b : mScene->buildings) {
-                if (b.tile != t) continue;
-                if (b.outcome == core::BuildingOutcome::Placed) ++f.buildingsPlaced;
-                if (b.outcome == core::BuildingOutcome::Blocked) ++f.buildingsBlocked;
-                if (b.outcome == core::BuildingOutcome::NoModelFits) ++f.buildingsUnmatched;
-            }
-            for (const core::InstanceBlock& block : mScene->blocks) {
-                if (block.tile != t || block.asset < 0) continue;
-                const core::AssetInfo* info = mCatalogue->find(mScene->assets[static_cast<std::size_t>(block.asset)]);
-                if (!info || info->category == "building") continue;
-                const int n = static_cast<int>(block.instances.size());
-                f.vegetation += n;
-                if (info->category == "tree") f.trees += n;
-            }
-        }
+        f.buildingsPlaced = t.buildingsPlaced;
+        f.buildingsBlocked = t.buildingsBlocked;
+        f.buildingsUnmatched = t.buildingsUnmatched;
+        f.trees = t.trees;
+        f.vegetation = t.vegetation;
         out.push_back(std::move(f));
     }
     return out;
@@ -545,8 +399,8 @@ void MapDocument::setSelection(std::vector<core::TileId> tiles) {
     tiles = sortedTiles(std::move(tiles));
     std::erase_if(tiles, [&](const core::TileId& t) { return t.zoom != mProject.zoom; });
     if (tiles == mSelection) return;
-    mUndo.push(new ValueCommand<std::vector<core::TileId>>(this, &MapDocument::applySelection, mSelection,
-                                                           std::move(tiles), tr("Select tiles")));
+    mUndo.push(new Command<std::vector<core::TileId>>(this, &MapDocument::applySelection, mSelection, std::move(tiles),
+                                                      tr("Select tiles")));
 }
 
 void MapDocument::applySelection(std::vector<core::TileId> tiles) {
@@ -585,9 +439,9 @@ core::Status MapDocument::editRule(const project::RuleEdit& edit) {
         core::Status single = project::applyRuleEdit(alone, edit);
         return single ? rules.error() : single.error();
     }
-    mUndo.push(new ValueCommand<std::vector<project::RuleEdit>>(this, &MapDocument::applyRuleEdits, mProject.ruleEdits,
-                                                                std::move(edits), tr("Change %1").arg(qs(edit.path)),
-                                                                kRuleEditMergeId, edit.path));
+    mUndo.push(new Command<std::vector<project::RuleEdit>>(this, &MapDocument::applyRuleEdits, mProject.ruleEdits,
+                                                           std::move(edits), tr("Change %1").arg(qs(edit.path)),
+                                                           kRuleEditMergeId, edit.path));
     return core::Status::success();
 }
 
@@ -606,8 +460,8 @@ void MapDocument::applyRuleEdits(std::vector<project::RuleEdit> edits) {
 
 void MapDocument::setSeed(std::uint64_t seed) {
     if (seed == mProject.seed) return;
-    mUndo.push(new ValueCommand<std::uint64_t>(this, &MapDocument::applySeed, mProject.seed, seed,
-                                               tr("Change the seed"), kRuleEditMergeId, "seed"));
+    mUndo.push(new Command<std::uint64_t>(this, &MapDocument::applySeed, mProject.seed, seed, tr("Change the seed"),
+                                          kRuleEditMergeId, "seed"));
 }
 
 void MapDocument::applySeed(std::uint64_t seed) {
@@ -620,32 +474,17 @@ void MapDocument::applySeed(std::uint64_t seed) {
 
 core::Status MapDocument::addDerivedLayer(const project::DerivedLayer& layer) {
     if (!mSession) return core::Error{"no map is loaded"};
-    const auto& names = mSession->map().store.layerNames();
-    if (std::find(names.begin(), names.end(), layer.name) != names.end()) {
-        return core::Error{"'" + layer.name + "' is a layer of the map: choose another name"};
-    }
-    for (const auto& e : mRules.expressions()) {
-        if (e.name == layer.name) return core::Error{"'" + layer.name + "' is a named expression of the rules"};
-    }
+    if (!QColor(qs(layer.colour)).isValid()) return core::badArguments("'" + layer.colour + "' is not a colour");
     std::vector<project::DerivedLayer> after = mProject.expressions;
     std::erase_if(after, [&](const project::DerivedLayer& d) { return d.name == layer.name; });
     after.push_back(layer);
-    if (!core::isLayerName(layer.name)) {
-        return core::badArguments("'" + layer.name + "' is not a layer name (" + std::string(core::kLayerNameRule) +
-                                  ")");
+    if (core::Status s = pipeline::checkProjectLayers(mapStore(mSession), mRules.expressions(), after, mProject.seed);
+        !s) {
+        return s;
     }
-    if (!QColor(qs(layer.colour)).isValid()) return core::Error{"'" + layer.colour + "' is not a colour"};
-    // Check on a scratch stack: the project only takes layers that evaluate.
-    LayerStack scratch(mapStore(mSession));
-    for (const auto& e : mRules.expressions()) (void)scratch.addDerived(e.name, e.text, mProject.seed);
-    for (const auto& d : after) {
-        if (core::Status s = scratch.addDerived(d.name, d.text, mProject.seed); !s) {
-            return core::Error{d.name + ": " + s.message()};
-        }
-    }
-    mUndo.push(new ValueCommand<std::vector<project::DerivedLayer>>(this, &MapDocument::applyDerivedLayers,
-                                                                    mProject.expressions, std::move(after),
-                                                                    tr("Save layer %1").arg(qs(layer.name))));
+    mUndo.push(new Command<std::vector<project::DerivedLayer>>(this, &MapDocument::applyDerivedLayers,
+                                                               mProject.expressions, std::move(after),
+                                                               tr("Save layer %1").arg(qs(layer.name))));
     return core::Status::success();
 }
 
@@ -653,9 +492,9 @@ void MapDocument::removeDerivedLayer(const QString& name) {
     std::vector<project::DerivedLayer> after = mProject.expressions;
     std::erase_if(after, [&](const project::DerivedLayer& d) { return qs(d.name) == name; });
     if (after.size() == mProject.expressions.size()) return;
-    mUndo.push(new ValueCommand<std::vector<project::DerivedLayer>>(this, &MapDocument::applyDerivedLayers,
-                                                                    mProject.expressions, std::move(after),
-                                                                    tr("Remove layer %1").arg(name)));
+    mUndo.push(new Command<std::vector<project::DerivedLayer>>(this, &MapDocument::applyDerivedLayers,
+                                                               mProject.expressions, std::move(after),
+                                                               tr("Remove layer %1").arg(name)));
 }
 
 void MapDocument::applyDerivedLayers(std::vector<project::DerivedLayer> layers) {

@@ -11,15 +11,11 @@
 /// bake while one runs cancels it and bakes again when it has stopped.
 
 #include <QColor>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <QUndoStack>
 
-#include <atomic>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,14 +25,17 @@
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/map_layers.h"
+#include "terrabit/core/pipeline/layer_stack.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/project/project.h"
 #include "terrabit/core/scene/scene.h"
-#include "terrabit/ui/document/layer_stack.h"
+#include "terrabit/ui/document/job_runner.h"
 
 namespace terrabit::ui {
+
+using core::pipeline::LayerStack;
 
 /// What the document shows of one layer (base, class or derived).
 struct LayerRow {
@@ -81,7 +80,7 @@ public:
     /// True when there are changes not saved to projectFile().
     bool modified() const { return !mUndo.isClean() || mDirtyOutsideUndo; }
     /// True while a job (load, bake, export) runs.
-    bool busy() const { return mRunning != Job::None; }
+    bool busy() const { return mJobs.busy(); }
     /// True when a map is loaded (its layers can be shown).
     bool hasMap() const { return mSession != nullptr; }
     /// The map's layers rasterized at the project's zoom over every tile with content; nullptr
@@ -192,18 +191,17 @@ signals:
     void modifiedChanged(bool modified);
     void projectFileChanged(const QString& file);
 
-public:
-    // Internal: what a job hands back (map_document.cpp).
-    struct JobResult;
-
 private:
-    enum class Job { None, Load, Bake, Export };
-
     core::Status startLoad(core::project::Project project, const std::filesystem::path& file, bool modified);
-    void startJob(Job kind, std::function<std::shared_ptr<JobResult>(const core::ProgressCallback&)> work);
-    void jobDone();
+    // What each job does with its result, on the UI thread.
+    void loaded(std::shared_ptr<core::pipeline::Session> session, core::placement::PlacementRules rules,
+                core::project::Project project, const std::filesystem::path& file, bool modified);
+    void loadDone(const core::Error& error);
+    void bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report, const QString& error,
+                  bool cancelled);
+    void exportDone(bool ok, const QString& message);
+    /// Starts the bake a change asked for while a job ran.
     void startPending();
-    core::ProgressCallback progressCallback();
     /// Re-evaluates the derived layers and the rows (coverage over the selection).
     void rebuildLayers();
     void updateCoverage();
@@ -227,13 +225,9 @@ private:
     bool mDirtyOutsideUndo = false;
     bool mWasModified = false;
     QString mLastError;
-
-    QThreadPool mPool;
-    QFutureWatcher<std::shared_ptr<JobResult>> mWatcher;
-    Job mRunning = Job::None;
-    bool mBakePending = false;
-    std::atomic<bool> mCancel{false};
-    std::atomic<int> mLastPercent{-1};
+    bool mBakePending = false;  ///< a change asked for a bake while a job ran
+    /// Last: destroyed first, so its destructor's wait ends before anything a job uses goes.
+    JobRunner mJobs;
 };
 
 }  // namespace terrabit::ui

@@ -69,6 +69,11 @@ struct SessionInput {
     }
 };
 
+/// What opening a project's map takes: its map file and open options, its rules (the embedded
+/// text, named "project rules"; else its rules file; else `defaultRules`) and its zoom, the
+/// whole map (tiles with content). Error: the project names no map.
+Result<SessionInput> projectInput(const project::Project& project, const std::filesystem::path& defaultRules);
+
 class Session {
 public:
     /// Checks the rules (layers, then passes), the tile selection and the catalogue, then reads,

@@ -1,21 +1,25 @@
 #pragma once
 /// LayerStack: the map's base layers followed by derived layers (evaluated layer expressions),
-/// as one LayerSource over the tiles of the map — what the map browser paints, the layers panel
-/// measures, the expression editor and the probe read.
+/// as one LayerSource over the tiles of the map — what the desktop's map browser paints, its
+/// layers panel measures, its expression editor and probe read. stackProjectLayers builds a
+/// project's: the map's layers, the rules' named expressions, then the project's own.
 ///
 /// Copies are cheap and share the bits (base and derived layers are immutable once made), so a
 /// worker thread can evaluate on a copy while the UI thread replaces the document's stack.
 
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/project/project.h"
 #include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/tiling/layer_store.h"
 
-namespace terrabit::ui {
+namespace terrabit::core::pipeline {
 
 class LayerStack final : public core::LayerSource {
 public:
@@ -47,4 +51,19 @@ private:
     std::vector<std::shared_ptr<const std::vector<core::BitTile>>> mDerived;
 };
 
-}  // namespace terrabit::ui
+/// A project's layers over `base`: the map's, then the rules' named expressions (one that does
+/// not evaluate on this map is left out: the bake reports it), then the project's derived
+/// layers, each reading the layers before it. A project layer that fails is left out and its
+/// error, naming it, added to `problems` (when given). `seed` keys random() and noise().
+LayerStack stackProjectLayers(std::shared_ptr<const LayerStore> base, std::span<const placement::ExpressionRule> named,
+                              std::span<const project::DerivedLayer> derived, std::uint64_t seed,
+                              std::vector<Error>* problems = nullptr);
+
+/// Checks a project's derived layers as stackProjectLayers would stack them, all or nothing:
+/// each name must be a layer name, not one of the map's layers or the rules' named expressions,
+/// and each expression must evaluate. The error names the first layer that fails; a bad name or
+/// clash is a bad argument.
+Status checkProjectLayers(std::shared_ptr<const LayerStore> base, std::span<const placement::ExpressionRule> named,
+                          std::span<const project::DerivedLayer> derived, std::uint64_t seed);
+
+}  // namespace terrabit::core::pipeline
