@@ -219,16 +219,9 @@ public:
         for (int k = 0; k < count; ++k) {
             const scale::ShardWork& batch = batches[static_cast<std::size_t>(k)];
             const double from = static_cast<double>(k) / count, span = 1.0 / count;
-            // The layers the batch reads: its baked tiles and their neighbours.
-            std::vector<TileId> read;
-            for (const TileId& b : batch.baked) {
-                for (const TileId& n : placement::neighbourhoodOf(b)) {
-                    if (m.index.slot(n)) read.push_back(n);
-                }
+            if (Status s = session.rasterize(layersRead(batch)); !s) {
+                return failure(err(), s.message(), kExitNothingUsable);
             }
-            std::sort(read.begin(), read.end());
-            read.erase(std::unique(read.begin(), read.end()), read.end());
-            if (Status s = session.rasterize(read); !s) return failure(err(), s.message(), kExitNothingUsable);
             if (!reportProgress(progress, from, "rasterizing")) {
                 return failure(err(), "bake cancelled", kExitNothingUsable);
             }
@@ -274,6 +267,30 @@ public:
         warnings.insert(warnings.end(), bakeWarnings.begin(), bakeWarnings.end());
         printWarnings(err(), warnings);
 
+        if (const int code = joinBatches(folders); code != kExitOk) return code;
+        footprint.batches = batches.size();
+        footprint.tiles = m.index.tiles().size();
+        return kExitOk;
+    }
+
+    /// The tiles whose layers a batch reads: its baked tiles and their neighbours in the index.
+    std::vector<TileId> layersRead(const scale::ShardWork& batch) const {
+        std::vector<TileId> read;
+        for (const TileId& b : batch.baked) {
+            for (const TileId& n : placement::neighbourhoodOf(b)) {
+                if (m.index.slot(n)) read.push_back(n);
+            }
+        }
+        std::sort(read.begin(), read.end());
+        read.erase(std::unique(read.begin(), read.end()), read.end());
+        return read;
+    }
+
+    /// Joins the batches' folders into the output folder as `terrabit-cli merge` joins shards,
+    /// and sums the densities as the whole bake does.
+    int joinBatches(const std::vector<std::filesystem::path>& folders) {
+        namespace fs = std::filesystem;
+        std::error_code ec;
         const auto joinStart = Clock::now();
         if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen); !s) {
             return failure(err(), s.message(), kExitNothingUsable);
@@ -299,8 +316,6 @@ public:
         const double cells = static_cast<double>(totals.vegetationCells);
         totals.requestedDensity = cells > 0 ? requested / cells : 0.0;
         totals.achievedDensity = cells > 0 ? static_cast<double>(totals.vegetationInstances) / cells : 0.0;
-        footprint.batches = batches.size();
-        footprint.tiles = m.index.tiles().size();
         return kExitOk;
     }
 
@@ -314,79 +329,37 @@ public:
     }
 };
 
-}  // namespace
-
-int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
-    const auto start = Clock::now();
-    if (command.outDir.empty()) return failure(err, "--out: give a folder for the scene", kExitBadArguments);
-    if (command.formats.empty()) return failure(err, "--format: give at least one format", kExitBadArguments);
-    if (command.blockCells < 1 || command.blockCells > kTileCells) {
-        return failure(err, "--block-cells: " + std::to_string(command.blockCells) + " is outside 1..256",
-                       kExitBadArguments);
-    }
-
-    // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress). The
-    // session checks rules, tiles and catalogue before it reads the map.
-    const auto part = [&progress](double from, double span) -> ProgressCallback {
-        if (!progress) return {};
-        return [&progress, from, span](double f, std::string_view stage) { return progress(from + span * f, stage); };
-    };
-    const bool sharded = command.shard.count > 0;
-    const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
-        return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
-    });
-    const bool mayStream = command.batchTiles > 0 && perTileFormats;
-    pipeline::SessionInput input;
-    input.map = command.input;
-    input.tiles = command.selection;
-    input.catalogueFile = command.catalogue;
-    input.threads = command.threads;
-    input.rasterize = !mayStream;
-    auto opened = pipeline::Session::open(std::move(input), mayStream ? part(0.0, 0.2) : part(0.0, 0.5));
-    if (!opened) return failure(err, opened.error());
-    pipeline::Session& session = **opened;
+/// Bakes and writes: at once, or streamed a batch at a time when every format is per tile and
+/// the tiles make more than one batch; a shard streams its own tiles. kNoTiles for a shard
+/// without tiles.
+int bakeAndWrite(BakeRun& run, pipeline::Session& session, bool mayStream, Clock::time_point start,
+                 const ProgressCallback& progress) {
+    const BakeCommand& command = run.command;
     const MapLayers& m = session.map();
-    std::vector<std::string> warnings = session.warnings();
-    if (m.index.tiles().empty()) {
-        printWarnings(err, warnings);
-        return failure(err,
-                       "nothing to bake: no tile of " + command.input.file.string() + " holds any layer at zoom " +
-                           std::to_string(command.selection.zoom),
-                       kExitNothingUsable);
+    const auto part = [&progress](double from, double span) -> ProgressCallback {
+        return BakeRun::scaled(progress, from, span);
+    };
+    if (!mayStream) return run.whole(part(0.5, 0.5));
+    std::vector<TileId> tiles = m.index.tiles();
+    const bool sharded = command.shard.count > 0;
+    if (sharded) {
+        if (const int code = run.beginShard(session.rules()); code != kExitOk) return code;
+        tiles = run.shard.own;
     }
+    const std::vector<scale::ShardWork> batches =
+        scale::batchWorks(m.index, tiles, command.batchTiles, session.rules());
+    if (batches.size() > 1 || sharded) {
+        const int code = run.streamed(batches, part(0.2, 0.8));
+        return code == kExitOk && sharded ? run.finishShard(std::move(run.tallies), start) : code;
+    }
+    // One batch: the whole bake, its tiles rasterized now.
+    if (Status s = session.rasterize(m.index.tiles()); !s) return failure(run.err(), s.message(), kExitNothingUsable);
+    return run.whole(part(0.2, 0.8));
+}
 
-    BakeRun run(command, session, warnings, err);
-    int code = kExitOk;
-    if (mayStream) {
-        // A shard streams its own tiles.
-        std::vector<TileId> tiles = m.index.tiles();
-        if (sharded) {
-            code = run.beginShard(session.rules());
-            tiles = run.shard.own;
-        }
-        const std::vector<scale::ShardWork> batches =
-            code == kExitOk ? scale::batchWorks(m.index, tiles, command.batchTiles, session.rules())
-                            : std::vector<scale::ShardWork>();
-        if (code != kExitOk) {
-            // the shard has no tiles, or its old record could not be removed
-        } else if (batches.size() > 1 || sharded) {
-            code = run.streamed(batches, part(0.2, 0.8));
-            if (code == kExitOk && sharded) code = run.finishShard(std::move(run.tallies), start);
-        } else {
-            // One batch: the whole bake, its tiles rasterized now.
-            if (Status s = session.rasterize(m.index.tiles()); !s) return failure(err, s.message(), kExitNothingUsable);
-            code = run.whole(part(0.2, 0.8));
-        }
-    } else {
-        code = run.whole(part(0.5, 0.5));
-    }
-    if (code == kNoTiles) {
-        out << run.shardLine;
-        return kExitOk;
-    }
-    if (code != kExitOk) return code;
-    if (command.footprint) *command.footprint = run.footprint;
-
+/// The bake's summary on `out` (see runBake).
+void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& run, const MapLayers& m,
+                  Clock::time_point start) {
     const BakeTotals& s = run.totals;
     out << run.shardLine;
     out << "baked " << s.tiles << " tiles of " << m.map.source << " at zoom " << s.zoom << " (seed " << s.seed
@@ -438,6 +411,54 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
         << fixed(s.bakeMs, 0) << " ms, write " << fixed(run.writeMs, 0) << " ms";
     if (run.footprint.batches > 1) out << ", join " << fixed(run.joinMs, 0) << " ms";
     out << ", total " << fixed(ms, 0) << " ms\n";
+}
+
+}  // namespace
+
+int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
+    const auto start = Clock::now();
+    if (command.outDir.empty()) return failure(err, "--out: give a folder for the scene", kExitBadArguments);
+    if (command.formats.empty()) return failure(err, "--format: give at least one format", kExitBadArguments);
+    if (command.blockCells < 1 || command.blockCells > kTileCells) {
+        return failure(err, "--block-cells: " + std::to_string(command.blockCells) + " is outside 1..256",
+                       kExitBadArguments);
+    }
+
+    // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress, 0 .. 0.2
+    // when streaming, which rasterizes later). The session checks rules, tiles and catalogue
+    // before it reads the map.
+    const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
+        return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
+    });
+    const bool mayStream = command.batchTiles > 0 && perTileFormats;
+    pipeline::SessionInput input;
+    input.map = command.input;
+    input.tiles = command.selection;
+    input.catalogueFile = command.catalogue;
+    input.threads = command.threads;
+    input.rasterize = !mayStream;
+    auto opened = pipeline::Session::open(std::move(input), BakeRun::scaled(progress, 0.0, mayStream ? 0.2 : 0.5));
+    if (!opened) return failure(err, opened.error());
+    pipeline::Session& session = **opened;
+    const MapLayers& m = session.map();
+    std::vector<std::string> warnings = session.warnings();
+    if (m.index.tiles().empty()) {
+        printWarnings(err, warnings);
+        return failure(err,
+                       "nothing to bake: no tile of " + command.input.file.string() + " holds any layer at zoom " +
+                           std::to_string(command.selection.zoom),
+                       kExitNothingUsable);
+    }
+
+    BakeRun run(command, session, warnings, err);
+    const int code = bakeAndWrite(run, session, mayStream, start, progress);
+    if (code == kNoTiles) {
+        out << run.shardLine;
+        return kExitOk;
+    }
+    if (code != kExitOk) return code;
+    if (command.footprint) *command.footprint = run.footprint;
+    printSummary(out, command, run, m, start);
     return kExitOk;
 }
 

@@ -120,38 +120,27 @@ int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, 
 
 // -- rasterize --------------------------------------------------------------------------------
 
-int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
-                 const ProgressCallback& progress) {
-    if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"));
-    const auto start = Clock::now();
-    auto session = pipeline::Session::open(
-        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
-    if (!session) return fail(err, session.error());
-    const MapLayers& m = (*session)->map();
+namespace {
+
+/// Writes every tile's preview and layer GeoTIFFs on a few threads (GDAL datasets are
+/// independent, and file creation, not encoding, is what costs here). The first failing tile's
+/// error, in tile order.
+Result<std::vector<TileFiles>> writeTiles(const MapLayers& m, const std::filesystem::path& outDir, int threadCount,
+                                          const ProgressCallback& progress) {
     const std::vector<TileId>& tiles = m.store.tiles();
     const std::vector<LayerInfo>& layers = m.classified.layers;
-
-    std::error_code ec;
-    std::filesystem::create_directories(command.outDir, ec);
-    if (ec) {
-        return fail(err, ioError(command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")"));
-    }
-
-    // Write tiles on a few threads: GDAL datasets are independent, and file creation, not
-    // encoding, is what costs here.
-    auto t = Clock::now();
     std::vector<TileFiles> files(tiles.size());
     std::atomic<std::size_t> next{0}, done{0};
     std::mutex mutex;
     std::string firstError;
     std::size_t firstErrorSlot = tiles.size();
-    int threads = command.threads > 0 ? command.threads : static_cast<int>(std::thread::hardware_concurrency());
+    int threads = threadCount > 0 ? threadCount : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::clamp(threads, 1, static_cast<int>(std::max<std::size_t>(tiles.size(), 1)));
     std::vector<std::thread> pool;
     for (int i = 0; i < threads; ++i) {
         pool.emplace_back([&] {
             for (std::size_t s; (s = next.fetch_add(1)) < tiles.size();) {
-                auto written = writeTile(m.store, s, layers, command.outDir);
+                auto written = writeTile(m.store, s, layers, outDir);
                 if (written) {
                     files[s] = std::move(*written);
                 } else {
@@ -171,28 +160,17 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     }
     for (std::thread& th : pool) th.join();
     (void)reportProgress(progress, 1.0, "writing");
-    if (!firstError.empty()) return fail(err, ioError(firstError));
-    const double writeMs = msSince(t);
+    if (!firstError.empty()) return ioError(firstError);
+    return files;
+}
 
-    // The summary.
-    using Json = nlohmann::ordered_json;
-    Json summary;
-    summary["source"] = m.map.source;
-    summary["format"] = m.map.format;
-    if (m.map.format == "OSM" || m.map.format == "MVT" || m.map.format == "MBTiles") {
-        summary["attribution"] = m.map.format == "OSM" ? "© OpenStreetMap contributors, ODbL 1.0"
-                                                       : "© OpenStreetMap contributors, ODbL 1.0 (and the tile "
-                                                         "provider's attribution)";
-    }
-    summary["rules"] = m.rules.source();
-    summary["zoom"] = command.selection.zoom;
-    if (!m.map.extent.empty()) {
-        const LonLat sw = mercatorToLonLat(m.map.extent.min);
-        const LonLat ne = mercatorToLonLat(m.map.extent.max);
-        summary["extent_lonlat"] = {sw.lon, sw.lat, ne.lon, ne.lat};
-    }
-    summary["features"] = {{"read", m.map.features.size()}, {"unclassified", m.classified.unclassified}};
+using Json = nlohmann::ordered_json;
 
+/// summary.json's per-tile list (each layer's cells, coverage and file) and per-layer list
+/// (features, cells, coverage, area, tiles with content).
+std::pair<Json, Json> tileAndLayerSummaries(const MapLayers& m, const std::vector<TileFiles>& files) {
+    const std::vector<TileId>& tiles = m.store.tiles();
+    const std::vector<LayerInfo>& layers = m.classified.layers;
     std::vector<std::uint64_t> cells(layers.size(), 0);
     std::vector<std::size_t> tilesWith(layers.size(), 0);
     std::vector<double> areaM2(layers.size(), 0.0);
@@ -243,6 +221,52 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
         jl["tiles_with_content"] = tilesWith[l];
         layerList.push_back(std::move(jl));
     }
+    return {std::move(tileList), std::move(layerList)};
+}
+
+}  // namespace
+
+int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
+                 const ProgressCallback& progress) {
+    if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"));
+    const auto start = Clock::now();
+    auto session = pipeline::Session::open(
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    if (!session) return fail(err, session.error());
+    const MapLayers& m = (*session)->map();
+    const std::vector<TileId>& tiles = m.store.tiles();
+    const std::vector<LayerInfo>& layers = m.classified.layers;
+
+    std::error_code ec;
+    std::filesystem::create_directories(command.outDir, ec);
+    if (ec) {
+        return fail(err, ioError(command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")"));
+    }
+
+    auto t = Clock::now();
+    auto files = writeTiles(m, command.outDir, command.threads, progress);
+    if (!files) return fail(err, files.error());
+    const double writeMs = msSince(t);
+
+    // The summary.
+    Json summary;
+    summary["source"] = m.map.source;
+    summary["format"] = m.map.format;
+    if (m.map.format == "OSM" || m.map.format == "MVT" || m.map.format == "MBTiles") {
+        summary["attribution"] = m.map.format == "OSM" ? "© OpenStreetMap contributors, ODbL 1.0"
+                                                       : "© OpenStreetMap contributors, ODbL 1.0 (and the tile "
+                                                         "provider's attribution)";
+    }
+    summary["rules"] = m.rules.source();
+    summary["zoom"] = command.selection.zoom;
+    if (!m.map.extent.empty()) {
+        const LonLat sw = mercatorToLonLat(m.map.extent.min);
+        const LonLat ne = mercatorToLonLat(m.map.extent.max);
+        summary["extent_lonlat"] = {sw.lon, sw.lat, ne.lon, ne.lat};
+    }
+    summary["features"] = {{"read", m.map.features.size()}, {"unclassified", m.classified.unclassified}};
+
+    auto [tileList, layerList] = tileAndLayerSummaries(m, *files);
     summary["layers"] = std::move(layerList);
     summary["tiles"] = std::move(tileList);
     const std::vector<std::string> warnings = (*session)->warnings();
