@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -25,19 +26,26 @@ std::string fixed(double v, int digits) {
 
 }  // namespace
 
-Result<RuleSet> loadRules(const MapInput& input) {
-    if (!input.rulesText.empty()) {
-        auto rules = RuleSet::parse(input.rulesText, input.rulesName.empty() ? "rules" : input.rulesName);
-        if (!rules) return withKind(rules.error(), ErrorKind::BadArguments);
-        return rules;
-    }
+Result<RulesDocument> readRulesDocument(const MapInput& input) {
+    if (!input.rulesText.empty())
+        return RulesDocument{input.rulesText, input.rulesName.empty() ? "rules" : input.rulesName};
     if (input.rules.empty()) {
         return badArguments(
             "no rules file: none was given (--rules) and resources/rules/default.yaml was not found beside "
             "the executable");
     }
-    // The rules are the user's choice, like an option: a broken rules file is a bad argument.
-    auto rules = RuleSet::load(input.rules);
+    std::ifstream in(input.rules, std::ios::binary);
+    if (!in) return badArguments(input.rules.string() + ": cannot open the rules file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return badArguments(input.rules.string() + ": cannot read the rules file");
+    return RulesDocument{text.str(), input.rules.string()};
+}
+
+Result<RuleSet> loadRules(const MapInput& input) {
+    auto document = readRulesDocument(input);
+    if (!document) return document.error();
+    auto rules = RuleSet::parse(document->text, document->name);
     if (!rules) return withKind(rules.error(), ErrorKind::BadArguments);
     return rules;
 }

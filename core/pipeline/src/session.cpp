@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <sstream>
 
 #include "terrabit/core/tiling/rasterize_some.h"
 
@@ -12,28 +10,6 @@ namespace terrabit::core::pipeline {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-/// The rules document's text and the name its errors use: the text given, else the file's.
-/// The rules are the user's choice, like an option: a missing one is a bad argument.
-Status readRulesDocument(const io::MapInput& input, std::string& text, std::string& name) {
-    if (!input.rulesText.empty()) {
-        text = input.rulesText;
-        name = input.rulesName.empty() ? "rules" : input.rulesName;
-        return Status::success();
-    }
-    if (input.rules.empty()) {
-        return badArguments(
-            "no rules file: none was given (--rules) and resources/rules/default.yaml was not found beside "
-            "the executable");
-    }
-    std::ifstream in(input.rules, std::ios::binary);
-    if (!in) return badArguments(input.rules.string() + ": cannot read the rules file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    text = s.str();
-    name = input.rules.string();
-    return Status::success();
-}
 
 Result<std::shared_ptr<const AssetCatalogue>> catalogueOf(const SessionInput& input) {
     if (input.catalogue) return input.catalogue;
@@ -78,7 +54,10 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
     s->mZoom = input.tiles.zoom;
 
     // Everything the user named is checked before the map is read: rules, tiles, catalogue.
-    if (Status st = readRulesDocument(input.map, s->mRulesDocument, s->mRulesName); !st) return st.error();
+    auto document = io::readRulesDocument(input.map);
+    if (!document) return document.error();
+    s->mRulesDocument = std::move(document->text);
+    s->mRulesName = std::move(document->name);
     auto layerRules = RuleSet::parse(s->mRulesDocument, s->mRulesName);
     if (!layerRules) return withKind(layerRules.error(), ErrorKind::BadArguments);
     if (input.passes != PassNeed::None) {

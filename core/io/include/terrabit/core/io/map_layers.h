@@ -77,8 +77,17 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
                                                 const ProgressCallback& progress);
 
-/// The rules document of `input` (its text, else its file); a missing or broken one is a bad
-/// argument (the rules are the user's choice, like an option), with the loader's
+/// A rules document's text and the name its messages use (its file, or MapInput::rulesName).
+struct RulesDocument {
+    std::string text;
+    std::string name;
+};
+
+/// The rules document of `input`: its text, else its file's. A missing or unreadable one is a
+/// bad argument (the rules are the user's choice, like an option).
+Result<RulesDocument> readRulesDocument(const MapInput& input);
+
+/// The rules document of `input` parsed; a broken one is a bad argument with the loader's
 /// file:line:column message.
 Result<RuleSet> loadRules(const MapInput& input);
 
