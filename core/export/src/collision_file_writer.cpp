@@ -29,11 +29,10 @@ void putBytes(std::vector<std::uint8_t>& out, const void* data, std::size_t n) {
     if (n > 0) std::memcpy(out.data() + at, data, n);
 }
 
-}  // namespace
-
-Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles) {
-    const int layers = grid.layerCount();
-    if (layers == 0) return Error{"collision grid file: the grid has no layers to write"};
+/// What a file can hold: a layer or more, names of 1 to 255 bytes, a region of at most
+/// kMaxCollisionFileTiles tiles.
+Status checkWritable(const CollisionGrid& grid) {
+    if (grid.layerCount() == 0) return Error{"collision grid file: the grid has no layers to write"};
     for (const std::string& name : grid.layerNames()) {
         if (name.empty() || name.size() > 255) {
             return Error{"collision grid file: layer name '" + name + "' must be 1 to 255 bytes long"};
@@ -44,54 +43,67 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
                      std::to_string(grid.tilesHigh()) + " tiles is larger than the " +
                      std::to_string(kMaxCollisionFileTiles) + " a file may hold"};
     }
+    return Status::success();
+}
+
+/// The tiles of the grid's region where some layer has a cell, in (y, x) order.
+std::vector<TileId> occupiedTiles(const CollisionGrid& grid) {
+    const TileId origin = grid.origin();
+    std::vector<TileId> listed;
+    for (int ty = 0; ty < grid.tilesHigh(); ++ty) {
+        for (int tx = 0; tx < grid.tilesWide(); ++tx) {
+            const TileId t{grid.zoom(), origin.x + static_cast<std::uint32_t>(tx),
+                           origin.y + static_cast<std::uint32_t>(ty)};
+            for (int l = 0; l < grid.layerCount(); ++l) {
+                if (grid.tileBits(l, t).any()) {
+                    listed.push_back(t);
+                    break;
+                }
+            }
+        }
+    }
+    return listed;
+}
+
+/// The tiles asked for, in (y, x) order: each in the grid's region, each once.
+Result<std::vector<TileId>> givenTiles(const CollisionGrid& grid, std::span<const TileId> tiles) {
     const TileId origin = grid.origin();
     const auto insideRegion = [&](const TileId& t) {
         return t.zoom == grid.zoom() && t.x >= origin.x && t.y >= origin.y &&
                t.x - origin.x < static_cast<std::uint32_t>(grid.tilesWide()) &&
                t.y - origin.y < static_cast<std::uint32_t>(grid.tilesHigh());
     };
-
-    std::vector<TileId> listed;
-    if (tiles.empty()) {
-        for (int ty = 0; ty < grid.tilesHigh(); ++ty) {
-            for (int tx = 0; tx < grid.tilesWide(); ++tx) {
-                const TileId t{grid.zoom(), origin.x + static_cast<std::uint32_t>(tx),
-                               origin.y + static_cast<std::uint32_t>(ty)};
-                for (int l = 0; l < layers; ++l) {
-                    if (grid.tileBits(l, t).any()) {
-                        listed.push_back(t);
-                        break;
-                    }
-                }
-            }
+    std::vector<TileId> listed(tiles.begin(), tiles.end());
+    for (const TileId& t : listed) {
+        if (!insideRegion(t)) {
+            return Error{"collision grid file: tile " + t.quadkey() + " (zoom " + std::to_string(t.zoom) +
+                         ") is outside the grid's region"};
         }
-    } else {
-        listed.assign(tiles.begin(), tiles.end());
-        for (const TileId& t : listed) {
-            if (!insideRegion(t)) {
-                return Error{"collision grid file: tile " + t.quadkey() + " (zoom " + std::to_string(t.zoom) +
-                             ") is outside the grid's region"};
-            }
-        }
-        std::sort(listed.begin(), listed.end(), [](const TileId& a, const TileId& b) {
-            return std::pair{a.y, a.x} < std::pair{b.y, b.x};
-        });
-        const auto dup = std::adjacent_find(listed.begin(), listed.end());
-        if (dup != listed.end()) return Error{"collision grid file: tile " + dup->quadkey() + " is listed twice"};
     }
+    std::sort(listed.begin(), listed.end(), [](const TileId& a, const TileId& b) {
+        return std::pair{a.y, a.x} < std::pair{b.y, b.x};
+    });
+    const auto dup = std::adjacent_find(listed.begin(), listed.end());
+    if (dup != listed.end()) return Error{"collision grid file: tile " + dup->quadkey() + " is listed twice"};
+    return listed;
+}
 
+/// Per listed tile: bit l set when layer l has a cell there.
+std::vector<std::uint64_t> layerMasks(const CollisionGrid& grid, std::span<const TileId> listed) {
     std::vector<std::uint64_t> masks(listed.size(), 0);
-    std::size_t stored = 0;
     for (std::size_t i = 0; i < listed.size(); ++i) {
-        for (int l = 0; l < layers; ++l) {
+        for (int l = 0; l < grid.layerCount(); ++l) {
             if (grid.tileBits(l, listed[i]).any()) masks[i] |= std::uint64_t{1} << l;
         }
-        stored += static_cast<std::size_t>(std::popcount(masks[i]));
     }
+    return masks;
+}
 
-    std::vector<std::uint8_t> out;
-    out.reserve(kCollisionFileHeaderSize + 256 * layers + listed.size() * kCollisionFileIndexEntrySize +
-                kCollisionFileDataAlignment + stored * sizeof(BitTile) + 4);
+/// The header, the layer names and the tile index, zero-padded to the data's alignment; the
+/// header's data offset is patched in once the names' length is known.
+void putHead(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::span<const TileId> listed,
+             std::span<const std::uint64_t> masks) {
+    const TileId origin = grid.origin();
     putBytes(out, kCollisionFileMagic, sizeof kCollisionFileMagic);
     putU32(out, kCollisionFileVersion);
     putU32(out, static_cast<std::uint32_t>(grid.zoom()));
@@ -99,7 +111,7 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
     putU32(out, origin.y);
     putU32(out, static_cast<std::uint32_t>(grid.tilesWide()));
     putU32(out, static_cast<std::uint32_t>(grid.tilesHigh()));
-    putU32(out, static_cast<std::uint32_t>(layers));
+    putU32(out, static_cast<std::uint32_t>(grid.layerCount()));
     putU32(out, static_cast<std::uint32_t>(listed.size()));
     const std::size_t dataOffsetAt = out.size();
     putU64(out, 0);  // patched below, once the names' length is known
@@ -119,9 +131,13 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
     while (out.size() % kCollisionFileDataAlignment != 0) out.push_back(0);
     const std::uint64_t dataOffset = out.size();
     for (int i = 0; i < 8; ++i) out[dataOffsetAt + i] = static_cast<std::uint8_t>(dataOffset >> (8 * i));
+}
 
+/// The bit tiles the masks name, tile by tile, layer by layer, words little-endian.
+void putBitTiles(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::span<const TileId> listed,
+                 std::span<const std::uint64_t> masks) {
     for (std::size_t i = 0; i < listed.size(); ++i) {
-        for (int l = 0; l < layers; ++l) {
+        for (int l = 0; l < grid.layerCount(); ++l) {
             if (((masks[i] >> l) & 1u) == 0) continue;
             const BitTile bits = grid.tileBits(l, listed[i]);
             const std::size_t at = out.size();
@@ -136,6 +152,23 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
             }
         }
     }
+}
+
+}  // namespace
+
+Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles) {
+    if (Status s = checkWritable(grid); !s) return s.error();
+    auto listed = tiles.empty() ? Result<std::vector<TileId>>(occupiedTiles(grid)) : givenTiles(grid, tiles);
+    if (!listed) return listed.error();
+    const std::vector<std::uint64_t> masks = layerMasks(grid, *listed);
+    std::size_t stored = 0;
+    for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
+
+    std::vector<std::uint8_t> out;
+    out.reserve(kCollisionFileHeaderSize + 256 * grid.layerCount() + listed->size() * kCollisionFileIndexEntrySize +
+                kCollisionFileDataAlignment + stored * sizeof(BitTile) + 4);
+    putHead(out, grid, *listed, masks);
+    putBitTiles(out, grid, *listed, masks);
     putU32(out, collisionFileChecksum(out));
     return out;
 }

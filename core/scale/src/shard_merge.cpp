@@ -303,96 +303,157 @@ struct MergedLines {
 /// copied a block at a time. Parts that interleave element by element (buildings, ordered by
 /// source feature) cost a key per element, as a line-by-line merge would.
 template <typename Key, typename KeyOf>
-Result<MergedLines> mergeLines(std::vector<LineArrayFile>& parts, KeyOf keyOf, BufferedFile& file) {
+class LineMerge {
+public:
+    LineMerge(std::vector<LineArrayFile>& parts, KeyOf keyOf, BufferedFile& file)
+        : mParts(parts), mKeyOf(std::move(keyOf)), mFile(file), mHeads(parts.size()) {}
+
+    Result<MergedLines> run() {
+        if (Status s = start(); !s) return s.error();
+        while (!mLive.empty()) {
+            std::pop_heap(mLive.begin(), mLive.end(), heapOrder());
+            const std::size_t best = mLive.back();
+            auto run = findRun(best);
+            if (!run) return run.error();
+            if (Status w = copyRun(best, run->bad); !w) return w.error();
+            if (run->bad == mParts[best].range().end) {
+                mLive.pop_back();
+                continue;
+            }
+            if (Status s = advance(best, *run); !s) return s.error();
+            std::push_heap(mLive.begin(), mLive.end(), heapOrder());
+        }
+        if (Status w = mFile.write(mMerged.runs == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) {
+            return w.error();
+        }
+        return mMerged;
+    }
+
+private:
     struct Head {
         std::uint64_t at = 0;    ///< where the part's next element starts
         std::uint64_t next = 0;  ///< where the element after it starts
         Key key{};
     };
-    std::vector<Head> heads(parts.size());
-    std::string element;
-    const auto probe = [&](std::size_t i, std::uint64_t at, Head& h) -> Status {
+
+    /// Where the run of the part on top of the heap ends.
+    struct Run {
+        std::uint64_t good = 0;  ///< the elements before `good` go first
+        std::uint64_t bad = 0;   ///< the element at `bad` does not (or the part's end)
+        bool badSeen = false;    ///< mSeen holds the element at `bad`
+    };
+
+    /// Reads the element of part i at `at` into `h`.
+    Status probe(std::size_t i, std::uint64_t at, Head& h) {
         h.at = at;
-        if (Status s = parts[i].elementAt(at, element, h.next); !s) return s;
-        auto k = keyOf(element);
+        if (Status s = mParts[i].elementAt(at, mElement, h.next); !s) return s;
+        auto k = mKeyOf(mElement);
         if (!k) return k.error();
         h.key = std::move(*k);
         return Status::success();
-    };
-    // A heap of the parts with elements left, smallest (key, part) on top: a region's batches
-    // are hundreds of parts.
-    std::vector<std::size_t> live;
-    MergedLines merged;
-    const auto after = [&](std::size_t a, std::size_t b) {
-        return std::tie(heads[b].key, b) < std::tie(heads[a].key, a);
-    };
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        if (parts[i].range().begin == parts[i].range().end) continue;
-        merged.elements += parts[i].range().elements;  // every part is copied to its end
-        if (Status s = probe(i, parts[i].range().begin, heads[i]); !s) return s.error();
-        live.push_back(i);
     }
-    std::make_heap(live.begin(), live.end(), after);
-    Head seen;  // the last element looked at
-    while (!live.empty()) {
-        std::pop_heap(live.begin(), live.end(), after);
-        const std::size_t best = live.back();
-        Head& head = heads[best];
-        const std::uint64_t end = parts[best].range().end;
-        // The run: every element of `best` that goes before the other parts' smallest.
-        std::uint64_t good = head.next;  // the elements before `good` go first
-        std::uint64_t bad = end;         // the element at `bad` does not (or the end)
-        bool badSeen = false;
-        if (live.size() > 1) {
-            const std::size_t rival = live.front();
-            const auto goesFirst = [&](const Head& h) {
-                return std::tie(h.key, best) < std::tie(heads[rival].key, rival);
-            };
-            // Gallop: look further and further ahead until an element does not go first...
-            for (std::uint64_t step = 0; good < bad; step = step == 0 ? 1 << 16 : step * 2) {
-                auto at = parts[best].lineFrom(good + step);
-                if (!at) return at.error();
-                if (*at >= bad) break;
-                if (Status s = probe(best, *at, seen); !s) return s.error();
-                if (!goesFirst(seen)) {
-                    bad = *at;
-                    badSeen = true;
-                    break;
-                }
-                good = seen.next;
+
+    /// The heap's order: smallest (key, part) on top.
+    auto heapOrder() const {
+        return [this](std::size_t a, std::size_t b) { return std::tie(mHeads[b].key, b) < std::tie(mHeads[a].key, a); };
+    }
+
+    /// Every part with elements is live, its head on its first element; every part is copied
+    /// to its end, so the count of elements is known now.
+    Status start() {
+        for (std::size_t i = 0; i < mParts.size(); ++i) {
+            if (mParts[i].range().begin == mParts[i].range().end) continue;
+            mMerged.elements += mParts[i].range().elements;
+            if (Status s = probe(i, mParts[i].range().begin, mHeads[i]); !s) return s;
+            mLive.push_back(i);
+        }
+        std::make_heap(mLive.begin(), mLive.end(), heapOrder());
+        return Status::success();
+    }
+
+    /// The run of `best` (just popped off the heap): every element of it that goes before the
+    /// other parts' smallest, the one now on top.
+    Result<Run> findRun(std::size_t best) {
+        Run run{mHeads[best].next, mParts[best].range().end, false};
+        if (mLive.size() > 1) {
+            const std::size_t rival = mLive.front();
+            if (Status s = gallop(best, rival, run); !s) return s.error();
+            if (Status s = bisect(best, rival, run); !s) return s.error();
+        }
+        return run;
+    }
+
+    bool goesFirst(const Head& h, std::size_t best, std::size_t rival) const {
+        return std::tie(h.key, best) < std::tie(mHeads[rival].key, rival);
+    }
+
+    /// Looks further and further ahead until an element does not go first...
+    Status gallop(std::size_t best, std::size_t rival, Run& run) {
+        for (std::uint64_t step = 0; run.good < run.bad; step = step == 0 ? 1 << 16 : step * 2) {
+            auto at = mParts[best].lineFrom(run.good + step);
+            if (!at) return at.error();
+            if (*at >= run.bad) break;
+            if (Status s = probe(best, *at, mSeen); !s) return s;
+            if (!goesFirst(mSeen, best, rival)) {
+                run.bad = *at;
+                run.badSeen = true;
+                break;
             }
-            // ... then bisect the bytes between the last that did and it.
-            while (good < bad) {
-                auto at = parts[best].lineFrom(good + std::max<std::uint64_t>((bad - good) / 2, 1));
-                if (!at) return at.error();
-                if (*at >= bad) *at = good;
-                if (Status s = probe(best, *at, seen); !s) return s.error();
-                if (goesFirst(seen)) {
-                    good = seen.next;
-                } else {
-                    bad = *at;
-                    badSeen = true;
-                }
+            run.good = mSeen.next;
+        }
+        return Status::success();
+    }
+
+    /// ... then bisects the bytes between the last that did and it.
+    Status bisect(std::size_t best, std::size_t rival, Run& run) {
+        while (run.good < run.bad) {
+            auto at = mParts[best].lineFrom(run.good + std::max<std::uint64_t>((run.bad - run.good) / 2, 1));
+            if (!at) return at.error();
+            if (*at >= run.bad) *at = run.good;
+            if (Status s = probe(best, *at, mSeen); !s) return s;
+            if (goesFirst(mSeen, best, rival)) {
+                run.good = mSeen.next;
+            } else {
+                run.bad = *at;
+                run.badSeen = true;
             }
         }
-        Status w = file.write(merged.runs++ == 0 ? std::string_view("[\n") : std::string_view(",\n"));
-        if (w) w = parts[best].copy(head.at, bad, file);
-        if (!w) return w.error();
-        if (bad == end) {
-            live.pop_back();
-            continue;
-        }
-        if (badSeen && seen.at == bad) {
-            head = seen;
-        } else if (Status s = probe(best, bad, head); !s) {
-            return s.error();
-        }
-        std::push_heap(live.begin(), live.end(), after);
+        return Status::success();
     }
-    if (Status w = file.write(merged.runs == 0 ? std::string_view("[]") : std::string_view("\n  ]")); !w) {
-        return w.error();
+
+    /// Writes the elements of `best` from its head to `bad`, after the array's opening or a
+    /// separator.
+    Status copyRun(std::size_t best, std::uint64_t bad) {
+        Status w = mFile.write(mMerged.runs++ == 0 ? std::string_view("[\n") : std::string_view(",\n"));
+        if (w) w = mParts[best].copy(mHeads[best].at, bad, mFile);
+        return w;
     }
-    return merged;
+
+    /// Moves the head of `best` to the element after its run, reusing the search's look at it.
+    Status advance(std::size_t best, const Run& run) {
+        Head& head = mHeads[best];
+        if (run.badSeen && mSeen.at == run.bad) {
+            head = mSeen;
+            return Status::success();
+        }
+        return probe(best, run.bad, head);
+    }
+
+    std::vector<LineArrayFile>& mParts;
+    KeyOf mKeyOf;
+    BufferedFile& mFile;
+    std::vector<Head> mHeads;  ///< per part
+    /// A heap of the parts with elements left (heapOrder): a region's batches are hundreds of
+    /// parts.
+    std::vector<std::size_t> mLive;
+    Head mSeen;            ///< the last element looked at
+    std::string mElement;  ///< the element probe() read last
+    MergedLines mMerged;
+};
+
+template <typename Key, typename KeyOf>
+Result<MergedLines> mergeLines(std::vector<LineArrayFile>& parts, KeyOf keyOf, BufferedFile& file) {
+    return LineMerge<Key, KeyOf>(parts, std::move(keyOf), file).run();
 }
 
 /// A merged instance's place: its tile in scene order (a tile's lines stay as its shard wrote
@@ -645,14 +706,11 @@ private:
     std::uint64_t mInstanceCount = 0;           ///< the instances their manifests count
 };
 
-}  // namespace
-
-Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings) {
-    if (job.shards.empty()) return badArguments("merge: give the shards' output folders");
-    if (job.outDir.empty()) return badArguments("--out: give a folder for the merged scene");
+/// Every folder's shard record; the error names every folder without a readable one.
+Result<std::vector<Shard>> readShards(const std::vector<fs::path>& folders) {
     std::vector<Shard> shards;
     std::string unreadable;
-    for (const fs::path& folder : job.shards) {
+    for (const fs::path& folder : folders) {
         auto record = readShardRecord(folder);
         if (!record) {
             unreadable += (unreadable.empty() ? "" : "\n") + record.message();
@@ -661,8 +719,12 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
         shards.push_back({folder, std::move(*record)});
     }
     if (!unreadable.empty()) return Error{unreadable};
+    return shards;
+}
 
-    // One shard per index of one count: name what is missing, so just those can be rerun.
+/// The shards must be one cut, each index once, and unless `subset` every index there. The
+/// error names what is missing, so just those can be rerun.
+Status checkCut(const std::vector<Shard>& shards, bool subset) {
     const int count = shards.front().record.shard.count;
     std::vector<const Shard*> byIndex(static_cast<std::size_t>(count), nullptr);
     for (const Shard& s : shards) {
@@ -679,7 +741,7 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
         slot = &s;
     }
     std::string missing;
-    for (int k = 0; k < count && !job.subset; ++k) {
+    for (int k = 0; k < count && !subset; ++k) {
         if (!byIndex[static_cast<std::size_t>(k)]) {
             const std::string spec = ShardSpec{k, count}.text();
             missing += (missing.empty() ? "" : "\n") +
@@ -687,16 +749,29 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
         }
     }
     if (!missing.empty()) return Error{missing};
+    return Status::success();
+}
 
-    std::vector<TileId> tiles;
-    for (const Shard& s : shards) tiles.insert(tiles.end(), s.record.tiles.begin(), s.record.tiles.end());
+/// Sorts tiles into the scene's order.
+void sortRowMajor(std::vector<TileId>& tiles) {
     std::sort(tiles.begin(), tiles.end(),
               [](const TileId& a, const TileId& b) { return rowMajorKey(a) < rowMajorKey(b); });
+}
+
+/// Every shard's tiles in the scene's order; no tile may be baked twice.
+Result<std::vector<TileId>> mergedTiles(const std::vector<Shard>& shards) {
+    std::vector<TileId> tiles;
+    for (const Shard& s : shards) tiles.insert(tiles.end(), s.record.tiles.begin(), s.record.tiles.end());
+    sortRowMajor(tiles);
     if (std::adjacent_find(tiles.begin(), tiles.end()) != tiles.end()) {
         return Error{"two shards baked the same tile: shards of different bakes"};
     }
     if (tiles.empty()) return Error{"the shards hold no tiles"};
-    // Shards with tiles must have written the same formats, or the merge would lose tiles.
+    return tiles;
+}
+
+/// Shards with tiles must have written the same formats, or the merge would lose tiles.
+Status checkSameFormats(const std::vector<Shard>& shards) {
     for (const char* file : {"manifest.json", "3dtiles/tileset.json"}) {
         const Shard* with = nullptr;
         const Shard* without = nullptr;
@@ -709,6 +784,11 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
                          " has not: shards baked with different --format"};
         }
     }
+    return Status::success();
+}
+
+/// Warns of the whole-scene files, which cover a shard's tiles only and are not joined.
+void warnUnjoinable(const std::vector<Shard>& shards, std::ostream& warnings) {
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
             if (f == "scene.glb" || f == "collision.tbcg") {
@@ -717,12 +797,27 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
             }
         }
     }
+}
+
+}  // namespace
+
+Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings) {
+    if (job.shards.empty()) return badArguments("merge: give the shards' output folders");
+    if (job.outDir.empty()) return badArguments("--out: give a folder for the merged scene");
+    auto shards = readShards(job.shards);
+    if (!shards) return shards.error();
+    if (Status s = checkCut(*shards, job.subset); !s) return s;
+    auto tiles = mergedTiles(*shards);
+    if (!tiles) return tiles.error();
+    if (Status s = checkSameFormats(*shards); !s) return s;
+    warnUnjoinable(*shards, warnings);
 
     std::error_code ec;
     fs::create_directories(job.outDir, ec);
     if (ec) return ioError(job.outDir.string() + ": " + ec.message());
-    out << "merging " << count << " shards, " << tiles.size() << " tiles, into " << job.outDir.string() << ":\n";
-    Merger merger(shards, tiles, job.outDir, job.moveParts, out);
+    out << "merging " << shards->front().record.shard.count << " shards, " << tiles->size() << " tiles, into "
+        << job.outDir.string() << ":\n";
+    Merger merger(*shards, *tiles, job.outDir, job.moveParts, out);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.layers();
@@ -773,8 +868,7 @@ Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, st
             group.weight += record->weight;
             files.insert(record->files.begin(), record->files.end());
         }
-        std::sort(group.tiles.begin(), group.tiles.end(),
-                  [](const TileId& a, const TileId& b) { return rowMajorKey(a) < rowMajorKey(b); });
+        sortRowMajor(group.tiles);
         group.files.assign(files.begin(), files.end());
         groups.push_back(round / std::to_string(g));
         if (Status s = mergeQuietly(members, groups.back(), true); !s) return s;

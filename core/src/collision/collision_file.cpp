@@ -103,8 +103,22 @@ std::uint32_t collisionFileChecksum(std::span<const std::uint8_t> bytes, std::ui
     return ~c;
 }
 
-Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
-    Reader r(bytes, sourceName);
+namespace {
+
+/// The fixed fields of a collision grid file, after its magic and version.
+struct FileHeader {
+    std::uint32_t zoom = 0;
+    std::uint32_t x0 = 0, y0 = 0;      ///< the region's north-west tile
+    std::uint32_t wide = 0, high = 0;  ///< the region's size in tiles
+    std::uint32_t layerCount = 0;
+    std::uint32_t tileCount = 0;   ///< entries in the tile index
+    std::uint64_t dataOffset = 0;  ///< where the bit tiles start
+    std::size_t body = 0;          ///< the file's bytes before the checksum
+};
+
+/// The magic, the version and the checksum: checked first, so a damaged file says so rather
+/// than naming whichever field the damage hit.
+Status checkFileFrame(Reader& r, std::span<const std::uint8_t> bytes, std::string_view sourceName) {
     if (!r.has(kCollisionFileHeaderSize + 4)) return r.truncated("the header");
     if (std::memcmp(bytes.data(), kCollisionFileMagic, sizeof kCollisionFileMagic) != 0) {
         return r.error(0, "not a Terrabit collision grid (the file does not start with \"TBCOLGRD\")");
@@ -116,112 +130,125 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
                               std::to_string(kCollisionFileVersion) + ")");
     }
     const std::size_t body = bytes.size() - 4;
-    {
-        Reader trailer(bytes, sourceName);
-        trailer.seek(body);
-        const std::uint32_t stored = trailer.u32();
-        const std::uint32_t actual = collisionFileChecksum(bytes.first(body));
-        if (stored != actual) {
-            return r.error(body, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
-                                     std::to_string(actual) + "): the file is damaged or truncated");
-        }
+    Reader trailer(bytes, sourceName);
+    trailer.seek(body);
+    const std::uint32_t stored = trailer.u32();
+    const std::uint32_t actual = collisionFileChecksum(bytes.first(body));
+    if (stored != actual) {
+        return r.error(body, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
+                                 std::to_string(actual) + "): the file is damaged or truncated");
     }
-    const std::uint32_t zoom = r.u32();
-    const std::uint32_t x0 = r.u32();
-    const std::uint32_t y0 = r.u32();
-    const std::uint32_t wide = r.u32();
-    const std::uint32_t high = r.u32();
-    const std::uint32_t layerCount = r.u32();
-    const std::uint32_t tileCount = r.u32();
-    const std::uint64_t dataOffset = r.u64();
-    if (zoom > static_cast<std::uint32_t>(kMaxZoom)) return r.error(12, "zoom " + std::to_string(zoom) + " > 30");
-    const std::uint64_t side = std::uint64_t{1} << zoom;
-    if (std::uint64_t{x0} + wide > side || std::uint64_t{y0} + high > side) {
-        return r.error(16, "the region of " + std::to_string(wide) + " x " + std::to_string(high) + " tiles at (" +
-                               std::to_string(x0) + ", " + std::to_string(y0) + ") leaves the zoom-" +
-                               std::to_string(zoom) + " world");
+    return Status::success();
+}
+
+/// The header's fields after the version, each checked against what a grid can hold.
+Result<FileHeader> readHeader(Reader& r, std::size_t body) {
+    FileHeader h;
+    h.body = body;
+    h.zoom = r.u32();
+    h.x0 = r.u32();
+    h.y0 = r.u32();
+    h.wide = r.u32();
+    h.high = r.u32();
+    h.layerCount = r.u32();
+    h.tileCount = r.u32();
+    h.dataOffset = r.u64();
+    if (h.zoom > static_cast<std::uint32_t>(kMaxZoom)) return r.error(12, "zoom " + std::to_string(h.zoom) + " > 30");
+    const std::uint64_t side = std::uint64_t{1} << h.zoom;
+    if (std::uint64_t{h.x0} + h.wide > side || std::uint64_t{h.y0} + h.high > side) {
+        return r.error(16, "the region of " + std::to_string(h.wide) + " x " + std::to_string(h.high) + " tiles at (" +
+                               std::to_string(h.x0) + ", " + std::to_string(h.y0) + ") leaves the zoom-" +
+                               std::to_string(h.zoom) + " world");
     }
     // CollisionGrid keeps a table entry per region slot and layer: a damaged or hostile header
     // must not make it allocate terabytes.
-    if (std::uint64_t{wide} * high > kMaxCollisionFileTiles) {
-        return r.error(24, "the region of " + std::to_string(wide) + " x " + std::to_string(high) +
+    if (std::uint64_t{h.wide} * h.high > kMaxCollisionFileTiles) {
+        return r.error(24, "the region of " + std::to_string(h.wide) + " x " + std::to_string(h.high) +
                                " tiles is larger than the " + std::to_string(kMaxCollisionFileTiles) +
                                " tiles a collision grid holds");
     }
-    if (layerCount < 1 || layerCount > static_cast<std::uint32_t>(kMaxCollisionLayers)) {
-        return r.error(32, "layer count " + std::to_string(layerCount) + " is outside 1..64");
+    if (h.layerCount < 1 || h.layerCount > static_cast<std::uint32_t>(kMaxCollisionLayers)) {
+        return r.error(32, "layer count " + std::to_string(h.layerCount) + " is outside 1..64");
     }
-    if (std::uint64_t{tileCount} > std::uint64_t{wide} * high) {
-        return r.error(36, "the index lists " + std::to_string(tileCount) + " tiles, more than the region holds");
+    if (std::uint64_t{h.tileCount} > std::uint64_t{h.wide} * h.high) {
+        return r.error(36, "the index lists " + std::to_string(h.tileCount) + " tiles, more than the region holds");
     }
-    if (dataOffset % kCollisionFileDataAlignment != 0 || dataOffset > body) {
-        return r.error(40, "data offset " + std::to_string(dataOffset) + " is not a multiple of 32 inside the file");
+    if (h.dataOffset % kCollisionFileDataAlignment != 0 || h.dataOffset > body) {
+        return r.error(40, "data offset " + std::to_string(h.dataOffset) + " is not a multiple of 32 inside the file");
     }
+    return h;
+}
 
-    ParsedLayers layers;
-    for (std::uint32_t l = 0; l < layerCount; ++l) {
+/// The layer names, each non-empty and named once, into layers.names.
+Status readLayerNames(Reader& r, const FileHeader& h, ParsedLayers& layers) {
+    for (std::uint32_t l = 0; l < h.layerCount; ++l) {
         const std::size_t at = r.offset();
         if (!r.has(2)) return r.truncated("layer names");
         const std::uint16_t n = r.u16();
         if (n == 0) return r.error(at, "layer " + std::to_string(l) + " has an empty name");
-        if (!r.has(n) || r.offset() + n > body) return r.truncated("layer names");
+        if (!r.has(n) || r.offset() + n > h.body) return r.truncated("layer names");
         std::string name(r.text(n));
         if (std::find(layers.names.begin(), layers.names.end(), name) != layers.names.end()) {
             return r.error(at, "layer name '" + name + "' appears twice");
         }
         layers.names.push_back(std::move(name));
     }
+    return Status::success();
+}
 
-    std::vector<TileId> tiles;
-    std::vector<std::uint64_t> masks;
-    tiles.reserve(tileCount);
-    for (std::uint32_t i = 0; i < tileCount; ++i) {
-        const std::size_t at = r.offset();
-        if (at + kCollisionFileIndexEntrySize > dataOffset) return r.error(at, "the tile index runs into the data");
-        const std::uint32_t x = r.u32();
-        const std::uint32_t y = r.u32();
-        const std::uint64_t mask = r.u64();
-        std::string_view qk = r.text(32);
-        const std::size_t end = std::min(qk.find('\0'), qk.size());
-        if (qk.find_first_not_of('\0', end) != std::string_view::npos) {
-            return r.error(at + 16, "the quadkey field is not padded with zero bytes");
-        }
-        qk = qk.substr(0, end);
-        if (x < x0 || y < y0 || x - x0 >= wide || y - y0 >= high) {
-            return r.error(at, "tile (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the region");
-        }
-        const TileId t{static_cast<int>(zoom), x, y};
-        if (t.quadkey() != qk) {
-            return r.error(at + 16, "quadkey '" + std::string(qk) + "' does not name tile (" + std::to_string(x) +
-                                        ", " + std::to_string(y) + ") at zoom " + std::to_string(zoom) +
-                                        " (expected '" + t.quadkey() + "')");
-        }
-        if (!tiles.empty() && !(std::pair{tiles.back().y, tiles.back().x} < std::pair{y, x})) {
-            return r.error(at, "tile " + t.quadkey() + " is out of (y, x) order or listed twice");
-        }
-        if (layerCount < 64 && (mask >> layerCount) != 0) {
-            return r.error(at + 8, "tile " + t.quadkey() + " claims layers beyond the " + std::to_string(layerCount) +
-                                       " the file names");
-        }
-        tiles.push_back(t);
-        masks.push_back(mask);
+/// One entry of the tile index: a tile of the region, named by its quadkey, after the last
+/// entry in (y, x) order, with layers only among those the file names.
+Status readIndexEntry(Reader& r, const FileHeader& h, std::vector<TileId>& tiles, std::vector<std::uint64_t>& masks) {
+    const std::size_t at = r.offset();
+    if (at + kCollisionFileIndexEntrySize > h.dataOffset) return r.error(at, "the tile index runs into the data");
+    const std::uint32_t x = r.u32();
+    const std::uint32_t y = r.u32();
+    const std::uint64_t mask = r.u64();
+    std::string_view qk = r.text(32);
+    const std::size_t end = std::min(qk.find('\0'), qk.size());
+    if (qk.find_first_not_of('\0', end) != std::string_view::npos) {
+        return r.error(at + 16, "the quadkey field is not padded with zero bytes");
     }
+    qk = qk.substr(0, end);
+    if (x < h.x0 || y < h.y0 || x - h.x0 >= h.wide || y - h.y0 >= h.high) {
+        return r.error(at, "tile (" + std::to_string(x) + ", " + std::to_string(y) + ") is outside the region");
+    }
+    const TileId t{static_cast<int>(h.zoom), x, y};
+    if (t.quadkey() != qk) {
+        return r.error(at + 16, "quadkey '" + std::string(qk) + "' does not name tile (" + std::to_string(x) + ", " +
+                                    std::to_string(y) + ") at zoom " + std::to_string(h.zoom) + " (expected '" +
+                                    t.quadkey() + "')");
+    }
+    if (!tiles.empty() && !(std::pair{tiles.back().y, tiles.back().x} < std::pair{y, x})) {
+        return r.error(at, "tile " + t.quadkey() + " is out of (y, x) order or listed twice");
+    }
+    if (h.layerCount < 64 && (mask >> h.layerCount) != 0) {
+        return r.error(at + 8, "tile " + t.quadkey() + " claims layers beyond the " + std::to_string(h.layerCount) +
+                                   " the file names");
+    }
+    tiles.push_back(t);
+    masks.push_back(mask);
+    return Status::success();
+}
 
-    for (std::size_t at = r.offset(); at < dataOffset; ++at) {
+/// The bit tiles the index announces, after zero padding, into layers.bits and layers.index.
+Status readBitTiles(const Reader& r, std::span<const std::uint8_t> bytes, const FileHeader& h,
+                    std::span<const TileId> tiles, std::span<const std::uint64_t> masks, ParsedLayers& layers) {
+    for (std::size_t at = r.offset(); at < h.dataOffset; ++at) {
         if (bytes[at] != 0) return r.error(at, "the padding before the bit tiles is not zero");
     }
     std::size_t stored = 0;
     for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
-    if (dataOffset + stored * sizeof(BitTile) != body) {
-        return r.error(dataOffset, "the index announces " + std::to_string(stored) + " bit tiles (" +
-                                       std::to_string(stored * sizeof(BitTile)) + " bytes) but " +
-                                       std::to_string(body - dataOffset) + " bytes follow");
+    if (h.dataOffset + stored * sizeof(BitTile) != h.body) {
+        return r.error(h.dataOffset, "the index announces " + std::to_string(stored) + " bit tiles (" +
+                                         std::to_string(stored * sizeof(BitTile)) + " bytes) but " +
+                                         std::to_string(h.body - h.dataOffset) + " bytes follow");
     }
     layers.bits.resize(stored);
     std::size_t next = 0;
-    const std::uint8_t* data = bytes.data() + dataOffset;
+    const std::uint8_t* data = bytes.data() + h.dataOffset;
     for (std::size_t i = 0; i < tiles.size(); ++i) {
-        for (int l = 0; l < static_cast<int>(layerCount); ++l) {
+        for (int l = 0; l < static_cast<int>(h.layerCount); ++l) {
             if (((masks[i] >> l) & 1u) == 0) continue;
             BitTile& bits = layers.bits[next];
             std::memcpy(bits.words().data(), data + next * sizeof(BitTile), sizeof(BitTile));
@@ -232,12 +259,32 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
             ++next;
         }
     }
+    return Status::success();
+}
 
-    if (wide == 0 || high == 0) return CollisionGrid{};
+}  // namespace
+
+Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
+    Reader r(bytes, sourceName);
+    if (Status s = checkFileFrame(r, bytes, sourceName); !s) return s.error();
+    auto header = readHeader(r, bytes.size() - 4);
+    if (!header) return header.error();
+    const FileHeader& h = *header;
+    ParsedLayers layers;
+    if (Status s = readLayerNames(r, h, layers); !s) return s.error();
+    std::vector<TileId> tiles;
+    std::vector<std::uint64_t> masks;
+    tiles.reserve(h.tileCount);
+    for (std::uint32_t i = 0; i < h.tileCount; ++i) {
+        if (Status s = readIndexEntry(r, h, tiles, masks); !s) return s.error();
+    }
+    if (Status s = readBitTiles(r, bytes, h, tiles, masks, layers); !s) return s.error();
+
+    if (h.wide == 0 || h.high == 0) return CollisionGrid{};
     // The region's corner tiles pin the grid's extent even when they hold nothing.
     std::vector<TileId> extent = tiles;
-    extent.push_back(TileId{static_cast<int>(zoom), x0, y0});
-    extent.push_back(TileId{static_cast<int>(zoom), x0 + wide - 1, y0 + high - 1});
+    extent.push_back(TileId{static_cast<int>(h.zoom), h.x0, h.y0});
+    extent.push_back(TileId{static_cast<int>(h.zoom), h.x0 + h.wide - 1, h.y0 + h.high - 1});
     Result<CollisionGrid> grid = CollisionGrid::build(layers, extent, layers.names, kMaxCollisionFileTiles);
     if (!grid) return r.error(0, grid.message());
     return grid;

@@ -356,135 +356,159 @@ void SceneBaker::clearCache() {
     mHashes.clear();
 }
 
+/// One bake: checks the options, sets up the passes' context and the placed layers, runs the
+/// passes in rule order and assembles the scene from their results, working on the baker's
+/// caches, hashes, placed layers and report.
+class SceneBaker::BakeRun {
+public:
+    BakeRun(SceneBaker& baker, const BakeOptions& options) : mBaker(baker), mOptions(options) {}
+    /// SceneBaker::bake, less the catch of what threads and containers throw.
+    Result<Scene> run();
+
+private:
+    /// Runs every pass in rule order over ctx.order; `reach` is the baked tiles and their
+    /// neighbours, where the placed layers live.
+    Status runPasses(PassContext& ctx, std::span<const TileId> reach);
+    Status runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report);
+    /// The scene of `tiles` (row-major) from the passes' results.
+    Scene assemble(const PassContext& ctx, std::vector<TileId> tiles) const;
+
+    SceneBaker& mBaker;
+    const BakeOptions& mOptions;
+};
+
 Result<Scene> SceneBaker::bake(const BakeOptions& options) {
     try {
-        return bakeUnguarded(options);
+        return BakeRun(*this, options).run();
     } catch (const std::exception& e) {
         // Threads and containers may throw (system_error, bad_alloc); core never does.
         return Error{std::string("bake failed: ") + e.what()};
     }
 }
 
-Result<Scene> SceneBaker::bakeUnguarded(const BakeOptions& options) {
+Result<Scene> SceneBaker::BakeRun::run() {
     const auto start = Clock::now();
-    mReport = BakeReport();
-    if (!mHaveRules) return Error{"bake: no rules set"};
-    if (options.blockCells < 1 || options.blockCells > kTileCells) {
-        return Error{"bake: block size " + std::to_string(options.blockCells) + " cells is outside 1..256"};
+    mBaker.mReport = BakeReport();
+    if (!mBaker.mHaveRules) return Error{"bake: no rules set"};
+    if (mOptions.blockCells < 1 || mOptions.blockCells > kTileCells) {
+        return Error{"bake: block size " + std::to_string(mOptions.blockCells) + " cells is outside 1..256"};
     }
-    if (Status s = checkLayers(*mIndex, *mBase); !s) return s.error();
+    if (Status s = checkLayers(*mBaker.mIndex, *mBaker.mBase); !s) return s.error();
 
     PassContext ctx;
-    ctx.index = mIndex;
-    ctx.catalogue = mCatalogue;
-    ctx.rules = &mRules;
-    ctx.sceneSeed = options.seed;
-    ctx.threads = detail::workerCount(options.threads);
-    ctx.hashes = &mHashes;
-    ctx.warnings = &mReport.warnings;
-    ctx.frame.zoom = mIndex->zoom();
-    ctx.frame.origin = options.origin ? *options.origin : sceneOrigin(mIndex->tiles());
-    auto baked = bakedTiles(*mIndex, options);
+    ctx.index = mBaker.mIndex;
+    ctx.catalogue = mBaker.mCatalogue;
+    ctx.rules = &mBaker.mRules;
+    ctx.sceneSeed = mOptions.seed;
+    ctx.threads = detail::workerCount(mOptions.threads);
+    ctx.hashes = &mBaker.mHashes;
+    ctx.warnings = &mBaker.mReport.warnings;
+    ctx.frame.zoom = mBaker.mIndex->zoom();
+    ctx.frame.origin = mOptions.origin ? *mOptions.origin : sceneOrigin(mBaker.mIndex->tiles());
+    auto baked = bakedTiles(*mBaker.mIndex, mOptions);
     if (!baked) return baked.error();
-    auto order = tileOrder(options, *baked);
+    auto order = tileOrder(mOptions, *baked);
     if (!order) return order.error();
     ctx.order = std::move(*order);
-    auto sceneTiles = sceneTilesOf(options, ctx.order);
+    auto sceneTiles = sceneTilesOf(mOptions, ctx.order);
     if (!sceneTiles) return sceneTiles.error();
-    ctx.commonKey = commonKeyOf(options.seed, ctx.frame, *mCatalogue, mRules);
+    ctx.commonKey = commonKeyOf(mOptions.seed, ctx.frame, *mBaker.mCatalogue, mBaker.mRules);
 
     // The placed layers start clear over the baked tiles and their neighbours.
     const std::vector<TileId> reach = detail::tilesAround(ctx.order);
-    *mLayers = PlacementLayers(*mBase);
-    mLayers->placedBuildings() = OccupancyMap(reach);
-    mLayers->placedVegetation() = OccupancyMap(reach);
-    ctx.layers = mLayers.get();
-    std::vector<int> all(mLayers->layerNames().size());
+    *mBaker.mLayers = PlacementLayers(*mBaker.mBase);
+    mBaker.mLayers->placedBuildings() = OccupancyMap(reach);
+    mBaker.mLayers->placedVegetation() = OccupancyMap(reach);
+    ctx.layers = mBaker.mLayers.get();
+    std::vector<int> all(mBaker.mLayers->layerNames().size());
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-    mHashes.clear();
-    mHashes.compute(*mLayers, reach, all, ctx.threads);
+    mBaker.mHashes.clear();
+    mBaker.mHashes.compute(*mBaker.mLayers, reach, all, ctx.threads);
 
-    if (Status s = runPasses(ctx, reach, options.progress); !s) return s.error();
-    const std::size_t passCount = mRules.passes().size();
-    if (!reportProgress(options.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
+    if (Status s = runPasses(ctx, reach); !s) return s.error();
+    const std::size_t passCount = mBaker.mRules.passes().size();
+    if (!reportProgress(mOptions.progress, static_cast<double>(passCount) / static_cast<double>(passCount + 1),
                         "assembling")) {
         return cancelled("bake cancelled while assembling the scene");
     }
-    Scene scene = assemble(ctx, std::move(*sceneTiles), options.blockCells);
-    mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    reportProgress(options.progress, 1.0, "assembling");
+    Scene scene = assemble(ctx, std::move(*sceneTiles));
+    mBaker.mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    reportProgress(mOptions.progress, 1.0, "assembling");
     return scene;
 }
 
-Status SceneBaker::runPasses(PassContext& ctx, std::span<const TileId> reach, const ProgressCallback& progress) {
-    const std::size_t passCount = mRules.passes().size();
+Status SceneBaker::BakeRun::runPasses(PassContext& ctx, std::span<const TileId> reach) {
+    const std::size_t passCount = mBaker.mRules.passes().size();
     for (std::size_t p = 0; p < passCount; ++p) {
-        const PassRule& pass = mRules.passes()[p];
+        const PassRule& pass = mBaker.mRules.passes()[p];
         // Each pass reports 0..1 of its own share; the assembly has the last share.
-        ctx.progress = [&progress, p, passCount](double f, std::string_view stage) {
+        ctx.progress = [&progress = mOptions.progress, p, passCount](double f, std::string_view stage) {
             return !progress || progress((static_cast<double>(p) + f) / static_cast<double>(passCount + 1), stage);
         };
         PassReport report;
         if (Status s = runPass(pass, ctx, reach, report); !s) return s;
-        mReport.passes.push_back(std::move(report));
+        mBaker.mReport.passes.push_back(std::move(report));
     }
     // Passes no longer in the rules keep nothing.
     std::unordered_set<std::string> current;
-    for (const PassRule& p : mRules.passes()) current.insert(p.name);
-    std::erase_if(mBuildingPasses, [&](const auto& kv) { return !current.contains(kv.first); });
-    std::erase_if(mSurfacePasses, [&](const auto& kv) { return !current.contains(kv.first); });
-    std::erase_if(mVegetationPasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    for (const PassRule& p : mBaker.mRules.passes()) current.insert(p.name);
+    std::erase_if(mBaker.mBuildingPasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    std::erase_if(mBaker.mSurfacePasses, [&](const auto& kv) { return !current.contains(kv.first); });
+    std::erase_if(mBaker.mVegetationPasses, [&](const auto& kv) { return !current.contains(kv.first); });
     return Status::success();
 }
 
-Status SceneBaker::runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report) {
+Status SceneBaker::BakeRun::runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach,
+                                    PassReport& report) {
     // A pass that writes a placed layer rehashes it: later passes key their tiles on it.
-    const auto rehash = [&](int layer) { mHashes.compute(*mLayers, reach, std::vector<int>{layer}, ctx.threads); };
+    const auto rehash = [&](int layer) {
+        mBaker.mHashes.compute(*mBaker.mLayers, reach, std::vector<int>{layer}, ctx.threads);
+    };
     switch (pass.kind) {
         case PassKind::Buildings:
-            if (Status s = mBuildingPasses[pass.name].run(pass, ctx, report); !s) return s;
-            rehash(mLayers->placedBuildingsLayer());
+            if (Status s = mBaker.mBuildingPasses[pass.name].run(pass, ctx, report); !s) return s;
+            rehash(mBaker.mLayers->placedBuildingsLayer());
             break;
         case PassKind::Surface:
-            return mSurfacePasses[pass.name].run(pass, ctx, report);
+            return mBaker.mSurfacePasses[pass.name].run(pass, ctx, report);
         case PassKind::Vegetation:
-            if (Status s = mVegetationPasses[pass.name].run(pass, ctx, report); !s) return s;
-            rehash(mLayers->placedVegetationLayer());
+            if (Status s = mBaker.mVegetationPasses[pass.name].run(pass, ctx, report); !s) return s;
+            rehash(mBaker.mLayers->placedVegetationLayer());
             break;
     }
     return Status::success();
 }
 
-Scene SceneBaker::assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const {
+Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> tiles) const {
     Scene scene;
     scene.frame = ctx.frame;
     scene.seed = ctx.sceneSeed;
-    scene.blockCells = blockCells;
+    scene.blockCells = mOptions.blockCells;
     scene.tiles = std::move(tiles);  // row-major
     Gathered gathered;
-    for (std::size_t passIndex = 0; passIndex < mRules.passes().size(); ++passIndex) {
-        const PassRule& pass = mRules.passes()[passIndex];
+    for (std::size_t passIndex = 0; passIndex < mBaker.mRules.passes().size(); ++passIndex) {
+        const PassRule& pass = mBaker.mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {
             switch (pass.kind) {
                 case PassKind::Buildings:
-                    if (const auto* r = resultOf(mBuildingPasses, pass.name, t)) {
-                        gatherBuildings(*r, t, ctx.frame, blockCells, gathered);
+                    if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
+                        gatherBuildings(*r, t, ctx.frame, mOptions.blockCells, gathered);
                     }
                     break;
                 case PassKind::Surface:
-                    if (const auto* r = resultOf(mSurfacePasses, pass.name, t)) {
+                    if (const auto* r = resultOf(mBaker.mSurfacePasses, pass.name, t)) {
                         scene.surfaces.insert(scene.surfaces.end(), r->patches.begin(), r->patches.end());
                     }
                     break;
                 case PassKind::Vegetation:
-                    if (const auto* r = resultOf(mVegetationPasses, pass.name, t)) {
-                        gatherVegetation(*r, t, passIndex, blockCells, scene, gathered);
+                    if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
+                        gatherVegetation(*r, t, passIndex, mOptions.blockCells, scene, gathered);
                     }
                     break;
             }
         }
     }
-    const auto assets = mCatalogue->assets();
+    const auto assets = mBaker.mCatalogue->assets();
     std::unordered_map<int, int> sceneAsset;
     const std::vector<int> used = numberAssets(assets, gathered, sceneAsset, scene);
     numberSources(sceneAsset, gathered, scene);

@@ -235,6 +235,38 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> slotEntryPairs(
     return pairs;
 }
 
+/// The per-slot entry lists (CSR: `first`, `entries`) and records (`slotInfo`, `infoAt`) of an
+/// index with `slotCount` slots, from the (slot, entry) pairs, entries ascending; `infos` is per
+/// entry.
+void fillSlots(std::size_t slotCount, std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
+               std::span<const TileIndex::EntryInfo> infos, std::vector<std::size_t>& first,
+               std::vector<std::uint32_t>& entries, std::vector<TileIndex::EntryInfo>& slotInfo,
+               std::vector<std::size_t>& infoAt) {
+    // A counting sort of the (slot, entry) pairs into per-slot lists. Entries come in order, so
+    // each slot's list comes out ascending.
+    first.assign(slotCount + 1, 0);
+    for (const auto& [s, e] : pairs) ++first[s + 1];
+    for (std::size_t s = 0; s < slotCount; ++s) first[s + 1] += first[s];
+    entries.resize(pairs.size());
+    std::vector<std::size_t> fill(first.begin(), first.end() - 1);
+    // Each tile's entries' records side by side; an entry's accessors read its first record,
+    // or one of its own after the tiles' when no tile holds it.
+    slotInfo.resize(pairs.size());
+    constexpr std::size_t kNone = ~std::size_t{0};
+    infoAt.assign(infos.size(), kNone);
+    for (const auto& [s, e] : pairs) {
+        const std::size_t at = fill[s]++;
+        slotInfo[at] = infos[e];
+        entries[at] = e;
+        infoAt[e] = std::min(infoAt[e], at);
+    }
+    for (std::size_t e = 0; e < infos.size(); ++e) {
+        if (infoAt[e] != kNone) continue;
+        infoAt[e] = slotInfo.size();
+        slotInfo.push_back(infos[e]);
+    }
+}
+
 }  // namespace
 
 Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span<const TileId> tiles,
@@ -261,35 +293,9 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     }
     index.mSlots.reserve(index.mTiles.size());
     for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mSlots.emplace(index.mTiles[s], s);
-    index.fillSlots(slotEntryPairs(infos, zoom, index.mTiles, index.mSlots), infos);
+    fillSlots(index.mTiles.size(), slotEntryPairs(infos, zoom, index.mTiles, index.mSlots), infos, index.mFirst,
+              index.mEntries, index.mSlotInfo, index.mInfoAt);
     return index;
-}
-
-void TileIndex::fillSlots(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs,
-                          std::span<const EntryInfo> infos) {
-    // A counting sort of the (slot, entry) pairs into per-slot lists. Entries come in order, so
-    // each slot's list comes out ascending.
-    mFirst.assign(mTiles.size() + 1, 0);
-    for (const auto& [s, e] : pairs) ++mFirst[s + 1];
-    for (std::size_t s = 0; s < mTiles.size(); ++s) mFirst[s + 1] += mFirst[s];
-    mEntries.resize(pairs.size());
-    std::vector<std::size_t> fill(mFirst.begin(), mFirst.end() - 1);
-    // Each tile's entries' records side by side; an entry's accessors read its first record,
-    // or one of its own after the tiles' when no tile holds it.
-    mSlotInfo.resize(pairs.size());
-    constexpr std::size_t kNone = ~std::size_t{0};
-    mInfoAt.assign(infos.size(), kNone);
-    for (const auto& [s, e] : pairs) {
-        const std::size_t at = fill[s]++;
-        mSlotInfo[at] = infos[e];
-        mEntries[at] = e;
-        mInfoAt[e] = std::min(mInfoAt[e], at);
-    }
-    for (std::size_t e = 0; e < infos.size(); ++e) {
-        if (mInfoAt[e] != kNone) continue;
-        mInfoAt[e] = mSlotInfo.size();
-        mSlotInfo.push_back(infos[e]);
-    }
 }
 
 std::optional<std::size_t> TileIndex::slot(const TileId& tile) const {

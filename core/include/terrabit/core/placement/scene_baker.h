@@ -95,12 +95,9 @@ public:
     void clearCache();
 
 private:
-    Result<Scene> bakeUnguarded(const BakeOptions& options);
-    /// Runs every pass in rule order over ctx.order; `reach` is the baked tiles and their
-    /// neighbours, where the placed layers live.
-    Status runPasses(PassContext& ctx, std::span<const TileId> reach, const ProgressCallback& progress);
-    Status runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report);
-    Scene assemble(const PassContext& ctx, std::vector<TileId> tiles, int blockCells) const;
+    /// The steps of one bake (scene_baker.cpp). Nested so that they reach the caches below
+    /// without being declared here.
+    class BakeRun;
 
     const TileIndex* mIndex;
     const LayerSource* mBase;

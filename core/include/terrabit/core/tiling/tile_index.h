@@ -101,9 +101,6 @@ public:
     }
 
 private:
-    /// Makes the per-slot entry lists and records from the (slot, entry) pairs, entries
-    /// ascending; `infos` is per entry.
-    void fillSlots(std::span<const std::pair<std::uint32_t, std::uint32_t>> pairs, std::span<const EntryInfo> infos);
     const EntryInfo& info(std::uint32_t entry) const { return mSlotInfo[mInfoAt[entry]]; }
     const ClassifiedMap* mMap = nullptr;
     int mZoom = 0;
