@@ -6,9 +6,10 @@
 /// cancellation and a re-bake after a change; widgets hear of every change through signals.
 ///
 /// Threading: every public function is called on the thread that owns the document (the UI
-/// thread) and returns at once. Jobs touch the baker and the map only while they run; the
-/// document swaps their results in on the UI thread when they finish. A change that needs a new
-/// bake while one runs cancels it and bakes again when it has stopped.
+/// thread) and returns at once. Jobs (JobRunner) use the Session on the worker one at a time;
+/// the UI thread reads only what the Session never changes after opening (the map's layers, its
+/// rules), and each job's result is swapped in on the UI thread when it finishes. A change that
+/// needs a new bake while one runs cancels it and bakes again when it has stopped.
 
 #include <QColor>
 #include <QObject>
