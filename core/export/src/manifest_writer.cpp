@@ -201,6 +201,9 @@ std::string manifestTiles(std::span<const TileId> tiles) {
     return out.dump();
 }
 
+namespace {
+
+/// The entries of a scene's manifest (see the shape in manifest_writer.h).
 ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocument) {
     ManifestEntries doc;
     doc["assets"] = manifestAssets(scene.assets);
@@ -218,6 +221,8 @@ ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocume
     doc["statistics"] = ManifestStatistics::of(scene).encode();
     return doc;
 }
+
+}  // namespace
 
 Status writeManifestLayout(const ManifestEntries& entries, const std::function<Status(std::string_view)>& write,
                            const std::function<Status(std::string_view key)>& lineArray) {

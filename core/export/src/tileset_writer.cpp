@@ -68,8 +68,9 @@ struct TreeBuilder {
     }
 };
 
-}  // namespace
-
+/// The scene-frame box (metres) of everything one tile's content holds: its ground footprint,
+/// its surfaces and the transformed model bounds of its instances. `assetMeshes` is
+/// index-aligned with Scene::assets.
 Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const AssetMesh> assetMeshes) {
     Box3f box;
     const double ox = double(tile.x) * kTileCells, oy = double(tile.y) * kTileCells;
@@ -105,6 +106,10 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
     return box;
 }
 
+/// The affine map (4×4, column-major) a viewer applies to the content of `tile`: scene metres →
+/// ECEF metres. Exact at the centre of the tile on the ground (height 0), where it is the
+/// derivative of the true map (scene metres → Web Mercator → longitude/latitude → WGS 84 ECEF,
+/// heights along the local vertical); within the tile it errs by about a millimetre.
 std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile) {
     // The true position of a scene point: ground metres → Web Mercator → lon/lat (spherical
     // formulas, as every map source uses) → the ellipsoid, lifted along the local vertical.
@@ -133,6 +138,9 @@ std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile) {
     return m;
 }
 
+/// The 3D Tiles region [west, south, east, north (radians), minHeight, maxHeight (metres)] that
+/// holds a scene-frame box once placed on the globe by `sceneToEcef` (with a few centimetres of
+/// margin).
 std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3f& box) {
     std::array<double, 6> r{std::numeric_limits<double>::max(),  std::numeric_limits<double>::max(),
                             -std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
@@ -158,8 +166,6 @@ std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3
     return {r[0] - kRegionMarginRadians, r[1] - kRegionMarginRadians, r[2] + kRegionMarginRadians,
             r[3] + kRegionMarginRadians, r[4] - kRegionMarginMetres,  r[5] + kRegionMarginMetres};
 }
-
-namespace {
 
 /// a · b for column-major 4×4 affine matrices.
 std::array<double, 16> multiply(const std::array<double, 16>& a, const std::array<double, 16>& b) {

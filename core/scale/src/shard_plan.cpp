@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "shard_plan_p.h"
+
 namespace terrabit::core::scale {
 
 namespace {
@@ -235,6 +237,14 @@ std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const Til
     return closureIn(own, std::unordered_set<TileId>(all.begin(), all.end()), reachTiles);
 }
 
+namespace {
+
+/// The tiles beside `closure` (not in it) that a shard must bake too: those holding an area
+/// feature whose bounds cover a closure tile that does not hold it. The building pass collects
+/// footprints from the baked tiles' entries, and a footprint whose box centre lies in a tile
+/// (its owner) may not reach that tile — a ring-shaped building around a courtyard. The ring's
+/// own results are never read: it runs in later phases than any closure tile within two tiles,
+/// and writes beyond everything the own tiles read.
 std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId> closure) {
     const std::unordered_set<TileId> inClosure(closure.begin(), closure.end());
     std::unordered_set<TileId> checked;
@@ -272,8 +282,6 @@ std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId
     }
     return ring;
 }
-
-namespace {
 
 /// The weights planShards balances shards by: a tile's feature entries.
 std::vector<std::uint64_t> entryWeights(const TileIndex& index) {

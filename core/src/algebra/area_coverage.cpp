@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "area_coverage_p.h"
+
 namespace terrabit::core::algebra {
 
 std::array<double, BitTile::kSize> cellAreas(const TileId& tile) {

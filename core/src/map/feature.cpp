@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 
+#include "feature_p.h"
+
 namespace terrabit::core {
 
 namespace {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "geometry_repair_p.h"
 #include "terrabit/core/tile/tile_id.h"
 
 namespace terrabit::core {

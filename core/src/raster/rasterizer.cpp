@@ -186,14 +186,24 @@ Status Rasterizer::preparePolygon(const PolygonView& shape, int width, int heigh
 
 namespace {
 
+/// Clamps a coordinate to [lo, hi] before converting, so far-away vertices cannot overflow int.
+inline int clampToInt(double v, int lo, int hi) {
+    if (!(v > lo)) return lo;  // also catches NaN
+    if (v > hi) return hi;
+    return static_cast<int>(v);
+}
+
+/// The first cell whose centre is right of xa: floor(xa + 0.5), clamped.
+inline int firstCentreRight(double xa, int width) { return clampToInt(std::floor(xa + 0.5), 0, width); }
+
 /// floor(v) and ceil(v) for v already clamped into int range. std::floor is one instruction in
 /// the x86-64-v3 clones of the scan loops and a call into libm (itself picking SSE4.1 code at
 /// load time) in the baseline build.
 inline int floorToInt(double v) { return static_cast<int>(std::floor(v)); }
 inline int ceilToInt(double v) { return static_cast<int>(std::ceil(v)); }
 /// floor(v) clamped to [lo, hi]; v may be far outside (a million cells) but not NaN.
-inline int floorClamped(double v, int lo, int hi) { return raster_detail::clampToInt(std::floor(v), lo, hi); }
-inline int ceilClamped(double v, int lo, int hi) { return raster_detail::clampToInt(std::ceil(v), lo, hi); }
+inline int floorClamped(double v, int lo, int hi) { return clampToInt(std::floor(v), lo, hi); }
+inline int ceilClamped(double v, int lo, int hi) { return clampToInt(std::ceil(v), lo, hi); }
 
 Status checkFinite(std::initializer_list<double> values, const char* what) {
     for (double v : values) {
@@ -209,8 +219,8 @@ struct GridSink {
 
 /// The rows of a disk whose centre line lies in [yFrom, yTo] and within r of its centre.
 TERRABIT_INLINE Rasterizer::DiskRows diskRowsOf(Vec2 c, double r, double yFrom, double yTo, int height) {
-    return {c, raster_detail::clampToInt(std::ceil(std::max(c.y - r, yFrom) - 0.5), 0, height),
-            raster_detail::clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, height - 1)};
+    return {c, clampToInt(std::ceil(std::max(c.y - r, yFrom) - 0.5), 0, height),
+            clampToInt(std::floor(std::min(c.y + r, yTo) - 0.5), -1, height - 1)};
 }
 
 /// Writes the spans [x0[k], x1[k]) of rows row[k], k < n; empty ones (x0 >= x1) write nothing.
@@ -275,16 +285,16 @@ TERRABIT_INLINE void diskSpans(Vec2 c, double r, Coverage coverage, BitGridView 
         const int width = grid.width();
         // Rows whose open strip (j, j+1) comes within r of the centre; the chord is widest at
         // the strip's y nearest the centre.
-        const int r0 = raster_detail::clampToInt(std::floor(c.y - r), 0, grid.height);
-        const int r1 = raster_detail::clampToInt(std::ceil(c.y + r), 0, grid.height);
+        const int r0 = clampToInt(std::floor(c.y - r), 0, grid.height);
+        const int r1 = clampToInt(std::ceil(c.y + r), 0, grid.height);
         for (int j = r0; j < r1; ++j) {
             const double nearest = std::fmin(std::fmax(c.y, static_cast<double>(j)), static_cast<double>(j + 1));
             const double d = nearest - c.y;
             const double h2 = r * r - d * d;
             if (h2 <= 0.0) continue;
             const double h = std::sqrt(h2);
-            const int x0 = raster_detail::clampToInt(std::floor(c.x - h), 0, width);
-            const int x1 = raster_detail::clampToInt(std::ceil(c.x + h), 0, width);
+            const int x0 = clampToInt(std::floor(c.x - h), 0, width);
+            const int x1 = clampToInt(std::ceil(c.x + h), 0, width);
             if (x0 < x1) grid.fillSpan(j, x0, x1);
         }
     }
@@ -613,7 +623,7 @@ TERRABIT_SCAN_CLONES void Rasterizer::buildCrossings(const PolygonView& shape, F
     // error the steps can gather over 256 rows.
     // GDAL's crossing formula, and the first cell whose centre lies right of the crossing.
     auto exactCell = [width](const Edge& e, double yc) {
-        return raster_detail::firstCentreRight((yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, width);
+        return firstCentreRight((yc - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0) + e.x0, width);
     };
     for (const Edge& e : edges) {
         if (std::max(e.x0, e.x1) < 0.0) continue;
@@ -773,7 +783,7 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
         double yc = first + 0.5;
         double t = lo.x + (yc - lo.y) * slope + 0.5;  // crossing + 0.5: its floor is the cell
         auto exactCell = [&](double y) {
-            return raster_detail::firstCentreRight((y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x, width);
+            return firstCentreRight((y - lo.y) * (hi.x - lo.x) / (hi.y - lo.y) + lo.x, width);
         };
         if (std::min(lo.x, hi.x) >= 0.0 && std::max(lo.x, hi.x) <= width && std::abs(slope) < kFixedSlopeMax) {
             // Wholly inside the grid's columns: t stays in (0, width + 1), no clamping,
@@ -804,8 +814,7 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
             int cell = static_cast<int>(ft >> 32);
             if (static_cast<std::uint32_t>(ft + kFixedGuard) < 2 * kFixedGuard) [[unlikely]] {
                 const double y = row + 0.5;
-                cell = raster_detail::firstCentreRight((y - e.lo.y) * (e.hi.x - e.lo.x) / (e.hi.y - e.lo.y) + e.lo.x,
-                                                       width);
+                cell = firstCentreRight((y - e.lo.y) * (e.hi.x - e.lo.x) / (e.hi.y - e.lo.y) + e.lo.x, width);
             }
             toggle(row, cell);
             ft += e.slope;
@@ -816,8 +825,8 @@ TERRABIT_SCAN_CLONES void Rasterizer::parityFill(const PolygonView& shape, BitGr
     // of it. Within a word by doubling shifts, across words by carrying the last bit's state.
     // Only the words between the westmost and eastmost crossing can change: west of them no
     // crossing has been passed, east of them every row has passed an even number.
-    const int wordLo = raster_detail::firstCentreRight(xMin, width) >> 6;
-    const int wordHi = std::min(raster_detail::firstCentreRight(xMax, width) >> 6, target.wordsPerRow - 1);
+    const int wordLo = firstCentreRight(xMin, width) >> 6;
+    const int wordHi = std::min(firstCentreRight(xMax, width) >> 6, target.wordsPerRow - 1);
     for (int row = rowMin; row <= rowMax; ++row) {
         std::uint64_t* toggles = parity + static_cast<std::size_t>(row) * stride;
         std::uint64_t* out = target.row(row);

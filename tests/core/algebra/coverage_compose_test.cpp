@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "algebra/area_coverage_p.h"
 #include "algebra_test_support.h"
 #include "terrabit/core/algebra/area_coverage.h"
 #include "terrabit/core/algebra/compose.h"

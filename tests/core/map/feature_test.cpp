@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "map/feature_p.h"
 #include "terrabit/core/map/feature.h"
 
 using namespace terrabit::core;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "map/geometry_repair_p.h"
 #include "terrabit/core/map/geometry_repair.h"
 #include "terrabit/core/tile/tile_id.h"
 

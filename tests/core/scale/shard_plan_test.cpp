@@ -7,6 +7,7 @@
 #include <numeric>
 #include <set>
 
+#include "shard_plan_p.h"
 #include "terrabit/core/scale/shard_plan.h"
 
 namespace terrabit::test {

@@ -24,11 +24,6 @@ struct AreaCoverage {
     friend bool operator==(const AreaCoverage&, const AreaCoverage&) = default;
 };
 
-/// Ground area of one cell in each row of a tile, m², north row first: metresPerCell at the
-/// latitude of the row's centre, squared. Computed with one exponential per tile (a geometric
-/// recurrence along the rows), within 1e-12 of calling metresPerCell per row.
-std::array<double, BitTile::kSize> cellAreas(const TileId& tile);
-
 /// The coverage of a tile's mask.
 AreaCoverage coverageOf(const BitTile& mask, const TileId& tile);
 

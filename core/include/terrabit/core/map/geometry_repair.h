@@ -48,8 +48,4 @@ struct GeometryRepairScratch {
 /// fills them sensibly); recomputes f.bounds. Touching rings (a shared vertex) are not crossings.
 GeometryRepair repairGeometry(Feature& f, GeometryRepairScratch& scratch);
 
-/// True when segments ab and cd cross at a single point interior to both (touching at an end
-/// point or overlapping collinearly is not a proper crossing).
-bool segmentsCross(Vec2 a, Vec2 b, Vec2 c, Vec2 d);
-
 }  // namespace terrabit::core

@@ -259,20 +259,6 @@ private:
 // ---------------------------------------------------------------------------------------------
 // Implementation of the templates.
 
-namespace raster_detail {
-
-/// Clamps a coordinate to [lo, hi] before converting, so far-away vertices cannot overflow int.
-inline int clampToInt(double v, int lo, int hi) {
-    if (!(v > lo)) return lo;  // also catches NaN
-    if (v > hi) return hi;
-    return static_cast<int>(v);
-}
-
-/// The first cell whose centre is right of xa: floor(xa + 0.5), clamped.
-inline int firstCentreRight(double xa, int width) { return clampToInt(std::floor(xa + 0.5), 0, width); }
-
-}  // namespace raster_detail
-
 template <class Sink>
 Status Rasterizer::polygonSpans(const PolygonView& input, RasterOptions options, int width, int height, Sink&& sink) {
     PolygonView shape;

@@ -88,8 +88,6 @@ struct ManifestStatistics {
 /// A manifest's entries but its line arrays, by key, each value as the JSON text written.
 using ManifestEntries = std::map<std::string, std::string>;
 
-/// The entries of a scene's manifest (see the shape above).
-ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocument);
 /// The values of the "assets" and "tiles" entries.
 std::string manifestAssets(std::span<const std::string> assets);
 std::string manifestTiles(std::span<const TileId> tiles);

@@ -10,8 +10,8 @@
 ///   Mercator metres times cos(origin latitude) (docs/ARCHITECTURE.md), which drift from true east/north
 ///   metres on the ellipsoid by about 0.2 % plus the Earth's curvature — metres at the edge of a
 ///   city. The correction makes the composed transform the exact map from scene metres to ECEF,
-///   linearised at the tile's centre on the ground (sceneToEcef), so every tile sits on the globe
-///   where its map data is, to about a millimetre.
+///   linearised at the tile's centre on the ground, so every tile sits on the globe where its map
+///   data is, to about a millimetre.
 /// - The tree: the root is the deepest quadkey that holds every baked tile; each node's children
 ///   are the quadkey children that lead to baked tiles; the baked tiles are the leaves and carry
 ///   the content (refine ADD, so no level repeats another's content).
@@ -33,22 +33,6 @@
 #include "terrabit/core/scene/scene.h"
 
 namespace terrabit::core {
-
-/// The scene-frame box (metres) of everything one tile's content holds: its ground footprint,
-/// its surfaces and the transformed model bounds of its instances. `assetMeshes` is
-/// index-aligned with Scene::assets.
-Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const AssetMesh> assetMeshes);
-
-/// The affine map (4×4, column-major) a viewer applies to the content of `tile`: scene metres →
-/// ECEF metres. Exact at the centre of the tile on the ground (height 0), where it is the
-/// derivative of the true map (scene metres → Web Mercator → longitude/latitude → WGS 84 ECEF,
-/// heights along the local vertical); within the tile it errs by about a millimetre.
-std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile);
-
-/// The 3D Tiles region [west, south, east, north (radians), minHeight, maxHeight (metres)] that
-/// holds a scene-frame box once placed on the globe by `sceneToEcef` (with a few centimetres of
-/// margin).
-std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& sceneToEcef, const Box3f& box);
 
 /// The tileset.json text (sorted keys, stable). Content of tile t is at
 /// "<contentFolder>/<quadkey>.glb", relative to the tileset file. Errors: a scene without

@@ -9,7 +9,7 @@
 /// - The halo: a tile's placement depends on its neighbours (buildings reach the eight around
 ///   their tile, and earlier building phases within two tiles decide what a tile finds occupied;
 ///   vegetation spacing and layer halos read the neighbours). A shard therefore bakes its own
-///   tiles plus every tile their results depend on (bakeClosure) and keeps only its own.
+///   tiles plus every tile their results depend on (ShardWork::baked) and keeps only its own.
 /// - The index K of "K/N" comes from `--shard K/N` or from the array-job variables of Slurm,
 ///   Kubernetes Indexed Jobs and AWS Batch (shardFromEnvironment).
 
@@ -63,40 +63,6 @@ struct EnvironmentShard {
 /// nullopt when none is set. Errors: an index without a count, values that are not numbers,
 /// an index outside the count.
 Result<std::optional<EnvironmentShard>> shardFromEnvironment(const EnvironmentLookup& env);
-
-/// The N parts of a tile set.
-struct ShardPlan {
-    std::vector<std::vector<TileId>> tiles;      ///< per shard, sorted north to south, west to east
-    std::vector<std::uint64_t> weights;          ///< per shard: tiles plus feature entries
-    std::vector<std::vector<std::string>> keys;  ///< per shard: the fewest quadkey prefixes covering it
-};
-
-/// Cuts `tiles` (one zoom, any order, no duplicates) with `weights` (aligned; empty: all 1)
-/// into `count` runs of consecutive quadkeys of about equal weight. With fewer tiles than
-/// shards the last shards are empty.
-ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count);
-
-/// How far, in tiles, around a shard's own tiles the passes' results must equal the whole
-/// bake's for the own tiles' results to: walking the passes from the last, a vegetation pass's
-/// result reads the placed layers of earlier passes two tiles around (its spacing rivals in the
-/// neighbours, and their layer halo of up to one tile), a surface pass's one tile around, a
-/// building pass's two; a building's footprint reaches one tile beyond the tile that owns it.
-/// The building pass's own chain of phases is added by bakeClosure.
-int placementReachTiles(std::span<const placement::PassKind> passes);
-
-/// The tiles a shard must bake so that the results of `own` equal the whole bake's: `own`
-/// grown by `reachTiles`, then closed under the building pass's dependency (a tile depends on
-/// the earlier-phase tiles within two tiles). Only tiles of `all` (the whole bake's tiles) are
-/// taken: tiles without content place nothing. Sorted.
-std::vector<TileId> bakeClosure(std::span<const TileId> own, std::span<const TileId> all, int reachTiles);
-
-/// The tiles beside `closure` (not in it) that a shard must bake too: those holding an area
-/// feature whose bounds cover a closure tile that does not hold it. The building pass collects
-/// footprints from the baked tiles' entries, and a footprint whose box centre lies in a tile
-/// (its owner) may not reach that tile — a ring-shaped building around a courtyard. The ring's
-/// own results are never read: it runs in later phases than any closure tile within two tiles,
-/// and writes beyond everything the own tiles read.
-std::vector<TileId> footprintRing(const TileIndex& index, std::span<const TileId> closure);
 
 /// What one shard of a bake does.
 struct ShardWork {
