@@ -29,18 +29,6 @@ std::optional<double> leadingNumber(std::string_view& s) {
 
 }  // namespace
 
-std::string_view kindName(FeatureKind kind) {
-    switch (kind) {
-        case FeatureKind::Point:
-            return "point";
-        case FeatureKind::Line:
-            return "line";
-        case FeatureKind::Area:
-            return "area";
-    }
-    return "?";
-}
-
 std::optional<std::string_view> Feature::tag(std::string_view key) const {
     for (const Tag& t : tags) {
         if (t.key == key) return std::string_view(t.value);

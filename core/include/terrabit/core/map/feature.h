@@ -20,9 +20,6 @@ enum class FeatureKind : std::uint8_t {
     Area,   ///< one or more polygons with holes (a building, a park); filled
 };
 
-/// "point", "line" or "area".
-std::string_view kindName(FeatureKind kind);
-
 /// One tag (OSM) or attribute (any other format), as text. Numbers keep their text form.
 struct Tag {
     std::string key;
