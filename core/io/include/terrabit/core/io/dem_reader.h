@@ -1,0 +1,105 @@
+#pragma once
+/// Reading raster DEMs through GDAL and resampling them onto tiles' HeightTiles (the input half
+/// of the Terrain issue). This header includes no GDAL.
+///
+/// What a sample is: the height at a cell corner's EPSG:3857 position (terrain::sampleMercator),
+/// transformed into the DEM's CRS with OGR (traditional GIS axis order) and interpolated
+/// bilinearly between the centres of the DEM's pixels, in the DEM's units above its vertical
+/// datum (metres for every DEM this has been tested with; nothing is converted).
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/result.h"
+#include "terrabit/core/terrain/height_tile.h"
+#include "terrabit/core/tile/tile_id.h"
+
+namespace terrabit::core::io {
+
+/// Heights beyond this magnitude (metres) are not terrain: fill values such as 1e30, or SRTM's
+/// -32768 in a file that does not declare it as nodata. They count as no data. The Dead Sea
+/// shore (-430 m) and Everest (8849 m) stay well inside.
+inline constexpr double kMaxAbsHeightMetres = 10000.0;
+
+/// What one opened DEM is, as read when it was opened.
+struct DemInfo {
+    std::filesystem::path path;  ///< as given to DemReader::open
+    std::string crsName;         ///< the CRS's name as GDAL reports it (e.g. "WGS 84 / UTM zone 32N")
+    int widthPixels = 0;         ///< raster size
+    int heightPixels = 0;
+    double pixelSizeGroundMetres = 0.0;  ///< the pixel's ground size at the raster's centre (the
+                                         ///< larger of its two sides), which orders the DEMs
+    std::optional<double> nodata;        ///< band 1's nodata value, if the file declares one
+};
+
+/// What sampling one tile found. Counts are samples (cell corners), at most kHeightSampleCount.
+struct DemSampleReport {
+    /// Samples whose height came from a DEM other than the finest one, because every finer DEM
+    /// had no height there (outside it, nodata or an absurd value).
+    std::uint32_t filledFromCoarser = 0;
+    /// Samples left without a height (kNoHeight): no DEM has a usable value there.
+    std::uint32_t noHeight = 0;
+    /// Samples at which some DEM held an absurd value (non-finite or |h| > kMaxAbsHeightMetres,
+    /// not its nodata) among the pixels it would have interpolated; that DEM counted as having no
+    /// data there. A sample is counted once however many DEMs were absurd at it.
+    std::uint32_t absurd = 0;
+};
+
+/// One or more raster DEMs, finest first, sampled tile by tile.
+///
+/// Several DEMs: at each sample the finest DEM (smallest DemInfo::pixelSizeGroundMetres; equal
+/// sizes keep the order given) that has a usable height there wins; a DEM has none where the
+/// corner lies outside its raster, where any of the (up to four) pixels the bilinear weights
+/// reach is its nodata, or where one is absurd. Nodata is never read as a height. A corner
+/// within half a pixel of the raster's edge (beyond the outermost pixel centres) takes the
+/// edge pixels' values (the interpolation is clamped), so a raster covers its whole extent.
+///
+/// Threads: sample() may be called concurrently from any number of threads. Each concurrent
+/// caller borrows its own cursor (its own GDALDataset handles, coordinate transformations and
+/// scratch; GDAL datasets are not safe to share) from a pool guarded by a mutex that is held only
+/// to borrow and return; a cursor is made on first need and kept. Results do not depend on
+/// which cursor served a call, on the thread count or on the tile order.
+///
+/// Shared edges: every sample is a function of its global corner alone (its position comes from
+/// terrain::cornerMercator, the pixels it reads and the arithmetic do not depend on the tile), so
+/// neighbouring tiles hold bit-identical values on their common row or column.
+///
+/// Not handled yet: the antimeridian (a tile's east edge at +180° is not its neighbour's west edge
+/// at -180° in EPSG:3857, so a DEM crossing it is read as two halves), DEMs without a CRS given
+/// one by the user, rasters georeferenced by GCPs only, cubic resampling, overviews (a tile far
+/// coarser than the DEM reads every DEM pixel under it).
+class DemReader {
+public:
+    /// Opens the DEMs. Fails (kind BadInput, the message starting with the file's path) for: a
+    /// missing file; a file GDAL cannot open as a raster ("not a raster GDAL can read"); a raster
+    /// without bands; no coordinate system ("has no coordinate system (CRS)"); no geotransform or
+    /// one whose extent is empty or not finite ("has no usable extent"); a CRS that EPSG:3857
+    /// cannot be transformed into; a raster with no usable height at all ("every value is nodata
+    /// or absurd"). An empty list fails with kind BadArguments.
+    static Result<DemReader> open(const std::vector<std::filesystem::path>& paths);
+
+    DemReader(DemReader&&) noexcept;
+    DemReader& operator=(DemReader&&) noexcept;
+    ~DemReader();
+
+    /// The DEMs, finest first (the order sample() prefers them in).
+    const std::vector<DemInfo>& dems() const;
+
+    /// Fills `out` with the heights of `tile` (out.reset(tile) first; its storage is reused) and
+    /// reports what was filled and what is missing. A tile no DEM overlaps is no error: every
+    /// sample is kNoHeight and report.noHeight is kHeightSampleCount. Fails (kind BadInput, naming
+    /// the file) only when GDAL cannot read pixels of a DEM that opened (a truncated or changed
+    /// file); `out` then holds no heights.
+    Result<DemSampleReport> sample(TileId tile, terrain::HeightTile& out) const;
+
+private:
+    struct Impl;
+    explicit DemReader(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> mImpl;
+};
+
+}  // namespace terrabit::core::io

@@ -1,0 +1,474 @@
+#include "terrabit/core/io/dem_reader.h"
+
+#include <cpl_conv.h>
+#include <cpl_error.h>
+#include <cpl_vsi.h>
+#include <gdal_priv.h>
+#include <ogr_spatialref.h>
+
+#include <algorithm>
+#include <array>
+#include <climits>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+
+#include "terrabit/core/io/map_reader.h"
+
+namespace terrabit::core::io {
+
+namespace {
+
+using terrain::HeightTile;
+using terrain::kHeightSampleCount;
+using terrain::kHeightSamples;
+
+/// The largest pixel window one tile reads from a DEM at once (doubles; 32 MiB of scratch). A
+/// tile far coarser than the DEM would need more; it then reads 2×2 pixels per sample instead,
+/// slower but bounded in memory.
+constexpr std::size_t kMaxWindowPixels = std::size_t{2048} * 2048;
+/// Pixels the usable-value scan at open() reads per request.
+constexpr std::size_t kScanChunkPixels = std::size_t{1} << 20;
+
+// -- GDAL plumbing ---------------------------------------------------------------------------
+
+/// Silences GDAL's messages on this thread (the handler stack and the last error are per
+/// thread) and keeps the last one, so an error can say what GDAL said instead of GDAL printing it.
+class QuietGdal {
+public:
+    QuietGdal() {
+        CPLPushErrorHandler(CPLQuietErrorHandler);
+        CPLErrorReset();
+    }
+    ~QuietGdal() { CPLPopErrorHandler(); }
+    QuietGdal(const QuietGdal&) = delete;
+    QuietGdal& operator=(const QuietGdal&) = delete;
+
+    /// " (GDAL: <last message>)", or nothing when GDAL said nothing.
+    static std::string says() {
+        const char* message = CPLGetLastErrorMsg();
+        return message && *message ? std::string(" (GDAL: ") + message + ")" : std::string();
+    }
+};
+
+struct DatasetCloser {
+    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
+};
+
+/// One DEM as one thread reads it: GDAL datasets and coordinate transformations are not safe to
+/// share between threads, so every cursor owns its own.
+struct DemHandle {
+    std::unique_ptr<GDALDataset, DatasetCloser> dataset;
+    GDALRasterBand* band = nullptr;                      ///< band 1, owned by the dataset
+    std::unique_ptr<OGRCoordinateTransformation> toDem;  ///< EPSG:3857 → the DEM's CRS
+};
+
+/// What open() learnt of one DEM; shared read-only by every cursor.
+struct DemSource {
+    DemInfo info;
+    std::array<double, 6> pixelFromGeo{};  ///< inverse geotransform: DEM CRS → pixel/line
+    bool hasNodata = false;
+    double nodata = 0.0;
+};
+
+/// Per-thread state of sample(): a handle per DEM (finest first) and the scratch of one tile, so
+/// a warm cursor allocates nothing.
+struct Cursor {
+    std::vector<DemHandle> dems;
+    std::vector<double> mercatorX, mercatorY;  ///< the tile's sample positions, EPSG:3857 metres
+    std::vector<double> x, y;                  ///< the same in a DEM's CRS, then its pixel/line
+    std::vector<int> inside;                   ///< 1: transformed, inside the DEM, still wanted
+    std::vector<std::uint8_t> absurd;          ///< 1: some DEM held an absurd value here
+    std::vector<double> window;                ///< pixels read for one DEM
+
+    Cursor()
+        : mercatorX(kHeightSampleCount),
+          mercatorY(kHeightSampleCount),
+          x(kHeightSampleCount),
+          y(kHeightSampleCount),
+          inside(kHeightSampleCount),
+          absurd(kHeightSampleCount) {}
+};
+
+OGRSpatialReference traditionalOrder(const OGRSpatialReference& srs) {
+    OGRSpatialReference copy(srs);
+    copy.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    return copy;
+}
+
+/// Opens `path` as a raster with a CRS and a transformation from EPSG:3857 into that CRS.
+Result<DemHandle> openHandle(const std::filesystem::path& path) {
+    const std::string name = path.string();
+    QuietGdal quiet;
+    // VSIStatL, not std::filesystem: it also sees /vsimem/ and other GDAL virtual files.
+    VSIStatBufL stat;
+    if (VSIStatL(name.c_str(), &stat) != 0) return Error{name + ": no such file"};
+    DemHandle h;
+    h.dataset.reset(GDALDataset::Open(name.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+    if (!h.dataset) return Error{name + ": not a raster GDAL can read" + QuietGdal::says()};
+    if (h.dataset->GetRasterCount() < 1) return Error{name + ": the raster has no band"};
+    h.band = h.dataset->GetRasterBand(1);
+    const OGRSpatialReference* srs = h.dataset->GetSpatialRef();
+    if (!srs || srs->IsEmpty()) {
+        return Error{name + ": the raster has no coordinate system (CRS), so where its heights lie is unknown"};
+    }
+    OGRSpatialReference mercator;
+    mercator.importFromEPSG(3857);
+    mercator.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    const OGRSpatialReference dem = traditionalOrder(*srs);
+    h.toDem.reset(OGRCreateCoordinateTransformation(&mercator, &dem));
+    if (!h.toDem) {
+        return Error{name + ": EPSG:3857 cannot be transformed into its coordinate system" + QuietGdal::says()};
+    }
+    return h;
+}
+
+enum class PixelKind { Height, Nodata, Absurd };
+
+PixelKind classify(double v, const DemSource& s) {
+    // A Float32 band's nodata is stored as a double; compare in float too so a value read back
+    // from float storage still matches it.
+    if (s.hasNodata && (v == s.nodata || (std::isnan(v) && std::isnan(s.nodata)) ||
+                        (std::abs(s.nodata) < 3.4e38 && static_cast<float>(v) == static_cast<float>(s.nodata)))) {
+        return PixelKind::Nodata;
+    }
+    if (!std::isfinite(v) || std::abs(v) > kMaxAbsHeightMetres) return PixelKind::Absurd;
+    return PixelKind::Height;
+}
+
+/// True when the raster holds at least one usable height; reads until it finds one, so a good
+/// DEM costs one chunk and only a useless one is read whole.
+Result<bool> hasUsableHeight(DemHandle& h, const DemSource& s) {
+    const int width = s.info.widthPixels;
+    const int rowsPerChunk =
+        static_cast<int>(std::max<std::size_t>(1, kScanChunkPixels / static_cast<std::size_t>(width)));
+    std::vector<double> chunk;
+    for (int row = 0; row < s.info.heightPixels; row += rowsPerChunk) {
+        const int rows = std::min(rowsPerChunk, s.info.heightPixels - row);
+        chunk.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(rows));
+        QuietGdal quiet;
+        if (h.band->RasterIO(GF_Read, 0, row, width, rows, chunk.data(), width, rows, GDT_Float64, 0, 0, nullptr) !=
+            CE_None) {
+            return Error{s.info.path.string() + ": GDAL could not read its pixels" + QuietGdal::says()};
+        }
+        if (std::any_of(chunk.begin(), chunk.end(), [&](double v) { return classify(v, s) == PixelKind::Height; })) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/// The ground size (metres) of the pixel at the raster's centre, the larger of its sides: the
+/// pixel's corners taken to EPSG:3857 and scaled by cos(latitude), so DEMs in any CRS compare.
+Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, const DemSource& s) {
+    const double col = s.info.widthPixels / 2.0, row = s.info.heightPixels / 2.0;
+    std::array<double, 3> x{}, y{};
+    const std::array<std::array<double, 2>, 3> pixel{{{col, row}, {col + 1, row}, {col, row + 1}}};
+    for (std::size_t i = 0; i < 3; ++i) {
+        x[i] = gt[0] + gt[1] * pixel[i][0] + gt[2] * pixel[i][1];
+        y[i] = gt[3] + gt[4] * pixel[i][0] + gt[5] * pixel[i][1];
+    }
+    std::unique_ptr<OGRCoordinateTransformation> toMercator(h.toDem->GetInverse());
+    std::array<int, 3> ok{};
+    QuietGdal quiet;
+    if (!toMercator || !toMercator->Transform(3, x.data(), y.data(), nullptr, ok.data()) || !ok[0] || !ok[1] ||
+        !ok[2]) {
+        return Error{s.info.path.string() + ": its centre cannot be transformed to EPSG:3857" + QuietGdal::says()};
+    }
+    const double scale = std::cos(mercatorToLonLat({x[0], y[0]}).lat * std::acos(-1.0) / 180.0);
+    const double across = std::hypot(x[1] - x[0], y[1] - y[0]) * scale;
+    const double down = std::hypot(x[2] - x[0], y[2] - y[0]) * scale;
+    return std::max(across, down);
+}
+
+/// Opens one DEM and checks everything open() promises to check.
+Result<DemSource> describeDem(const std::filesystem::path& path, DemHandle& h) {
+    const std::string name = path.string();
+    DemSource s;
+    s.info.path = path;
+    s.info.widthPixels = h.dataset->GetRasterXSize();
+    s.info.heightPixels = h.dataset->GetRasterYSize();
+    const char* crsName = h.dataset->GetSpatialRef()->GetName();
+    s.info.crsName = crsName ? crsName : "";
+    std::array<double, 6> gt{};
+    const bool georeferenced = h.dataset->GetGeoTransform(gt.data()) == CE_None;
+    const bool finite = std::all_of(gt.begin(), gt.end(), [](double v) { return std::isfinite(v); });
+    if (!georeferenced || !finite || s.info.widthPixels < 1 || s.info.heightPixels < 1 ||
+        !GDALInvGeoTransform(gt.data(), s.pixelFromGeo.data())) {
+        return Error{name +
+                     ": the raster has no usable extent (no geotransform, a zero pixel size or "
+                     "non-finite coordinates)"};
+    }
+    int hasNodata = FALSE;
+    s.nodata = h.band->GetNoDataValue(&hasNodata);
+    s.hasNodata = hasNodata != FALSE;
+    if (s.hasNodata) s.info.nodata = s.nodata;
+    Result<double> size = groundPixelSize(h, gt, s);
+    if (!size) return size.error();
+    s.info.pixelSizeGroundMetres = *size;
+    Result<bool> usable = hasUsableHeight(h, s);
+    if (!usable) return usable.error();
+    if (!*usable) {
+        return Error{name + ": every value is nodata or absurd (non-finite or beyond ±" +
+                     std::to_string(static_cast<int>(kMaxAbsHeightMetres)) + " m), so it holds no height"};
+    }
+    return s;
+}
+
+// -- bilinear sampling -------------------------------------------------------------------------
+
+/// The pixels and weights of one bilinear sample: columns col0..col1 and rows row0..row1 (equal
+/// where clamped at the raster's edge), fx and fy the weights of col1 and row1.
+struct Taps {
+    int col0 = 0, col1 = 0, row0 = 0, row1 = 0;
+    double fx = 0.0, fy = 0.0;
+};
+
+/// One axis of the taps: pixel centres sit at i + 0.5; beyond the outermost centres (but inside
+/// the raster) the edge pixel is used alone.
+void axisTaps(double p, int n, int& i0, int& i1, double& f) {
+    const double u = p - 0.5;
+    if (u <= 0.0) {
+        i0 = i1 = 0;
+        f = 0.0;
+    } else if (u >= n - 1) {
+        i0 = i1 = n - 1;
+        f = 0.0;
+    } else {
+        i0 = static_cast<int>(std::floor(u));
+        i1 = i0 + 1;
+        f = u - i0;
+    }
+}
+
+/// The taps at pixel position (px, py), or false when it lies outside the raster (NaN too).
+bool tapsAt(double px, double py, const DemInfo& info, Taps& t) {
+    if (!(px >= 0.0 && px <= info.widthPixels && py >= 0.0 && py <= info.heightPixels)) return false;
+    axisTaps(px, info.widthPixels, t.col0, t.col1, t.fx);
+    axisTaps(py, info.heightPixels, t.row0, t.row1, t.fy);
+    return true;
+}
+
+/// The pixels one DEM read for a tile: `values` row-major from (col0, row0), `width` wide.
+struct Window {
+    const double* values = nullptr;
+    int col0 = 0, row0 = 0, width = 0;
+    double at(int col, int row) const {
+        return values[static_cast<std::size_t>(row - row0) * static_cast<std::size_t>(width) +
+                      static_cast<std::size_t>(col - col0)];
+    }
+};
+
+/// The bilinear height at `t`, or NaN when a pixel with a non-zero weight is nodata or absurd
+/// (`absurd` then says whether one was absurd). Pixels with zero weight are not read, so a
+/// corner exactly on a pixel centre never depends on its neighbours. The sum runs in one fixed
+/// order, so the same taps always give the same bits.
+double interpolate(const Taps& t, const Window& w, const DemSource& s, bool& absurd) {
+    const std::array<double, 4> weight{(1.0 - t.fx) * (1.0 - t.fy), t.fx * (1.0 - t.fy), (1.0 - t.fx) * t.fy,
+                                       t.fx * t.fy};
+    const std::array<int, 4> col{t.col0, t.col1, t.col0, t.col1};
+    const std::array<int, 4> row{t.row0, t.row0, t.row1, t.row1};
+    double h = 0.0;
+    for (std::size_t k = 0; k < 4; ++k) {
+        if (weight[k] == 0.0) continue;
+        const double v = w.at(col[k], row[k]);
+        const PixelKind kind = classify(v, s);
+        if (kind != PixelKind::Height) {
+            absurd = kind == PixelKind::Absurd;
+            return std::nan("");
+        }
+        h += weight[k] * v;
+    }
+    return h;
+}
+
+/// The pixel rectangle the wanted samples reach.
+struct PixelBox {
+    int col0 = INT_MAX, row0 = INT_MAX, col1 = -1, row1 = -1;
+    bool empty() const { return col1 < 0; }
+    std::size_t pixels() const {
+        return static_cast<std::size_t>(col1 - col0 + 1) * static_cast<std::size_t>(row1 - row0 + 1);
+    }
+    void add(const Taps& t) {
+        col0 = std::min(col0, t.col0);
+        row0 = std::min(row0, t.row0);
+        col1 = std::max(col1, t.col1);
+        row1 = std::max(row1, t.row1);
+    }
+};
+
+Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int width, int height, double* out) {
+    QuietGdal quiet;
+    if (h.band->RasterIO(GF_Read, col0, row0, width, height, out, width, height, GDT_Float64, 0, 0, nullptr) !=
+        CE_None) {
+        return Error{s.info.path.string() + ": GDAL could not read its pixels" + QuietGdal::says()};
+    }
+    return {};
+}
+
+/// Takes the samples of `out` that still have no height to DEM pixel coordinates: c.x/c.y hold
+/// them and c.inside marks those inside the raster. Returns the pixels they reach.
+PixelBox locateWanted(DemHandle& h, const DemSource& s, Cursor& c, const HeightTile& out) {
+    std::copy(c.mercatorX.begin(), c.mercatorX.end(), c.x.begin());
+    std::copy(c.mercatorY.begin(), c.mercatorY.end(), c.y.begin());
+    {
+        // A failed point keeps its flag at 0 (PROJ also sets it to infinity); that is all we need.
+        QuietGdal quiet;
+        h.toDem->Transform(kHeightSampleCount, c.x.data(), c.y.data(), nullptr, c.inside.data());
+    }
+    const std::array<double, 6>& g = s.pixelFromGeo;
+    PixelBox box;
+    for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
+        if (!c.inside[i] || !std::isnan(out.heights[i])) {
+            c.inside[i] = 0;
+            continue;
+        }
+        const double px = g[0] + g[1] * c.x[i] + g[2] * c.y[i];
+        const double py = g[3] + g[4] * c.x[i] + g[5] * c.y[i];
+        Taps t;
+        if (!tapsAt(px, py, s.info, t)) {
+            c.inside[i] = 0;
+            continue;
+        }
+        c.x[i] = px;
+        c.y[i] = py;
+        box.add(t);
+    }
+    return box;
+}
+
+/// Fills the samples of `out` that still have no height from one DEM; `coarser` says it is not
+/// the finest, so what it fills counts as filled from a coarser DEM.
+Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, Cursor& c, HeightTile& out, DemSampleReport& report) {
+    const PixelBox box = locateWanted(h, s, c, out);
+    if (box.empty()) return {};
+    const bool whole = box.pixels() <= kMaxWindowPixels;
+    std::array<double, 4> taps{};
+    Window w{taps.data(), 0, 0, 2};
+    if (whole) {
+        c.window.resize(box.pixels());
+        w = Window{c.window.data(), box.col0, box.row0, box.col1 - box.col0 + 1};
+        Status read = readPixels(h, s, box.col0, box.row0, w.width, box.row1 - box.row0 + 1, c.window.data());
+        if (!read) return read;
+    }
+    for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
+        if (!c.inside[i]) continue;
+        Taps t;
+        tapsAt(c.x[i], c.y[i], s.info, t);
+        if (!whole) {
+            w = Window{taps.data(), t.col0, t.row0, t.col1 - t.col0 + 1};
+            Status read = readPixels(h, s, t.col0, t.row0, w.width, t.row1 - t.row0 + 1, taps.data());
+            if (!read) return read;
+        }
+        bool absurd = false;
+        const double height = interpolate(t, w, s, absurd);
+        if (absurd) c.absurd[i] = 1;
+        if (std::isnan(height)) continue;
+        out.heights[i] = static_cast<float>(height);
+        if (coarser) ++report.filledFromCoarser;
+    }
+    return {};
+}
+
+void placeSamples(TileId tile, Cursor& c) {
+    for (int row = 0; row < kHeightSamples; ++row) {
+        for (int col = 0; col < kHeightSamples; ++col) {
+            const Vec2 m = terrain::sampleMercator(tile, row, col);
+            c.mercatorX[HeightTile::index(row, col)] = m.x;
+            c.mercatorY[HeightTile::index(row, col)] = m.y;
+        }
+    }
+}
+
+}  // namespace
+
+struct DemReader::Impl {
+    std::vector<DemSource> sources;  ///< finest first
+    std::vector<DemInfo> infos;      ///< sources' infos, for dems()
+    std::mutex poolMutex;
+    std::vector<std::unique_ptr<Cursor>> idle;  ///< cursors no call is using, guarded by poolMutex
+
+    /// A cursor for one call: an idle one, or a new one with its own handles.
+    Result<std::unique_ptr<Cursor>> borrow() {
+        {
+            std::lock_guard lock(poolMutex);
+            if (!idle.empty()) {
+                std::unique_ptr<Cursor> c = std::move(idle.back());
+                idle.pop_back();
+                return c;
+            }
+        }
+        auto c = std::make_unique<Cursor>();
+        for (const DemSource& s : sources) {
+            Result<DemHandle> h = openHandle(s.info.path);
+            if (!h) return h.error();
+            c->dems.push_back(std::move(*h));
+        }
+        return c;
+    }
+    void giveBack(std::unique_ptr<Cursor> c) {
+        std::lock_guard lock(poolMutex);
+        idle.push_back(std::move(c));
+    }
+};
+
+Result<DemReader> DemReader::open(const std::vector<std::filesystem::path>& paths) {
+    if (paths.empty()) return badArguments("no DEM given");
+    initGdal();
+    std::vector<DemSource> sources;
+    std::vector<DemHandle> handles;
+    for (const std::filesystem::path& path : paths) {
+        Result<DemHandle> h = openHandle(path);
+        if (!h) return h.error();
+        Result<DemSource> s = describeDem(path, *h);
+        if (!s) return s.error();
+        sources.push_back(std::move(*s));
+        handles.push_back(std::move(*h));
+    }
+    std::vector<std::size_t> order(paths.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return sources[a].info.pixelSizeGroundMetres < sources[b].info.pixelSizeGroundMetres;
+    });
+    auto impl = std::make_unique<Impl>();
+    // The handles opened for the checks become the first cursor.
+    auto first = std::make_unique<Cursor>();
+    for (std::size_t i : order) {
+        impl->infos.push_back(sources[i].info);
+        impl->sources.push_back(std::move(sources[i]));
+        first->dems.push_back(std::move(handles[i]));
+    }
+    impl->idle.push_back(std::move(first));
+    return DemReader(std::move(impl));
+}
+
+DemReader::DemReader(std::unique_ptr<Impl> impl) : mImpl(std::move(impl)) {}
+DemReader::DemReader(DemReader&&) noexcept = default;
+DemReader& DemReader::operator=(DemReader&&) noexcept = default;
+DemReader::~DemReader() = default;
+
+const std::vector<DemInfo>& DemReader::dems() const { return mImpl->infos; }
+
+Result<DemSampleReport> DemReader::sample(TileId tile, HeightTile& out) const {
+    out.reset(tile);
+    Result<std::unique_ptr<Cursor>> borrowed = mImpl->borrow();
+    if (!borrowed) return borrowed.error();
+    std::unique_ptr<Cursor> c = std::move(*borrowed);
+    placeSamples(tile, *c);
+    std::fill(c->absurd.begin(), c->absurd.end(), std::uint8_t{0});
+    DemSampleReport report;
+    Status status;
+    for (std::size_t d = 0; d < mImpl->sources.size() && status; ++d) {
+        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, *c, out, report);
+    }
+    report.absurd = static_cast<std::uint32_t>(std::count(c->absurd.begin(), c->absurd.end(), std::uint8_t{1}));
+    mImpl->giveBack(std::move(c));
+    if (!status) {
+        out.reset(tile);
+        return status.error();
+    }
+    report.noHeight = static_cast<std::uint32_t>(out.noHeightCount());
+    return report;
+}
+
+}  // namespace terrabit::core::io

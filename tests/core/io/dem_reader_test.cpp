@@ -1,0 +1,415 @@
+// DemReader on DEMs this test writes with GDAL: a tilted plane in UTM around Monaco against the
+// analytic plane, shared tile edges, a fine DEM with a hole over a coarse one, bad input, and
+// GDALWarp (-r bilinear) as the oracle on a rough surface.
+
+#include <gdal_priv.h>
+#include <gdal_utils.h>
+#include <gtest/gtest.h>
+#include <ogr_spatialref.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <thread>
+
+#include "io_test_support.h"
+#include "terrabit/core/io/dem_reader.h"
+#include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/terrain/height_tile.h"
+
+using namespace terrabit::core;
+namespace io = terrabit::core::io;
+using terrain::HeightTile;
+using terrain::kHeightSampleCount;
+using terrain::kHeightSamples;
+
+namespace {
+
+constexpr int kUtm32N = 32632;
+constexpr LonLat kMonaco{7.42, 43.73};
+/// Heights must match the analytic surface this closely (the Terrain issue's 1 mm).
+constexpr double kPlaneToleranceMetres = 1e-3;
+
+struct DatasetCloser {
+    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
+};
+using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+
+/// A north-up raster grid: its origin (north-west corner) and pixel size in its CRS's units.
+struct Grid {
+    double west = 0.0, north = 0.0, pixel = 1.0;
+    int width = 0, height = 0;
+    /// The CRS position of the centre of pixel (col, row).
+    double centreX(int col) const { return west + (col + 0.5) * pixel; }
+    double centreY(int row) const { return north - (row + 0.5) * pixel; }
+};
+
+/// Writes a one-band Float32 GeoTIFF; `epsg` 0 leaves it without a CRS.
+void writeDem(const std::filesystem::path& path, int epsg, const Grid& g, const std::function<double(int, int)>& value,
+              std::optional<double> nodata = std::nullopt, bool georeferenced = true) {
+    io::initGdal();
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    DatasetPtr ds(gtiff->Create(path.string().c_str(), g.width, g.height, 1, GDT_Float32, nullptr));
+    ASSERT_TRUE(ds);
+    if (georeferenced) {
+        double gt[6] = {g.west, g.pixel, 0.0, g.north, 0.0, -g.pixel};
+        ds->SetGeoTransform(gt);
+    }
+    if (epsg != 0) {
+        OGRSpatialReference srs;
+        srs.importFromEPSG(epsg);
+        ds->SetSpatialRef(&srs);
+    }
+    GDALRasterBand* band = ds->GetRasterBand(1);
+    if (nodata) band->SetNoDataValue(*nodata);
+    std::vector<float> pixels(static_cast<std::size_t>(g.width) * g.height);
+    for (int row = 0; row < g.height; ++row) {
+        for (int col = 0; col < g.width; ++col) pixels[std::size_t(row) * g.width + col] = float(value(col, row));
+    }
+    ASSERT_EQ(
+        band->RasterIO(GF_Write, 0, 0, g.width, g.height, pixels.data(), g.width, g.height, GDT_Float32, 0, 0, nullptr),
+        CE_None);
+}
+
+/// EPSG:3857 → another CRS, traditional axis order, as the test's own reference.
+struct Projector {
+    std::unique_ptr<OGRCoordinateTransformation> ct;
+    explicit Projector(int fromEpsg, int toEpsg) {
+        OGRSpatialReference from, to;
+        from.importFromEPSG(fromEpsg);
+        to.importFromEPSG(toEpsg);
+        from.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+        to.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+        ct.reset(OGRCreateCoordinateTransformation(&from, &to));
+    }
+    Vec2 operator()(Vec2 p) const {
+        EXPECT_TRUE(ct->Transform(1, &p.x, &p.y));
+        return p;
+    }
+};
+
+Vec2 monacoUtm() {
+    // Once: plane() asks for it at every pixel and corner, and a transformation costs a millisecond.
+    static const Vec2 utm = Projector(4326, kUtm32N)({kMonaco.lon, kMonaco.lat});
+    return utm;
+}
+
+TileId monacoTile(int zoom) { return *tileAt(lonLatToMercator(kMonaco), zoom); }
+
+/// A tilted plane in UTM metres: 100 m at Monaco, rising 2 % east and 5 % north.
+double plane(Vec2 utm) {
+    const Vec2 o = monacoUtm();
+    return 100.0 + 0.02 * (utm.x - o.x) + 0.05 * (utm.y - o.y);
+}
+
+/// A 2 km × 2 km UTM grid centred on Monaco with `pixel`-metre pixels.
+Grid monacoGrid(double pixel, double halfSizeMetres = 1000.0) {
+    const Vec2 o = monacoUtm();
+    const int n = int(std::lround(2.0 * halfSizeMetres / pixel));
+    return Grid{std::round(o.x - halfSizeMetres), std::round(o.y + halfSizeMetres), pixel, n, n};
+}
+
+std::function<double(int, int)> planeOn(const Grid& g, double offset = 0.0) {
+    return [g, offset](int col, int row) { return plane({g.centreX(col), g.centreY(row)}) + offset; };
+}
+
+io::DemReader openOk(const std::vector<std::filesystem::path>& paths) {
+    auto reader = io::DemReader::open(paths);
+    EXPECT_TRUE(reader.ok()) << reader.message();
+    return std::move(reader).value();
+}
+
+/// The largest |height - plane(+offset)| over the tile, in metres; infinity when a sample has none.
+double worstPlaneError(const HeightTile& t, double offset = 0.0) {
+    const Projector toUtm(3857, kUtm32N);
+    double worst = 0.0;
+    for (int r = 0; r < kHeightSamples; ++r) {
+        for (int c = 0; c < kHeightSamples; ++c) {
+            const double expected = plane(toUtm(terrain::sampleMercator(t.tile, r, c))) + offset;
+            worst = std::max(worst, t.hasHeight(r, c) ? std::abs(t.at(r, c) - expected) : INFINITY);
+        }
+    }
+    return worst;
+}
+
+std::vector<float> column(const HeightTile& t, int c) {
+    std::vector<float> out;
+    for (int r = 0; r < kHeightSamples; ++r) out.push_back(t.at(r, c));
+    return out;
+}
+std::vector<float> row(const HeightTile& t, int r) {
+    return {t.heights.begin() + std::ptrdiff_t(HeightTile::index(r, 0)),
+            t.heights.begin() + std::ptrdiff_t(HeightTile::index(r, 0) + kHeightSamples)};
+}
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+class DemReaderTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = test::scratchDir("dem-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    }
+    std::filesystem::path dir;
+
+    std::filesystem::path planeDem(const std::string& name, double pixel = 5.0) {
+        const Grid g = monacoGrid(pixel);
+        writeDem(dir / name, kUtm32N, g, planeOn(g));
+        return dir / name;
+    }
+};
+
+}  // namespace
+
+TEST(HeightTile, CornersOnTileBordersAreTheTileBounds) {
+    const TileId t = monacoTile(17);
+    HeightTile h;
+    EXPECT_EQ(h.noHeightCount(), kHeightSampleCount);
+    h.reset(t);
+    ASSERT_EQ(h.heights.size(), kHeightSampleCount);
+    EXPECT_FALSE(h.hasHeight(0, 0));
+    const Box2 b = t.boundsMercator();
+    EXPECT_EQ(terrain::sampleMercator(t, 0, 0).x, b.min.x);
+    EXPECT_EQ(terrain::sampleMercator(t, 0, 0).y, b.max.y);
+    EXPECT_EQ(terrain::sampleMercator(t, 256, 256).x, b.max.x);
+    EXPECT_EQ(terrain::sampleMercator(t, 256, 256).y, b.min.y);
+    const TileId east = *t.neighbour(1, 0);
+    for (int r = 0; r < kHeightSamples; ++r) {
+        EXPECT_EQ(terrain::sampleMercator(t, r, 256).x, terrain::sampleMercator(east, r, 0).x);
+        EXPECT_EQ(terrain::sampleMercator(t, r, 256).y, terrain::sampleMercator(east, r, 0).y);
+    }
+}
+
+// (a) Bilinear interpolation of a plane is exact, so the only errors are Float32 storage and the
+// transformation: every corner must sit on the analytic plane at its own UTM position.
+TEST_F(DemReaderTest, TiltedPlaneInUtmMatchesTheAnalyticPlaneAtEveryCorner) {
+    io::DemReader reader = openOk({planeDem("plane.tif")});
+    ASSERT_EQ(reader.dems().size(), 1u);
+    EXPECT_NEAR(reader.dems()[0].pixelSizeGroundMetres, 5.0, 0.05);  // UTM scale near its zone's middle
+    EXPECT_NE(reader.dems()[0].crsName.find("UTM zone 32N"), std::string::npos) << reader.dems()[0].crsName;
+    for (int zoom : {16, 17, 19}) {
+        HeightTile h;
+        auto report = reader.sample(monacoTile(zoom), h);
+        ASSERT_TRUE(report.ok()) << report.message();
+        EXPECT_EQ(report->noHeight, 0u);
+        EXPECT_EQ(report->filledFromCoarser, 0u);
+        EXPECT_EQ(report->absurd, 0u);
+        const double worst = worstPlaneError(h);
+        EXPECT_LT(worst, kPlaneToleranceMetres) << "zoom " << zoom;
+        RecordProperty("worst_plane_error_m_z" + std::to_string(zoom), std::to_string(worst));
+    }
+}
+
+// (b) A tile's east column is its east neighbour's west column, and its south row its south
+// neighbour's north row, bit for bit; and neither thread count nor tile order changes a bit.
+TEST_F(DemReaderTest, SharedEdgesAreBitIdenticalWhateverTheThreadsAndOrder) {
+    io::DemReader reader = openOk({planeDem("plane.tif", 7.3)});
+    const TileId t = monacoTile(17);
+    const std::array<TileId, 4> tiles{t, *t.neighbour(1, 0), *t.neighbour(0, 1), *t.neighbour(1, 1)};
+    std::array<HeightTile, 4> h;
+    for (std::size_t i = 0; i < 4; ++i) ASSERT_TRUE(reader.sample(tiles[i], h[i]).ok());
+    EXPECT_EQ(h[0].noHeightCount(), 0u);
+    EXPECT_TRUE(sameBits(column(h[0], 256), column(h[1], 0)));
+    EXPECT_TRUE(sameBits(row(h[0], 256), row(h[2], 0)));
+    EXPECT_TRUE(sameBits(column(h[2], 256), column(h[3], 0)));
+    EXPECT_TRUE(sameBits(row(h[1], 256), row(h[3], 0)));
+    // The edges are not trivially equal: the plane rises along them.
+    EXPECT_NE(h[0].at(0, 256), h[0].at(256, 256));
+
+    // Four threads, each sampling every tile in its own order, several times over one reader.
+    std::array<std::array<HeightTile, 4>, 4> threaded;
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < 4; ++k) {
+        threads.emplace_back([&, k] {
+            for (int round = 0; round < 3; ++round) {
+                for (std::size_t j = 0; j < 4; ++j) {
+                    const std::size_t i = (j + k) % 4;
+                    if (!reader.sample(tiles[i], threaded[k][i]).ok()) threaded[k][i].heights.clear();
+                }
+            }
+        });
+    }
+    for (std::thread& th : threads) th.join();
+    for (std::size_t k = 0; k < 4; ++k) {
+        for (std::size_t i = 0; i < 4; ++i)
+            EXPECT_TRUE(sameBits(threaded[k][i].heights, h[i].heights)) << k << " " << i;
+    }
+}
+
+// (c) The fine DEM has a square nodata hole; the coarse one (7 m higher, so every sample says
+// where it came from) fills it, and the report counts exactly the samples it filled.
+TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
+    const Grid fine = monacoGrid(5.0);
+    const Vec2 o = monacoUtm();
+    // The hole: 24 × 24 fine pixels (120 m) with Monaco at its north-west quarter, so it covers
+    // part of the z17 tile (about 220 m across) and leaves the rest.
+    const int holeCol0 = int((o.x - fine.west) / fine.pixel) - 6, holeRow0 = int((fine.north - o.y) / fine.pixel) - 6;
+    const int holeCols = 24;
+    auto inHole = [&](int col, int row) {
+        return col >= holeCol0 && col < holeCol0 + holeCols && row >= holeRow0 && row < holeRow0 + holeCols;
+    };
+    const auto base = planeOn(fine);
+    writeDem(
+        dir / "fine.tif", kUtm32N, fine, [&](int c, int r) { return inHole(c, r) ? -9999.0 : base(c, r); }, -9999.0);
+    const Grid coarse = monacoGrid(20.0, 1500.0);
+    writeDem(dir / "coarse.tif", kUtm32N, coarse, planeOn(coarse, 7.0));
+
+    // Given coarse first: the finer one must still win.
+    io::DemReader reader = openOk({dir / "coarse.tif", dir / "fine.tif"});
+    ASSERT_EQ(reader.dems().size(), 2u);
+    EXPECT_EQ(reader.dems()[0].path, dir / "fine.tif");
+    ASSERT_TRUE(reader.dems()[0].nodata);
+    EXPECT_EQ(*reader.dems()[0].nodata, -9999.0);
+
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->noHeight, 0u);
+
+    const Projector toUtm(3857, kUtm32N);
+    const double holeWest = fine.west + holeCol0 * fine.pixel, holeNorth = fine.north - holeRow0 * fine.pixel;
+    const double holeEast = holeWest + holeCols * fine.pixel, holeSouth = holeNorth - holeCols * fine.pixel;
+    std::uint32_t fromCoarse = 0, insideHole = 0;
+    for (int r = 0; r < kHeightSamples; ++r) {
+        for (int c = 0; c < kHeightSamples; ++c) {
+            const Vec2 p = toUtm(terrain::sampleMercator(h.tile, r, c));
+            ASSERT_TRUE(h.hasHeight(r, c));
+            const double fineError = std::abs(h.at(r, c) - plane(p));
+            const double coarseError = std::abs(h.at(r, c) - (plane(p) + 7.0));
+            ASSERT_LT(std::min(fineError, coarseError), kPlaneToleranceMetres) << r << "," << c;
+            const bool coarseSample = coarseError < fineError;
+            fromCoarse += coarseSample;
+            // Strictly inside the hole, the pixel under the corner is nodata; more than one pixel
+            // outside it, none of the four bilinear taps is.
+            if (p.x > holeWest && p.x < holeEast && p.y < holeNorth && p.y > holeSouth) {
+                ++insideHole;
+                EXPECT_TRUE(coarseSample) << r << "," << c;
+            }
+            const bool farFromHole = p.x < holeWest - fine.pixel || p.x > holeEast + fine.pixel ||
+                                     p.y > holeNorth + fine.pixel || p.y < holeSouth - fine.pixel;
+            if (farFromHole) {
+                EXPECT_FALSE(coarseSample) << r << "," << c;
+            }
+        }
+    }
+    EXPECT_GT(insideHole, 1000u);
+    EXPECT_LT(fromCoarse, kHeightSampleCount / 2);
+    EXPECT_EQ(report->filledFromCoarser, fromCoarse);
+    RecordProperty("filled_from_coarser", std::to_string(fromCoarse));
+}
+
+// (d) Bad input: each message names the file and the problem, kind BadInput.
+TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
+    const Grid g = monacoGrid(50.0);
+    test::writeText(dir / "notes.txt", "this is not a raster, only some text\n");
+    writeDem(dir / "nocrs.tif", 0, g, planeOn(g));
+    writeDem(dir / "nogeo.tif", kUtm32N, g, planeOn(g), std::nullopt, false);
+    writeDem(
+        dir / "allnodata.tif", kUtm32N, g, [](int, int) { return -32768.0; }, -32768.0);
+    writeDem(dir / "huge.tif", kUtm32N, g, [](int, int) { return 1e30; });
+    const struct {
+        std::filesystem::path file;
+        std::string problem;
+    } cases[] = {
+        {dir / "missing.tif", "no such file"},
+        {dir / "notes.txt", "not a raster GDAL can read"},
+        {dir / "nocrs.tif", "has no coordinate system (CRS)"},
+        {dir / "nogeo.tif", "has no usable extent"},
+        {dir / "allnodata.tif", "every value is nodata or absurd"},
+        {dir / "huge.tif", "every value is nodata or absurd"},
+    };
+    for (const auto& c : cases) {
+        // A good DEM beside it must not hide the bad one.
+        auto reader = io::DemReader::open({planeDem("good.tif", 25.0), c.file});
+        ASSERT_FALSE(reader.ok()) << c.file;
+        EXPECT_EQ(reader.error().kind, ErrorKind::BadInput) << c.file;
+        EXPECT_TRUE(reader.message().starts_with(c.file.string() + ": ")) << reader.message();
+        EXPECT_NE(reader.message().find(c.problem), std::string::npos) << reader.message();
+    }
+    auto none = io::DemReader::open({});
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error().kind, ErrorKind::BadArguments);
+}
+
+// Absurd values inside an otherwise good DEM are no data, counted, never a height.
+TEST_F(DemReaderTest, AbsurdValuesAreNoDataAndReported) {
+    const Grid g = monacoGrid(5.0);
+    const auto base = planeOn(g);
+    const Vec2 o = monacoUtm();
+    const int c0 = int((o.x - g.west) / g.pixel), r0 = int((g.north - o.y) / g.pixel);
+    writeDem(dir / "spikes.tif", kUtm32N, g, [&](int c, int r) {
+        const bool spike = c >= c0 && c < c0 + 10 && r >= r0 && r < r0 + 10;
+        return spike ? (c % 2 ? 1e30 : -32768.0) : base(c, r);
+    });
+    io::DemReader reader = openOk({dir / "spikes.tif"});
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_GT(report->absurd, 500u);
+    EXPECT_EQ(report->noHeight, report->absurd);  // one DEM: every absurd sample is left empty
+    EXPECT_EQ(h.noHeightCount(), report->noHeight);
+    for (float v : h.heights) EXPECT_TRUE(std::isnan(v) || std::abs(v) < 1000.0f);
+}
+
+// A tile no DEM reaches is no error: it has no heights and says so.
+TEST_F(DemReaderTest, TileOutsideEveryDemHasNoHeightsAndIsNoError) {
+    io::DemReader reader = openOk({planeDem("plane.tif", 25.0)});
+    HeightTile h;
+    auto report = reader.sample(*tileAt(lonLatToMercator({-70.0, -30.0}), 17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->noHeight, kHeightSampleCount);
+    EXPECT_EQ(report->filledFromCoarser, 0u);
+    EXPECT_EQ(h.noHeightCount(), kHeightSampleCount);
+}
+
+// (e) GDAL as the oracle: gdalwarp -r bilinear onto an EPSG:3857 grid whose pixel centres are the
+// tile's corners (origin half a cell north-west of the tile's), exact transformation (-et 0), on
+// a rough surface whose every pixel differs, so a half-pixel slip would show.
+TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
+    const Grid g = monacoGrid(4.0);
+    writeDem(dir / "rough.tif", kUtm32N, g, [&](int c, int r) {
+        const std::uint32_t hash = (std::uint32_t(c) * 73856093u) ^ (std::uint32_t(r) * 19349663u);
+        return 300.0 + 40.0 * std::sin(c / 17.0) * std::cos(r / 23.0) + double(hash % 1000) / 100.0;
+    });
+    io::DemReader reader = openOk({dir / "rough.tif"});
+    const TileId tile = monacoTile(17);
+    HeightTile h;
+    ASSERT_TRUE(reader.sample(tile, h).ok());
+
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    DatasetPtr target(mem->Create("", kHeightSamples, kHeightSamples, 1, GDT_Float32, nullptr));
+    const double cell = tile.cellSizeMercator();
+    const Box2 b = tile.boundsMercator();
+    double gt[6] = {b.min.x - cell / 2, cell, 0.0, b.max.y + cell / 2, 0.0, -cell};
+    target->SetGeoTransform(gt);
+    OGRSpatialReference mercator;
+    mercator.importFromEPSG(3857);
+    target->SetSpatialRef(&mercator);
+    DatasetPtr source(GDALDataset::Open((dir / "rough.tif").string().c_str(), GDAL_OF_RASTER));
+    ASSERT_TRUE(source);
+    const char* argv[] = {"-r", "bilinear", "-et", "0", nullptr};
+    GDALWarpAppOptions* options = GDALWarpAppOptionsNew(const_cast<char**>(argv), nullptr);
+    GDALDatasetH sources[] = {GDALDataset::ToHandle(source.get())};
+    int usageError = 0;
+    ASSERT_TRUE(GDALWarp(nullptr, GDALDataset::ToHandle(target.get()), 1, sources, options, &usageError));
+    GDALWarpAppOptionsFree(options);
+    std::vector<float> warped(kHeightSampleCount);
+    ASSERT_EQ(target->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, kHeightSamples, kHeightSamples, warped.data(),
+                                                 kHeightSamples, kHeightSamples, GDT_Float32, 0, 0, nullptr),
+              CE_None);
+
+    // Interior samples: GDALWarp's edge handling of the output grid is not what is compared.
+    double worst = 0.0;
+    for (int r = 1; r < kHeightSamples - 1; ++r) {
+        for (int c = 1; c < kHeightSamples - 1; ++c) {
+            ASSERT_TRUE(h.hasHeight(r, c));
+            worst = std::max(worst, double(std::abs(h.at(r, c) - warped[HeightTile::index(r, c)])));
+        }
+    }
+    // Both sides store Float32 (3e-5 m at 300 m); GDAL computes its weights in its own order.
+    EXPECT_LT(worst, 1e-3);
+    RecordProperty("worst_gdalwarp_difference_m", std::to_string(worst));
+    std::printf("worst difference against gdalwarp -r bilinear: %.3g m\n", worst);
+}
