@@ -172,19 +172,25 @@ void addProbeCommand(CLI::App& app, CliContext& ctx) {
         "`rect LON LAT WIDTH_M HEIGHT_M` (centred), `orect LON LAT WIDTH_M HEIGHT_M ANGLE_DEG`, "
         "`disk LON LAT RADIUS_M`, `segment LON1 LAT1 LON2 LAT2`, `tri LON1 LAT1 LON2 LAT2 LON3 LAT3`. "
         "Prints per probe the layers hit (comma-separated) or `clear`; with --expr, `hit` or `clear` for the "
-        "expression, then the layers touched");
+        "expression, then the layers touched; with --dem, then `ground H m` (or `ground none`), the terrain height "
+        "at the probe's first position");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
     auto expr = std::make_shared<std::string>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
     tiles->add(*cmd, false);
     cmd->add_option("--expr,-e", *expr, "Layer expression to probe against, e.g. \"building | water\"");
-    cmd->callback([&ctx, input, tiles, expr] {
+    cmd->add_option("--dem", *dems,
+                    "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS); repeat for several, the finest wins "
+                    "where they overlap");
+    cmd->callback([&ctx, input, tiles, expr, dems] {
         cli::ProbeCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
         c.expression = *expr;
+        c.dems = *dems;
         ctx.exitCode = cli::runProbe(c, std::cin, std::cout, std::cerr, ctx.progress());
     });
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
+#include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/tiling/rasterize_some.h"
 
 namespace terrabit::core::pipeline {
@@ -85,6 +87,12 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
         }
     }
     if (s->mBaseRules) s->mRules = *s->mBaseRules;
+    if (!input.dems.empty()) {
+        // Opened before the map is read: a DEM that is not one is reported without a wait.
+        auto dems = io::DemReader::open(input.dems);
+        if (!dems) return dems.error();
+        s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
+    }
 
     // The map, read once with the rules' text as checked above.
     input.map.rulesText = s->mRulesDocument;
@@ -94,6 +102,36 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
     if (!map) return map.error();
     s->mMap = std::move(*map);
     return s;
+}
+
+Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId tile) const {
+    {
+        std::lock_guard lock(mHeightsMutex);
+        if (auto it = mHeights.find(tile); it != mHeights.end()) return it->second;
+    }
+    // Sampled outside the lock: two threads asking for one tile both sample it (the same
+    // values), and the first one stored is kept.
+    auto heights = std::make_shared<terrain::HeightTile>();
+    heights->reset(tile);
+    if (mDems) {
+        if (auto report = mDems->sample(tile, *heights); !report) return report.error();
+    }
+    std::lock_guard lock(mHeightsMutex);
+    return mHeights.emplace(tile, std::move(heights)).first->second;
+}
+
+Result<float> Session::groundHeight(Vec2 mercator) const {
+    if (!mDems) return terrain::kNoHeight;
+    const double cellsPerMetre = std::ldexp(1.0, mZoom + 8) / (2.0 * kMercatorHalfWorld);
+    const double gx = (mercator.x + kMercatorHalfWorld) * cellsPerMetre;
+    const double gy = (kMercatorHalfWorld - mercator.y) * cellsPerMetre;
+    const double side = std::ldexp(1.0, mZoom);
+    const double tx = std::clamp(std::floor(gx / kTileCells), 0.0, side - 1.0);
+    const double ty = std::clamp(std::floor(gy / kTileCells), 0.0, side - 1.0);
+    const TileId tile{mZoom, static_cast<std::uint32_t>(tx), static_cast<std::uint32_t>(ty)};
+    auto heights = heightTile(tile);
+    if (!heights) return heights.error();
+    return terrain::heightAt(**heights, {gx - tx * kTileCells, gy - ty * kTileCells});
 }
 
 std::vector<std::string> Session::warnings() const {

@@ -31,4 +31,17 @@ Vec2 sampleMercator(TileId tile, int row, int column) {
     return cornerMercator(tile.zoom, x, y);
 }
 
+float heightAt(const HeightTile& h, Vec2 cell) {
+    if (h.heights.size() != kHeightSampleCount) return kNoHeight;
+    const double x = std::clamp(cell.x, 0.0, double(kTileCells));
+    const double y = std::clamp(cell.y, 0.0, double(kTileCells));
+    // The sample square the point lies in; a point on the east or south edge uses the last one.
+    const int c = std::min(static_cast<int>(x), kTileCells - 1);
+    const int r = std::min(static_cast<int>(y), kTileCells - 1);
+    const double fx = x - c, fy = y - r;
+    const double north = h.at(r, c) * (1.0 - fx) + h.at(r, c + 1) * fx;
+    const double south = h.at(r + 1, c) * (1.0 - fx) + h.at(r + 1, c + 1) * fx;
+    return static_cast<float>(north * (1.0 - fy) + south * fy);  // NaN in, NaN out
+}
+
 }  // namespace terrabit::core::terrain

@@ -2,9 +2,13 @@
 // answer must equal OGR/GEOS point-in-polygon for every point farther than one cell from a
 // footprint's edge, and the probe command must answer through the whole pipeline.
 
+#include <gdal_priv.h>
 #include <geos_c.h>
 #include <gtest/gtest.h>
 #include <ogrsf_frmts.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <memory>
 #include <random>
@@ -13,6 +17,7 @@
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/cli/probe_command.h"
 #include "terrabit/core/collision/collision_query.h"
+#include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/tile/ground_frame.h"
 
 using namespace terrabit::core;
@@ -188,4 +193,80 @@ TEST(MonacoProbe, ProbeCommandWithAnExpression) {
     EXPECT_EQ(terrabit::cli::runProbe(c, in3, out3, err3), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err3.str().find("did you mean 'water'"), std::string::npos) << err3.str();
     EXPECT_NE(err3.str().find('^'), std::string::npos);
+}
+
+namespace {
+
+/// A tilted plane over Monaco in EPSG:4326, written with GDAL: h = 100 + 2000 (lon − 7.40) +
+/// 3000 (lat − 43.72) metres, 0.0005° pixels, as a user's GeoTIFF DEM would be.
+double monacoPlane(double lon, double lat) { return 100.0 + 2000.0 * (lon - 7.40) + 3000.0 * (lat - 43.72); }
+
+std::filesystem::path writePlaneDem(const std::filesystem::path& file) {
+    constexpr int kSize = 120;
+    constexpr double kWest = 7.40, kNorth = 43.76, kStep = 0.0005;
+    GDALDriver* driver = GetGDALDriverManager()->GetDriverByName("GTiff");
+    GDALDataset* ds = driver->Create(file.string().c_str(), kSize, kSize, 1, GDT_Float32, nullptr);
+    double transform[6] = {kWest, kStep, 0.0, kNorth, 0.0, -kStep};
+    ds->SetGeoTransform(transform);
+    OGRSpatialReference wgs84;
+    wgs84.importFromEPSG(4326);
+    ds->SetSpatialRef(&wgs84);
+    std::vector<float> rows(static_cast<std::size_t>(kSize) * kSize);
+    for (int r = 0; r < kSize; ++r) {
+        for (int c = 0; c < kSize; ++c) {
+            // Pixel centres carry the plane's value there.
+            rows[static_cast<std::size_t>(r) * kSize + c] =
+                static_cast<float>(monacoPlane(kWest + (c + 0.5) * kStep, kNorth - (r + 0.5) * kStep));
+        }
+    }
+    EXPECT_EQ(ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, kSize, kSize, rows.data(), kSize, kSize, GDT_Float32, 0, 0,
+                                             nullptr),
+              CE_None);
+    GDALClose(GDALDataset::ToHandle(ds));
+    return file;
+}
+
+}  // namespace
+
+TEST(MonacoProbe, ProbeCommandWithADemPrintsTheGroundHeight) {
+    terrabit::core::io::initGdal();
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "terrabit-probe-dem";
+    std::filesystem::create_directories(dir);
+    terrabit::cli::ProbeCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.selection.zoom = 17;
+    c.dems = {writePlaneDem(dir / "plane.tif")};
+    // Two points on the plane, one south of the DEM (which ends at 43.70°N), and a rect whose
+    // first position is on the plane.
+    const std::vector<std::pair<double, double>> onPlane{{7.42042, 43.73123}, {7.4400, 43.7350}};
+    std::istringstream in(
+        "point 7.42042 43.73123\npoint 7.4400 43.7350\npoint 7.4300 43.6900\n"
+        "rect 7.4246 43.7311 4 4\n");
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runProbe(c, in, out, err), terrabit::cli::kExitOk) << err.str();
+    std::istringstream lines(out.str());
+    std::vector<std::string> got;
+    for (std::string l; std::getline(lines, l);) got.push_back(l);
+    ASSERT_EQ(got.size(), 4u) << out.str();
+    for (std::size_t i = 0; i < onPlane.size(); ++i) {
+        const std::size_t at = got[i].find(" ground ");
+        ASSERT_NE(at, std::string::npos) << got[i];
+        const double h = std::stod(got[i].substr(at + 8));
+        // Bilinear on a plane is the plane; the cell corners are reprojected exactly; printed to 0.1 m.
+        EXPECT_NEAR(h, monacoPlane(onPlane[i].first, onPlane[i].second), 0.06) << got[i];
+        EXPECT_EQ(got[i].substr(got[i].size() - 2), " m") << got[i];
+    }
+    EXPECT_EQ(got[1].substr(0, 5), "water") << "the layers still come first";
+    EXPECT_NE(got[2].find(" ground none"), std::string::npos) << "south of the DEM: " << got[2];
+    EXPECT_NE(got[3].find(" ground "), std::string::npos) << got[3];
+
+    // A DEM that is not one is named, before the map is read.
+    std::ofstream(dir / "notes.txt") << "not a raster\n";
+    c.dems = {dir / "notes.txt"};
+    std::istringstream in2("point 7.42042 43.73123\n");
+    std::ostringstream out2, err2;
+    EXPECT_EQ(terrabit::cli::runProbe(c, in2, out2, err2), terrabit::cli::kExitNothingUsable);
+    EXPECT_NE(err2.str().find((dir / "notes.txt").string()), std::string::npos) << err2.str();
+    EXPECT_TRUE(out2.str().empty());
+    std::filesystem::remove_all(dir);
 }

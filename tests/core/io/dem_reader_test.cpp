@@ -163,6 +163,27 @@ protected:
 
 }  // namespace
 
+TEST(HeightTile, HeightAtIsBilinearBetweenTheCornersAndNoHeightSpreads) {
+    HeightTile h;
+    h.reset(monacoTile(17));
+    // A plane in cell units: bilinear interpolation reproduces it anywhere in the tile.
+    const auto plane = [](double x, double y) { return 50.0 + 0.25 * x - 0.5 * y; };
+    for (int r = 0; r < kHeightSamples; ++r) {
+        for (int c = 0; c < kHeightSamples; ++c) h.heights[HeightTile::index(r, c)] = float(plane(c, r));
+    }
+    for (const Vec2 p : {Vec2{0, 0}, Vec2{12.25, 200.75}, Vec2{255.5, 0.5}, Vec2{256, 256}, Vec2{100, 256}}) {
+        EXPECT_NEAR(terrain::heightAt(h, p), plane(p.x, p.y), 1e-4) << p.x << "," << p.y;
+    }
+    // Outside the tile: clamped to its edge.
+    EXPECT_NEAR(terrain::heightAt(h, {-5, 300}), plane(0, 256), 1e-4);
+    // One corner without a height: the four cells around it have none, their neighbours do.
+    h.heights[HeightTile::index(10, 10)] = terrain::kNoHeight;
+    EXPECT_TRUE(std::isnan(terrain::heightAt(h, {9.5, 9.5})));
+    EXPECT_TRUE(std::isnan(terrain::heightAt(h, {10.5, 10.5})));
+    EXPECT_FALSE(std::isnan(terrain::heightAt(h, {11.5, 10.5})));
+    EXPECT_TRUE(std::isnan(terrain::heightAt(HeightTile{}, {1, 1}))) << "an empty grid has no heights";
+}
+
 TEST(HeightTile, CornersOnTileBordersAreTheTileBounds) {
     const TileId t = monacoTile(17);
     HeightTile h;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -278,6 +279,31 @@ TEST(Session, WhatEachFrontEndNeedsOfThePassesIsAllItReads) {
     EXPECT_FALSE((*drawn)->hasPasses());
     ASSERT_TRUE((*drawn)->passesProblem().has_value());
     EXPECT_FALSE((*drawn)->catalogue().empty());
+}
+
+TEST(Session, WithoutDemsTheGroundHasNoHeightAndABadDemIsNamedBeforeTheMapIsRead) {
+    auto session = openOrFail(monacoInput());
+    ASSERT_TRUE(session);
+    EXPECT_FALSE(session->hasTerrain());
+    const TileId tile = session->map().index.tiles().front();
+    auto first = session->heightTile(tile);
+    ASSERT_TRUE(first.ok()) << first.message();
+    EXPECT_EQ((*first)->tile, tile);
+    EXPECT_EQ((*first)->noHeightCount(), terrain::kHeightSampleCount);
+    auto again = session->heightTile(tile);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(first->get(), again->get()) << "a tile's heights are sampled once and kept";
+    auto ground = session->groundHeight(tile.boundsMercator().centre());
+    ASSERT_TRUE(ground.ok());
+    EXPECT_TRUE(std::isnan(*ground));
+
+    SessionInput input = monacoInput();
+    input.map.file = "/no/such/map.osm.pbf";
+    input.dems = {"/no/such/dem.tif"};
+    auto bad = Session::open(input);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().kind, ErrorKind::BadInput);
+    EXPECT_EQ(bad.message().rfind("/no/such/dem.tif", 0), 0u) << bad.message();
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "terrabit/cli/probe_command.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
@@ -15,6 +16,12 @@ using namespace core::io;
 
 namespace {
 
+std::string metres(float h) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", static_cast<double>(h));
+    return buf;
+}
+
 std::string layerList(std::uint64_t layers, const std::vector<std::string>& names) {
     std::string s;
     for (std::size_t i = 0; i < names.size() && i < 64; ++i) {
@@ -27,13 +34,16 @@ std::string layerList(std::uint64_t layers, const std::vector<std::string>& name
 
 int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, std::ostream& err,
              const ProgressCallback& progress) {
-    auto opened = pipeline::Session::open(
-        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    pipeline::SessionInput input =
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
+    input.dems = command.dems;
+    auto opened = pipeline::Session::open(std::move(input), progress);
     if (!opened) {
         err << "terrabit-cli probe: " << opened.message() << "\n";
         return exitCode(opened.error().kind);
     }
-    const MapLayers& layers = (*opened)->map();
+    const pipeline::Session& session = **opened;
+    const MapLayers& layers = session.map();
     for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
 
     const std::vector<TileId>& tiles = layers.store.tiles();
@@ -88,10 +98,19 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         const ProbeResult r = core::runProbe(query, *probe);
         const std::string touched = layerList(r.layers & baseLayers, names);
         if (exprLayer < 0) {
-            out << (touched.empty() ? "clear" : touched) << "\n";
+            out << (touched.empty() ? "clear" : touched);
         } else {
-            out << (((r.layers >> exprLayer) & 1u) ? "hit" : "clear") << (touched.empty() ? "" : " " + touched) << "\n";
+            out << (((r.layers >> exprLayer) & 1u) ? "hit" : "clear") << (touched.empty() ? "" : " " + touched);
         }
+        if (session.hasTerrain()) {
+            Result<float> ground = session.groundHeight(lonLatToMercator(probe->at[0]));
+            if (!ground) {
+                err << "terrabit-cli probe: " << ground.message() << "\n";
+                return exitCode(ground.error().kind);
+            }
+            out << " ground " << (std::isnan(*ground) ? std::string("none") : metres(*ground) + " m");
+        }
+        out << "\n";
     }
     return code;
 }

@@ -67,4 +67,9 @@ Vec2 cornerMercator(int zoom, std::uint64_t cornerX, std::uint64_t cornerY);
 /// global corner.
 Vec2 sampleMercator(TileId tile, int row, int column);
 
+/// The height at a point of `heights`' tile, metres: bilinear between the four samples around
+/// it. `cell` is the point in the tile's cells (x east, y south, 0..256 from its north-west
+/// corner; clamped into the tile). kNoHeight when any of the four has no height.
+float heightAt(const HeightTile& heights, Vec2 cell);
+
 }  // namespace terrabit::core::terrain

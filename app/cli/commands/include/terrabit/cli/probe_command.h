@@ -1,9 +1,11 @@
 #pragma once
 /// `terrabit-cli probe`: collision probes read from a stream against a map's layers.
 
+#include <filesystem>
 #include <istream>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/core/io/map_layers.h"
@@ -18,6 +20,10 @@ struct ProbeCommand {
     /// An optional layer expression ("building | water"): when given, each probe answers whether
     /// it hits the expression's cells ("hit") or not ("clear"), followed by the layers it touched.
     std::string expression;
+    /// Raster DEMs (core/io/dem_reader.h): when given, each answer ends with ` ground H m`, the
+    /// terrain height at the probe's first position (metres above the DEM's datum, one decimal),
+    /// or ` ground none` where no DEM has a height.
+    std::vector<std::filesystem::path> dems;
 };
 
 /// Reads probes from `in`, one per line (see core/collision/probe_spec.h for the forms), and

@@ -20,9 +20,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "terrabit/core/assets/asset_catalogue.h"
@@ -34,6 +36,11 @@
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/scene/scene.h"
+#include "terrabit/core/terrain/height_tile.h"
+
+namespace terrabit::core::io {
+class DemReader;
+}
 
 namespace terrabit::core::pipeline {
 
@@ -57,6 +64,9 @@ struct SessionInput {
     /// Rasterize every tile when opening; false: only read and index the map, and rasterize a
     /// batch at a time with rasterize().
     bool rasterize = true;
+    /// Elevation: raster DEMs (io::DemReader; the finest wins where they overlap). Empty: the
+    /// world is flat, as it always was.
+    std::vector<std::filesystem::path> dems;
 
     /// The map's layers and nothing else (rasterize, compose, probe): no passes, no catalogue.
     static SessionInput layersOnly(io::MapInput map, io::TileSelection tiles, int threads) {
@@ -104,6 +114,17 @@ public:
     const placement::PlacementRules& baseRules() const { return *mBaseRules; }
     /// What the data gave warnings about: the map's, then its classification's.
     std::vector<std::string> warnings() const;
+
+    // -- terrain --------------------------------------------------------------------------------
+    /// True when DEMs were opened (SessionInput::dems).
+    bool hasTerrain() const { return mDems != nullptr; }
+    /// The heights of a tile at the map's zoom, sampled once and kept (the same object for every
+    /// later call). Without DEMs, or where no DEM reaches, the samples have no height. Safe to
+    /// call from several threads. Errors: a DEM whose pixels can no longer be read (BadInput).
+    Result<std::shared_ptr<const terrain::HeightTile>> heightTile(TileId tile) const;
+    /// The ground height at a point (EPSG:3857 metres), bilinear between the corners of the cell
+    /// it lies in; kNoHeight where there is none (no DEM, outside every DEM, nodata).
+    Result<float> groundHeight(Vec2 mercator) const;
 
     // -- rules ----------------------------------------------------------------------------------
     /// The document's passes with `edits` applied in order, checked against the map's layers and
@@ -165,6 +186,10 @@ private:
     std::unique_ptr<placement::SceneBaker> mBaker;  ///< made at the first bake
     bool mBaked = false;                            ///< mBaker's layers hold a bake's placements
     placement::BakeReport mEmptyReport;
+    std::unique_ptr<io::DemReader> mDems;
+    /// heightTile()'s tiles; mutable: sampling a tile once is not a change of the session.
+    mutable std::mutex mHeightsMutex;
+    mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;
 };
 
 }  // namespace terrabit::core::pipeline
