@@ -158,6 +158,9 @@ Result<bool> hasUsableHeight(DemHandle& h, const DemSource& s) {
     return false;
 }
 
+/// Pixels smaller than this on the ground (metres) are not a DEM's: a lidar DEM's are 0.25 m.
+constexpr double kMinPixelMetres = 0.001;
+
 /// The ground size (metres) of the pixel at the raster's centre, the larger of its sides: the
 /// pixel's corners taken to EPSG:3857 and scaled by cos(latitude), so DEMs in any CRS compare.
 Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, const DemSource& s) {
@@ -178,7 +181,14 @@ Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, co
     const double scale = std::cos(mercatorToLonLat({x[0], y[0]}).lat * std::acos(-1.0) / 180.0);
     const double across = std::hypot(x[1] - x[0], y[1] - y[0]) * scale;
     const double down = std::hypot(x[2] - x[0], y[2] - y[0]) * scale;
-    return std::max(across, down);
+    const double size = std::max(across, down);
+    // A geotransform may invert yet describe pixels too small to tell apart on the ground (found
+    // by the DEM fuzzer: 1e-300 m pixels at a UTM origin, whose corners round to one point).
+    if (!(size >= kMinPixelMetres) || !std::isfinite(size)) {
+        return Error{s.info.path.string() + ": the raster has no usable extent (its pixels are " +
+                     std::to_string(size) + " m on the ground, less than " + std::to_string(kMinPixelMetres) + " m)"};
+    }
+    return size;
 }
 
 /// Opens one DEM and checks everything open() promises to check.

@@ -330,6 +330,11 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     writeDem(
         dir / "allnodata.tif", kUtm32N, g, [](int, int) { return -32768.0; }, -32768.0);
     writeDem(dir / "huge.tif", kUtm32N, g, [](int, int) { return 1e30; });
+    // Found by the DEM fuzzer: a geotransform that inverts but whose 1e-300 m pixels all round
+    // to one point on the ground.
+    Grid tiny = g;
+    tiny.pixel = 1e-300;
+    writeDem(dir / "tiny.tif", kUtm32N, tiny, planeOn(g));
     const struct {
         std::filesystem::path file;
         std::string problem;
@@ -338,6 +343,7 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
         {dir / "notes.txt", "not a raster GDAL can read"},
         {dir / "nocrs.tif", "has no coordinate system (CRS)"},
         {dir / "nogeo.tif", "has no usable extent"},
+        {dir / "tiny.tif", "has no usable extent (its pixels are 0.000000 m on the ground"},
         {dir / "allnodata.tif", "every value is nodata or absurd"},
         {dir / "huge.tif", "every value is nodata or absurd"},
     };
