@@ -143,24 +143,35 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
     });
 }
 
+/// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
+void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
+    cmd.add_option("--dem", dems,
+                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS); repeat for several, the finest wins "
+                   "where they overlap");
+}
+
 void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand(
         "rasterize",
         "Rasterize a map into per-tile bit layers: <out>/<quadkey>/<layer>.tif (georeferenced 1-bit GeoTIFF, "
-        "EPSG:3857), <out>/<quadkey>/preview.png (layers in colour) and <out>/summary.json (per-layer and "
-        "per-tile coverage, warnings, timings)");
+        "EPSG:3857), <out>/<quadkey>/preview.png (layers in colour), with --dem <out>/<quadkey>/height.tif "
+        "(Float32 metres at the 257x257 cell corners) and <out>/summary.json (per-layer and per-tile coverage, "
+        "heights, warnings, timings)");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
     auto out = std::make_shared<std::string>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
     tiles->add(*cmd, true);
     cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
-    cmd->callback([&ctx, input, tiles, out] {
+    addDemOption(*cmd, *dems);
+    cmd->callback([&ctx, input, tiles, out, dems] {
         cli::RasterizeCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
         c.outDir = *out;
+        c.dems = *dems;
         ctx.exitCode = cli::runRasterize(c, std::cout, std::cerr, ctx.progress());
     });
 }
@@ -181,9 +192,7 @@ void addProbeCommand(CLI::App& app, CliContext& ctx) {
     input->add(*cmd);
     tiles->add(*cmd, false);
     cmd->add_option("--expr,-e", *expr, "Layer expression to probe against, e.g. \"building | water\"");
-    cmd->add_option("--dem", *dems,
-                    "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS); repeat for several, the finest wins "
-                    "where they overlap");
+    addDemOption(*cmd, *dems);
     cmd->callback([&ctx, input, tiles, expr, dems] {
         cli::ProbeCommand c;
         c.input = input->input(ctx);

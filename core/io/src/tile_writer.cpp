@@ -5,8 +5,10 @@
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
+#include <array>
 #include <atomic>
 #include <fstream>
+#include <optional>
 #include <system_error>
 #include <thread>
 
@@ -46,28 +48,27 @@ std::string lastGdalError() {
     return m && *m ? std::string(" (GDAL: ") + m + ")" : std::string();
 }
 
-Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
+/// Writes one band of `size` × `size` pixels (GDT_Byte or GDT_Float32 `data`, row-major, north
+/// first) as an EPSG:3857 GeoTIFF with the geotransform `transform`, under a temporary name that
+/// is renamed into place. `nodata`, when set, is declared for the band.
+Status writeGeoTiffBand(const std::filesystem::path& file, int size, GDALDataType type, const void* data,
+                        const std::array<double, 6>& transform, const CPLStringList& options,
+                        std::optional<double> nodata = std::nullopt) {
     GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
     if (!gtiff) return ioError(file.string() + ": GDAL has no GTiff driver");
     const std::filesystem::path tmp = temporaryName(file);
-    CPLStringList options;
-    options.AddString("NBITS=1");
-    options.AddString("COMPRESS=DEFLATE");
     {
-        DatasetPtr ds(gtiff->Create(tmp.string().c_str(), BitTile::kSize, BitTile::kSize, 1, GDT_Byte, options.List()));
+        DatasetPtr ds(gtiff->Create(tmp.string().c_str(), size, size, 1, type, options.List()));
         if (!ds) return ioError(file.string() + ": cannot create the GeoTIFF" + lastGdalError());
-        const Box2 b = tile.boundsMercator();
-        double transform[6] = {b.min.x, tile.cellSizeMercator(), 0.0, b.max.y, 0.0, -tile.cellSizeMercator()};
-        ds->SetGeoTransform(transform);
+        std::array<double, 6> gt = transform;
+        ds->SetGeoTransform(gt.data());
         OGRSpatialReference srs;
         srs.importFromEPSG(3857);
         ds->SetSpatialRef(&srs);
-        std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
-        if (bits)
-            bits->toImage(std::span<std::uint8_t, BitTile::kSize * BitTile::kSize>(image.data(), image.size()), 1, 0);
         GDALRasterBand* band = ds->GetRasterBand(1);
-        if (band->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, image.data(), BitTile::kSize, BitTile::kSize,
-                           GDT_Byte, 0, 0, nullptr) != CE_None) {
+        if (nodata) band->SetNoDataValue(*nodata);
+        if (band->RasterIO(GF_Write, 0, 0, size, size, const_cast<void*>(data), size, size, type, 0, 0, nullptr) !=
+            CE_None) {
             return ioError(file.string() + ": cannot write the GeoTIFF" + lastGdalError());
         }
         // Flushing writes the compressed strips; an error there is a failed write too.
@@ -77,6 +78,18 @@ Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesyst
             return ioError(file.string() + ": cannot finish the GeoTIFF" + lastGdalError());
     }
     return renameInto(tmp, file);
+}
+
+Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
+    CPLStringList options;
+    options.AddString("NBITS=1");
+    options.AddString("COMPRESS=DEFLATE");
+    const Box2 b = tile.boundsMercator();
+    const double cell = tile.cellSizeMercator();
+    std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
+    if (bits) bits->toImage(std::span<std::uint8_t, BitTile::kSize * BitTile::kSize>(image.data(), image.size()), 1, 0);
+    return writeGeoTiffBand(file, BitTile::kSize, GDT_Byte, image.data(), {b.min.x, cell, 0.0, b.max.y, 0.0, -cell},
+                            options);
 }
 
 Status writePng(const std::vector<std::uint8_t>& rgb, const std::filesystem::path& file) {
@@ -144,6 +157,21 @@ Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std
     if (Status s = writePng(previewImage(store, slot, layers), dir / "preview.png"); !s) return s.error();
     files.preview = key + "/preview.png";
     return files;
+}
+
+Status writeHeightTiff(const terrain::HeightTile& heights, const std::filesystem::path& file) {
+    if (heights.heights.size() != terrain::kHeightSampleCount) {
+        return Error{file.string() + ": no heights to write", ErrorKind::Internal};
+    }
+    CPLStringList options;
+    options.AddString("COMPRESS=DEFLATE");
+    options.AddString("PREDICTOR=3");  // floating-point prediction: smooth terrain compresses well
+    // Pixel centres on the cell corners: the raster starts half a cell north-west of the tile.
+    const Box2 b = heights.tile.boundsMercator();
+    const double cell = heights.tile.cellSizeMercator();
+    return writeGeoTiffBand(file, terrain::kHeightSamples, GDT_Float32, heights.heights.data(),
+                            {b.min.x - cell / 2, cell, 0.0, b.max.y + cell / 2, 0.0, -cell}, options,
+                            static_cast<double>(terrain::kNoHeight));
 }
 
 Status writeFileAtomically(const std::filesystem::path& file, const std::string& contents) {

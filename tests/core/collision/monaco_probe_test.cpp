@@ -6,6 +6,7 @@
 #include <geos_c.h>
 #include <gtest/gtest.h>
 #include <ogrsf_frmts.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -268,5 +269,71 @@ TEST(MonacoProbe, ProbeCommandWithADemPrintsTheGroundHeight) {
     EXPECT_EQ(terrabit::cli::runProbe(c, in2, out2, err2), terrabit::cli::kExitNothingUsable);
     EXPECT_NE(err2.str().find((dir / "notes.txt").string()), std::string::npos) << err2.str();
     EXPECT_TRUE(out2.str().empty());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MonacoDem, RasterizeWithADemWritesEachTilesHeightsAtItsCellCorners) {
+    terrabit::core::io::initGdal();
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "terrabit-rasterize-dem";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    terrabit::cli::RasterizeCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.selection.zoom = 16;
+    c.outDir = dir / "out";
+    c.dems = {writePlaneDem(dir / "plane.tif")};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runRasterize(c, out, err), terrabit::cli::kExitOk) << err.str();
+    EXPECT_NE(out.str().find("height grids"), std::string::npos) << out.str();
+
+    std::ifstream summaryIn(c.outDir / "summary.json");
+    const nlohmann::json summary = nlohmann::json::parse(summaryIn);
+    ASSERT_FALSE(summary["tiles"].empty());
+    std::size_t checked = 0;
+    for (const auto& t : summary["tiles"]) {
+        const TileId tile{16, t["x"].get<std::uint32_t>(), t["y"].get<std::uint32_t>()};
+        ASSERT_TRUE(t.contains("height")) << t["quadkey"];
+        const std::string file = t["height"]["file"];
+        GDALDataset* ds = GDALDataset::Open((c.outDir / file).string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY);
+        ASSERT_NE(ds, nullptr) << file;
+        EXPECT_EQ(ds->GetRasterXSize(), 257);
+        EXPECT_EQ(ds->GetRasterYSize(), 257);
+        double gt[6];
+        ASSERT_EQ(ds->GetGeoTransform(gt), CE_None);
+        const Box2 b = tile.boundsMercator();
+        const double cell = tile.cellSizeMercator();
+        // Pixel centres on the cell corners: the first centre is the tile's north-west corner.
+        EXPECT_NEAR(gt[0] + gt[1] / 2, b.min.x, 1e-6);
+        EXPECT_NEAR(gt[3] + gt[5] / 2, b.max.y, 1e-6);
+        EXPECT_NEAR(gt[1], cell, 1e-9);
+        std::vector<float> h(257 * 257);
+        ASSERT_EQ(
+            ds->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, 257, 257, h.data(), 257, 257, GDT_Float32, 0, 0, nullptr),
+            CE_None);
+        int hasNodata = 0;
+        EXPECT_TRUE(std::isnan(ds->GetRasterBand(1)->GetNoDataValue(&hasNodata)));
+        EXPECT_TRUE(hasNodata);
+        GDALClose(GDALDataset::ToHandle(ds));
+        float lo = 1e9f, hi = -1e9f;
+        for (int r = 0; r <= 256; r += 32) {
+            for (int col = 0; col <= 256; col += 32) {
+                const LonLat ll = mercatorToLonLat({b.min.x + col * cell, b.max.y - r * cell});
+                const float v = h[static_cast<std::size_t>(r) * 257 + col];
+                // The DEM covers 7.40..7.46 E, 43.70..43.76 N (less half a pixel at its edge).
+                if (ll.lon < 7.4003 || ll.lon > 7.4597 || ll.lat < 43.7003 || ll.lat > 43.7597) continue;
+                ASSERT_FALSE(std::isnan(v)) << file << " " << r << "," << col;
+                EXPECT_NEAR(v, monacoPlane(ll.lon, ll.lat), 0.01) << file << " " << r << "," << col;
+                ++checked;
+            }
+        }
+        for (float v : h) {
+            if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+        if (lo <= hi) {
+            EXPECT_FLOAT_EQ(t["height"]["min_m"].get<float>(), lo) << file;
+            EXPECT_FLOAT_EQ(t["height"]["max_m"].get<float>(), hi) << file;
+        }
+    }
+    EXPECT_GT(checked, 50u) << "the DEM covers Monaco's tiles";
     std::filesystem::remove_all(dir);
 }

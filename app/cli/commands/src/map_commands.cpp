@@ -122,11 +122,22 @@ int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, 
 
 namespace {
 
+/// `files` with the tile's heights written beside its layers (<quadkey>/height.tif).
+Result<TileFiles> withHeights(const pipeline::Session& session, const TileId& tile, const std::filesystem::path& outDir,
+                              TileFiles files) {
+    auto heights = session.heightTile(tile);
+    if (!heights) return heights.error();
+    files.height = tile.quadkey() + "/height.tif";
+    if (Status s = writeHeightTiff(**heights, outDir / files.height); !s) return s.error();
+    return files;
+}
+
 /// Writes every tile's preview and layer GeoTIFFs on a few threads (GDAL datasets are
 /// independent, and file creation, not encoding, is what costs here). The first failing tile's
 /// error, in tile order.
-Result<std::vector<TileFiles>> writeTiles(const MapLayers& m, const std::filesystem::path& outDir, int threadCount,
-                                          const ProgressCallback& progress) {
+Result<std::vector<TileFiles>> writeTiles(const pipeline::Session& session, const std::filesystem::path& outDir,
+                                          int threadCount, const ProgressCallback& progress) {
+    const MapLayers& m = session.map();
     const std::vector<TileId>& tiles = m.store.tiles();
     const std::vector<LayerInfo>& layers = m.classified.layers;
     std::vector<TileFiles> files(tiles.size());
@@ -141,6 +152,7 @@ Result<std::vector<TileFiles>> writeTiles(const MapLayers& m, const std::filesys
         pool.emplace_back([&] {
             for (std::size_t s; (s = next.fetch_add(1)) < tiles.size();) {
                 auto written = writeTile(m.store, s, layers, outDir);
+                if (written && session.hasTerrain()) written = withHeights(session, tiles[s], outDir, *written);
                 if (written) {
                     files[s] = std::move(*written);
                 } else {
@@ -166,9 +178,33 @@ Result<std::vector<TileFiles>> writeTiles(const MapLayers& m, const std::filesys
 
 using Json = nlohmann::ordered_json;
 
+/// A tile's heights in summary.json: its file, lowest and highest height (metres, null when it
+/// has none) and the samples without a height.
+Json heightSummary(const pipeline::Session& session, const TileId& tile, const std::string& file) {
+    const auto heights = session.heightTile(tile);  // sampled already: writeTiles wrote them
+    Json j;
+    j["file"] = file;
+    j["min_m"] = nullptr;
+    j["max_m"] = nullptr;
+    if (!heights) return j;
+    float lo = terrain::kNoHeight, hi = terrain::kNoHeight;
+    for (const float h : (*heights)->heights) {
+        if (std::isnan(h)) continue;
+        lo = std::isnan(lo) ? h : std::min(lo, h);
+        hi = std::isnan(hi) ? h : std::max(hi, h);
+    }
+    if (!std::isnan(lo)) {
+        j["min_m"] = lo;
+        j["max_m"] = hi;
+    }
+    j["no_height"] = (*heights)->noHeightCount();
+    return j;
+}
+
 /// summary.json's per-tile list (each layer's cells, coverage and file) and per-layer list
 /// (features, cells, coverage, area, tiles with content).
-std::pair<Json, Json> tileAndLayerSummaries(const MapLayers& m, const std::vector<TileFiles>& files) {
+std::pair<Json, Json> tileAndLayerSummaries(const pipeline::Session& session, const std::vector<TileFiles>& files) {
+    const MapLayers& m = session.map();
     const std::vector<TileId>& tiles = m.store.tiles();
     const std::vector<LayerInfo>& layers = m.classified.layers;
     std::vector<std::uint64_t> cells(layers.size(), 0);
@@ -198,6 +234,7 @@ std::pair<Json, Json> tileAndLayerSummaries(const MapLayers& m, const std::vecto
                                   {"file", files[s].layers[l]}};
         }
         jt["layers"] = std::move(jl);
+        if (!files[s].height.empty()) jt["height"] = heightSummary(session, tile, files[s].height);
         tileList.push_back(std::move(jt));
     }
     Json layerList = Json::array();
@@ -230,8 +267,10 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
                  const ProgressCallback& progress) {
     if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"));
     const auto start = Clock::now();
-    auto session = pipeline::Session::open(
-        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    pipeline::SessionInput input =
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
+    input.dems = command.dems;
+    auto session = pipeline::Session::open(std::move(input), progress);
     if (!session) return fail(err, session.error());
     const MapLayers& m = (*session)->map();
     const std::vector<TileId>& tiles = m.store.tiles();
@@ -244,7 +283,7 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     }
 
     auto t = Clock::now();
-    auto files = writeTiles(m, command.outDir, command.threads, progress);
+    auto files = writeTiles(**session, command.outDir, command.threads, progress);
     if (!files) return fail(err, files.error());
     const double writeMs = msSince(t);
 
@@ -266,7 +305,7 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     }
     summary["features"] = {{"read", m.map.features.size()}, {"unclassified", m.classified.unclassified}};
 
-    auto [tileList, layerList] = tileAndLayerSummaries(m, *files);
+    auto [tileList, layerList] = tileAndLayerSummaries(**session, *files);
     summary["layers"] = std::move(layerList);
     summary["tiles"] = std::move(tileList);
     const std::vector<std::string> warnings = (*session)->warnings();
@@ -280,7 +319,8 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     printWarnings(err, warnings, " (all of them are in summary.json)");
     out << "rasterized " << tiles.size() << " tiles at zoom " << command.selection.zoom << " from "
         << m.map.features.size() << " features (" << m.map.format << ")\n";
-    out << "wrote " << tiles.size() << " previews and " << tiles.size() * layers.size() << " GeoTIFF layers to "
+    out << "wrote " << tiles.size() << " previews and " << tiles.size() * layers.size() << " GeoTIFF layers"
+        << ((*session)->hasTerrain() ? " and " + std::to_string(tiles.size()) + " height grids" : "") << " to "
         << command.outDir.string() << "/<quadkey>/, summary: " << summaryFile.string() << "\n";
     return kExitOk;
 }

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <ostream>
+#include <vector>
 
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/core/io/map_layers.h"
@@ -39,10 +40,14 @@ struct RasterizeCommand {
     TileSelection selection;
     std::filesystem::path outDir;
     int threads = 0;
+    /// Raster DEMs (core/io/dem_reader.h): when given, each tile also gets height.tif.
+    std::vector<std::filesystem::path> dems;
 };
-/// Writes per tile <out>/<quadkey>/preview.png and <out>/<quadkey>/<layer>.tif, and
-/// <out>/summary.json (source, rules, zoom, per-layer features and coverage, per-tile coverage
-/// and files, warnings, timings). Prints where everything went.
+/// Writes per tile <out>/<quadkey>/preview.png and <out>/<quadkey>/<layer>.tif (with DEMs also
+/// <out>/<quadkey>/height.tif, io::writeHeightTiff), and <out>/summary.json (source, rules,
+/// zoom, per-layer features and coverage, per-tile coverage and files — with DEMs each tile's
+/// height file, lowest and highest height in metres and samples without a height — warnings,
+/// timings). Prints where everything went.
 int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostream& err,
                  const ProgressCallback& progress = {});
 

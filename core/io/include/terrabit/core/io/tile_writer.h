@@ -10,6 +10,7 @@
 
 #include "terrabit/core/result.h"
 #include "terrabit/core/rules/rule_set.h"
+#include "terrabit/core/terrain/height_tile.h"
 #include "terrabit/core/tiling/layer_store.h"
 
 namespace terrabit::core::io {
@@ -18,6 +19,7 @@ namespace terrabit::core::io {
 struct TileFiles {
     std::string preview;              ///< "<quadkey>/preview.png"
     std::vector<std::string> layers;  ///< per layer id: "<quadkey>/<layer>.tif"
+    std::string height;               ///< "<quadkey>/height.tif" when heights were written
 };
 
 /// Writes the tile in `slot` of `store` into `outDir`/<quadkey>/: `<layer>.tif` for every layer
@@ -30,6 +32,11 @@ Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std
 
 /// The RGB preview of a tile as writeTile paints it: 256×256×3 bytes, row-major, north first.
 std::vector<std::uint8_t> previewImage(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers);
+
+/// Writes a tile's heights as a GeoTIFF: 257 × 257 Float32 samples whose pixel centres are the
+/// tile's cell corners (so the raster reaches half a cell beyond the tile on every side),
+/// EPSG:3857, metres, nodata NaN where there is no height, DEFLATE. Fails naming the file.
+Status writeHeightTiff(const terrain::HeightTile& heights, const std::filesystem::path& file);
 
 /// Writes a text file under a temporary name and renames it into place.
 Status writeFileAtomically(const std::filesystem::path& file, const std::string& contents);
