@@ -110,10 +110,7 @@ Result<std::vector<TileId>> selectedTiles(const TileSelection& selection) {
         if (!covered) return badArguments("--bbox: " + covered.message());
         tiles.insert(tiles.end(), covered->begin(), covered->end());
     }
-    std::sort(tiles.begin(), tiles.end(),
-              [](const TileId& a, const TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); });
-    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-    return tiles;
+    return sortedNorthToSouth(std::move(tiles));
 }
 
 namespace {
@@ -143,14 +140,11 @@ Result<std::vector<TileId>> contentTiles(const TileIndex& index, int threads, co
 
 /// buildMapLayers; without `keepStore`, readMapIndex. Rules and selection errors are bad
 /// arguments, reading errors bad input.
-Result<std::unique_ptr<MapLayers>> build(const MapInput& input, const TileSelection& selection, int threads,
-                                         const ProgressCallback& progress, bool keepStore = true) {
+Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                         int threads, const ProgressCallback& progress, bool keepStore) {
     auto layers = std::make_unique<MapLayers>();
     MapLayers& m = *layers;
-
-    auto rules = loadRules(input);
-    if (!rules) return rules.error();
-    m.rules = std::move(*rules);
+    m.rules = std::move(rules);
     auto tiles = selectedTiles(selection);
     if (!tiles) return tiles.error();
     const bool explicitTiles = !selection.quadkeys.empty() || !selection.bboxLonLat.empty();
@@ -235,14 +229,28 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, const TileSelect
 
 }  // namespace
 
+Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                                  int threads, const ProgressCallback& progress) {
+    return build(input, std::move(rules), selection, threads, progress, true);
+}
+
+Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                                int threads, const ProgressCallback& progress) {
+    return build(input, std::move(rules), selection, threads, progress, false);
+}
+
 Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const TileSelection& selection, int threads,
                                                   const ProgressCallback& progress) {
-    return build(input, selection, threads, progress);
+    auto rules = loadRules(input);
+    if (!rules) return rules.error();
+    return buildMapLayers(input, std::move(*rules), selection, threads, progress);
 }
 
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
                                                 const ProgressCallback& progress) {
-    return build(input, selection, threads, progress, false);
+    auto rules = loadRules(input);
+    if (!rules) return rules.error();
+    return readMapIndex(input, std::move(*rules), selection, threads, progress);
 }
 
 }  // namespace terrabit::core::io

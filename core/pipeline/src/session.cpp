@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "terrabit/core/io/dem_reader.h"
+#include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tiling/rasterize_some.h"
 
 namespace terrabit::core::pipeline {
@@ -22,13 +23,6 @@ Result<std::shared_ptr<const AssetCatalogue>> catalogueOf(const SessionInput& in
     auto catalogue = AssetCatalogue::load(input.catalogueFile);
     if (!catalogue) return withKind(catalogue.error(), ErrorKind::BadArguments);
     return std::make_shared<const AssetCatalogue>(std::move(*catalogue));
-}
-
-std::vector<TileId> sortedNorthToSouth(std::vector<TileId> tiles) {
-    std::sort(tiles.begin(), tiles.end(),
-              [](const TileId& a, const TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); });
-    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-    return tiles;
 }
 
 }  // namespace
@@ -94,11 +88,10 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
         s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
     }
 
-    // The map, read once with the rules' text as checked above.
-    input.map.rulesText = s->mRulesDocument;
-    input.map.rulesName = s->mRulesName;
-    auto map = input.rasterize ? io::buildMapLayers(input.map, input.tiles, input.threads, progress)
-                               : io::readMapIndex(input.map, input.tiles, input.threads, progress);
+    // The map, read once with the rules as parsed and checked above.
+    auto map = input.rasterize
+                   ? io::buildMapLayers(input.map, std::move(*layerRules), input.tiles, input.threads, progress)
+                   : io::readMapIndex(input.map, std::move(*layerRules), input.tiles, input.threads, progress);
     if (!map) return map.error();
     s->mMap = std::move(*map);
     return s;
@@ -122,16 +115,12 @@ Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId ti
 
 Result<float> Session::groundHeight(Vec2 mercator) const {
     if (!mDems) return terrain::kNoHeight;
-    const double cellsPerMetre = std::ldexp(1.0, mZoom + 8) / (2.0 * kMercatorHalfWorld);
-    const double gx = (mercator.x + kMercatorHalfWorld) * cellsPerMetre;
-    const double gy = (kMercatorHalfWorld - mercator.y) * cellsPerMetre;
-    const double side = std::ldexp(1.0, mZoom);
-    const double tx = std::clamp(std::floor(gx / kTileCells), 0.0, side - 1.0);
-    const double ty = std::clamp(std::floor(gy / kTileCells), 0.0, side - 1.0);
-    const TileId tile{mZoom, static_cast<std::uint32_t>(tx), static_cast<std::uint32_t>(ty)};
-    auto heights = heightTile(tile);
+    auto tile = tileAt(mercator, mZoom);
+    if (!tile) return tile.error();
+    auto heights = heightTile(*tile);
     if (!heights) return heights.error();
-    return terrain::heightAt(**heights, {gx - tx * kTileCells, gy - ty * kTileCells});
+    const Vec2 cell = GroundFrame{{}, mZoom}.mercatorToCell(mercator);
+    return terrain::heightAt(**heights, {cell.x - double(tile->x) * kTileCells, cell.y - double(tile->y) * kTileCells});
 }
 
 std::vector<std::string> Session::warnings() const {
@@ -153,6 +142,7 @@ Status Session::setRules(placement::PlacementRules rules) {
     if (Status s = rules.check(mMap->rules.layerInfos()); !s) return s;
     if (Status s = rules.checkCatalogue(*mCatalogue); !s) return s;
     mRules = std::move(rules);
+    mRulesInBaker = false;
     return Status::success();
 }
 
@@ -194,7 +184,10 @@ Status Session::rasterize(std::span<const TileId> tiles) {
 }
 
 placement::SceneBaker& Session::baker() {
-    if (!mBaker) mBaker = std::make_unique<placement::SceneBaker>(bakeIndex(), mMap->store, *mCatalogue);
+    if (!mBaker) {
+        mBaker = std::make_unique<placement::SceneBaker>(bakeIndex(), mMap->store, *mCatalogue);
+        mRulesInBaker = false;
+    }
     return *mBaker;
 }
 
@@ -207,7 +200,10 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
         return empty;
     }
     placement::SceneBaker& b = baker();
-    if (Status s = b.setRules(mRules); !s) return s.error();
+    if (!mRulesInBaker) {
+        if (Status s = b.setRules(mRules); !s) return s.error();
+        mRulesInBaker = true;
+    }
     if (options.threads == 0) options.threads = mThreads;
     auto scene = b.bake(options);
     if (scene) mBaked = true;

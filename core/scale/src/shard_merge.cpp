@@ -753,10 +753,7 @@ Status checkCut(const std::vector<Shard>& shards, bool subset) {
 }
 
 /// Sorts tiles into the scene's order.
-void sortRowMajor(std::vector<TileId>& tiles) {
-    std::sort(tiles.begin(), tiles.end(),
-              [](const TileId& a, const TileId& b) { return rowMajorKey(a) < rowMajorKey(b); });
-}
+void sortRowMajor(std::vector<TileId>& tiles) { std::sort(tiles.begin(), tiles.end(), northToSouth); }
 
 /// Every shard's tiles in the scene's order; no tile may be baked twice.
 Result<std::vector<TileId>> mergedTiles(const std::vector<Shard>& shards) {

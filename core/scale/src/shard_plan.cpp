@@ -146,8 +146,7 @@ ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_
         const std::size_t lo = cuts[k], hi = cuts[k + 1];
         plan.weights[k] = before[hi] - before[lo];
         for (std::size_t i = lo; i < hi; ++i) plan.tiles[k].push_back(keyed[i].tile);
-        std::sort(plan.tiles[k].begin(), plan.tiles[k].end(),
-                  [](const TileId& a, const TileId& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+        std::sort(plan.tiles[k].begin(), plan.tiles[k].end(), northToSouth);
         // The fewest prefixes: from each uncovered tile, the shortest prefix whose tiles all lie
         // in this run.
         for (std::size_t i = lo; i < hi;) {

@@ -37,7 +37,6 @@ std::uint64_t catalogueHash(const AssetCatalogue& catalogue) {
 }
 
 /// Tiles in the scene's order: north to south, then west to east.
-bool rowMajor(const TileId& a, const TileId& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); }
 
 /// The model's box in model space: its measured bounds, or its footprint and height.
 void modelBox(const AssetInfo& a, double lo[3], double hi[3]) {
@@ -96,7 +95,7 @@ Result<std::vector<TileId>> tileOrder(const BakeOptions& options, const std::vec
 /// ones) or every baked tile.
 Result<std::vector<TileId>> sceneTilesOf(const BakeOptions& options, const std::vector<TileId>& order) {
     std::vector<TileId> sceneTiles = options.sceneTiles.empty() ? order : options.sceneTiles;
-    std::sort(sceneTiles.begin(), sceneTiles.end(), rowMajor);
+    std::sort(sceneTiles.begin(), sceneTiles.end(), northToSouth);
     if (!options.sceneTiles.empty()) {
         std::vector<TileId> a = sceneTiles, b = order;
         std::sort(a.begin(), a.end());
@@ -207,7 +206,7 @@ std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered&
 /// their outcomes counted; then every item's scene asset and source.
 void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, Scene& scene) {
     std::stable_sort(g.records.begin(), g.records.end(), [](const Record& a, const Record& b) {
-        return a.featureId != b.featureId ? a.featureId < b.featureId : rowMajor(a.record.tile, b.record.tile);
+        return a.featureId != b.featureId ? a.featureId < b.featureId : northToSouth(a.record.tile, b.record.tile);
     });
     std::unordered_map<std::string, std::uint32_t> sourceOf;
     for (Record& r : g.records) {
@@ -306,7 +305,7 @@ void makeBlocks(std::span<const Item> items, std::span<const AssetInfo> assets, 
 /// Surfaces by tile (row-major), then layer; a tile's patches of one layer keep pass order.
 void sortSurfaces(Scene& scene) {
     std::stable_sort(scene.surfaces.begin(), scene.surfaces.end(), [](const SurfacePatch& a, const SurfacePatch& b) {
-        if (a.tile != b.tile) return rowMajor(a.tile, b.tile);
+        if (a.tile != b.tile) return northToSouth(a.tile, b.tile);
         return a.layer < b.layer;
     });
 }

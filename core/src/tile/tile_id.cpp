@@ -192,4 +192,10 @@ Result<std::vector<TileId>> tilesCovering(const Box2& mercator, int zoom, std::s
     return tiles;
 }
 
+std::vector<TileId> sortedNorthToSouth(std::vector<TileId> tiles) {
+    std::sort(tiles.begin(), tiles.end(), northToSouth);
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+    return tiles;
+}
+
 }  // namespace terrabit::core

@@ -7,8 +7,6 @@ namespace terrabit::core {
 
 namespace {
 
-bool northToSouth(const TileId& a, const TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
-
 /// The range of tiles, inclusive, that a box in global cell coordinates touches.
 struct TileRange {
     std::int64_t x0, y0, x1, y1;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 
@@ -198,53 +199,42 @@ TEST(Session, ExportWritesTheSceneWithTheRulesAndThePlacedLayers) {
 }
 
 TEST(Session, FailuresCarryTheirKindAndNameWhatIsWrong) {
-    {
-        SessionInput input = monacoInput();
-        input.map.rules = "/no/such/rules.yaml";
-        auto s = Session::open(input);
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
-        EXPECT_NE(s.message().find("/no/such/rules.yaml"), std::string::npos) << s.message();
-    }
-    {
-        SessionInput input = monacoInput();
-        input.map.rulesText = "layers:\n  - name: building\n    match: [building\n";
-        input.map.rulesName = "broken.yaml";
-        auto s = Session::open(input);
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
-        EXPECT_EQ(s.message().rfind("broken.yaml:", 0), 0u) << s.message();
-    }
-    {
-        SessionInput input = monacoInput();
-        input.map.file = "/no/such/map.osm.pbf";
-        auto s = Session::open(input);
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::BadInput);
-        EXPECT_NE(s.message().find("/no/such/map.osm.pbf"), std::string::npos) << s.message();
-    }
-    {
-        SessionInput input = monacoInput();
-        input.catalogueFile = "/no/such/catalogue.yaml";
-        auto s = Session::open(input);
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
+    // One wrong thing per case; the message must name it (`named` at its start when `atStart`).
+    struct Case {
+        const char* what;
+        std::function<void(SessionInput&)> spoil;
+        ErrorKind kind;
+        std::string named;
+        bool atStart = false;
+    };
+    const Case cases[] = {
+        {"missing rules", [](SessionInput& i) { i.map.rules = "/no/such/rules.yaml"; }, ErrorKind::BadArguments,
+         "/no/such/rules.yaml"},
+        {"broken rules",
+         [](SessionInput& i) {
+             i.map.rulesText = "layers:\n  - name: building\n    match: [building\n";
+             i.map.rulesName = "broken.yaml";
+         },
+         ErrorKind::BadArguments, "broken.yaml:", true},
+        {"missing map", [](SessionInput& i) { i.map.file = "/no/such/map.osm.pbf"; }, ErrorKind::BadInput,
+         "/no/such/map.osm.pbf"},
         // Checked before the map is read: no wait for a typo.
-        EXPECT_NE(s.message().find("/no/such/catalogue.yaml"), std::string::npos) << s.message();
-    }
-    {
+        {"missing catalogue", [](SessionInput& i) { i.catalogueFile = "/no/such/catalogue.yaml"; },
+         ErrorKind::BadArguments, "/no/such/catalogue.yaml"},
+        {"bad quadkey", [](SessionInput& i) { i.tiles.quadkeys = {"12345"}; }, ErrorKind::BadArguments, "12345"},
+    };
+    for (const Case& c : cases) {
         SessionInput input = monacoInput();
-        input.tiles.quadkeys = {"12345"};
+        c.spoil(input);
         auto s = Session::open(input);
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::BadArguments);
-        EXPECT_NE(s.message().find("12345"), std::string::npos) << s.message();
+        ASSERT_FALSE(s.ok()) << c.what;
+        EXPECT_EQ(s.error().kind, c.kind) << c.what;
+        const std::size_t at = s.message().find(c.named);
+        EXPECT_TRUE(c.atStart ? at == 0 : at != std::string::npos) << c.what << ": " << s.message();
     }
-    {
-        auto s = Session::open(monacoInput(), [](double, std::string_view) { return false; });
-        ASSERT_FALSE(s.ok());
-        EXPECT_EQ(s.error().kind, ErrorKind::Cancelled);
-    }
+    auto stopped = Session::open(monacoInput(), [](double, std::string_view) { return false; });
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error().kind, ErrorKind::Cancelled);
 }
 
 TEST(Session, WhatEachFrontEndNeedsOfThePassesIsAllItReads) {

@@ -21,13 +21,6 @@ namespace {
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 
-std::vector<core::TileId> sortedTiles(std::vector<core::TileId> tiles) {
-    std::sort(tiles.begin(), tiles.end(),
-              [](const core::TileId& a, const core::TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); });
-    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
-    return tiles;
-}
-
 /// The map's layers, keeping the session alive.
 std::shared_ptr<const core::LayerStore> mapStore(const std::shared_ptr<pipeline::Session>& session) {
     return {session, &session->map().store};
@@ -170,23 +163,23 @@ core::Status MapDocument::startLoad(project::Project p, const std::filesystem::p
     auto work = [this, p = std::move(p), file, modified, defaultRules,
                  catalogue = mCatalogue](const core::ProgressCallback& progress) -> JobRunner::Finish {
         auto input = pipeline::projectInput(p, defaultRules);
-        if (!input) return [this, e = input.error()](bool) { loadDone(e); };
+        if (!input) return [this, e = input.error()](bool) { loadFailure(e); };
         input->catalogue = catalogue;
         auto session = pipeline::Session::open(std::move(*input), progress);
-        if (!session) return [this, e = session.error()](bool) { loadDone(e); };
+        if (!session) return [this, e = session.error()](bool) { loadFailure(e); };
         // The project's rule edits must still apply to the rules they were made on.
         auto rules = (*session)->rulesWith(p.ruleEdits);
-        if (!rules) return [this, e = rules.error()](bool) { loadDone(e); };
+        if (!rules) return [this, e = rules.error()](bool) { loadFailure(e); };
         std::shared_ptr<pipeline::Session> opened = std::move(*session);
         return [this, opened, rules = std::move(*rules), p, file, modified](bool) mutable {
             loaded(std::move(opened), std::move(rules), std::move(p), file, modified);
         };
     };
-    mJobs.start(Kind::Load, std::move(work), [this](const QString& m) { loadDone(core::Error{m.toStdString()}); });
+    mJobs.start(Kind::Load, std::move(work), [this](const QString& m) { loadFailure(core::Error{m.toStdString()}); });
     return core::Status::success();
 }
 
-void MapDocument::loadDone(const core::Error& error) {
+void MapDocument::loadFailure(const core::Error& error) {
     mLastError = qs(error.message);
     emit loadFailed(mLastError);
 }
@@ -201,7 +194,7 @@ void MapDocument::loaded(std::shared_ptr<pipeline::Session> session, core::place
     for (const std::string& q : mProject.tiles) {
         if (auto t = core::TileId::fromQuadkey(q)) mSelection.push_back(*t);
     }
-    mSelection = sortedTiles(std::move(mSelection));
+    mSelection = core::sortedNorthToSouth(std::move(mSelection));
     mScene.reset();
     mBakeReport = {};
     mUndo.clear();
@@ -396,7 +389,7 @@ std::vector<TileFigures> MapDocument::tileFigures() const {
 // -- edits -----------------------------------------------------------------------------------------------
 
 void MapDocument::setSelection(std::vector<core::TileId> tiles) {
-    tiles = sortedTiles(std::move(tiles));
+    tiles = core::sortedNorthToSouth(std::move(tiles));
     std::erase_if(tiles, [&](const core::TileId& t) { return t.zoom != mProject.zoom; });
     if (tiles == mSelection) return;
     mUndo.push(new Command<std::vector<core::TileId>>(this, &MapDocument::applySelection, mSelection, std::move(tiles),

@@ -88,6 +88,12 @@ Result<TileId> tileAt(Vec2 mercator, int zoom);
 /// Fails for an empty or non-finite box, a bad zoom, or more than maxTiles tiles.
 Result<std::vector<TileId>> tilesCovering(const Box2& mercator, int zoom, std::size_t maxTiles = 1u << 20);
 
+/// The order every tile list of a bake is in: north to south, then west to east (row-major;
+/// the zoom is not compared).
+inline bool northToSouth(const TileId& a, const TileId& b) { return a.y < b.y || (a.y == b.y && a.x < b.x); }
+/// `tiles` in northToSouth order, each once.
+std::vector<TileId> sortedNorthToSouth(std::vector<TileId> tiles);
+
 }  // namespace terrabit::core
 
 template <>

@@ -197,7 +197,7 @@ private:
     // What each job does with its result, on the UI thread.
     void loaded(std::shared_ptr<core::pipeline::Session> session, core::placement::PlacementRules rules,
                 core::project::Project project, const std::filesystem::path& file, bool modified);
-    void loadDone(const core::Error& error);
+    void loadFailure(const core::Error& error);
     void bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report, const QString& error,
                   bool cancelled);
     void exportDone(bool ok, const QString& message);

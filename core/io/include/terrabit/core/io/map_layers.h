@@ -77,6 +77,13 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,
                                                 const ProgressCallback& progress);
 
+/// buildMapLayers and readMapIndex with the rules' layers already parsed from input's document
+/// (the pipeline's Session parses them to check them before the map is read).
+Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                                  int threads, const ProgressCallback& progress);
+Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                                int threads, const ProgressCallback& progress);
+
 /// A rules document's text and the name its messages use (its file, or MapInput::rulesName).
 struct RulesDocument {
     std::string text;

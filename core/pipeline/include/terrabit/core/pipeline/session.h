@@ -185,6 +185,7 @@ private:
     TileIndex mSelectionIndex;
     std::unique_ptr<placement::SceneBaker> mBaker;  ///< made at the first bake
     bool mBaked = false;                            ///< mBaker's layers hold a bake's placements
+    bool mRulesInBaker = false;                     ///< mBaker has mRules (checked once per change)
     placement::BakeReport mEmptyReport;
     std::unique_ptr<io::DemReader> mDems;
     /// heightTile()'s tiles; mutable: sampling a tile once is not a change of the session.
