@@ -1,8 +1,10 @@
 #include "terrabit/core/pipeline/session.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/tile/ground_frame.h"
@@ -94,7 +96,37 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
                    : io::readMapIndex(input.map, std::move(*layerRules), input.tiles, input.threads, progress);
     if (!map) return map.error();
     s->mMap = std::move(*map);
+    if (Status st = s->attachHeights(progress); !st) return st.error();
     return s;
+}
+
+Status Session::attachHeights(const ProgressCallback& progress) {
+    if (!mDems) return Status::success();
+    LayerStore& store = mMap->store;
+    const std::vector<TileId>& tiles = store.tiles();
+    if (tiles.empty()) return Status::success();
+    // Sampled on up to `threads` threads (DemReader::sample is thread-safe), each tile into its
+    // own slot; set into the store from this thread afterwards, in slot order.
+    std::vector<Result<std::shared_ptr<const terrain::HeightTile>>> sampled(
+        tiles.size(), Error{"heights not sampled", ErrorKind::Internal});
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    auto work = [&] {
+        for (std::size_t i = next++; i < tiles.size() && !stop; i = next++) sampled[i] = heightTile(tiles[i]);
+    };
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threadCount =
+        std::min<std::size_t>(tiles.size(), mThreads > 0 ? static_cast<std::size_t>(mThreads) : hardware);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threadCount; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    if (progress && !progress(1.0, "sampling heights")) return cancelled("stopped while sampling heights");
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        if (!sampled[i]) return sampled[i].error();
+        store.setHeights(i, std::move(*sampled[i]));
+    }
+    return Status::success();
 }
 
 Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId tile) const {
@@ -179,6 +211,7 @@ Status Session::rasterize(std::span<const TileId> tiles) {
     auto store = rasterizeSome(mMap->index, tiles, mThreads);
     if (!store) return store.error();
     mMap->store = std::move(*store);
+    if (Status st = attachHeights({}); !st) return st;
     mMap->rasterizeMs += std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     return Status::success();
 }

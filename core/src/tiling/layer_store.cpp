@@ -118,6 +118,18 @@ const BitTile* LayerStore::tile(const TileId& id, int layer) const {
     return slot < 0 ? nullptr : at(static_cast<std::size_t>(slot), layer);
 }
 
+const terrain::HeightTile* LayerStore::heights(const TileId& id) const {
+    if (mHeights.empty()) return nullptr;
+    const std::ptrdiff_t slot = slotOf(id);
+    return slot < 0 ? nullptr : mHeights[static_cast<std::size_t>(slot)].get();
+}
+
+void LayerStore::setHeights(std::size_t slot, std::shared_ptr<const terrain::HeightTile> heights) {
+    if (slot >= mTiles.size()) return;
+    if (mHeights.empty()) mHeights.resize(mTiles.size());
+    mHeights[slot] = std::move(heights);
+}
+
 bool LayerStore::emptyAt(std::size_t slot) const { return slot >= mStored.size() || mStored[slot] == 0; }
 
 std::size_t LayerStore::reserveTiles(std::size_t n) {

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "io_test_support.h"
+#include "support/test_dems.h"
 #include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/terrain/height_tile.h"
@@ -27,8 +28,14 @@ using terrain::kHeightSamples;
 
 namespace {
 
-constexpr int kUtm32N = 32632;
-constexpr LonLat kMonaco{7.42, 43.73};
+using test::DemGrid;
+using test::kUtm32N;
+using test::monacoGrid;
+using test::monacoUtm;
+using test::Projector;
+using test::writeDem;
+
+constexpr LonLat kMonaco = test::kMonacoCentre;
 /// Heights must match the analytic surface this closely (the Terrain issue's 1 mm).
 constexpr double kPlaneToleranceMetres = 1e-3;
 
@@ -36,65 +43,6 @@ struct DatasetCloser {
     void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
 };
 using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
-
-/// A north-up raster grid: its origin (north-west corner) and pixel size in its CRS's units.
-struct Grid {
-    double west = 0.0, north = 0.0, pixel = 1.0;
-    int width = 0, height = 0;
-    /// The CRS position of the centre of pixel (col, row).
-    double centreX(int col) const { return west + (col + 0.5) * pixel; }
-    double centreY(int row) const { return north - (row + 0.5) * pixel; }
-};
-
-/// Writes a one-band Float32 GeoTIFF; `epsg` 0 leaves it without a CRS.
-void writeDem(const std::filesystem::path& path, int epsg, const Grid& g, const std::function<double(int, int)>& value,
-              std::optional<double> nodata = std::nullopt, bool georeferenced = true) {
-    io::initGdal();
-    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
-    DatasetPtr ds(gtiff->Create(path.string().c_str(), g.width, g.height, 1, GDT_Float32, nullptr));
-    ASSERT_TRUE(ds);
-    if (georeferenced) {
-        double gt[6] = {g.west, g.pixel, 0.0, g.north, 0.0, -g.pixel};
-        ds->SetGeoTransform(gt);
-    }
-    if (epsg != 0) {
-        OGRSpatialReference srs;
-        srs.importFromEPSG(epsg);
-        ds->SetSpatialRef(&srs);
-    }
-    GDALRasterBand* band = ds->GetRasterBand(1);
-    if (nodata) band->SetNoDataValue(*nodata);
-    std::vector<float> pixels(static_cast<std::size_t>(g.width) * g.height);
-    for (int row = 0; row < g.height; ++row) {
-        for (int col = 0; col < g.width; ++col) pixels[std::size_t(row) * g.width + col] = float(value(col, row));
-    }
-    ASSERT_EQ(
-        band->RasterIO(GF_Write, 0, 0, g.width, g.height, pixels.data(), g.width, g.height, GDT_Float32, 0, 0, nullptr),
-        CE_None);
-}
-
-/// EPSG:3857 → another CRS, traditional axis order, as the test's own reference.
-struct Projector {
-    std::unique_ptr<OGRCoordinateTransformation> ct;
-    explicit Projector(int fromEpsg, int toEpsg) {
-        OGRSpatialReference from, to;
-        from.importFromEPSG(fromEpsg);
-        to.importFromEPSG(toEpsg);
-        from.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-        to.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
-        ct.reset(OGRCreateCoordinateTransformation(&from, &to));
-    }
-    Vec2 operator()(Vec2 p) const {
-        EXPECT_TRUE(ct->Transform(1, &p.x, &p.y));
-        return p;
-    }
-};
-
-Vec2 monacoUtm() {
-    // Once: plane() asks for it at every pixel and corner, and a transformation costs a millisecond.
-    static const Vec2 utm = Projector(4326, kUtm32N)({kMonaco.lon, kMonaco.lat});
-    return utm;
-}
 
 TileId monacoTile(int zoom) { return *tileAt(lonLatToMercator(kMonaco), zoom); }
 
@@ -104,14 +52,7 @@ double plane(Vec2 utm) {
     return 100.0 + 0.02 * (utm.x - o.x) + 0.05 * (utm.y - o.y);
 }
 
-/// A 2 km × 2 km UTM grid centred on Monaco with `pixel`-metre pixels.
-Grid monacoGrid(double pixel, double halfSizeMetres = 1000.0) {
-    const Vec2 o = monacoUtm();
-    const int n = int(std::lround(2.0 * halfSizeMetres / pixel));
-    return Grid{std::round(o.x - halfSizeMetres), std::round(o.y + halfSizeMetres), pixel, n, n};
-}
-
-std::function<double(int, int)> planeOn(const Grid& g, double offset = 0.0) {
+std::function<double(int, int)> planeOn(const DemGrid& g, double offset = 0.0) {
     return [g, offset](int col, int row) { return plane({g.centreX(col), g.centreY(row)}) + offset; };
 }
 
@@ -155,7 +96,7 @@ protected:
     std::filesystem::path dir;
 
     std::filesystem::path planeDem(const std::string& name, double pixel = 5.0) {
-        const Grid g = monacoGrid(pixel);
+        const DemGrid g = monacoGrid(pixel);
         writeDem(dir / name, kUtm32N, g, planeOn(g));
         return dir / name;
     }
@@ -262,7 +203,7 @@ TEST_F(DemReaderTest, SharedEdgesAreBitIdenticalWhateverTheThreadsAndOrder) {
 // (c) The fine DEM has a square nodata hole; the coarse one (7 m higher, so every sample says
 // where it came from) fills it, and the report counts exactly the samples it filled.
 TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
-    const Grid fine = monacoGrid(5.0);
+    const DemGrid fine = monacoGrid(5.0);
     const Vec2 o = monacoUtm();
     // The hole: 24 × 24 fine pixels (120 m) with Monaco at its north-west quarter, so it covers
     // part of the z17 tile (about 220 m across) and leaves the rest.
@@ -274,7 +215,7 @@ TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
     const auto base = planeOn(fine);
     writeDem(
         dir / "fine.tif", kUtm32N, fine, [&](int c, int r) { return inHole(c, r) ? -9999.0 : base(c, r); }, -9999.0);
-    const Grid coarse = monacoGrid(20.0, 1500.0);
+    const DemGrid coarse = monacoGrid(20.0, 1500.0);
     writeDem(dir / "coarse.tif", kUtm32N, coarse, planeOn(coarse, 7.0));
 
     // Given coarse first: the finer one must still win.
@@ -323,7 +264,7 @@ TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
 
 // (d) Bad input: each message names the file and the problem, kind BadInput.
 TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
-    const Grid g = monacoGrid(50.0);
+    const DemGrid g = monacoGrid(50.0);
     test::writeText(dir / "notes.txt", "this is not a raster, only some text\n");
     writeDem(dir / "nocrs.tif", 0, g, planeOn(g));
     writeDem(dir / "nogeo.tif", kUtm32N, g, planeOn(g), std::nullopt, false);
@@ -332,7 +273,7 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     writeDem(dir / "huge.tif", kUtm32N, g, [](int, int) { return 1e30; });
     // Found by the DEM fuzzer: a geotransform that inverts but whose 1e-300 m pixels all round
     // to one point on the ground.
-    Grid tiny = g;
+    DemGrid tiny = g;
     tiny.pixel = 1e-300;
     writeDem(dir / "tiny.tif", kUtm32N, tiny, planeOn(g));
     const struct {
@@ -362,7 +303,7 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
 
 // Absurd values inside an otherwise good DEM are no data, counted, never a height.
 TEST_F(DemReaderTest, AbsurdValuesAreNoDataAndReported) {
-    const Grid g = monacoGrid(5.0);
+    const DemGrid g = monacoGrid(5.0);
     const auto base = planeOn(g);
     const Vec2 o = monacoUtm();
     const int c0 = int((o.x - g.west) / g.pixel), r0 = int((g.north - o.y) / g.pixel);
@@ -395,7 +336,7 @@ TEST_F(DemReaderTest, TileOutsideEveryDemHasNoHeightsAndIsNoError) {
 // tile's corners (origin half a cell north-west of the tile's), exact transformation (-et 0), on
 // a rough surface whose every pixel differs, so a half-pixel slip would show.
 TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
-    const Grid g = monacoGrid(4.0);
+    const DemGrid g = monacoGrid(4.0);
     writeDem(dir / "rough.tif", kUtm32N, g, [&](int c, int r) {
         const std::uint32_t hash = (std::uint32_t(c) * 73856093u) ^ (std::uint32_t(r) * 19349663u);
         return 300.0 + 40.0 * std::sin(c / 17.0) * std::cos(r / 23.0) + double(hash % 1000) / 100.0;

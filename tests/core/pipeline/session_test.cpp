@@ -8,12 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
 
+#include "support/scratch_dir.h"
+#include "support/test_dems.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/scene_baker.h"
@@ -294,6 +297,48 @@ TEST(Session, WithoutDemsTheGroundHasNoHeightAndABadDemIsNamedBeforeTheMapIsRead
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(bad.message().rfind("/no/such/dem.tif", 0), 0u) << bad.message();
+}
+
+TEST(Session, WithADemEveryReaderOfTheLayersHasTheTilesHeightsWholeOrStreamed) {
+    terrabit::test::ScratchDir dir;
+    // A plane rising 1 m per 100 m east in Mercator metres, over the whole Monaco sample.
+    const Vec2 centre = lonLatToMercator(test::kMonacoCentre);
+    const auto dem = test::writeMercatorDem(
+        dir.path() / "plane.tif", [centre](Vec2 m) { return 50.0 + 0.01 * (m.x - centre.x); }, 20.0, 4000.0);
+    SessionInput input = monacoInput();
+    input.dems = {dem};
+    auto session = openOrFail(input);
+    ASSERT_TRUE(session);
+    ASSERT_TRUE(session->hasTerrain());
+    const auto& tiles = session->map().store.tiles();
+    ASSERT_FALSE(tiles.empty());
+    for (const TileId& t : tiles) {
+        const terrain::HeightTile* held = session->layers().heights(t);
+        ASSERT_NE(held, nullptr) << t.quadkey();
+        auto sampled = session->heightTile(t);
+        ASSERT_TRUE(sampled.ok());
+        EXPECT_EQ(held, sampled->get()) << "the layers hold the session's one copy of " << t.quadkey();
+    }
+    const TileId first = tiles.front();
+    EXPECT_LT(session->layers().heights(first)->noHeightCount(), terrain::kHeightSampleCount);
+
+    // The placed layers of a bake pass the heights on.
+    ASSERT_TRUE(session->bake(seeded(1)).ok());
+    EXPECT_EQ(session->layers().heights(first), session->heightTile(first)->get());
+
+    // Streamed: each batch rasterized gets its tiles' heights, the same values.
+    SessionInput streamed = input;
+    streamed.rasterize = false;
+    auto batches = openOrFail(streamed);
+    ASSERT_TRUE(batches);
+    EXPECT_EQ(batches->layers().heights(first), nullptr) << "nothing is held before a batch is rasterized";
+    const std::vector<TileId> batch{first};
+    ASSERT_TRUE(batches->rasterize(batch).ok());
+    const terrain::HeightTile* h = batches->layers().heights(first);
+    ASSERT_NE(h, nullptr);
+    EXPECT_EQ(h->heights.size(), session->layers().heights(first)->heights.size());
+    EXPECT_EQ(0, std::memcmp(h->heights.data(), session->layers().heights(first)->heights.data(),
+                             h->heights.size() * sizeof(float)));
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ public:
     const std::vector<std::string>& layerNames() const override { return mNames; }
     /// A base layer's bits, or a placed layer's bits in a tile it holds; nullptr otherwise.
     const BitTile* tile(const TileId& id, int layer) const override;
+    /// The base's heights: placement moves nothing up or down.
+    const terrain::HeightTile* heights(const TileId& id) const override { return mBase ? mBase->heights(id) : nullptr; }
 
     /// The id of placed_buildings (the base's layer count) and of placed_vegetation (one more).
     int placedBuildingsLayer() const { return mBaseCount; }

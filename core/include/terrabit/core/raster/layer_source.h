@@ -1,7 +1,7 @@
 #pragma once
-/// LayerSource: read access to named bit layers over a set of tiles. The map-source tiling
-/// produces one; the layer algebra, placement and collision read through it, including the
-/// neighbouring tiles' rows that morphology needs.
+/// LayerSource: read access to named bit layers over a set of tiles, and to the terrain heights
+/// under them. The map-source tiling produces one; the layer algebra, placement, export and
+/// collision read through it, including the neighbouring tiles' rows that morphology needs.
 
 #include <string>
 #include <string_view>
@@ -12,6 +12,10 @@
 
 namespace terrabit::core {
 
+namespace terrain {
+struct HeightTile;
+}
+
 class LayerSource {
 public:
     virtual ~LayerSource() = default;
@@ -21,6 +25,16 @@ public:
     /// The bits of a layer in a tile, or nullptr when the tile holds nothing of that layer
     /// (read as all clear). The pointer stays valid as long as the source is not modified.
     virtual const BitTile* tile(const TileId& id, int layer) const = 0;
+
+    /// The terrain heights of a tile (its 257 × 257 cell corners, terrain/height_tile.h), or
+    /// nullptr where the source has none: without a DEM the world is the flat plane at height 0,
+    /// as it always was. A tile's samples may still be kNoHeight where no DEM reaches. The
+    /// pointer stays valid as long as the source is not modified. Safe to call from several
+    /// threads.
+    virtual const terrain::HeightTile* heights(const TileId& id) const {
+        (void)id;
+        return nullptr;
+    }
 
     /// The id of a named layer, or -1 when there is no such layer.
     int layerId(std::string_view name) const {

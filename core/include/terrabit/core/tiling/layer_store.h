@@ -1,6 +1,7 @@
 #pragma once
-/// LayerStore: the bit layers of a set of tiles, as rasterized from a map. It is the
-/// LayerSource the layer algebra, placement and collision read.
+/// LayerStore: the bit layers of a set of tiles, as rasterized from a map, and their terrain
+/// heights when the map has a DEM. It is the LayerSource the layer algebra, placement, export
+/// and collision read.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,7 @@
 
 #include "terrabit/core/raster/bit_tile.h"
 #include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/terrain/height_tile.h"
 #include "terrabit/core/tile/tile_id.h"
 
 namespace terrabit::core {
@@ -47,6 +49,16 @@ public:
     /// count as empty (for TileRasterizer::draw(), whose drawn() names the layers it wrote).
     void store(std::size_t slot, std::span<const BitTile> layers, std::span<const std::uint8_t> which);
 
+    /// The heights of a tile of the store, or nullptr (not in the store, or none were set:
+    /// a store without terrain).
+    const terrain::HeightTile* heights(const TileId& id) const override;
+    /// Sets the heights of the tile of a slot (shared, never changed: the Session's height
+    /// cache and copies of this store hold the same tile). One thread at a time, with no reader
+    /// running. Null clears them.
+    void setHeights(std::size_t slot, std::shared_ptr<const terrain::HeightTile> heights);
+    /// True when some tile has heights.
+    bool hasHeights() const { return !mHeights.empty(); }
+
     /// A hash of every tile's every layer, in slot order (for determinism checks).
     std::uint64_t hash() const;
 
@@ -72,6 +84,8 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
     std::vector<std::int64_t> mIndex;   ///< slot * layers + layer: position of the bits, or -1 when empty
     std::vector<std::uint8_t> mStored;  ///< per slot: 1 when some layer is not empty
+    /// Per slot: the tile's heights; empty (no allocation) until the first setHeights.
+    std::vector<std::shared_ptr<const terrain::HeightTile>> mHeights;
     std::vector<Chunk> mChunks;
     std::size_t mUsed = 0;  ///< positions handed out
     std::unique_ptr<std::mutex> mMutex = std::make_unique<std::mutex>();

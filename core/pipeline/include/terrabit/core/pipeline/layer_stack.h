@@ -31,6 +31,10 @@ public:
 
     const std::vector<std::string>& layerNames() const override { return mNames; }
     const core::BitTile* tile(const core::TileId& id, int layer) const override;
+    /// The base store's heights (derived layers add none).
+    const core::terrain::HeightTile* heights(const core::TileId& id) const override {
+        return mBase ? mBase->heights(id) : nullptr;
+    }
 
     /// The base store's tiles (the tiles every layer is known on).
     const std::vector<core::TileId>& tiles() const;

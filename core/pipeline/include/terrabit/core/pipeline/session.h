@@ -167,6 +167,9 @@ public:
 private:
     Session() = default;
     placement::SceneBaker& baker();
+    /// With DEMs: samples the heights of every tile of the map's store (heightTile()) and sets
+    /// them into it, so every reader of the layers (expressions, passes, exports) has them.
+    Status attachHeights(const ProgressCallback& progress);
     const TileIndex& bakeIndex() const { return mSelected ? mSelectionIndex : mMap->index; }
 
     std::unique_ptr<io::MapLayers> mMap;
