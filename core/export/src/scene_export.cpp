@@ -157,11 +157,14 @@ private:
         auto file = OutputFile::create(mOptions.outDir / "manifest.json", mOptions.faults);
         if (!file) return file.error();
         std::uint64_t bytes = 0;
+        bool writeFailed = false;  // the file's own error passes as it is; the manifest's gets "export: "
         Status s = writeManifest(mScene, mOptions.rulesDocument, [&](std::string_view piece) {
             bytes += piece.size();
-            return file->write(piece);
+            Status written = file->write(piece);
+            writeFailed = !written;
+            return written;
         });
-        if (!s) return s.message().rfind("manifest: ", 0) == 0 ? Error{"export: " + s.message()} : s;
+        if (!s) return writeFailed ? s : Status(Error{"export: " + s.message(), s.error().kind});
         if (Status c = file->commit(); !c) return c;
         mReport.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
         return Status::success();

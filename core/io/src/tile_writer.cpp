@@ -174,16 +174,4 @@ Status writeHeightTiff(const terrain::HeightTile& heights, const std::filesystem
                             static_cast<double>(terrain::kNoHeight));
 }
 
-Status writeFileAtomically(const std::filesystem::path& file, const std::string& contents) {
-    const std::filesystem::path tmp = temporaryName(file);
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) return ioError(file.string() + ": cannot create the file");
-        out << contents;
-        out.flush();
-        if (!out) return ioError(file.string() + ": cannot write the file");
-    }
-    return renameInto(tmp, file);
-}
-
 }  // namespace terrabit::core::io

@@ -112,12 +112,3 @@ TEST(TileWriter, UnwritableFolderIsNamed) {
     ASSERT_FALSE(files.ok());
     EXPECT_NE(files.message().find((dir / "file").string()), std::string::npos) << files.message();
 }
-
-TEST(TileWriter, TextFilesAreWrittenWhole) {
-    const auto dir = test::scratchDir("atomic");
-    ASSERT_TRUE(io::writeFileAtomically(dir / "summary.json", "{\"a\": 1}\n"));
-    std::ifstream in(dir / "summary.json");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(text, "{\"a\": 1}\n");
-    EXPECT_FALSE(io::writeFileAtomically(dir / "missing-folder" / "x.json", "{}"));
-}

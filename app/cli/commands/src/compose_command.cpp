@@ -6,6 +6,7 @@
 
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/algebra/expression_ast.h"
+#include "terrabit/core/export/output_file.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/rules/rule_set.h"
@@ -102,7 +103,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["tiles"] = std::move(tileList);
     summary["total"] = {
         {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};
-    const Status written = io::writeFileAtomically(command.outDir / "coverage.json", summary.dump(2) + "\n");
+    const Status written = writeFileAtomically(command.outDir / "coverage.json", summary.dump(2) + "\n");
     if (!written) return fail(err, written.message(), kExitNothingUsable);
 
     char percent[32];

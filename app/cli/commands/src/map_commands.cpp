@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "terrabit/core/export/output_file.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/pipeline/session.h"

@@ -38,7 +38,4 @@ std::vector<std::uint8_t> previewImage(const LayerStore& store, std::size_t slot
 /// EPSG:3857, metres, nodata NaN where there is no height, DEFLATE. Fails naming the file.
 Status writeHeightTiff(const terrain::HeightTile& heights, const std::filesystem::path& file);
 
-/// Writes a text file under a temporary name and renames it into place.
-Status writeFileAtomically(const std::filesystem::path& file, const std::string& contents);
-
 }  // namespace terrabit::core::io
