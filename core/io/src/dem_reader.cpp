@@ -3,6 +3,7 @@
 #include <cpl_conv.h>
 #include <cpl_error.h>
 #include <cpl_vsi.h>
+#include <gdal_alg.h>
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
@@ -69,6 +70,9 @@ struct DemSource {
     std::array<double, 6> pixelFromGeo{};  ///< inverse geotransform: DEM CRS → pixel/line
     bool hasNodata = false;
     double nodata = 0.0;
+    /// The raster with its holes inpainted (row-major float32, unfilled pixels keep their
+    /// nodata or absurd value); null when the DEM has no hole or is too large to fill.
+    std::shared_ptr<const std::vector<float>> filled;
 };
 
 /// Per-thread state of sample(): a handle per DEM (finest first) and the scratch of one tile, so
@@ -191,6 +195,50 @@ Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, co
     return size;
 }
 
+/// Counts the DEM's holes and, when it has some and is small enough, makes its inpainted copy:
+/// the raster in a GDAL MEM band, a mask of its usable pixels, GDALFillNodata.
+Status inpaint(DemHandle& h, DemSource& s) {
+    const std::size_t pixels =
+        static_cast<std::size_t>(s.info.widthPixels) * static_cast<std::size_t>(s.info.heightPixels);
+    if (pixels > kMaxInpaintPixels) return {};
+    const std::string name = s.info.path.string();
+    QuietGdal quiet;
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    std::unique_ptr<GDALDataset, DatasetCloser> copy(
+        mem ? mem->Create("", s.info.widthPixels, s.info.heightPixels, 2, GDT_Float32, nullptr) : nullptr);
+    if (!copy) return Error{name + ": no memory for its inpainting copy" + QuietGdal::says()};
+    auto values = std::make_shared<std::vector<float>>(pixels);
+    if (h.band->RasterIO(GF_Read, 0, 0, s.info.widthPixels, s.info.heightPixels, values->data(), s.info.widthPixels,
+                         s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None) {
+        return Error{name + ": GDAL could not read its pixels" + QuietGdal::says()};
+    }
+    // Band 2 is the mask GDALFillNodata reads: non-zero where the pixel is a height.
+    std::vector<float> mask(pixels);
+    std::uint64_t holes = 0;
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const bool usable = classify((*values)[i], s) == PixelKind::Height;
+        mask[i] = usable ? 1.0f : 0.0f;
+        holes += usable ? 0 : 1;
+    }
+    s.info.holePixels = holes;
+    if (holes == 0) return {};
+    GDALRasterBand* target = copy->GetRasterBand(1);
+    GDALRasterBand* valid = copy->GetRasterBand(2);
+    if (target->RasterIO(GF_Write, 0, 0, s.info.widthPixels, s.info.heightPixels, values->data(), s.info.widthPixels,
+                         s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None ||
+        valid->RasterIO(GF_Write, 0, 0, s.info.widthPixels, s.info.heightPixels, mask.data(), s.info.widthPixels,
+                        s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None ||
+        GDALFillNodata(GDALRasterBand::ToHandle(target), GDALRasterBand::ToHandle(valid), kInpaintSearchPixels, 0, 0,
+                       nullptr, nullptr, nullptr) != CE_None ||
+        target->RasterIO(GF_Read, 0, 0, s.info.widthPixels, s.info.heightPixels, values->data(), s.info.widthPixels,
+                         s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None) {
+        return Error{name + ": inpainting its holes failed" + QuietGdal::says()};
+    }
+    s.filled = std::move(values);
+    s.info.inpainted = true;
+    return {};
+}
+
 /// Opens one DEM and checks everything open() promises to check.
 Result<DemSource> describeDem(const std::filesystem::path& path, DemHandle& h) {
     const std::string name = path.string();
@@ -222,6 +270,7 @@ Result<DemSource> describeDem(const std::filesystem::path& path, DemHandle& h) {
         return Error{name + ": every value is nodata or absurd (non-finite or beyond ±" +
                      std::to_string(static_cast<int>(kMaxAbsHeightMetres)) + " m), so it holds no height"};
     }
+    if (Status filled = inpaint(h, s); !filled) return filled.error();
     return s;
 }
 
@@ -307,7 +356,18 @@ struct PixelBox {
     }
 };
 
-Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int width, int height, double* out) {
+Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int width, int height, double* out,
+                  bool fromFilled) {
+    if (fromFilled) {
+        const std::vector<float>& f = *s.filled;
+        for (int r = 0; r < height; ++r) {
+            const std::size_t from = static_cast<std::size_t>(row0 + r) * static_cast<std::size_t>(s.info.widthPixels) +
+                                     static_cast<std::size_t>(col0);
+            std::copy_n(f.begin() + static_cast<std::ptrdiff_t>(from), width,
+                        out + static_cast<std::size_t>(r) * static_cast<std::size_t>(width));
+        }
+        return {};
+    }
     QuietGdal quiet;
     if (h.band->RasterIO(GF_Read, col0, row0, width, height, out, width, height, GDT_Float64, 0, 0, nullptr) !=
         CE_None) {
@@ -347,9 +407,15 @@ PixelBox locateWanted(DemHandle& h, const DemSource& s, Cursor& c, const HeightT
     return box;
 }
 
+/// Which values of a DEM a pass reads: its own (the finest that has data wins), or its filled
+/// copy (for the samples no DEM had data for).
+enum class DemPass { Data, Inpaint };
+
 /// Fills the samples of `out` that still have no height from one DEM; `coarser` says it is not
 /// the finest, so what it fills counts as filled from a coarser DEM.
-Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, Cursor& c, HeightTile& out, DemSampleReport& report) {
+Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, DemPass pass, Cursor& c, HeightTile& out,
+                 DemSampleReport& report) {
+    const bool fromFilled = pass == DemPass::Inpaint;
     const PixelBox box = locateWanted(h, s, c, out);
     if (box.empty()) return {};
     const bool whole = box.pixels() <= kMaxWindowPixels;
@@ -358,7 +424,8 @@ Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, Cursor& c, Heig
     if (whole) {
         c.window.resize(box.pixels());
         w = Window{c.window.data(), box.col0, box.row0, box.col1 - box.col0 + 1};
-        Status read = readPixels(h, s, box.col0, box.row0, w.width, box.row1 - box.row0 + 1, c.window.data());
+        Status read =
+            readPixels(h, s, box.col0, box.row0, w.width, box.row1 - box.row0 + 1, c.window.data(), fromFilled);
         if (!read) return read;
     }
     for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
@@ -367,15 +434,19 @@ Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, Cursor& c, Heig
         tapsAt(c.x[i], c.y[i], s.info, t);
         if (!whole) {
             w = Window{taps.data(), t.col0, t.row0, t.col1 - t.col0 + 1};
-            Status read = readPixels(h, s, t.col0, t.row0, w.width, t.row1 - t.row0 + 1, taps.data());
+            Status read = readPixels(h, s, t.col0, t.row0, w.width, t.row1 - t.row0 + 1, taps.data(), fromFilled);
             if (!read) return read;
         }
         bool absurd = false;
         const double height = interpolate(t, w, s, absurd);
-        if (absurd) c.absurd[i] = 1;
+        if (absurd && !fromFilled) c.absurd[i] = 1;
         if (std::isnan(height)) continue;
         out.heights[i] = static_cast<float>(height);
-        if (coarser) ++report.filledFromCoarser;
+        if (fromFilled) {
+            ++report.inpainted;
+        } else if (coarser) {
+            ++report.filledFromCoarser;
+        }
     }
     return {};
 }
@@ -469,7 +540,12 @@ Result<DemSampleReport> DemReader::sample(TileId tile, HeightTile& out) const {
     DemSampleReport report;
     Status status;
     for (std::size_t d = 0; d < mImpl->sources.size() && status; ++d) {
-        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, *c, out, report);
+        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Data, *c, out, report);
+    }
+    // What no DEM had data for, from the filled copies, finest first.
+    for (std::size_t d = 0; d < mImpl->sources.size() && status; ++d) {
+        if (!mImpl->sources[d].filled) continue;
+        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Inpaint, *c, out, report);
     }
     report.absurd = static_cast<std::uint32_t>(std::count(c->absurd.begin(), c->absurd.end(), std::uint8_t{1}));
     mImpl->giveBack(std::move(c));

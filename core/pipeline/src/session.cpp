@@ -138,11 +138,23 @@ Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId ti
     // values), and the first one stored is kept.
     auto heights = std::make_shared<terrain::HeightTile>();
     heights->reset(tile);
+    io::DemSampleReport report;
     if (mDems) {
-        if (auto report = mDems->sample(tile, *heights); !report) return report.error();
+        auto sampled = mDems->sample(tile, *heights);
+        if (!sampled) return sampled.error();
+        report = *sampled;
     }
     std::lock_guard lock(mHeightsMutex);
-    return mHeights.emplace(tile, std::move(heights)).first->second;
+    auto [it, added] = mHeights.emplace(tile, std::move(heights));
+    if (added && mDems) {
+        ++mTerrainReport.tiles;
+        mTerrainReport.filledFromCoarser += report.filledFromCoarser;
+        mTerrainReport.inpainted += report.inpainted;
+        mTerrainReport.noHeight += report.noHeight;
+        mTerrainReport.absurd += report.absurd;
+        if (report.noHeight > 0) ++mTerrainReport.tilesWithoutHeight;
+    }
+    return it->second;
 }
 
 Result<float> Session::groundHeight(Vec2 mercator) const {
@@ -155,9 +167,20 @@ Result<float> Session::groundHeight(Vec2 mercator) const {
     return terrain::heightAt(**heights, {cell.x - double(tile->x) * kTileCells, cell.y - double(tile->y) * kTileCells});
 }
 
+TerrainReport Session::terrainReport() const {
+    std::lock_guard lock(mHeightsMutex);
+    return mTerrainReport;
+}
+
 std::vector<std::string> Session::warnings() const {
     std::vector<std::string> w = mMap->map.warnings;
     w.insert(w.end(), mMap->classified.warnings.begin(), mMap->classified.warnings.end());
+    const TerrainReport t = terrainReport();
+    if (t.tilesWithoutHeight > 0) {
+        w.push_back("terrain: " + std::to_string(t.tilesWithoutHeight) + " of " + std::to_string(t.tiles) +
+                    " tiles have cell corners no DEM reaches (" + std::to_string(t.noHeight) +
+                    " samples); the ground is flat at 0 m there");
+    }
     return w;
 }
 

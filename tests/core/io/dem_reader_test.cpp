@@ -301,8 +301,9 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     EXPECT_EQ(none.error().kind, ErrorKind::BadArguments);
 }
 
-// Absurd values inside an otherwise good DEM are no data, counted, never a height.
-TEST_F(DemReaderTest, AbsurdValuesAreNoDataAndReported) {
+// Absurd values inside an otherwise good DEM are no data, counted, never a height: the hole
+// they leave is inpainted from the heights around it.
+TEST_F(DemReaderTest, AbsurdValuesAreNoDataReportedAndInpainted) {
     const DemGrid g = monacoGrid(5.0);
     const auto base = planeOn(g);
     const Vec2 o = monacoUtm();
@@ -316,9 +317,43 @@ TEST_F(DemReaderTest, AbsurdValuesAreNoDataAndReported) {
     auto report = reader.sample(monacoTile(17), h);
     ASSERT_TRUE(report.ok()) << report.message();
     EXPECT_GT(report->absurd, 500u);
-    EXPECT_EQ(report->noHeight, report->absurd);  // one DEM: every absurd sample is left empty
-    EXPECT_EQ(h.noHeightCount(), report->noHeight);
-    for (float v : h.heights) EXPECT_TRUE(std::isnan(v) || std::abs(v) < 1000.0f);
+    EXPECT_EQ(report->inpainted, report->absurd);  // one DEM: every absurd sample is inpainted
+    EXPECT_EQ(report->noHeight, 0u);
+    EXPECT_EQ(h.noHeightCount(), 0u);
+    EXPECT_TRUE(reader.dems()[0].inpainted);
+    EXPECT_EQ(reader.dems()[0].holePixels, 100u);
+    // The hole is 50 m across on a plane rising 2 % and 5 %: a fill between its shores stays
+    // within the heights around it, never near a spike or -32768.
+    EXPECT_LT(worstPlaneError(h), 3.0);
+}
+
+// A nodata hole with no coarser DEM under it: inpainted, reported, and still identical along
+// the edges tiles share (the fill is made once per DEM, not per tile).
+TEST_F(DemReaderTest, NodataHoleIsInpaintedIdenticallyOnSharedEdges) {
+    const DemGrid g = monacoGrid(5.0);
+    const auto base = planeOn(g);
+    const TileId t = monacoTile(18);
+    // A 120 m hole centred on the tile's north-east corner, so four tiles share it.
+    const Projector toUtm(3857, kUtm32N);
+    const Vec2 corner = toUtm(terrain::sampleMercator(t, 0, kHeightSamples - 1));
+    writeDem(
+        dir / "holed.tif", kUtm32N, g,
+        [&](int c, int r) {
+            const bool hole = std::abs(g.centreX(c) - corner.x) < 60.0 && std::abs(g.centreY(r) - corner.y) < 60.0;
+            return hole ? -9999.0 : base(c, r);
+        },
+        -9999.0);
+    io::DemReader reader = openOk({dir / "holed.tif"});
+    HeightTile h, east, north;
+    auto report = reader.sample(t, h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_GT(report->inpainted, 100u);
+    EXPECT_EQ(report->noHeight, 0u);
+    EXPECT_LT(worstPlaneError(h), 3.0);
+    ASSERT_TRUE(reader.sample(*t.neighbour(1, 0), east).ok());
+    ASSERT_TRUE(reader.sample(*t.neighbour(0, -1), north).ok());
+    EXPECT_TRUE(sameBits(column(h, kHeightSamples - 1), column(east, 0)));
+    EXPECT_TRUE(sameBits(row(h, 0), row(north, kHeightSamples - 1)));
 }
 
 // A tile no DEM reaches is no error: it has no heights and says so.

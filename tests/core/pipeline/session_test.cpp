@@ -321,6 +321,21 @@ TEST(Session, WithADemEveryReaderOfTheLayersHasTheTilesHeightsWholeOrStreamed) {
     }
     const TileId first = tiles.front();
     EXPECT_LT(session->layers().heights(first)->noHeightCount(), terrain::kHeightSampleCount);
+    // The report sums what sampling found, and a tile the DEM misses is a warning.
+    const TerrainReport report = session->terrainReport();
+    EXPECT_EQ(report.tiles, tiles.size());
+    std::uint64_t noHeight = 0;
+    std::size_t partial = 0;
+    for (const TileId& t : tiles) {
+        noHeight += session->layers().heights(t)->noHeightCount();
+        partial += session->layers().heights(t)->noHeightCount() > 0 ? 1 : 0;
+    }
+    EXPECT_EQ(report.noHeight, noHeight);
+    EXPECT_EQ(report.tilesWithoutHeight, partial);
+    const auto warnings = session->warnings();
+    EXPECT_EQ(std::count_if(warnings.begin(), warnings.end(),
+                            [](const std::string& w) { return w.starts_with("terrain: "); }),
+              partial > 0 ? 1 : 0);
 
     // The placed layers of a bake pass the heights on.
     ASSERT_TRUE(session->bake(seeded(1)).ok());

@@ -24,6 +24,12 @@ namespace terrabit::core::io {
 /// -32768 in a file that does not declare it as nodata. They count as no data. The Dead Sea
 /// shore (-430 m) and Everest (8849 m) stay well inside.
 inline constexpr double kMaxAbsHeightMetres = 10000.0;
+/// How far (DEM pixels) inpainting looks for data around a hole: 256 pixels, 7.7 km of SRTM.
+inline constexpr double kInpaintSearchPixels = 256.0;
+/// The largest DEM (pixels) that is inpainted: its filled copy is held in memory as float32
+/// (64 Mi pixels, 256 MiB: four SRTM 1" or Copernicus GLO-30 tiles). A larger DEM's holes stay
+/// holes, and DemInfo::inpainted says so.
+inline constexpr std::size_t kMaxInpaintPixels = std::size_t{64} << 20;
 
 /// What one opened DEM is, as read when it was opened.
 struct DemInfo {
@@ -34,6 +40,11 @@ struct DemInfo {
     double pixelSizeGroundMetres = 0.0;  ///< the pixel's ground size at the raster's centre (the
                                          ///< larger of its two sides), which orders the DEMs
     std::optional<double> nodata;        ///< band 1's nodata value, if the file declares one
+    /// Pixels that are nodata or absurd (counted at open() for DEMs up to kMaxInpaintPixels).
+    std::uint64_t holePixels = 0;
+    /// True when the DEM has holes and a filled copy was made for inpainting; false when it has
+    /// none or is too large to fill.
+    bool inpainted = false;
 };
 
 /// What sampling one tile found. Counts are samples (cell corners), at most kHeightSampleCount.
@@ -41,7 +52,11 @@ struct DemSampleReport {
     /// Samples whose height came from a DEM other than the finest one, because every finer DEM
     /// had no height there (outside it, nodata or an absurd value).
     std::uint32_t filledFromCoarser = 0;
-    /// Samples left without a height (kNoHeight): no DEM has a usable value there.
+    /// Samples whose height was inpainted: no DEM had a usable value there, but the finest DEM
+    /// whose filled raster reaches the sample had data within kInpaintSearchPixels (GDAL's
+    /// GDALFillNodata, inverse-distance weighting, run once over the whole raster at open()).
+    std::uint32_t inpainted = 0;
+    /// Samples left without a height (kNoHeight): no DEM has a usable value there, filled or not.
     std::uint32_t noHeight = 0;
     /// Samples at which some DEM held an absurd value (non-finite or |h| > kMaxAbsHeightMetres,
     /// not its nodata) among the pixels it would have interpolated; that DEM counted as having no
@@ -50,6 +65,12 @@ struct DemSampleReport {
 };
 
 /// One or more raster DEMs, finest first, sampled tile by tile.
+///
+/// Holes: where no DEM has a usable height, the sample is inpainted from the finest DEM whose
+/// filled copy (GDALFillNodata over the whole raster, made once at open()) has a value there.
+/// Each filled raster depends on its DEM alone, so inpainted samples are, like all others, a
+/// function of their global corner: shared edges stay identical. Real data always wins over a
+/// fill, a coarser DEM's real data too.
 ///
 /// Several DEMs: at each sample the finest DEM (smallest DemInfo::pixelSizeGroundMetres; equal
 /// sizes keep the order given) that has a usable height there wins; a DEM has none where the

@@ -84,6 +84,17 @@ struct SessionInput {
 /// whole map (tiles with content). Error: the project names no map.
 Result<SessionInput> projectInput(const project::Project& project, const std::filesystem::path& defaultRules);
 
+/// What sampling the DEMs found, summed over every tile sampled so far (io::DemSampleReport's
+/// counts; samples are cell corners).
+struct TerrainReport {
+    std::size_t tiles = 0;                ///< tiles sampled
+    std::uint64_t filledFromCoarser = 0;  ///< samples a coarser DEM filled
+    std::uint64_t inpainted = 0;          ///< samples inpainted from the data around a hole
+    std::uint64_t noHeight = 0;           ///< samples no DEM reaches: the ground is flat (0 m) there
+    std::uint64_t absurd = 0;             ///< samples where a DEM held an absurd value
+    std::size_t tilesWithoutHeight = 0;   ///< tiles with at least one sample without height
+};
+
 class Session {
 public:
     /// Checks the rules (layers, then passes), the tile selection and the catalogue, then reads,
@@ -112,7 +123,8 @@ public:
     const std::optional<Error>& passesProblem() const { return mPassesProblem; }
     /// The rules document's passes, before any edit. Only when hasPasses().
     const placement::PlacementRules& baseRules() const { return *mBaseRules; }
-    /// What the data gave warnings about: the map's, then its classification's.
+    /// What the data gave warnings about: the map's, then its classification's, then the
+    /// terrain's (samples no DEM reaches, which stay flat).
     std::vector<std::string> warnings() const;
 
     // -- terrain --------------------------------------------------------------------------------
@@ -125,6 +137,8 @@ public:
     /// The ground height at a point (EPSG:3857 metres), bilinear between the corners of the cell
     /// it lies in; kNoHeight where there is none (no DEM, outside every DEM, nodata).
     Result<float> groundHeight(Vec2 mercator) const;
+    /// What the DEMs gave the tiles sampled so far; all zero without DEMs.
+    TerrainReport terrainReport() const;
 
     // -- rules ----------------------------------------------------------------------------------
     /// The document's passes with `edits` applied in order, checked against the map's layers and
@@ -194,6 +208,7 @@ private:
     /// heightTile()'s tiles; mutable: sampling a tile once is not a change of the session.
     mutable std::mutex mHeightsMutex;
     mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;
+    mutable TerrainReport mTerrainReport;  ///< guarded by mHeightsMutex
 };
 
 }  // namespace terrabit::core::pipeline
