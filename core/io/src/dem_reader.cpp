@@ -11,8 +11,11 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <numeric>
+#include <string_view>
+#include <tuple>
 
 #include "terrabit/core/io/map_reader.h"
 
@@ -30,6 +33,35 @@ using terrain::kHeightSamples;
 constexpr std::size_t kMaxWindowPixels = std::size_t{2048} * 2048;
 /// Pixels the usable-value scan at open() reads per request.
 constexpr std::size_t kScanChunkPixels = std::size_t{1} << 20;
+
+// -- what a DEM argument names ---------------------------------------------------------------
+
+/// How a tile set stores heights in its red, green and blue bytes.
+enum class TileEncoding {
+    None,        ///< not a tile set: a raster file GDAL reads
+    Terrarium,   ///< Mapzen/AWS Terrarium: h = 256 R + G + B / 256 - 32768 m
+    TerrainRgb,  ///< Mapbox Terrain-RGB: h = -10000 + 0.1 (65536 R + 256 G + B) m
+};
+
+struct DemName {
+    TileEncoding encoding = TileEncoding::None;
+    std::filesystem::path path;  ///< without the encoding prefix
+};
+
+/// "terrarium:PATH" and "terrain-rgb:PATH" name a tile set; anything else is a raster file.
+DemName parseDemName(const std::filesystem::path& given) {
+    const std::string text = given.string();
+    for (const auto& [prefix, encoding] : {std::pair{std::string_view("terrarium:"), TileEncoding::Terrarium},
+                                           std::pair{std::string_view("terrain-rgb:"), TileEncoding::TerrainRgb}}) {
+        if (text.starts_with(prefix)) return {encoding, text.substr(prefix.size())};
+    }
+    return {TileEncoding::None, given};
+}
+
+float decodeHeight(TileEncoding e, std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+    if (e == TileEncoding::Terrarium) return static_cast<float>(r * 256.0 + g + b / 256.0 - 32768.0);
+    return static_cast<float>(-10000.0 + 0.1 * (r * 65536.0 + g * 256.0 + b));
+}
 
 // -- GDAL plumbing ---------------------------------------------------------------------------
 
@@ -73,6 +105,11 @@ struct DemSource {
     /// The raster with its holes inpainted (row-major float32, unfilled pixels keep their
     /// nodata or absurd value); null when the DEM has no hole or is too large to fill.
     std::shared_ptr<const std::vector<float>> filled;
+    /// A terrain-RGB tile set decoded into heights (row-major float32, NaN where no tile was),
+    /// in EPSG:3857 at its finest zoom; null for a raster file, which is read through GDAL.
+    std::shared_ptr<const std::vector<float>> decoded;
+    /// How a decoded tile set was encoded; None for a raster file.
+    TileEncoding encoding = TileEncoding::None;
 };
 
 /// Per-thread state of sample(): a handle per DEM (finest first) and the scratch of one tile, so
@@ -107,6 +144,11 @@ Result<DemHandle> openHandle(const std::filesystem::path& path) {
     // VSIStatL, not std::filesystem: it also sees /vsimem/ and other GDAL virtual files.
     VSIStatBufL stat;
     if (VSIStatL(name.c_str(), &stat) != 0) return Error{name + ": no such file"};
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec) || path.extension() == ".mbtiles") {
+        return Error{name + ": a tile set's heights are encoded in its colours: name the encoding, terrarium:" + name +
+                     " or terrain-rgb:" + name};
+    }
     DemHandle h;
     h.dataset.reset(GDALDataset::Open(name.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
     if (!h.dataset) return Error{name + ": not a raster GDAL can read" + QuietGdal::says()};
@@ -143,6 +185,10 @@ PixelKind classify(double v, const DemSource& s) {
 /// True when the raster holds at least one usable height; reads until it finds one, so a good
 /// DEM costs one chunk and only a useless one is read whole.
 Result<bool> hasUsableHeight(DemHandle& h, const DemSource& s) {
+    if (s.decoded) {
+        return std::any_of(s.decoded->begin(), s.decoded->end(),
+                           [&](float v) { return classify(v, s) == PixelKind::Height; });
+    }
     const int width = s.info.widthPixels;
     const int rowsPerChunk =
         static_cast<int>(std::max<std::size_t>(1, kScanChunkPixels / static_cast<std::size_t>(width)));
@@ -195,6 +241,204 @@ Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, co
     return size;
 }
 
+/// A transformation from EPSG:3857 to itself: what a tile set's cursor uses.
+Result<DemHandle> mercatorHandle(const std::string& name) {
+    OGRSpatialReference mercator;
+    mercator.importFromEPSG(3857);
+    mercator.SetAxisMappingStrategy(OAMS_TRADITIONAL_GIS_ORDER);
+    DemHandle h;
+    QuietGdal quiet;
+    h.toDem.reset(OGRCreateCoordinateTransformation(&mercator, &mercator));
+    if (!h.toDem) return Error{name + ": no EPSG:3857 transformation" + QuietGdal::says()};
+    return h;
+}
+
+/// Decodes the RGB of `rgb` (3 bands of bytes, width × height, row-major per band) into
+/// `heights` at (col0, row0) of a mosaic `mosaicWidth` wide; where `alpha` is 0 no height.
+void decodeInto(TileEncoding e, const std::vector<std::uint8_t>& rgb, const std::uint8_t* alpha, int width, int height,
+                std::vector<float>& heights, std::size_t mosaicWidth, std::size_t col0, std::size_t row0) {
+    const std::size_t plane = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    for (int r = 0; r < height; ++r) {
+        for (int c = 0; c < width; ++c) {
+            const std::size_t i =
+                static_cast<std::size_t>(r) * static_cast<std::size_t>(width) + static_cast<std::size_t>(c);
+            const std::size_t at =
+                (row0 + static_cast<std::size_t>(r)) * mosaicWidth + col0 + static_cast<std::size_t>(c);
+            heights[at] = alpha && alpha[i] == 0 ? std::numeric_limits<float>::quiet_NaN()
+                                                 : decodeHeight(e, rgb[i], rgb[plane + i], rgb[2 * plane + i]);
+        }
+    }
+}
+
+/// Reads bands 1–3 (and 4 as alpha when there is one) of a whole raster as bytes.
+Status readRgb(GDALDataset& d, const std::string& name, std::vector<std::uint8_t>& rgb,
+               std::vector<std::uint8_t>& alpha) {
+    const int w = d.GetRasterXSize(), hgt = d.GetRasterYSize();
+    if (d.GetRasterCount() < 3) {
+        return Error{name + ": a terrain-RGB tile needs red, green and blue bands, it has " +
+                     std::to_string(d.GetRasterCount())};
+    }
+    const std::size_t plane = static_cast<std::size_t>(w) * static_cast<std::size_t>(hgt);
+    rgb.resize(3 * plane);
+    int bands[3] = {1, 2, 3};
+    if (d.RasterIO(GF_Read, 0, 0, w, hgt, rgb.data(), w, hgt, GDT_Byte, 3, bands, 0, 0, 0, nullptr) != CE_None) {
+        return Error{name + ": GDAL could not read its pixels" + QuietGdal::says()};
+    }
+    alpha.clear();
+    if (d.GetRasterCount() >= 4) {
+        alpha.resize(plane);
+        if (d.GetRasterBand(4)->RasterIO(GF_Read, 0, 0, w, hgt, alpha.data(), w, hgt, GDT_Byte, 0, 0, nullptr) !=
+            CE_None) {
+            return Error{name + ": GDAL could not read its pixels" + QuietGdal::says()};
+        }
+    }
+    return {};
+}
+
+/// One tile file of a z/x/y folder.
+struct TileFile {
+    std::uint32_t x = 0, y = 0;
+    std::filesystem::path path;
+};
+
+/// A z/x/y folder of terrain-RGB tiles at its finest zoom, decoded into one EPSG:3857 mosaic.
+Status decodeTileFolder(const DemName& dem, const std::string& name, DemSource& s, std::array<double, 6>& gt) {
+    std::error_code ec;
+    int zoom = -1;
+    for (const auto& entry : std::filesystem::directory_iterator(dem.path, ec)) {
+        const std::string z = entry.path().filename().string();
+        if (entry.is_directory() && !z.empty() && z.size() <= 2 &&
+            std::all_of(z.begin(), z.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+            zoom = std::max(zoom, std::stoi(z));
+        }
+    }
+    if (zoom < 0 || zoom > kMaxZoom) return Error{name + ": no zoom folder (0..30) of z/x/y tiles in it"};
+    std::vector<TileFile> files;
+    const std::filesystem::path level = dem.path / std::to_string(zoom);
+    const auto number = [](const std::string& t, std::uint32_t& out) {
+        if (t.empty() || t.size() > 10 ||
+            !std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            return false;
+        out = static_cast<std::uint32_t>(std::stoull(t));
+        return true;
+    };
+    for (const auto& column : std::filesystem::directory_iterator(level, ec)) {
+        TileFile f;
+        if (!column.is_directory() || !number(column.path().filename().string(), f.x)) continue;
+        for (const auto& tile : std::filesystem::directory_iterator(column.path(), ec)) {
+            const std::string ext = tile.path().extension().string();
+            if (ext != ".png" && ext != ".webp") continue;
+            if (!number(tile.path().stem().string(), f.y)) continue;
+            f.path = tile.path();
+            files.push_back(f);
+        }
+    }
+    if (files.empty()) return Error{name + ": no .png or .webp tile in " + level.string()};
+    std::sort(files.begin(), files.end(),
+              [](const TileFile& a, const TileFile& b) { return std::tie(a.y, a.x) < std::tie(b.y, b.x); });
+    const std::uint32_t limit = 1u << zoom;
+    std::uint32_t x0 = UINT32_MAX, y0 = UINT32_MAX, x1 = 0, y1 = 0;
+    for (const TileFile& f : files) {
+        if (f.x >= limit || f.y >= limit) {
+            return Error{name + ": tile " + f.path.string() + " lies outside zoom " + std::to_string(zoom)};
+        }
+        x0 = std::min(x0, f.x), y0 = std::min(y0, f.y), x1 = std::max(x1, f.x), y1 = std::max(y1, f.y);
+    }
+    std::vector<std::uint8_t> rgb, alpha;
+    int size = 0;
+    std::vector<float> heights;
+    std::size_t mosaicWidth = 0;
+    for (const TileFile& f : files) {
+        QuietGdal quiet;
+        std::unique_ptr<GDALDataset, DatasetCloser> d(
+            GDALDataset::Open(f.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+        if (!d) return Error{name + ": tile " + f.path.string() + " is not an image GDAL can read" + QuietGdal::says()};
+        if (size == 0) {
+            size = d->GetRasterXSize();
+            const std::size_t pixels = static_cast<std::size_t>(x1 - x0 + 1) * static_cast<std::size_t>(y1 - y0 + 1) *
+                                       static_cast<std::size_t>(size) * static_cast<std::size_t>(size);
+            if (size < 1 || pixels > kMaxInpaintPixels) {
+                return Error{name + ": its tiles at zoom " + std::to_string(zoom) + " span " + std::to_string(pixels) +
+                             " pixels, more than the " + std::to_string(kMaxInpaintPixels) +
+                             " a tile set may hold; keep only the area's tiles or a coarser zoom"};
+            }
+            mosaicWidth = static_cast<std::size_t>(x1 - x0 + 1) * static_cast<std::size_t>(size);
+            heights.assign(pixels, std::numeric_limits<float>::quiet_NaN());
+        }
+        if (d->GetRasterXSize() != size || d->GetRasterYSize() != size) {
+            return Error{name + ": tile " + f.path.string() + " is " + std::to_string(d->GetRasterXSize()) + " × " +
+                         std::to_string(d->GetRasterYSize()) + " pixels, the others " + std::to_string(size) + " × " +
+                         std::to_string(size)};
+        }
+        if (Status read = readRgb(*d, name + ": tile " + f.path.string(), rgb, alpha); !read) return read;
+        decodeInto(dem.encoding, rgb, alpha.empty() ? nullptr : alpha.data(), size, size, heights, mosaicWidth,
+                   static_cast<std::size_t>(f.x - x0) * static_cast<std::size_t>(size),
+                   static_cast<std::size_t>(f.y - y0) * static_cast<std::size_t>(size));
+    }
+    const Box2 nw = TileId{zoom, x0, y0}.boundsMercator();
+    const double pixel = TileId{zoom, x0, y0}.sizeMercator() / size;
+    gt = {nw.min.x, pixel, 0.0, nw.max.y, 0.0, -pixel};
+    s.info.widthPixels = static_cast<int>(mosaicWidth);
+    s.info.heightPixels = static_cast<int>((y1 - y0 + 1) * static_cast<std::uint32_t>(size));
+    s.decoded = std::make_shared<const std::vector<float>>(std::move(heights));
+    return {};
+}
+
+/// An MBTiles of terrain-RGB tiles: GDAL's MBTiles driver mosaics its finest zoom in EPSG:3857.
+Status decodeMbtiles(const DemName& dem, const std::string& name, DemSource& s, std::array<double, 6>& gt) {
+    QuietGdal quiet;
+    const char* drivers[] = {"MBTiles", nullptr};
+    std::unique_ptr<GDALDataset, DatasetCloser> d(
+        GDALDataset::Open(dem.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, drivers));
+    if (!d) return Error{name + ": not an MBTiles raster GDAL can read" + QuietGdal::says()};
+    const std::size_t pixels =
+        static_cast<std::size_t>(d->GetRasterXSize()) * static_cast<std::size_t>(d->GetRasterYSize());
+    if (pixels > kMaxInpaintPixels) {
+        return Error{name + ": its finest zoom spans " + std::to_string(pixels) + " pixels, more than the " +
+                     std::to_string(kMaxInpaintPixels) + " a tile set may hold; extract the area's tiles"};
+    }
+    if (d->GetGeoTransform(gt.data()) != CE_None) return Error{name + ": the MBTiles has no extent"};
+    std::vector<std::uint8_t> rgb, alpha;
+    if (Status read = readRgb(*d, name, rgb, alpha); !read) return read;
+    std::vector<float> heights(pixels);
+    decodeInto(dem.encoding, rgb, alpha.empty() ? nullptr : alpha.data(), d->GetRasterXSize(), d->GetRasterYSize(),
+               heights, static_cast<std::size_t>(d->GetRasterXSize()), 0, 0);
+    s.info.widthPixels = d->GetRasterXSize();
+    s.info.heightPixels = d->GetRasterYSize();
+    s.decoded = std::make_shared<const std::vector<float>>(std::move(heights));
+    return {};
+}
+
+Status inpaint(DemHandle& h, DemSource& s);
+
+/// Opens a terrain-RGB tile set (a z/x/y folder or an MBTiles) as a DEM in EPSG:3857 held in
+/// memory, with the checks a raster file gets.
+Result<DemSource> describeTileSet(const std::filesystem::path& given, const DemName& dem, DemHandle& h) {
+    const std::string name = given.string();
+    DemSource s;
+    s.info.path = given;
+    s.encoding = dem.encoding;
+    s.info.crsName = "WGS 84 / Pseudo-Mercator";
+    s.hasNodata = true;  // NaN: where no tile was, or a tile's alpha is 0
+    s.nodata = std::numeric_limits<double>::quiet_NaN();
+    std::error_code ec;
+    if (!std::filesystem::exists(dem.path, ec)) return Error{name + ": no such file or folder"};
+    std::array<double, 6> gt{};
+    Status decoded = std::filesystem::is_directory(dem.path, ec) ? decodeTileFolder(dem, name, s, gt)
+                                                                 : decodeMbtiles(dem, name, s, gt);
+    if (!decoded) return decoded.error();
+    if (!GDALInvGeoTransform(gt.data(), s.pixelFromGeo.data()))
+        return Error{name + ": the tiles have no usable extent"};
+    Result<double> size = groundPixelSize(h, gt, s);
+    if (!size) return size.error();
+    s.info.pixelSizeGroundMetres = *size;
+    Result<bool> usable = hasUsableHeight(h, s);
+    if (!usable) return usable.error();
+    if (!*usable) return Error{name + ": every decoded height is missing or absurd, so it holds no height"};
+    if (Status filled = inpaint(h, s); !filled) return filled.error();
+    return s;
+}
+
 /// Counts the DEM's holes and, when it has some and is small enough, makes its inpainted copy:
 /// the raster in a GDAL MEM band, a mask of its usable pixels, GDALFillNodata.
 Status inpaint(DemHandle& h, DemSource& s) {
@@ -208,8 +452,10 @@ Status inpaint(DemHandle& h, DemSource& s) {
         mem ? mem->Create("", s.info.widthPixels, s.info.heightPixels, 2, GDT_Float32, nullptr) : nullptr);
     if (!copy) return Error{name + ": no memory for its inpainting copy" + QuietGdal::says()};
     auto values = std::make_shared<std::vector<float>>(pixels);
-    if (h.band->RasterIO(GF_Read, 0, 0, s.info.widthPixels, s.info.heightPixels, values->data(), s.info.widthPixels,
-                         s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None) {
+    if (s.decoded) {
+        *values = *s.decoded;
+    } else if (h.band->RasterIO(GF_Read, 0, 0, s.info.widthPixels, s.info.heightPixels, values->data(),
+                                s.info.widthPixels, s.info.heightPixels, GDT_Float32, 0, 0, nullptr) != CE_None) {
         return Error{name + ": GDAL could not read its pixels" + QuietGdal::says()};
     }
     // Band 2 is the mask GDALFillNodata reads: non-zero where the pixel is a height.
@@ -358,8 +604,8 @@ struct PixelBox {
 
 Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int width, int height, double* out,
                   bool fromFilled) {
-    if (fromFilled) {
-        const std::vector<float>& f = *s.filled;
+    if (fromFilled || s.decoded) {
+        const std::vector<float>& f = fromFilled ? *s.filled : *s.decoded;
         for (int r = 0; r < height; ++r) {
             const std::size_t from = static_cast<std::size_t>(row0 + r) * static_cast<std::size_t>(s.info.widthPixels) +
                                      static_cast<std::size_t>(col0);
@@ -481,7 +727,7 @@ struct DemReader::Impl {
         }
         auto c = std::make_unique<Cursor>();
         for (const DemSource& s : sources) {
-            Result<DemHandle> h = openHandle(s.info.path);
+            Result<DemHandle> h = s.decoded ? mercatorHandle(s.info.path.string()) : openHandle(s.info.path);
             if (!h) return h.error();
             c->dems.push_back(std::move(*h));
         }
@@ -499,9 +745,11 @@ Result<DemReader> DemReader::open(const std::vector<std::filesystem::path>& path
     std::vector<DemSource> sources;
     std::vector<DemHandle> handles;
     for (const std::filesystem::path& path : paths) {
-        Result<DemHandle> h = openHandle(path);
+        const DemName name = parseDemName(path);
+        const bool tiles = name.encoding != TileEncoding::None;
+        Result<DemHandle> h = tiles ? mercatorHandle(path.string()) : openHandle(path);
         if (!h) return h.error();
-        Result<DemSource> s = describeDem(path, *h);
+        Result<DemSource> s = tiles ? describeTileSet(path, name, *h) : describeDem(path, *h);
         if (!s) return s.error();
         sources.push_back(std::move(*s));
         handles.push_back(std::move(*h));

@@ -416,3 +416,124 @@ TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
     RecordProperty("worst_gdalwarp_difference_m", std::to_string(worst));
     std::printf("worst difference against gdalwarp -r bilinear: %.3g m\n", worst);
 }
+
+// Terrain-RGB tile sets: a Terrarium z/x/y folder of PNGs and a Mapbox Terrain-RGB MBTiles, both
+// written here with GDAL from a known Mercator plane, read back within their encodings' steps.
+namespace {
+
+/// The plane the tile-set tests encode: 300 m at Monaco, rising 3 % east and 1 % south, in
+/// EPSG:3857 metres.
+double mercatorPlane(Vec2 m) {
+    const Vec2 o = lonLatToMercator(kMonaco);
+    return 300.0 + 0.03 * (m.x - o.x) + 0.01 * (o.y - m.y);
+}
+
+/// An RGB MEM raster of `size` × `size` pixels holding the plane over `bounds`, encoded.
+DatasetPtr encodedRaster(const Box2& bounds, int size, bool terrarium) {
+    io::initGdal();
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    DatasetPtr ds(mem->Create("", size, size, 3, GDT_Byte, nullptr));
+    const double pixel = (bounds.max.x - bounds.min.x) / size;
+    double gt[6] = {bounds.min.x, pixel, 0.0, bounds.max.y, 0.0, -pixel};
+    ds->SetGeoTransform(gt);
+    OGRSpatialReference srs;
+    srs.importFromEPSG(3857);
+    ds->SetSpatialRef(&srs);
+    std::vector<std::uint8_t> r(std::size_t(size) * size), g(r.size()), b(r.size());
+    for (int row = 0; row < size; ++row) {
+        for (int col = 0; col < size; ++col) {
+            const double h = mercatorPlane({bounds.min.x + (col + 0.5) * pixel, bounds.max.y - (row + 0.5) * pixel});
+            const std::size_t i = std::size_t(row) * size + col;
+            if (terrarium) {
+                const double v = h + 32768.0;
+                r[i] = std::uint8_t(std::floor(v / 256.0));
+                g[i] = std::uint8_t(std::floor(v) - r[i] * 256.0);
+                b[i] = std::uint8_t(std::floor((v - std::floor(v)) * 256.0));
+            } else {
+                const auto v = std::uint32_t(std::lround((h + 10000.0) * 10.0));
+                r[i] = std::uint8_t(v >> 16), g[i] = std::uint8_t(v >> 8), b[i] = std::uint8_t(v);
+            }
+        }
+    }
+    for (int band = 1; band <= 3; ++band) {
+        auto& v = band == 1 ? r : band == 2 ? g : b;
+        EXPECT_EQ(ds->GetRasterBand(band)->RasterIO(GF_Write, 0, 0, size, size, v.data(), size, size, GDT_Byte, 0, 0,
+                                                    nullptr),
+                  CE_None);
+    }
+    return ds;
+}
+
+/// The largest |height − plane| over the tile's samples; infinity where one has none.
+double worstMercatorPlaneError(const HeightTile& t) {
+    double worst = 0.0;
+    for (int r = 0; r < kHeightSamples; ++r) {
+        for (int c = 0; c < kHeightSamples; ++c) {
+            const double expected = mercatorPlane(terrain::sampleMercator(t.tile, r, c));
+            worst = std::max(worst, t.hasHeight(r, c) ? std::abs(t.at(r, c) - expected) : INFINITY);
+        }
+    }
+    return worst;
+}
+
+}  // namespace
+
+TEST_F(DemReaderTest, TerrariumTileFolderDecodesToTheEncodedSurface) {
+    // Zoom 15 tiles around Monaco (4.8 m pixels at 256 px), a 3 × 3 block; a zoom-14 folder
+    // beside them must be ignored (the finest zoom is read).
+    const TileId centre = monacoTile(15);
+    io::initGdal();
+    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const TileId t = *centre.neighbour(dx, dy);
+            const auto folder = dir / "tiles" / "15" / std::to_string(t.x);
+            std::filesystem::create_directories(folder);
+            DatasetPtr rgb = encodedRaster(t.boundsMercator(), 256, true);
+            DatasetPtr out(png->CreateCopy((folder / (std::to_string(t.y) + ".png")).c_str(), rgb.get(), FALSE, nullptr,
+                                           nullptr, nullptr));
+            ASSERT_TRUE(out);
+        }
+    }
+    std::filesystem::create_directories(dir / "tiles" / "14" / "0");
+    test::writeText(dir / "tiles" / "14" / "0" / "0.png", "not a png at all");
+
+    // Named without its encoding: refused, saying how to name it.
+    auto unnamed = io::DemReader::open({dir / "tiles"});
+    ASSERT_FALSE(unnamed.ok());
+    EXPECT_NE(unnamed.message().find("terrarium:" + (dir / "tiles").string()), std::string::npos) << unnamed.message();
+
+    io::DemReader reader = openOk({"terrarium:" + (dir / "tiles").string()});
+    ASSERT_EQ(reader.dems().size(), 1u);
+    EXPECT_EQ(reader.dems()[0].widthPixels, 3 * 256);
+    // Every sample of a z17 tile inside the block: the plane within Terrarium's 1/256 m step
+    // (bilinear between pixel centres of a plane is exact up to the quantization).
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->noHeight, 0u);
+    EXPECT_LT(worstMercatorPlaneError(h), 0.01);
+}
+
+TEST_F(DemReaderTest, TerrainRgbMbtilesDecodesToTheEncodedSurface) {
+    const TileId block = monacoTile(14);
+    io::initGdal();
+    GDALDriver* mbtiles = GetGDALDriverManager()->GetDriverByName("MBTiles");
+    ASSERT_NE(mbtiles, nullptr);
+    DatasetPtr rgb = encodedRaster(block.boundsMercator(), 1024, false);  // zoom 16 pixels
+    const char* options[] = {"TILE_FORMAT=PNG", "RESAMPLING=NEAREST", nullptr};
+    DatasetPtr out(mbtiles->CreateCopy((dir / "area.mbtiles").c_str(), rgb.get(), FALSE, const_cast<char**>(options),
+                                       nullptr, nullptr));
+    ASSERT_TRUE(out);
+    out.reset();
+    auto unnamed = io::DemReader::open({dir / "area.mbtiles"});
+    ASSERT_FALSE(unnamed.ok());
+    EXPECT_NE(unnamed.message().find("terrain-rgb:"), std::string::npos) << unnamed.message();
+
+    io::DemReader reader = openOk({"terrain-rgb:" + (dir / "area.mbtiles").string()});
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->noHeight, 0u);
+    EXPECT_LT(worstMercatorPlaneError(h), 0.1);  // Terrain-RGB's step is 0.1 m
+}

@@ -66,6 +66,15 @@ struct DemSampleReport {
 
 /// One or more raster DEMs, finest first, sampled tile by tile.
 ///
+/// What a DEM path may name: any raster GDAL reads (GeoTIFF/COG, SRTM .hgt, a VRT mosaic…), in
+/// any CRS; or a terrain-RGB tile set, named with its encoding as a prefix — `terrarium:PATH`
+/// (Mapzen/AWS Terrarium, h = 256 R + G + B/256 − 32768 m) or `terrain-rgb:PATH` (Mapbox
+/// Terrain-RGB, h = −10000 + 0.1 (65536 R + 256 G + B) m), where PATH is a z/x/y folder of PNG or
+/// WebP tiles or an .mbtiles file. A tile set is read at its finest zoom, decoded once at open()
+/// into one EPSG:3857 mosaic held in memory (at most kMaxInpaintPixels pixels); missing tiles and
+/// transparent pixels are holes. A folder or .mbtiles named without an encoding is refused with
+/// a message that says how to name it.
+///
 /// Holes: where no DEM has a usable height, the sample is inpainted from the finest DEM whose
 /// filled copy (GDALFillNodata over the whole raster, made once at open()) has a value there.
 /// Each filled raster depends on its DEM alone, so inpainted samples are, like all others, a
@@ -100,7 +109,9 @@ public:
     /// without bands; no coordinate system ("has no coordinate system (CRS)"); no geotransform or
     /// one whose extent is empty or not finite ("has no usable extent"); a CRS that EPSG:3857
     /// cannot be transformed into; a raster with no usable height at all ("every value is nodata
-    /// or absurd"). An empty list fails with kind BadArguments.
+    /// or absurd"). A tile set fails likewise: no zoom folder or tiles, a tile that is not an
+    /// image or has fewer than three bands, tiles of different sizes, more pixels than
+    /// kMaxInpaintPixels. An empty list fails with kind BadArguments.
     static Result<DemReader> open(const std::vector<std::filesystem::path>& paths);
 
     DemReader(DemReader&&) noexcept;
