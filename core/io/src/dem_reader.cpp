@@ -105,6 +105,8 @@ struct DemSource {
     /// The raster with its holes inpainted (row-major float32, unfilled pixels keep their
     /// nodata or absurd value); null when the DEM has no hole or is too large to fill.
     std::shared_ptr<const std::vector<float>> filled;
+    /// The latitude of the raster's centre (degrees): where its ground pixel size was measured.
+    double centreLatitude = 0.0;
     /// A terrain-RGB tile set decoded into heights (row-major float32, NaN where no tile was),
     /// in EPSG:3857 at its finest zoom; null for a raster file, which is read through GDAL.
     std::shared_ptr<const std::vector<float>> decoded;
@@ -213,7 +215,7 @@ constexpr double kMinPixelMetres = 0.001;
 
 /// The ground size (metres) of the pixel at the raster's centre, the larger of its sides: the
 /// pixel's corners taken to EPSG:3857 and scaled by cos(latitude), so DEMs in any CRS compare.
-Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, const DemSource& s) {
+Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, DemSource& s) {
     const double col = s.info.widthPixels / 2.0, row = s.info.heightPixels / 2.0;
     std::array<double, 3> x{}, y{};
     const std::array<std::array<double, 2>, 3> pixel{{{col, row}, {col + 1, row}, {col, row + 1}}};
@@ -228,7 +230,8 @@ Result<double> groundPixelSize(DemHandle& h, const std::array<double, 6>& gt, co
         !ok[2]) {
         return Error{s.info.path.string() + ": its centre cannot be transformed to EPSG:3857" + QuietGdal::says()};
     }
-    const double scale = std::cos(mercatorToLonLat({x[0], y[0]}).lat * std::acos(-1.0) / 180.0);
+    s.centreLatitude = mercatorToLonLat({x[0], y[0]}).lat;
+    const double scale = std::cos(s.centreLatitude * std::acos(-1.0) / 180.0);
     const double across = std::hypot(x[1] - x[0], y[1] - y[0]) * scale;
     const double down = std::hypot(x[2] - x[0], y[2] - y[0]) * scale;
     const double size = std::max(across, down);
@@ -522,12 +525,24 @@ Result<DemSource> describeDem(const std::filesystem::path& path, DemHandle& h) {
 
 // -- bilinear sampling -------------------------------------------------------------------------
 
-/// The pixels and weights of one bilinear sample: columns col0..col1 and rows row0..row1 (equal
-/// where clamped at the raster's edge), fx and fy the weights of col1 and row1.
+/// The pixels and weights of one sample: columns col0..col1 and rows row0..row1 (equal where
+/// clamped at the raster's edge), fx and fy the weights of col1 and row1. A cubic sample also
+/// reads one pixel beyond on each side: the window it needs is lo..hi (clamped to the raster).
 struct Taps {
     int col0 = 0, col1 = 0, row0 = 0, row1 = 0;
     double fx = 0.0, fy = 0.0;
+    bool cubic = false;
+    int colLo = 0, colHi = 0, rowLo = 0, rowHi = 0;
 };
+
+/// Keys' cubic convolution weights (a = -0.5, GDAL's "cubic") for the pixels at offsets -1, 0,
+/// 1, 2 from the one left of the sample, `f` (0..1) past it.
+std::array<double, 4> cubicWeights(double f) {
+    constexpr double a = -0.5;
+    const auto near = [](double t) { return ((a + 2.0) * t - (a + 3.0)) * t * t + 1.0; };       // |t| <= 1
+    const auto far = [](double t) { return ((a * t - 5.0 * a) * t + 8.0 * a) * t - 4.0 * a; };  // 1 < |t| < 2
+    return {far(1.0 + f), near(f), near(1.0 - f), far(2.0 - f)};
+}
 
 /// One axis of the taps: pixel centres sit at i + 0.5; beyond the outermost centres (but inside
 /// the raster) the edge pixel is used alone.
@@ -547,10 +562,16 @@ void axisTaps(double p, int n, int& i0, int& i1, double& f) {
 }
 
 /// The taps at pixel position (px, py), or false when it lies outside the raster (NaN too).
-bool tapsAt(double px, double py, const DemInfo& info, Taps& t) {
+bool tapsAt(double px, double py, const DemInfo& info, bool cubic, Taps& t) {
     if (!(px >= 0.0 && px <= info.widthPixels && py >= 0.0 && py <= info.heightPixels)) return false;
     axisTaps(px, info.widthPixels, t.col0, t.col1, t.fx);
     axisTaps(py, info.heightPixels, t.row0, t.row1, t.fy);
+    t.cubic = cubic;
+    const int reach = cubic ? 1 : 0;
+    t.colLo = std::max(0, t.col0 - reach);
+    t.colHi = std::min(info.widthPixels - 1, t.col1 + reach);
+    t.rowLo = std::max(0, t.row0 - reach);
+    t.rowHi = std::min(info.heightPixels - 1, t.row1 + reach);
     return true;
 }
 
@@ -568,7 +589,43 @@ struct Window {
 /// (`absurd` then says whether one was absurd). Pixels with zero weight are not read, so a
 /// corner exactly on a pixel centre never depends on its neighbours. The sum runs in one fixed
 /// order, so the same taps always give the same bits.
+double bilinear(const Taps& t, const Window& w, const DemSource& s, bool& absurd);
+
+/// The cubic height at `t` (Keys, a = -0.5, over the 4 × 4 pixels around it, indices clamped at
+/// the raster's edges as GDAL's warper does), or NaN when a pixel it weighs is not a height.
+double bicubic(const Taps& t, const Window& w, const DemSource& s, bool& absurd) {
+    const std::array<double, 4> wx = cubicWeights(t.fx), wy = cubicWeights(t.fy);
+    double h = 0.0;
+    for (int j = 0; j < 4; ++j) {
+        const int row = std::clamp(t.row0 - 1 + j, t.rowLo, t.rowHi);
+        double across = 0.0;
+        for (int i = 0; i < 4; ++i) {
+            if (wx[static_cast<std::size_t>(i)] == 0.0) continue;
+            const double v = w.at(std::clamp(t.col0 - 1 + i, t.colLo, t.colHi), row);
+            const PixelKind kind = classify(v, s);
+            if (kind != PixelKind::Height) {
+                absurd = absurd || kind == PixelKind::Absurd;
+                return std::nan("");
+            }
+            across += wx[static_cast<std::size_t>(i)] * v;
+        }
+        h += wy[static_cast<std::size_t>(j)] * across;
+    }
+    return h;
+}
+
+/// The height at `t`: cubic when the taps ask for it and every pixel it weighs is a height,
+/// else bilinear (so a hole's shore keeps the heights it has), else NaN.
 double interpolate(const Taps& t, const Window& w, const DemSource& s, bool& absurd) {
+    if (t.cubic) {
+        bool cubicAbsurd = false;
+        const double h = bicubic(t, w, s, cubicAbsurd);
+        if (!std::isnan(h)) return h;
+    }
+    return bilinear(t, w, s, absurd);
+}
+
+double bilinear(const Taps& t, const Window& w, const DemSource& s, bool& absurd) {
     const std::array<double, 4> weight{(1.0 - t.fx) * (1.0 - t.fy), t.fx * (1.0 - t.fy), (1.0 - t.fx) * t.fy,
                                        t.fx * t.fy};
     const std::array<int, 4> col{t.col0, t.col1, t.col0, t.col1};
@@ -595,10 +652,10 @@ struct PixelBox {
         return static_cast<std::size_t>(col1 - col0 + 1) * static_cast<std::size_t>(row1 - row0 + 1);
     }
     void add(const Taps& t) {
-        col0 = std::min(col0, t.col0);
-        row0 = std::min(row0, t.row0);
-        col1 = std::max(col1, t.col1);
-        row1 = std::max(row1, t.row1);
+        col0 = std::min(col0, t.colLo);
+        row0 = std::min(row0, t.rowLo);
+        col1 = std::max(col1, t.colHi);
+        row1 = std::max(row1, t.rowHi);
     }
 };
 
@@ -624,7 +681,7 @@ Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int widt
 
 /// Takes the samples of `out` that still have no height to DEM pixel coordinates: c.x/c.y hold
 /// them and c.inside marks those inside the raster. Returns the pixels they reach.
-PixelBox locateWanted(DemHandle& h, const DemSource& s, Cursor& c, const HeightTile& out) {
+PixelBox locateWanted(DemHandle& h, const DemSource& s, bool cubic, Cursor& c, const HeightTile& out) {
     std::copy(c.mercatorX.begin(), c.mercatorX.end(), c.x.begin());
     std::copy(c.mercatorY.begin(), c.mercatorY.end(), c.y.begin());
     {
@@ -642,7 +699,7 @@ PixelBox locateWanted(DemHandle& h, const DemSource& s, Cursor& c, const HeightT
         const double px = g[0] + g[1] * c.x[i] + g[2] * c.y[i];
         const double py = g[3] + g[4] * c.x[i] + g[5] * c.y[i];
         Taps t;
-        if (!tapsAt(px, py, s.info, t)) {
+        if (!tapsAt(px, py, s.info, cubic, t)) {
             c.inside[i] = 0;
             continue;
         }
@@ -651,6 +708,15 @@ PixelBox locateWanted(DemHandle& h, const DemSource& s, Cursor& c, const HeightT
         box.add(t);
     }
     return box;
+}
+
+/// True when a DEM's pixels are much coarser than the cells of a zoom (kCubicRatio), so tiles
+/// at that zoom sample it with cubic convolution. Decided per DEM and zoom, never per tile,
+/// so neighbouring tiles always sample a DEM the same way and their shared edges agree.
+bool usesCubic(const DemSource& s, int zoom) {
+    const double cellGround =
+        TileId{zoom, 0, 0}.cellSizeMercator() * std::cos(s.centreLatitude * std::acos(-1.0) / 180.0);
+    return s.info.pixelSizeGroundMetres > kCubicRatio * cellGround;
 }
 
 /// Which values of a DEM a pass reads: its own (the finest that has data wins), or its filled
@@ -662,11 +728,12 @@ enum class DemPass { Data, Inpaint };
 Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, DemPass pass, Cursor& c, HeightTile& out,
                  DemSampleReport& report) {
     const bool fromFilled = pass == DemPass::Inpaint;
-    const PixelBox box = locateWanted(h, s, c, out);
+    const bool cubic = usesCubic(s, out.tile.zoom);
+    const PixelBox box = locateWanted(h, s, cubic, c, out);
     if (box.empty()) return {};
     const bool whole = box.pixels() <= kMaxWindowPixels;
-    std::array<double, 4> taps{};
-    Window w{taps.data(), 0, 0, 2};
+    std::array<double, 16> taps{};
+    Window w{taps.data(), 0, 0, 4};
     if (whole) {
         c.window.resize(box.pixels());
         w = Window{c.window.data(), box.col0, box.row0, box.col1 - box.col0 + 1};
@@ -677,10 +744,10 @@ Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, DemPass pass, C
     for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
         if (!c.inside[i]) continue;
         Taps t;
-        tapsAt(c.x[i], c.y[i], s.info, t);
+        tapsAt(c.x[i], c.y[i], s.info, cubic, t);
         if (!whole) {
-            w = Window{taps.data(), t.col0, t.row0, t.col1 - t.col0 + 1};
-            Status read = readPixels(h, s, t.col0, t.row0, w.width, t.row1 - t.row0 + 1, taps.data(), fromFilled);
+            w = Window{taps.data(), t.colLo, t.rowLo, t.colHi - t.colLo + 1};
+            Status read = readPixels(h, s, t.colLo, t.rowLo, w.width, t.rowHi - t.rowLo + 1, taps.data(), fromFilled);
             if (!read) return read;
         }
         bool absurd = false;

@@ -370,8 +370,13 @@ TEST_F(DemReaderTest, TileOutsideEveryDemHasNoHeightsAndIsNoError) {
 // (e) GDAL as the oracle: gdalwarp -r bilinear onto an EPSG:3857 grid whose pixel centres are the
 // tile's corners (origin half a cell north-west of the tile's), exact transformation (-et 0), on
 // a rough surface whose every pixel differs, so a half-pixel slip would show.
-TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
-    const DemGrid g = monacoGrid(4.0);
+namespace {
+
+/// The largest difference between the reader's heights of a z17 tile and gdalwarp's with
+/// `resampling` onto the same cell corners, interior samples only (gdalwarp's edge handling of
+/// the output grid is not what is compared), from a rough DEM with `pixel`-metre pixels.
+double worstAgainstGdalWarp(const std::filesystem::path& dir, double pixel, const char* resampling) {
+    const DemGrid g = monacoGrid(pixel);
     writeDem(dir / "rough.tif", kUtm32N, g, [&](int c, int r) {
         const std::uint32_t hash = (std::uint32_t(c) * 73856093u) ^ (std::uint32_t(r) * 19349663u);
         return 300.0 + 40.0 * std::sin(c / 17.0) * std::cos(r / 23.0) + double(hash % 1000) / 100.0;
@@ -379,7 +384,7 @@ TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
     io::DemReader reader = openOk({dir / "rough.tif"});
     const TileId tile = monacoTile(17);
     HeightTile h;
-    ASSERT_TRUE(reader.sample(tile, h).ok());
+    EXPECT_TRUE(reader.sample(tile, h).ok());
 
     GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
     DatasetPtr target(mem->Create("", kHeightSamples, kHeightSamples, 1, GDT_Float32, nullptr));
@@ -391,30 +396,47 @@ TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
     mercator.importFromEPSG(3857);
     target->SetSpatialRef(&mercator);
     DatasetPtr source(GDALDataset::Open((dir / "rough.tif").string().c_str(), GDAL_OF_RASTER));
-    ASSERT_TRUE(source);
-    const char* argv[] = {"-r", "bilinear", "-et", "0", nullptr};
+    EXPECT_TRUE(source);
+    const char* argv[] = {"-r", resampling, "-et", "0", nullptr};
     GDALWarpAppOptions* options = GDALWarpAppOptionsNew(const_cast<char**>(argv), nullptr);
     GDALDatasetH sources[] = {GDALDataset::ToHandle(source.get())};
     int usageError = 0;
-    ASSERT_TRUE(GDALWarp(nullptr, GDALDataset::ToHandle(target.get()), 1, sources, options, &usageError));
+    EXPECT_TRUE(GDALWarp(nullptr, GDALDataset::ToHandle(target.get()), 1, sources, options, &usageError));
     GDALWarpAppOptionsFree(options);
     std::vector<float> warped(kHeightSampleCount);
-    ASSERT_EQ(target->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, kHeightSamples, kHeightSamples, warped.data(),
+    EXPECT_EQ(target->GetRasterBand(1)->RasterIO(GF_Read, 0, 0, kHeightSamples, kHeightSamples, warped.data(),
                                                  kHeightSamples, kHeightSamples, GDT_Float32, 0, 0, nullptr),
               CE_None);
-
-    // Interior samples: GDALWarp's edge handling of the output grid is not what is compared.
     double worst = 0.0;
     for (int r = 1; r < kHeightSamples - 1; ++r) {
         for (int c = 1; c < kHeightSamples - 1; ++c) {
-            ASSERT_TRUE(h.hasHeight(r, c));
-            worst = std::max(worst, double(std::abs(h.at(r, c) - warped[HeightTile::index(r, c)])));
+            worst = std::max(
+                worst, h.hasHeight(r, c) ? double(std::abs(h.at(r, c) - warped[HeightTile::index(r, c)])) : INFINITY);
         }
     }
+    std::printf("worst difference against gdalwarp -r %s: %.3g m\n", resampling, worst);
+    return worst;
+}
+
+}  // namespace
+
+// A DEM up to kCubicRatio times coarser than the cells (4 m pixels under 0.86 m cells) is
+// sampled bilinearly, as gdalwarp -r bilinear does.
+TEST_F(DemReaderTest, AgreesWithGdalWarpBilinearOnTheTileGrid) {
+    const double worst = worstAgainstGdalWarp(dir, 4.0, "bilinear");
     // Both sides store Float32 (3e-5 m at 300 m); GDAL computes its weights in its own order.
     EXPECT_LT(worst, 1e-3);
     RecordProperty("worst_gdalwarp_difference_m", std::to_string(worst));
-    std::printf("worst difference against gdalwarp -r bilinear: %.3g m\n", worst);
+}
+
+// A much coarser DEM (30 m pixels, SRTM's, under 0.86 m cells) is sampled with cubic
+// convolution, as gdalwarp -r cubic does: a smooth surface, not bilinear facets.
+TEST_F(DemReaderTest, MuchCoarserDemAgreesWithGdalWarpCubicOnTheTileGrid) {
+    const double worst = worstAgainstGdalWarp(dir, 30.0, "cubic");
+    EXPECT_LT(worst, 1e-3);
+    RecordProperty("worst_gdalwarp_cubic_difference_m", std::to_string(worst));
+    // And it is not bilinear: on this rough surface the two differ by far more than that.
+    EXPECT_GT(worstAgainstGdalWarp(dir, 30.0, "bilinear"), 0.05);
 }
 
 // Terrain-RGB tile sets: a Terrarium z/x/y folder of PNGs and a Mapbox Terrain-RGB MBTiles, both

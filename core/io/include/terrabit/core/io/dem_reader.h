@@ -4,7 +4,8 @@
 ///
 /// What a sample is: the height at a cell corner's EPSG:3857 position (terrain::sampleMercator),
 /// transformed into the DEM's CRS with OGR (traditional GIS axis order) and interpolated
-/// bilinearly between the centres of the DEM's pixels, in the DEM's units above its vertical
+/// between the centres of the DEM's pixels (bilinearly, or cubic for a much coarser DEM:
+/// kCubicRatio), in the DEM's units above its vertical
 /// datum (metres for every DEM this has been tested with; nothing is converted).
 
 #include <cstdint>
@@ -24,6 +25,11 @@ namespace terrabit::core::io {
 /// -32768 in a file that does not declare it as nodata. They count as no data. The Dead Sea
 /// shore (-430 m) and Everest (8849 m) stay well inside.
 inline constexpr double kMaxAbsHeightMetres = 10000.0;
+/// A DEM whose pixels are more than this many times a zoom's cells (on the ground, at the DEM's
+/// centre) is sampled at that zoom with cubic convolution (Keys, a = -0.5, as gdalwarp -r
+/// cubic), so SRTM's 30 m pixels under 0.9 m cells make a smooth surface rather than facets;
+/// finer DEMs are sampled bilinearly. Where a cubic sample would weigh a hole, it is bilinear.
+inline constexpr double kCubicRatio = 8.0;
 /// How far (DEM pixels) inpainting looks for data around a hole: 256 pixels, 7.7 km of SRTM.
 inline constexpr double kInpaintSearchPixels = 256.0;
 /// The largest DEM (pixels) that is inpainted: its filled copy is held in memory as float32
@@ -100,7 +106,7 @@ struct DemSampleReport {
 ///
 /// Not handled yet: the antimeridian (a tile's east edge at +180° is not its neighbour's west edge
 /// at -180° in EPSG:3857, so a DEM crossing it is read as two halves), DEMs without a CRS given
-/// one by the user, rasters georeferenced by GCPs only, cubic resampling, overviews (a tile far
+/// one by the user, rasters georeferenced by GCPs only, overviews (a tile far
 /// coarser than the DEM reads every DEM pixel under it).
 class DemReader {
 public:
