@@ -1,6 +1,8 @@
 // Collision probes on the Monaco sample's buildings at z17: Terrabit's bit probes against a
 // GEOS STRtree of prepared footprints (what a user of GEOS/shapely would write), the same
-// probes in the same run. Prints ns per query and the ratio.
+// probes in the same run. Prints ns per query and the ratio. Then terrain: groundHeight on the
+// same tiles with synthetic hills (no real DEM ships), and CharacterMover moves over them
+// against the same moves on the grid without heights.
 
 #include <benchmark/benchmark.h>
 #include <gdal.h>
@@ -14,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "terrabit/core/collision/character_mover.h"
 #include "terrabit/core/collision/collision_query.h"
 #include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/raster/rasterizer.h"
@@ -27,6 +30,8 @@ constexpr int kZoom = 17;
 constexpr int kPoints = 1000000;
 constexpr int kRects = 100000;
 constexpr double kRectMetres = 4.0;
+constexpr std::size_t kMoves = 20000;
+constexpr Vec2 kMove{6.0, 4.0};  // cells: 7.2 cells, ~6 m on the ground
 
 class MapLayerSource : public LayerSource {
 public:
@@ -47,6 +52,8 @@ struct Fixture {
     GEOSSTRtree* tree = nullptr;
     MapLayerSource layers;
     CollisionGrid grid;
+    CollisionGrid terrainGrid;     // grid with synthetic hills: up to ~35° where the ripples add up
+    std::vector<Vec2> moveStarts;  // global cells, outside buildings
     GroundFrame frame;
     Box2 extent;                    // EPSG:3857
     std::vector<Vec2> points;       // EPSG:3857
@@ -122,6 +129,25 @@ struct Fixture {
         std::uniform_real_distribution<double> ux(extent.min.x, extent.max.x), uy(extent.min.y, extent.max.y);
         for (int i = 0; i < kPoints; ++i) points.push_back({ux(rng), uy(rng)});
         for (int i = 0; i < kRects; ++i) rectCorners.push_back({ux(rng), uy(rng)});
+        terrainGrid = grid;
+        std::vector<float> h(terrain::kHeightSampleCount);
+        for (const TileId& t : tileIds) {
+            for (int r = 0; r < terrain::kHeightSamples; ++r) {
+                for (int c = 0; c < terrain::kHeightSamples; ++c) {
+                    const double gx = t.x * 256.0 + c, gy = t.y * 256.0 + r;
+                    h[terrain::HeightTile::index(r, c)] = static_cast<float>(
+                        80.0 + 60.0 * std::sin(gx / 97.0) * std::cos(gy / 131.0) + 3.0 * std::sin(gx / 3.1));
+                }
+            }
+            (void)terrainGrid.setTileHeights(t, h);
+        }
+        CollisionQuery q(grid);
+        const double cell = frame.cellSizeMercator();
+        for (const Vec2& p : points) {
+            const Vec2 c{(p.x + kMercatorHalfWorld) / cell, (kMercatorHalfWorld - p.y) / cell};
+            if (!q.disk(c, 0.4).hit() && !std::isnan(terrainGrid.groundHeight(c))) moveStarts.push_back(c);
+            if (moveStarts.size() == kMoves) break;
+        }
         std::fprintf(stderr, "monaco: %zu footprints, %zu z17 tiles with buildings\n", footprints.size(),
                      tileIds.size());
     }
@@ -219,8 +245,44 @@ void BM_RectProbe_GeosStrtreePrepared(benchmark::State& state) {
     state.counters["hit%"] = 100.0 * hits / kRects;
 }
 
+double gGroundNs = 0, gMoveNsFlat = 0, gMoveNsTerrain = 0;
+
+void BM_GroundHeight(benchmark::State& state) {
+    Fixture& f = fixture();
+    const double cell = f.frame.cellSizeMercator();
+    double sum = 0;
+    for (auto _ : state) {
+        sum = 0;
+        for (const Vec2& p : f.points) {
+            const Vec2 c{(p.x + kMercatorHalfWorld) / cell, (kMercatorHalfWorld - p.y) / cell};
+            const float h = f.terrainGrid.groundHeight(c);
+            sum += h == h ? h : 0.0;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.SetItemsProcessed(state.iterations() * kPoints);
+}
+
+void moveBench(benchmark::State& state, const CollisionGrid& grid) {
+    Fixture& f = fixture();
+    CharacterMover mover(grid);
+    std::size_t blocked = 0;
+    for (auto _ : state) {
+        blocked = 0;
+        for (const Vec2& start : f.moveStarts) blocked += mover.move(start, kMove, Footprint::disk(0.4), 1).blocked();
+        benchmark::DoNotOptimize(blocked);
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.moveStarts.size()));
+    state.counters["blocked%"] = 100.0 * blocked / static_cast<double>(f.moveStarts.size());
+}
+void BM_Move_Flat(benchmark::State& state) { moveBench(state, fixture().grid); }
+void BM_Move_Terrain(benchmark::State& state) { moveBench(state, fixture().terrainGrid); }
+
 }  // namespace
 
+BENCHMARK(BM_GroundHeight)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(BM_Move_Flat)->Unit(benchmark::kMillisecond)->MinTime(0.5);
+BENCHMARK(BM_Move_Terrain)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_PointProbe_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_PointProbe_GeosStrtreePrepared)->Unit(benchmark::kMillisecond)->MinTime(0.5);
 BENCHMARK(BM_RectProbe_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(0.5);
@@ -241,6 +303,9 @@ int main(int argc, char** argv) {
                 if (n.find("PointProbe_Geos") != std::string::npos) gPointNsGeos = ns;
                 if (n.find("RectProbe_Terrabit") != std::string::npos) gRectNsTerrabit = ns;
                 if (n.find("RectProbe_Geos") != std::string::npos) gRectNsGeos = ns;
+                if (n.find("GroundHeight") != std::string::npos) gGroundNs = ns;
+                if (n.find("Move_Flat") != std::string::npos) gMoveNsFlat = ns;
+                if (n.find("Move_Terrain") != std::string::npos) gMoveNsTerrain = ns;
             }
         }
     } reporter;
@@ -251,5 +316,9 @@ int main(int argc, char** argv) {
     if (gRectNsTerrabit > 0 && gRectNsGeos > 0)
         std::printf("4 m rectangles: Terrabit %.1f ns/query, GEOS %.1f ns/query, ratio %.0fx\n", gRectNsTerrabit,
                     gRectNsGeos, gRectNsGeos / gRectNsTerrabit);
+    if (gGroundNs > 0) std::printf("ground height: %.2f ns/query (bilinear, 1 M random points)\n", gGroundNs);
+    if (gMoveNsFlat > 0 && gMoveNsTerrain > 0)
+        std::printf("moves of 7.2 cells, 0.4-cell disk: %.0f ns/move flat, %.0f ns/move over terrain (%.2fx)\n",
+                    gMoveNsFlat, gMoveNsTerrain, gMoveNsTerrain / gMoveNsFlat);
     return 0;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -46,7 +47,8 @@ Status checkWritable(const CollisionGrid& grid) {
     return Status::success();
 }
 
-/// The tiles of the grid's region where some layer has a cell, in (y, x) order.
+/// The tiles of the grid's region where some layer has a cell or that have heights, in (y, x)
+/// order.
 std::vector<TileId> occupiedTiles(const CollisionGrid& grid) {
     const TileId origin = grid.origin();
     std::vector<TileId> listed;
@@ -54,12 +56,9 @@ std::vector<TileId> occupiedTiles(const CollisionGrid& grid) {
         for (int tx = 0; tx < grid.tilesWide(); ++tx) {
             const TileId t{grid.zoom(), origin.x + static_cast<std::uint32_t>(tx),
                            origin.y + static_cast<std::uint32_t>(ty)};
-            for (int l = 0; l < grid.layerCount(); ++l) {
-                if (grid.tileBits(l, t).any()) {
-                    listed.push_back(t);
-                    break;
-                }
-            }
+            bool any = !grid.tileHeights(t).empty();
+            for (int l = 0; l < grid.layerCount() && !any; ++l) any = grid.tileBits(l, t).any();
+            if (any) listed.push_back(t);
         }
     }
     return listed;
@@ -101,11 +100,11 @@ std::vector<std::uint64_t> layerMasks(const CollisionGrid& grid, std::span<const
 
 /// The header, the layer names and the tile index, zero-padded to the data's alignment; the
 /// header's data offset is patched in once the names' length is known.
-void putHead(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::span<const TileId> listed,
-             std::span<const std::uint64_t> masks) {
+void putHead(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::uint32_t version,
+             std::span<const TileId> listed, std::span<const std::uint64_t> masks) {
     const TileId origin = grid.origin();
     putBytes(out, kCollisionFileMagic, sizeof kCollisionFileMagic);
-    putU32(out, kCollisionFileVersion);
+    putU32(out, version);
     putU32(out, static_cast<std::uint32_t>(grid.zoom()));
     putU32(out, origin.x);
     putU32(out, origin.y);
@@ -154,6 +153,56 @@ void putBitTiles(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std:
     }
 }
 
+/// Encoding 1 of a tile's heights: the deltas (README.md, "Collision grid file format") and the
+/// base, each height rounded to the nearest 1/1024 m. False when a step does not fit an int16 or
+/// a height lies beyond 16,384 m (where a 1/1024 m step is no longer an exact float32).
+bool encodeDeltas(std::span<const float> heights, std::vector<std::int16_t>& deltas, std::int32_t& base) {
+    constexpr double kLimit = 16384.0 / kCollisionHeightQuantum;  // 2^24 steps
+    const auto quantize = [](float h) { return std::nearbyint(static_cast<double>(h) / kCollisionHeightQuantum); };
+    deltas.assign(heights.size(), kCollisionNoHeightDelta);
+    const auto first = std::find_if(heights.begin(), heights.end(), [](float h) { return !std::isnan(h); });
+    base = first == heights.end() ? 0 : static_cast<std::int32_t>(quantize(*first));
+    std::int64_t column = base;
+    for (int r = 0; r < terrain::kHeightSamples; ++r) {
+        std::int64_t row = 0;
+        for (int c = 0; c < terrain::kHeightSamples; ++c) {
+            const std::size_t i = terrain::HeightTile::index(r, c);
+            std::int64_t& running = c == 0 ? column : row;
+            if (c == 1) row = column;
+            if (std::isnan(heights[i])) continue;
+            const double q = quantize(heights[i]);
+            if (!(std::fabs(q) <= kLimit)) return false;
+            const std::int64_t d = static_cast<std::int64_t>(q) - running;
+            if (d < -32767 || d > 32767) return false;
+            deltas[i] = static_cast<std::int16_t>(d);
+            running += d;
+        }
+    }
+    return true;
+}
+
+/// Version 2's height blocks: one per listed tile, each padded to kCollisionHeightAlignment.
+void putHeights(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::span<const TileId> listed) {
+    std::vector<std::int16_t> deltas;
+    for (const TileId& t : listed) {
+        const std::span<const float> heights = grid.tileHeights(t);
+        std::int32_t base = 0;
+        if (heights.empty()) {
+            putU32(out, static_cast<std::uint32_t>(CollisionHeightEncoding::None));
+            putU32(out, 0);
+        } else if (encodeDeltas(heights, deltas, base)) {
+            putU32(out, static_cast<std::uint32_t>(CollisionHeightEncoding::Delta16));
+            putU32(out, static_cast<std::uint32_t>(base));
+            for (std::int16_t d : deltas) putU16(out, static_cast<std::uint16_t>(d));
+        } else {
+            putU32(out, static_cast<std::uint32_t>(CollisionHeightEncoding::Float32));
+            putU32(out, 0);
+            for (float h : heights) putU32(out, std::bit_cast<std::uint32_t>(std::isnan(h) ? terrain::kNoHeight : h));
+        }
+        while (out.size() % kCollisionHeightAlignment != 0) out.push_back(0);
+    }
+}
+
 }  // namespace
 
 Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles) {
@@ -164,11 +213,16 @@ Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid,
     std::size_t stored = 0;
     for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
 
+    bool heights = false;
+    for (const TileId& t : *listed) heights = heights || !grid.tileHeights(t).empty();
+
     std::vector<std::uint8_t> out;
     out.reserve(kCollisionFileHeaderSize + 256 * grid.layerCount() + listed->size() * kCollisionFileIndexEntrySize +
-                kCollisionFileDataAlignment + stored * sizeof(BitTile) + 4);
-    putHead(out, grid, *listed, masks);
+                kCollisionFileDataAlignment + stored * sizeof(BitTile) +
+                (heights ? listed->size() * (4 * terrain::kHeightSampleCount + 64) : 0) + 4);
+    putHead(out, grid, heights ? kCollisionFileVersion : kCollisionFileVersionFlat, *listed, masks);
     putBitTiles(out, grid, *listed, masks);
+    if (heights) putHeights(out, grid, *listed);
     putU32(out, collisionFileChecksum(out));
     return out;
 }

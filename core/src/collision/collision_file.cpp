@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::core {
 
@@ -75,11 +78,16 @@ public:
     std::vector<std::string> names;
     std::map<std::pair<TileId, int>, std::size_t> index;  // (tile, layer) → position in bits
     std::vector<BitTile> bits;
+    std::map<TileId, terrain::HeightTile> heightTiles;  // version 2: the tiles with a height block
 
     const std::vector<std::string>& layerNames() const override { return names; }
     const BitTile* tile(const TileId& id, int layer) const override {
         const auto it = index.find({id, layer});
         return it == index.end() ? nullptr : &bits[it->second];
+    }
+    const terrain::HeightTile* heights(const TileId& id) const override {
+        const auto it = heightTiles.find(id);
+        return it == heightTiles.end() ? nullptr : &it->second;
     }
 };
 
@@ -107,6 +115,7 @@ namespace {
 
 /// The fixed fields of a collision grid file, after its magic and version.
 struct FileHeader {
+    std::uint32_t version = 0;  ///< 1 or 2
     std::uint32_t zoom = 0;
     std::uint32_t x0 = 0, y0 = 0;      ///< the region's north-west tile
     std::uint32_t wide = 0, high = 0;  ///< the region's size in tiles
@@ -118,15 +127,16 @@ struct FileHeader {
 
 /// The magic, the version and the checksum: checked first, so a damaged file says so rather
 /// than naming whichever field the damage hit.
-Status checkFileFrame(Reader& r, std::span<const std::uint8_t> bytes, std::string_view sourceName) {
+Result<std::uint32_t> checkFileFrame(Reader& r, std::span<const std::uint8_t> bytes, std::string_view sourceName) {
     if (!r.has(kCollisionFileHeaderSize + 4)) return r.truncated("the header");
     if (std::memcmp(bytes.data(), kCollisionFileMagic, sizeof kCollisionFileMagic) != 0) {
         return r.error(0, "not a Terrabit collision grid (the file does not start with \"TBCOLGRD\")");
     }
     r.seek(8);
     const std::uint32_t version = r.u32();
-    if (version != kCollisionFileVersion) {
+    if (version != kCollisionFileVersionFlat && version != kCollisionFileVersion) {
         return r.error(8, "format version " + std::to_string(version) + " is not supported (this build reads " +
+                              std::to_string(kCollisionFileVersionFlat) + " and " +
                               std::to_string(kCollisionFileVersion) + ")");
     }
     const std::size_t body = bytes.size() - 4;
@@ -138,12 +148,13 @@ Status checkFileFrame(Reader& r, std::span<const std::uint8_t> bytes, std::strin
         return r.error(body, "checksum mismatch (stored " + std::to_string(stored) + ", computed " +
                                  std::to_string(actual) + "): the file is damaged or truncated");
     }
-    return Status::success();
+    return version;
 }
 
 /// The header's fields after the version, each checked against what a grid can hold.
-Result<FileHeader> readHeader(Reader& r, std::size_t body) {
+Result<FileHeader> readHeader(Reader& r, std::uint32_t version, std::size_t body) {
     FileHeader h;
+    h.version = version;
     h.body = body;
     h.zoom = r.u32();
     h.x0 = r.u32();
@@ -239,10 +250,13 @@ Status readBitTiles(const Reader& r, std::span<const std::uint8_t> bytes, const 
     }
     std::size_t stored = 0;
     for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
-    if (h.dataOffset + stored * sizeof(BitTile) != h.body) {
+    // Version 1 ends with the bit tiles; in version 2 the height blocks follow them.
+    const std::size_t bitBytes = stored * sizeof(BitTile);
+    const std::size_t room = h.body - h.dataOffset;
+    if (h.version == kCollisionFileVersionFlat ? bitBytes != room : bitBytes > room) {
         return r.error(h.dataOffset, "the index announces " + std::to_string(stored) + " bit tiles (" +
-                                         std::to_string(stored * sizeof(BitTile)) + " bytes) but " +
-                                         std::to_string(h.body - h.dataOffset) + " bytes follow");
+                                         std::to_string(bitBytes) + " bytes) but " + std::to_string(room) +
+                                         " bytes follow");
     }
     layers.bits.resize(stored);
     std::size_t next = 0;
@@ -262,12 +276,110 @@ Status readBitTiles(const Reader& r, std::span<const std::uint8_t> bytes, const 
     return Status::success();
 }
 
+std::size_t alignedHeightBlock(std::size_t n) {
+    return (n + kCollisionHeightAlignment - 1) / kCollisionHeightAlignment * kCollisionHeightAlignment;
+}
+
+/// Encoding 1's samples at `data` (257 × 257 i16 deltas) into metres, NaN for the marked ones:
+/// column 0 runs down from `base`, each row runs east from its column 0; a marked sample adds
+/// nothing to the running value.
+void decodeDeltas(const std::uint8_t* data, std::int32_t base, std::vector<float>& out) {
+    std::int64_t column = base;  // the running value down column 0
+    for (int r = 0; r < terrain::kHeightSamples; ++r) {
+        std::int64_t* running = &column;  // column 0 continues the column's chain
+        std::int64_t row = 0;
+        for (int c = 0; c < terrain::kHeightSamples; ++c) {
+            const std::size_t i = terrain::HeightTile::index(r, c);
+            const auto d = static_cast<std::int16_t>(static_cast<std::uint16_t>(data[2 * i] | (data[2 * i + 1] << 8)));
+            if (c == 1) {
+                row = column;  // the row's chain starts from its column 0
+                running = &row;
+            }
+            if (d == kCollisionNoHeightDelta) {
+                out[i] = terrain::kNoHeight;
+                continue;
+            }
+            *running += d;
+            out[i] = static_cast<float>(static_cast<double>(*running) * kCollisionHeightQuantum);
+        }
+    }
+}
+
+/// Version 2: the height block of every index entry, after the bit tiles, into layers.heightTiles.
+Status readHeights(const Reader& r, std::span<const std::uint8_t> bytes, const FileHeader& h,
+                   std::span<const TileId> tiles, std::span<const std::uint64_t> masks, ParsedLayers& layers) {
+    std::size_t stored = 0;
+    for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
+    std::size_t at = h.dataOffset + stored * sizeof(BitTile);
+    const auto u32At = [&](std::size_t o) {
+        return std::uint32_t{bytes[o]} | std::uint32_t{bytes[o + 1]} << 8 | std::uint32_t{bytes[o + 2]} << 16 |
+               std::uint32_t{bytes[o + 3]} << 24;
+    };
+    for (const TileId& t : tiles) {
+        const std::string what = "the height block of tile " + t.quadkey() + " (at byte " + std::to_string(at) + ")";
+        if (h.body - at < kCollisionHeightHeaderSize) {
+            return r.error(at, what + " is cut short: the file ends at byte " + std::to_string(h.body));
+        }
+        const std::uint32_t encoding = u32At(at);
+        const auto base = static_cast<std::int32_t>(u32At(at + 4));
+        std::size_t sampleBytes = 0;
+        switch (static_cast<CollisionHeightEncoding>(encoding)) {
+            case CollisionHeightEncoding::None:
+                break;
+            case CollisionHeightEncoding::Delta16:
+                sampleBytes = 2 * terrain::kHeightSampleCount;
+                break;
+            case CollisionHeightEncoding::Float32:
+                sampleBytes = 4 * terrain::kHeightSampleCount;
+                break;
+            default:
+                return r.error(at, what + ": height encoding " + std::to_string(encoding) +
+                                       " is not 0 (none), 1 (int16 deltas) or 2 (float32)");
+        }
+        if (encoding != static_cast<std::uint32_t>(CollisionHeightEncoding::Delta16) && base != 0) {
+            return r.error(at + 4, what + ": the base of height encoding " + std::to_string(encoding) + " must be 0");
+        }
+        const std::size_t size = alignedHeightBlock(kCollisionHeightHeaderSize + sampleBytes);
+        if (h.body - at < size) {
+            return r.error(at, what + " needs " + std::to_string(size) + " bytes but the file ends at byte " +
+                                   std::to_string(h.body) + ": the heights are truncated");
+        }
+        const std::uint8_t* data = bytes.data() + at + kCollisionHeightHeaderSize;
+        for (std::size_t p = kCollisionHeightHeaderSize + sampleBytes; p < size; ++p) {
+            if (bytes[at + p] != 0) return r.error(at + p, what + ": the padding after the heights is not zero");
+        }
+        if (encoding != static_cast<std::uint32_t>(CollisionHeightEncoding::None)) {
+            terrain::HeightTile& tile = layers.heightTiles[t];
+            tile.reset(t);
+            if (encoding == static_cast<std::uint32_t>(CollisionHeightEncoding::Delta16)) {
+                decodeDeltas(data, base, tile.heights);
+            } else {
+                for (std::size_t i = 0; i < terrain::kHeightSampleCount; ++i) {
+                    const std::uint32_t word = u32At(at + kCollisionHeightHeaderSize + 4 * i);
+                    const float v = std::bit_cast<float>(word);
+                    if (std::isinf(v)) {
+                        return r.error(at + kCollisionHeightHeaderSize + 4 * i,
+                                       what + ": sample " + std::to_string(i) + " is infinite");
+                    }
+                    tile.heights[i] = std::isnan(v) ? terrain::kNoHeight : v;
+                }
+            }
+        }
+        at += size;
+    }
+    if (at != h.body) {
+        return r.error(at, std::to_string(h.body - at) + " bytes follow the last height block");
+    }
+    return Status::success();
+}
+
 }  // namespace
 
 Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, std::string_view sourceName) {
     Reader r(bytes, sourceName);
-    if (Status s = checkFileFrame(r, bytes, sourceName); !s) return s.error();
-    auto header = readHeader(r, bytes.size() - 4);
+    Result<std::uint32_t> version = checkFileFrame(r, bytes, sourceName);
+    if (!version) return version.error();
+    auto header = readHeader(r, *version, bytes.size() - 4);
     if (!header) return header.error();
     const FileHeader& h = *header;
     ParsedLayers layers;
@@ -279,6 +391,9 @@ Result<CollisionGrid> parseCollisionFile(std::span<const std::uint8_t> bytes, st
         if (Status s = readIndexEntry(r, h, tiles, masks); !s) return s.error();
     }
     if (Status s = readBitTiles(r, bytes, h, tiles, masks, layers); !s) return s.error();
+    if (h.version == kCollisionFileVersion) {
+        if (Status s = readHeights(r, bytes, h, tiles, masks, layers); !s) return s.error();
+    }
 
     if (h.wide == 0 || h.high == 0) return CollisionGrid{};
     // The region's corner tiles pin the grid's extent even when they hold nothing.

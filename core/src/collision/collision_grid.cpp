@@ -1,6 +1,7 @@
 #include "terrabit/core/collision/collision_grid.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace terrabit::core {
@@ -16,6 +17,8 @@ CollisionGrid& CollisionGrid::operator=(const CollisionGrid& other) {
     mLayerNames = other.mLayerNames;
     mTiles = other.mTiles;
     mTileIndex = other.mTileIndex;
+    mHeightSlot = other.mHeightSlot;
+    mHeightData = other.mHeightData;
     rebuildTable();  // the pointers must point into our own copy of the tiles
     return *this;
 }
@@ -61,6 +64,11 @@ Result<CollisionGrid> CollisionGrid::build(const LayerSource& source, std::span<
             return std::binary_search(wanted.begin(), wanted.end(), t) ? source.tile(t, id) : nullptr;
         });
         if (!added) return added.error();
+    }
+    for (const TileId& t : wanted) {
+        const terrain::HeightTile* heights = source.heights(t);
+        if (heights == nullptr || heights->heights.size() != terrain::kHeightSampleCount) continue;
+        if (Status s = grid.setTileHeights(t, heights->heights); !s) return s.error();
     }
     return grid;
 }
@@ -145,6 +153,58 @@ BitTile CollisionGrid::tileBits(int layer, const TileId& tile) const {
     const std::size_t slot = slotOf(tile);
     if (slot >= mSlots || layer < 0 || layer >= layerCount()) return {};
     return mTiles[mTileIndex[layer * mSlots + slot]];
+}
+
+std::span<const float> CollisionGrid::tileHeights(const TileId& tile) const {
+    const std::size_t slot = slotOf(tile);
+    if (slot >= mSlots || mHeightSlot.empty() || mHeightSlot[slot] < 0) return {};
+    return std::span(mHeightData)
+        .subspan(static_cast<std::size_t>(mHeightSlot[slot]) * terrain::kHeightSampleCount,
+                 terrain::kHeightSampleCount);
+}
+
+Status CollisionGrid::setTileHeights(const TileId& tile, std::span<const float> samples) {
+    const std::size_t slot = slotOf(tile);
+    if (slot >= mSlots) {
+        return Error{"collision grid: tile " + tile.quadkey() + " (zoom " + std::to_string(tile.zoom) +
+                     ") is outside the grid's region"};
+    }
+    if (samples.size() != terrain::kHeightSampleCount) {
+        return Error{"collision grid: tile " + tile.quadkey() + " has " + std::to_string(samples.size()) +
+                     " height samples, not " + std::to_string(terrain::kHeightSampleCount)};
+    }
+    bool any = false;
+    for (float h : samples) {
+        if (std::isinf(h)) return Error{"collision grid: tile " + tile.quadkey() + " has an infinite height"};
+        any = any || !std::isnan(h);
+    }
+    if (!any) {
+        if (mHeightSlot.empty()) return Status::success();
+        mHeightSlot[slot] = -1;  // its block stays, unused
+        if (std::all_of(mHeightSlot.begin(), mHeightSlot.end(), [](std::int32_t b) { return b < 0; })) {
+            mHeightSlot.clear();  // no tile has heights: hasHeights() is false again
+            mHeightData.clear();
+        }
+        return Status::success();
+    }
+    if (mHeightSlot.empty()) mHeightSlot.assign(mSlots, -1);
+    if (mHeightSlot[slot] < 0) {
+        mHeightSlot[slot] = static_cast<std::int32_t>(mHeightData.size() / terrain::kHeightSampleCount);
+        mHeightData.resize(mHeightData.size() + terrain::kHeightSampleCount);
+    }
+    std::copy(samples.begin(), samples.end(),
+              mHeightData.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(mHeightSlot[slot]) *
+                                                                terrain::kHeightSampleCount));
+    return Status::success();
+}
+
+std::array<float, 4> CollisionGrid::cellHeights(std::int64_t gx, std::int64_t gy) const {
+    constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+    const std::int64_t lx = gx - cellX0(), ly = gy - cellY0();
+    if (mHeightSlot.empty() || !inside(lx, ly)) return {nan, nan, nan, nan};
+    const float* s = heightSamples(lx, ly);
+    if (s == nullptr) return {nan, nan, nan, nan};
+    return {s[0], s[1], s[kTileCells + 1], s[kTileCells + 2]};
 }
 
 }  // namespace terrabit::core

@@ -224,10 +224,10 @@ TEST(CollisionFile, WrongMagicAndFutureVersionsAreRefusedByName) {
     std::vector<std::uint8_t> png = b;
     std::memcpy(png.data(), "\x89PNG\r\n\x1a\n", 8);
     EXPECT_NE(parseCollisionFile(png, "x").message().find("not a Terrabit collision grid"), std::string::npos);
-    putU32At(b, 8, 2);
+    putU32At(b, 8, 3);
     reseal(b);
     const std::string m = parseCollisionFile(b, "x").message();
-    EXPECT_NE(m.find("version 2"), std::string::npos) << m;
+    EXPECT_NE(m.find("version 3"), std::string::npos) << m;
 }
 
 TEST(CollisionFile, AQuadkeyThatDoesNotMatchItsTileIsReportedWithItsOffset) {

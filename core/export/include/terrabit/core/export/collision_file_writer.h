@@ -14,7 +14,10 @@ namespace terrabit::core {
 
 /// Encodes the grid. The tile index lists `tiles` (any order; they are sorted by (y, x)), each
 /// with the layers that have a set cell there; an empty span lists every tile of the grid's
-/// region that has any set cell. A layer with no set cell in a listed tile costs no bytes.
+/// region that has any set cell or heights. A layer with no set cell in a listed tile costs no
+/// bytes. When a listed tile has heights (CollisionGrid::tileHeights) the file is version 2 with
+/// a height block per listed tile (heights rounded to 1/1024 m, or float32 where that does not
+/// fit); otherwise it is version 1, byte for byte as before heights existed.
 /// Errors: a grid without layers, a layer name that is empty or longer than 255 bytes, a tile
 /// outside the grid's region or at another zoom, a tile listed twice.
 Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles = {});
