@@ -1,5 +1,6 @@
 #pragma once
-// An in-memory LayerSource for tests: named layers over any set of tiles, and random filling.
+// An in-memory LayerSource for tests: named layers over any set of tiles, terrain heights for
+// any of them, and random filling.
 
 #include <map>
 #include <random>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::test {
 
@@ -22,6 +24,17 @@ public:
     }
     core::BitTile& at(const core::TileId& id, int layer) { return mTiles[{id, layer}]; }
 
+    const core::terrain::HeightTile* heights(const core::TileId& id) const override {
+        auto it = mHeights.find(id);
+        return it == mHeights.end() ? nullptr : &it->second;
+    }
+    /// The tile's heights, made (all kNoHeight) on first use.
+    core::terrain::HeightTile& heightsAt(const core::TileId& id) {
+        auto [it, inserted] = mHeights.try_emplace(id);
+        if (inserted) it->second.reset(id);
+        return it->second;
+    }
+
     /// Fills a layer of a tile at random: each cell set with probability p.
     void randomize(const core::TileId& id, int layer, double p, std::mt19937_64& rng) {
         core::BitTile& t = at(id, layer);
@@ -33,6 +46,7 @@ public:
 private:
     std::vector<std::string> mNames;
     std::map<std::pair<core::TileId, int>, core::BitTile> mTiles;
+    std::map<core::TileId, core::terrain::HeightTile> mHeights;
 };
 
 }  // namespace terrabit::test
