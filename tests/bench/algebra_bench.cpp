@@ -17,9 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <numbers>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>

@@ -348,14 +348,14 @@ private:
             } else if (unit == "deg") {
                 t.degrees = true;
             } else {
-                return fail(j, k - j,
-                            "unknown unit " + quote(unit) +
-                                ": write m for metres, deg for degrees, or no unit for cells");
+                return fail(
+                    j, k - j,
+                    "unknown unit " + quote(unit) + ": write m for metres, deg for degrees, or no unit for cells");
             }
         } else if (t.degrees && k > j + 2) {
             return fail(j, k - j,
-                        "unknown unit " + quote(mText.substr(static_cast<std::size_t>(j),
-                                                             static_cast<std::size_t>(k - j))) +
+                        "unknown unit " +
+                            quote(mText.substr(static_cast<std::size_t>(j), static_cast<std::size_t>(k - j))) +
                             ": write m for metres, deg for degrees, or no unit for cells");
         }
         t.kind = Tok::Number;
@@ -1011,16 +1011,15 @@ private:
             const double bearing = compassBearing(dir.text);
             if (bearing < 0.0) {
                 return fail(dir.offset, dir.length,
-                            "argument 1 of aspect must be a direction: " + kDirections + "; found " +
-                                quote(dir.text));
+                            "argument 1 of aspect must be a direction: " + kDirections + "; found " + quote(dir.text));
             }
             n.direction = bearing;
         } else if (dir.kind == PKind::Number) {
             if (!dir.degrees) {
                 return fail(dir.offset, dir.length,
-                            dir.metres ? "a bearing is an angle, not a distance: write " + formatNumber(dir.number) +
-                                             "deg"
-                                       : "a bearing needs its unit: write " + formatNumber(dir.number) + "deg");
+                            dir.metres
+                                ? "a bearing is an angle, not a distance: write " + formatNumber(dir.number) + "deg"
+                                : "a bearing needs its unit: write " + formatNumber(dir.number) + "deg");
             }
             if (!(dir.number >= 0.0 && dir.number <= 360.0)) {
                 return fail(dir.offset, dir.length,
@@ -1038,9 +1037,9 @@ private:
         }
         if (!w.degrees) {
             return fail(w.offset, w.length,
-                        w.metres ? "an aspect's width is an angle, not a distance: write " + formatNumber(w.number) +
-                                       "deg"
-                                 : "an aspect's width needs its unit: write " + formatNumber(w.number) + "deg");
+                        w.metres
+                            ? "an aspect's width is an angle, not a distance: write " + formatNumber(w.number) + "deg"
+                            : "an aspect's width needs its unit: write " + formatNumber(w.number) + "deg");
         }
         if (!(w.number > 0.0 && w.number <= 180.0)) {
             return fail(w.offset, w.length,

@@ -13,6 +13,23 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
 
+/// The direction of a bearing (degrees clockwise from north) as (east, north): exact at
+/// multiples of 45 degrees, where integer heights put downhill directions exactly.
+void bearingVector(double degrees, double& east, double& north) {
+    double b = std::fmod(degrees, 360.0);
+    if (b < 0.0) b += 360.0;
+    if (b == std::floor(b) && static_cast<int>(b) % 45 == 0) {
+        static constexpr double kEast[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+        static constexpr double kNorth[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+        const int k = static_cast<int>(b) / 45;
+        east = kEast[k];
+        north = kNorth[k];
+        return;
+    }
+    east = std::sin(b * kRadiansPerDegree);
+    north = std::cos(b * kRadiansPerDegree);
+}
+
 /// tan of an angle in degrees, +infinity from 90 on (tan(pi/2) in doubles is only 1.6e16).
 double tanDegrees(double degrees) {
     if (degrees >= 90.0) return kInfinity;
@@ -26,6 +43,9 @@ double tanDegrees(double degrees) {
 template <ReliefMask::Kind K>
 void fillWords(const ReliefMask& m, const float* top, const float* bottom, double lowLimit, double highLimit,
                int firstWord, int wordCount, std::uint64_t* words) {
+    (void)m;  // only aspect reads the mask itself; height and slope only their limits
+    (void)lowLimit;
+    (void)highLimit;
     for (int w = 0; w < wordCount; ++w) {
         const int c0 = 64 * (firstWord + w);
         std::uint64_t bits = 0;
@@ -43,10 +63,15 @@ void fillWords(const ReliefMask& m, const float* top, const float* bottom, doubl
                     const double g2 = east * east + south * south;
                     in = g2 > lowLimit && g2 < highLimit;
                 } else {
-                    // Downhill is minus the gradient: (-east, +south) in (east, north).
-                    const double length = std::sqrt(east * east + south * south);
-                    const double dot = -east * m.unitEast + south * m.unitNorth;
-                    in = length > 0.0 && dot >= length * m.cosWithin;
+                    // Downhill is minus the gradient: (e, n) = (-east, +south) in (east, north),
+                    // exact (differences of floats). cross(p, q) = sin(bearing p - bearing q)
+                    // times the lengths: >= 0 when q is no further clockwise than p (within 180).
+                    const double e = -east, n = south;
+                    const double afterFirst = e * m.firstNorth - n * m.firstEast;  // cross(v, first)
+                    const double beforeLast = m.lastEast * n - m.lastNorth * e;    // cross(last, v)
+                    const bool sloped = e * e + n * n > 0.0;                       // false when flat, and for NaN
+                    in = sloped &&
+                         (m.wide ? !(afterFirst < 0.0 && beforeLast < 0.0) : afterFirst >= 0.0 && beforeLast >= 0.0);
                 }
             }
             bits |= static_cast<std::uint64_t>(in) << k;
@@ -63,9 +88,9 @@ ReliefMask ReliefMask::make(Kind kind, double first, double second) {
     if (kind == Kind::Aspect) {
         m.direction = first;
         m.within = second;
-        m.unitEast = std::sin(first * kRadiansPerDegree);
-        m.unitNorth = std::cos(first * kRadiansPerDegree);
-        m.cosWithin = second >= 180.0 ? -kInfinity : std::cos(second * kRadiansPerDegree);
+        bearingVector(first - second, m.firstEast, m.firstNorth);
+        bearingVector(first + second, m.lastEast, m.lastNorth);
+        m.wide = second > 90.0;
     } else {
         m.above = first;
         m.below = second;

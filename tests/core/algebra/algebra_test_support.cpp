@@ -149,7 +149,7 @@ void fillHeights(MemoryLayers& layers, const TileBlock& block, const Surface& su
 
 void fillRandomHeights(MemoryLayers& layers, const TileBlock& block, std::mt19937_64& rng) {
     std::uniform_real_distribution<double> unit(0.0, 1.0);
-    const double cell = metresPerCell(43.73, block.zoom);  // metres per cell, about
+    const double cell = metresPerCell(43.73, block.zoom);                             // metres per cell, about
     const double wave1 = 60.0 + 200.0 * unit(rng), wave2 = 30.0 + 100.0 * unit(rng);  // cells
     const double p1 = 6.0 * unit(rng), p2 = 6.0 * unit(rng), p3 = 6.0 * unit(rng);
     // Amplitudes for steepest slopes of about 40° and 30° per wave (gradient A·2π/wave/cell).
@@ -176,7 +176,8 @@ void fillRandomHeights(MemoryLayers& layers, const TileBlock& block, std::mt1993
         z ^= z >> 29;
         const double noise = static_cast<double>(z >> 11) / 9007199254740992.0 - 0.5;
         const double x = static_cast<double>(gx), y = static_cast<double>(gy);
-        return 300.0 + a1 * std::sin(2 * std::numbers::pi * x / wave1 + p1) * std::cos(2 * std::numbers::pi * y / wave1 + p2) +
+        return 300.0 +
+               a1 * std::sin(2 * std::numbers::pi * x / wave1 + p1) * std::cos(2 * std::numbers::pi * y / wave1 + p2) +
                a2 * std::sin(2 * std::numbers::pi * (x + 0.7 * y) / wave2 + p3) + jitter * noise;
     });
     // Tiles with no heights at all, in the block and in its apron.
@@ -317,9 +318,22 @@ private:
             const double degrees = std::atan(std::hypot(east, south)) * 180.0 / std::numbers::pi;
             return degrees > n.above && degrees < n.below;
         }
-        if (east == 0.0 && south == 0.0) return false;  // flat: no aspect
-        double bearing = std::atan2(-east, south) * 180.0 / std::numbers::pi;  // downhill, from north
-        if (bearing < 0.0) bearing += 360.0;
+        // Downhill (minus the gradient) as (east, north), from the corner differences themselves:
+        // exact, so directions along an axis or a diagonal, common with whole-metre heights, get
+        // their exact bearing rather than atan2's rounding of it.
+        const double e = -((h10 - h00) + (h11 - h01)), nn = (h01 - h00) + (h11 - h10);
+        if (e == 0.0 && nn == 0.0) return false;  // flat: no aspect
+        double bearing = 0.0;
+        if (e == 0.0) {
+            bearing = nn > 0.0 ? 0.0 : 180.0;
+        } else if (nn == 0.0) {
+            bearing = e > 0.0 ? 90.0 : 270.0;
+        } else if (std::fabs(e) == std::fabs(nn)) {
+            bearing = e > 0.0 ? (nn > 0.0 ? 45.0 : 135.0) : (nn > 0.0 ? 315.0 : 225.0);
+        } else {
+            bearing = std::atan2(e, nn) * 180.0 / std::numbers::pi;
+            if (bearing < 0.0) bearing += 360.0;
+        }
         double off = std::fabs(bearing - n.direction);
         off = std::min(off, 360.0 - off);
         return off <= n.within;

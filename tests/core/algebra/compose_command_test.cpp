@@ -163,7 +163,8 @@ TEST(ComposeCommand, WithADemHeightBandsAreTheCellsWhoseCornersAverageAbove) {
         std::int64_t cells = 0;
         for (int y = 0; y < 256; ++y) {
             for (int x = 0; x < 256; ++x) {
-                const double sum = (double{h.at(y, x)} + h.at(y, x + 1)) + (double{h.at(y + 1, x)} + h.at(y + 1, x + 1));
+                const double sum =
+                    (double{h.at(y, x)} + h.at(y, x + 1)) + (double{h.at(y + 1, x)} + h.at(y + 1, x + 1));
                 const bool high = sum / 4.0 > 80.0;  // NaN (no height) is never above
                 cells += high;
                 ASSERT_EQ(mask.test(x, y), high) << id.quadkey() << " cell " << x << ", " << y;
@@ -194,12 +195,13 @@ TEST(ComposeCommand, ReliefWithoutADemIsEmptyAndSaysSo) {
 
 TEST(ComposeCommand, TheExecutableTakesDems) {
     const auto out = test::scratchDir("compose-cli-dem");
-    const auto dem = test::writeMercatorDem(out / "tilt.tif", [](Vec2 m) { return 0.5 * (m.x - 826000.0); }, 5.0, 1500.0);
+    const auto dem = test::writeMercatorDem(
+        out / "tilt.tif", [](Vec2 m) { return 0.5 * (m.x - 826000.0); }, 5.0, 1500.0);
     const std::string qk = harbour().quadkeys.front();
-    const auto ok = test::runCli({"-q", "compose", test::monacoPbf().string(), "--zoom", "17", "--tiles", qk, "--expr",
-                                  "slope(>20deg) & aspect(W, 5deg)", "--dem", dem.string(), "--out",
-                                  (out / "result").string()},
-                                 out);
+    const auto ok =
+        test::runCli({"-q", "compose", test::monacoPbf().string(), "--zoom", "17", "--tiles", qk, "--expr",
+                      "slope(>20deg) & aspect(W, 5deg)", "--dem", dem.string(), "--out", (out / "result").string()},
+                     out);
     ASSERT_EQ(ok.exitCode, 0) << ok.err;
     std::ifstream in(out / "result" / "coverage.json");
     const nlohmann::json summary = nlohmann::json::parse(in);

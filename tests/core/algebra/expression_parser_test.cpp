@@ -478,7 +478,8 @@ TEST(ExpressionParser, ReliefTakesComparisonsInRealUnits) {
     EXPECT_EQ(parsed("aspect(360deg)"), "(aspect 0 22.5)");
     EXPECT_EQ(parsed("grass & ~height(>1900m) | road & slope(>30deg)"),
               "(or (and grass (not (height 1900 inf))) (and road (slope 30 inf)))");
-    EXPECT_EQ(parsed("dilate(slope(>35deg), 2m) - aspect(E)"), "(andnot (dilate (slope 35 inf) 2 square) (aspect 90 22.5))");
+    EXPECT_EQ(parsed("dilate(slope(>35deg), 2m) - aspect(E)"),
+              "(andnot (dilate (slope 35 inf) 2 square) (aspect 90 22.5))");
     // A layer named like a compass point is still a layer outside aspect.
     EXPECT_EQ(parsed("steep = slope(>35deg)\nsteep & road"), "(and (slope 35 inf) road)");
     // Relief reads no neighbour: it adds no reach.
@@ -494,21 +495,20 @@ TEST(ExpressionErrors, ReliefNeedsComparisonsUnitsAndRanges) {
     expectError("slope(>95deg)", {1, 8, 5, "a slope of 95deg is outside 0deg..90deg"});
     expectError("slope(<-1deg)", {1, 8, 5, "a slope of -1deg is outside 0deg..90deg"});
     expectError("height(>9500m)", {1, 9, 5, "a height of 9500m is outside -11000m..9000m"});
-    expectError("height(1800m)",
-                {1, 8, 5, "argument 1 of height must be a comparison such as >1800m or <480m"});
+    expectError("height(1800m)", {1, 8, 5, "argument 1 of height must be a comparison such as >1800m or <480m"});
     expectError("slope(road)", {1, 7, 4, "argument 1 of slope must be a comparison such as >25deg or <10deg"});
     expectError("slope(>1deg, >2deg)",
                 {1, 14, 5, "slope takes at most one '>' and one '<' (a band: slope(>10deg, <25deg))"});
     expectError("slope()", {1, 7, 1, "slope takes 1 or 2 arguments, slope(>25deg[, <40deg]); found 0"});
-    expectError("height(>1m, <2m, <3m)",
-                {1, 18, 3, "height takes 1 or 2 arguments, height(>480m[, <1800m]); found 3"});
+    expectError("height(>1m, <2m, <3m)", {1, 18, 3, "height takes 1 or 2 arguments, height(>480m[, <1800m]); found 3"});
     expectError("slope(> road)",
                 {1, 9, 4, "expected a number with its unit after '>', such as >1800m or <25deg; found 'road'"});
     expectError("slope(>25deg", {1, 13, 1,
                                  "expected ',' or ')' in the arguments of 'slope' (opened at line 1, column 6), found "
                                  "the end of the text"});
-    expectError("road & >25deg",
-                {1, 8, 6, "a comparison is not a layer; it goes inside height(...) or slope(...), as in slope(>25deg)"});
+    expectError(
+        "road & >25deg",
+        {1, 8, 6, "a comparison is not a layer; it goes inside height(...) or slope(...), as in slope(>25deg)"});
     expectError("dilate(road, >2)", {1, 14, 2, "argument 2 of dilate must be a radius, not a comparison"});
     expectError("dilate(road, 2deg)",
                 {1, 14, 4, "argument 2 of dilate must be a radius; degrees only go in slope and aspect"});
@@ -517,7 +517,8 @@ TEST(ExpressionErrors, ReliefNeedsComparisonsUnitsAndRanges) {
     expectError("hieght(>2m)", {1, 1, 6, "unknown function 'hieght' (did you mean 'height'?)"});
     expectError("slope", {1, 1, 5, "'slope' is a function; call it as slope(>25deg[, <40deg])"});
     expectError("slope = road", {1, 1, 5, "'slope' is a keyword and cannot be redefined"});
-    expectError("slope(>25degs)", {1, 10, 4, "unknown unit 'degs': write m for metres, deg for degrees, or no unit for cells"});
+    expectError("slope(>25degs)",
+                {1, 10, 4, "unknown unit 'degs': write m for metres, deg for degrees, or no unit for cells"});
     expectError("aspect(North)",
                 {1, 8, 5,
                  "argument 1 of aspect must be a direction: N, NE, E, SE, S, SW, W, NW or a bearing such as 135deg; "

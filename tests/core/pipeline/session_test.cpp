@@ -348,15 +348,15 @@ TEST(Session, WithADemTheCollisionGridBlocksSteepCellsAndWithoutOneItIsUnchanged
     // Flat west of the centre, 51° steep east of it (0.9 per Mercator metre, 1.25 per ground metre).
     const Vec2 centre = lonLatToMercator(test::kMonacoCentre);
     const auto dem = test::writeMercatorDem(
-        dir.path() / "step.tif", [centre](Vec2 m) { return 20.0 + 0.9 * std::max(0.0, m.x - centre.x); }, 10.0,
-        4000.0);
+        dir.path() / "step.tif", [centre](Vec2 m) { return 20.0 + 0.9 * std::max(0.0, m.x - centre.x); }, 10.0, 4000.0);
     const auto exportCollision = [&](SessionInput input, const std::string& name) -> std::optional<CollisionGrid> {
         auto session = openOrFail(std::move(input));
         if (!session) return std::nullopt;
         auto scene = session->bake(seeded(4));
         EXPECT_TRUE(scene.ok()) << scene.message();
         if (!scene) return std::nullopt;
-        auto report = session->exportScene(*scene, session->exportOptions({ExportFormat::Collision}, dir.path() / name));
+        auto report =
+            session->exportScene(*scene, session->exportOptions({ExportFormat::Collision}, dir.path() / name));
         EXPECT_TRUE(report.ok()) << report.message();
         auto grid = readCollisionFile(dir.path() / name / "collision.tbcg");
         EXPECT_TRUE(grid.ok()) << grid.message();

@@ -16,9 +16,8 @@ ExpressionHighlighter::ExpressionHighlighter(QTextDocument* document) : QSyntaxH
 }
 
 const QStringList& ExpressionHighlighter::functionNames() {
-    static const QStringList kNames = {"dilate", "erode", "open",  "close", "edge",   "shift",  "random",
-                                       "noise",  "all",   "none",  "square", "disk",  "height", "slope",
-                                       "aspect"};
+    static const QStringList kNames = {"dilate", "erode", "open",   "close", "edge",   "shift", "random", "noise",
+                                       "all",    "none",  "square", "disk",  "height", "slope", "aspect"};
     return kNames;
 }
 

@@ -134,8 +134,8 @@ struct ExprNode {
     double below = std::numeric_limits<double>::infinity();
     double direction = 0.0;  ///< Aspect: bearing of the downhill direction, degrees 0..360 clockwise from north
     double within = 22.5;    ///< Aspect: half-width of the sector, degrees (0, 180]
-    int offset = 0;            ///< where the node was written: byte offset into the text
-    int length = 0;            ///< and its length in bytes
+    int offset = 0;          ///< where the node was written: byte offset into the text
+    int length = 0;          ///< and its length in bytes
 };
 
 /// Conversions and seeds a document is compiled with.
