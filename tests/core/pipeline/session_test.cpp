@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -378,7 +379,7 @@ TEST(Session, WithADemTheCollisionGridBlocksSteepCellsAndWithoutOneItIsUnchanged
             EXPECT_GT(cells, 65536u);
             EXPECT_LT(cells, 65536u * scene->tiles.size() - 65536u);
         }
-        return grid;
+        return std::move(*grid);
     };
 
     const auto flat = exportCollision(monacoInput(), "flat");
