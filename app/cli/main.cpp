@@ -218,11 +218,12 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
     tiles->add(*cmd, true);
     cmd->add_option("--expr,-e", c->expression,
                     "Layer expression over the rules' layers, e.g. \"grass & ~dilate(road, 2m)\"; operators | ^ & - ~, "
-                    "functions dilate erode open close edge shift random noise, definitions name = ... on their own "
-                    "lines (or separated by ;)");
+                    "functions dilate erode open close edge shift random noise, relief (with --dem) height(>1800m) "
+                    "slope(>25deg) aspect(N, 45deg), definitions name = ... on their own lines (or separated by ;)");
     cmd->add_option("--expr-file", *exprFile, "Read the expression document from a file instead");
     cmd->add_option("--seed", c->seed, "Scene seed for random() and noise()")->capture_default_str();
     cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
+    addDemOption(*cmd, c->dems);
     cmd->callback([&ctx, input, tiles, c, exprFile] {
         cli::ComposeCommand command = *c;
         if (!exprFile->empty()) {

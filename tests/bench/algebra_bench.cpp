@@ -6,14 +6,20 @@
 //  - the non-plantable expression building|((~grass)&road)|((~grass)&water) over one tile
 //    (target <= 1 us, about the time to read 32 KiB);
 //  - dilate(road, 3) over one tile, its halo read from the neighbouring tiles;
-//  - both over a 9-tile region (3x3 tiles, 768x768 cells).
+//  - both over a 9-tile region (3x3 tiles, 768x768 cells);
+//  - relief: slope(>25deg) over one tile from its 257x257 heights, beside a gdaldem-style float
+//    loop (slope in degrees per cell, then the threshold), and an expression mixing relief and
+//    layers.
 // Timings never gate anything.
 
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
+#include <memory>
+#include <numbers>
 #include <random>
 #include <string>
 #include <vector>
@@ -21,6 +27,7 @@
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
+#include "terrabit/core/terrain/height_tile.h"
 #include "terrabit/core/tiling/layer_store.h"
 
 namespace {
@@ -76,6 +83,17 @@ public:
                             if (byte(static_cast<Layer>(l), tx * 256 + x, ty * 256 + y)) layers[l].set(x, y);
                 }
                 mStore.store(static_cast<std::size_t>(ty * kBlock + tx), layers);
+                // Rolling made-up terrain: waves 150 to 300 cells long, up to about 45° steep.
+                auto heights = std::make_shared<terrain::HeightTile>();
+                heights->reset(tile(tx, ty));
+                for (int r = 0; r < terrain::kHeightSamples; ++r) {
+                    for (int c = 0; c < terrain::kHeightSamples; ++c) {
+                        const double x = tx * 256 + c, y = ty * 256 + r;
+                        heights->heights[terrain::HeightTile::index(r, c)] =
+                            static_cast<float>(200.0 + 30.0 * std::sin(x / 45.0) * std::cos(y / 30.0) + 0.2 * y);
+                    }
+                }
+                mStore.setHeights(static_cast<std::size_t>(ty * kBlock + tx), std::move(heights));
             }
         }
     }
@@ -322,6 +340,55 @@ void BM_DesignExample_Tile_Terrabit(benchmark::State& state) {
     }
 }
 
+// --- relief: slope(>25deg) from a tile's heights -------------------------------------------------
+
+void BM_Slope_Tile_Terrabit(benchmark::State& state) {
+    LayerEvaluator evaluator(compileOrDie("slope(>25deg)"));
+    const TileId centre = Scene::tile(1, 1);
+    BitTile out;
+    for (auto _ : state) {
+        if (!evaluator.evaluate(scene().source(), centre, out)) state.SkipWithError("evaluation failed");
+        benchmark::DoNotOptimize(out.words().data());
+        benchmark::ClobberMemory();
+    }
+}
+
+/// What a gdaldem user does: the slope in degrees per cell (the same corner gradient), then the
+/// threshold into a byte raster.
+void BM_Slope_Tile_FloatLoop(benchmark::State& state) {
+    const TileId centre = Scene::tile(1, 1);
+    const terrain::HeightTile& h = *scene().source().heights(centre);
+    std::vector<float> degrees(65536);
+    std::vector<std::uint8_t> out(65536);
+    const double ground = metresPerCell(43.73, 17);
+    for (auto _ : state) {
+        for (int y = 0; y < 256; ++y) {
+            for (int x = 0; x < 256; ++x) {
+                const double h00 = h.at(y, x), h10 = h.at(y, x + 1), h01 = h.at(y + 1, x), h11 = h.at(y + 1, x + 1);
+                const double east = ((h10 - h00) + (h11 - h01)) / (2 * ground);
+                const double south = ((h01 - h00) + (h11 - h10)) / (2 * ground);
+                degrees[static_cast<std::size_t>(y) * 256 + x] =
+                    static_cast<float>(std::atan(std::hypot(east, south)) * 180.0 / std::numbers::pi);
+            }
+        }
+        for (std::size_t i = 0; i < out.size(); ++i) out[i] = degrees[i] > 25.0f ? 255 : 0;
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+    }
+}
+
+void BM_ReliefMix_Tile_Terrabit(benchmark::State& state) {
+    LayerEvaluator evaluator(
+        compileOrDie("grass & height(>200m) & ~dilate(slope(>30deg), 2) | aspect(N, 45deg) - road"));
+    const TileId centre = Scene::tile(1, 1);
+    BitTile out;
+    for (auto _ : state) {
+        if (!evaluator.evaluate(scene().source(), centre, out)) state.SkipWithError("evaluation failed");
+        benchmark::DoNotOptimize(out.words().data());
+        benchmark::ClobberMemory();
+    }
+}
+
 BENCHMARK(BM_NonPlantable_Tile_Terrabit)->Repetitions(kRepetitions);
 BENCHMARK(BM_NonPlantable_Tile_ByteLoop)->Repetitions(kRepetitions);
 BENCHMARK(BM_NonPlantable_Tile_ByteArrayOps)->Repetitions(kRepetitions);
@@ -334,6 +401,9 @@ BENCHMARK(BM_NonPlantable_Region9_ByteLoop)->Unit(benchmark::kMicrosecond)->Repe
 BENCHMARK(BM_Dilate3_Region9_Terrabit)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
 BENCHMARK(BM_Dilate3_Region9_ByteLoop)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
 BENCHMARK(BM_DesignExample_Tile_Terrabit)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
+BENCHMARK(BM_Slope_Tile_Terrabit)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
+BENCHMARK(BM_Slope_Tile_FloatLoop)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
+BENCHMARK(BM_ReliefMix_Tile_Terrabit)->Unit(benchmark::kMicrosecond)->Repetitions(kRepetitions);
 
 /// Console output as usual, plus the medians kept for the summary.
 class SummaryReporter : public benchmark::ConsoleReporter {
@@ -388,6 +458,10 @@ int main(int argc, char** argv) {
     line("non-plantable, 9 tiles, compose()", "BM_NonPlantable_Region9_Compose", "BM_NonPlantable_Region9_ByteLoop",
          "fused byte loop");
     line("dilate(road, 3), 9 tiles", "BM_Dilate3_Region9_Terrabit", "BM_Dilate3_Region9_ByteLoop", "7x7 byte loop");
+    line("slope(>25deg), one tile", "BM_Slope_Tile_Terrabit", "BM_Slope_Tile_FloatLoop", "gdaldem-style float loop");
+    if (const double mix = reporter.median("BM_ReliefMix_Tile_Terrabit"); mix > 0) {
+        std::printf("  relief and layers mixed, one tile: %.1f us\n", mix / 1000.0);
+    }
     const double np = reporter.median("BM_NonPlantable_Tile_Terrabit");
     if (np > 0) {
         std::printf("  non-plantable over one tile: %.0f ns (target <= 1000 ns: %s)\n", np,

@@ -5,7 +5,8 @@
 //  - a compiled program reads no further than kMaxReach and evaluates every tile of its zoom;
 //  - for programs cheap enough, the fast evaluator gives exactly the cells of the naive
 //    per-cell reference evaluator of tests/core/algebra (differential fuzzing).
-// Input: one byte choosing the fixture (zoom, place, layer content), then the document's text.
+// Input: one byte choosing the fixture (zoom, place, layer content, terrain heights or none),
+// then the document's text.
 
 #include <algorithm>
 #include <cmath>
@@ -33,8 +34,9 @@ using core::algebra::LayerEvaluator;
 using core::algebra::LayerProgram;
 using fuzz::require;
 
-/// A block of tiles with random layer content, built once per process (filling is the slow
-/// part; the fuzzer varies the expression, the fixture byte picks one of these).
+/// A block of tiles with random layer content, and in every other fixture random terrain heights
+/// (with holes and tiles without any), built once per process (filling is the slow part; the
+/// fuzzer varies the expression, the fixture byte picks one of these).
 struct Fixture {
     test::TileBlock block;
     test::MemoryLayers layers{{"building", "grass", "road", "water", "tree", "building:part"}};
@@ -53,6 +55,7 @@ std::vector<Fixture>& fixtures() {
                 f.block = b;
                 std::mt19937_64 rng(seed++);
                 test::fillRandom(f.layers, b, rng);
+                if (variant == 1) test::fillRandomHeights(f.layers, b, rng);
                 out.push_back(std::move(f));
             }
         }

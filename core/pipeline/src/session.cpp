@@ -6,6 +6,7 @@
 #include <cmath>
 #include <thread>
 
+#include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tiling/rasterize_some.h"
@@ -26,6 +27,32 @@ Result<std::shared_ptr<const AssetCatalogue>> catalogueOf(const SessionInput& in
     if (!catalogue) return withKind(catalogue.error(), ErrorKind::BadArguments);
     return std::make_shared<const AssetCatalogue>(std::move(*catalogue));
 }
+
+/// A scene's layers and one more, derived from them over the scene's tiles (absent elsewhere):
+/// what the collision grid of a scene with terrain reads (kSteepLayer). Heights are the base's.
+class WithDerivedLayer final : public LayerSource {
+public:
+    WithDerivedLayer(const LayerSource& base, std::string name, const algebra::ComposeResult& derived)
+        : mBase(base), mNames(base.layerNames()), mMasks(derived.masks) {
+        mNames.push_back(std::move(name));
+        for (std::size_t i = 0; i < derived.tiles.size(); ++i) mSlots.emplace(derived.tiles[i], i);
+    }
+
+    const std::vector<std::string>& layerNames() const override { return mNames; }
+    const BitTile* tile(const TileId& id, int layer) const override {
+        const int derived = static_cast<int>(mNames.size()) - 1;
+        if (layer != derived) return mBase.tile(id, layer);
+        auto it = mSlots.find(id);
+        return it == mSlots.end() ? nullptr : &mMasks[it->second];
+    }
+    const terrain::HeightTile* heights(const TileId& id) const override { return mBase.heights(id); }
+
+private:
+    const LayerSource& mBase;
+    std::vector<std::string> mNames;
+    std::vector<BitTile> mMasks;
+    std::unordered_map<TileId, std::size_t> mSlots;
+};
 
 }  // namespace
 
@@ -295,7 +322,23 @@ Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions opti
     const ExportOptions defaults = exportOptions({}, {});
     if (options.rulesDocument.empty()) options.rulesDocument = defaults.rulesDocument;
     if (options.layerStyles.empty()) options.layerStyles = defaults.layerStyles;
-    return core::exportScene(scene, options, *mCatalogue, &layers(), progress);
+    const bool collision =
+        std::find(options.formats.begin(), options.formats.end(), ExportFormat::Collision) != options.formats.end();
+    const std::string steepName(kSteepLayer);
+    if (!hasTerrain() || !collision || scene.tiles.empty() || layers().layerId(steepName) >= 0) {
+        return core::exportScene(scene, options, *mCatalogue, &layers(), progress);
+    }
+    // The walkability rule: the rules' own `steep`, else the default.
+    const auto& named = mRules.expressions();
+    const bool ruled = std::any_of(named.begin(), named.end(),
+                                   [&](const placement::ExpressionRule& e) { return e.name == steepName; });
+    const std::string expression = ruled ? mRules.expressionDocument(steepName) : std::string(kSteepExpression);
+    algebra::ComposeOptions composeOptions;
+    composeOptions.threads = mThreads;
+    auto steep = algebra::compose(layers(), scene.tiles, expression, composeOptions);
+    if (!steep) return badArguments("collision: the walkability rule '" + steepName + "': " + steep.message());
+    const WithDerivedLayer withSteep(layers(), steepName, *steep);
+    return core::exportScene(scene, options, *mCatalogue, &withSteep, progress);
 }
 
 }  // namespace terrabit::core::pipeline

@@ -36,6 +36,8 @@ enum class Tok : std::uint8_t {
     Comma,
     Equals,
     Semicolon,
+    Less,
+    Greater,
     Newline,
     End,
 };
@@ -47,6 +49,7 @@ struct Token {
     std::string_view text;  // Name: the name; Quoted: the name without quotes
     double number = 0.0;    // Number: the value
     bool metres = false;    // Number: written with the unit m
+    bool degrees = false;   // Number: written with the unit deg or °
 };
 
 bool isNameStart(char c) { return isLayerNameStart(c); }
@@ -65,16 +68,19 @@ std::string quote(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // -- parse tree -------------------------------------------------------------------------------
 
-enum class PKind : std::uint8_t { Name, Quoted, Number, Not, Binary, Call };
+enum class PKind : std::uint8_t { Name, Quoted, Number, Compare, Not, Binary, Call };
 
 struct PNode {
     PKind kind = PKind::Name;
     int offset = 0;
     int length = 0;
     std::string_view text;  // Name, Quoted, Call: the name
-    double number = 0.0;    // Number
-    bool metres = false;    // Number
-    Tok op = Tok::End;      // Binary
+    double number = 0.0;    // Number, Compare: the value
+    bool metres = false;    // Number, Compare
+    bool degrees = false;   // Number, Compare
+    Tok op = Tok::End;      // Binary; Compare: Less or Greater
+    int valueOffset = 0;    // Compare: where its number starts (sign included)
+    int valueLength = 0;    // Compare: the number's length with its unit
     int a = -1;             // Not, Binary
     int b = -1;             // Binary
     std::vector<int> args;  // Call
@@ -97,7 +103,7 @@ struct FunctionSpec {
     std::string_view signature;
 };
 
-constexpr std::array<FunctionSpec, 8> kFunctions{{
+constexpr std::array<FunctionSpec, 11> kFunctions{{
     {"dilate", ExprOp::Dilate, 2, 3, "dilate(x, radius[, square|disk])"},
     {"erode", ExprOp::Erode, 2, 3, "erode(x, radius[, square|disk])"},
     {"open", ExprOp::Open, 2, 3, "open(x, radius[, square|disk])"},
@@ -106,7 +112,25 @@ constexpr std::array<FunctionSpec, 8> kFunctions{{
     {"shift", ExprOp::Shift, 3, 3, "shift(x, dx, dy)"},
     {"random", ExprOp::Random, 1, 2, "random(p[, seed])"},
     {"noise", ExprOp::Noise, 2, 3, "noise(scale, threshold[, seed])"},
+    {"height", ExprOp::Height, 1, 2, "height(>480m[, <1800m])"},
+    {"slope", ExprOp::Slope, 1, 2, "slope(>25deg[, <40deg])"},
+    {"aspect", ExprOp::Aspect, 1, 2, "aspect(N|NE|E|SE|S|SW|W|NW|bearing[, within])"},
 }};
+
+/// The lowest and highest height a relief comparison may name, metres: below the deepest ocean
+/// trench and above the highest peak.
+constexpr double kMinHeightMetres = -11000.0;
+constexpr double kMaxHeightMetres = 9000.0;
+
+/// The bearing of a compass direction name (N, NE, … or n, ne, …), degrees; -1 when it is none.
+double compassBearing(std::string_view s) {
+    static constexpr std::array<std::string_view, 8> kNames{"N", "NE", "E", "SE", "S", "SW", "W", "NW"};
+    static constexpr std::array<std::string_view, 8> kLower{"n", "ne", "e", "se", "s", "sw", "w", "nw"};
+    for (std::size_t i = 0; i < kNames.size(); ++i) {
+        if (s == kNames[i] || s == kLower[i]) return 45.0 * static_cast<double>(i);
+    }
+    return -1.0;
+}
 
 const FunctionSpec* findFunction(std::string_view name) {
     for (const FunctionSpec& f : kFunctions) {
@@ -266,6 +290,12 @@ private:
                     case ';':
                         t.kind = Tok::Semicolon;
                         break;
+                    case '<':
+                        t.kind = Tok::Less;
+                        break;
+                    case '>':
+                        t.kind = Tok::Greater;
+                        break;
                     case '\n':
                         t.kind = Tok::Newline;
                         break;
@@ -306,13 +336,27 @@ private:
             return fail(i, j - i, "this number is out of range");
         }
         int k = j;
+        if (mText.substr(static_cast<std::size_t>(j)).starts_with("\xc2\xb0")) {  // 25°
+            k = j + 2;
+            t.degrees = true;
+        }
         while (k < n && isNameChar(mText[static_cast<std::size_t>(k)])) ++k;
-        if (k > j) {
+        if (k > j && !t.degrees) {
             const std::string_view unit = mText.substr(static_cast<std::size_t>(j), static_cast<std::size_t>(k - j));
-            if (unit != "m") {
-                return fail(j, k - j, "unknown unit " + quote(unit) + ": write m for metres, or no unit for cells");
+            if (unit == "m") {
+                t.metres = true;
+            } else if (unit == "deg") {
+                t.degrees = true;
+            } else {
+                return fail(
+                    j, k - j,
+                    "unknown unit " + quote(unit) + ": write m for metres, deg for degrees, or no unit for cells");
             }
-            t.metres = true;
+        } else if (t.degrees && k > j + 2) {
+            return fail(j, k - j,
+                        "unknown unit " +
+                            quote(mText.substr(static_cast<std::size_t>(j), static_cast<std::size_t>(k - j))) +
+                            ": write m for metres, deg for degrees, or no unit for cells");
         }
         t.kind = Tok::Number;
         t.offset = i;
@@ -469,6 +513,7 @@ private:
             n.kind = PKind::Number;
             n.number = -num.number;
             n.metres = num.metres;
+            n.degrees = num.degrees;
             n.offset = t.offset;
             n.length = num.offset + num.length - t.offset;
             return addNode(std::move(n));
@@ -524,16 +569,48 @@ private:
                 n.kind = PKind::Number;
                 n.number = t.number;
                 n.metres = t.metres;
+                n.degrees = t.degrees;
                 n.offset = t.offset;
                 n.length = t.length;
                 return addNode(std::move(n));
             }
+            case Tok::Less:
+            case Tok::Greater:
+                return parseComparison();
             case Tok::Minus:
                 return failNode(t.offset, 1, "expected an operand before '-' (write ~ for not)");
             default:
                 return failNode(t.offset, t.length,
                                 "expected a layer name, a function call, '(' or '~', found " + describe(t));
         }
+    }
+
+    /// '<' or '>' and a number, as in height(>1800m): the comparison's value keeps its unit.
+    int parseComparison() {
+        const Token& op = take();
+        PNode n;
+        n.kind = PKind::Compare;
+        n.op = op.kind;
+        n.offset = op.offset;
+        bool negative = false;
+        n.valueOffset = peek().offset;
+        if (peek().kind == Tok::Minus && peekAt(1).kind == Tok::Number) {
+            take();
+            negative = true;
+        }
+        const Token& num = peek();
+        if (num.kind != Tok::Number) {
+            return failNode(num.offset, std::max(num.length, 1),
+                            "expected a number with its unit after " + quote(op.kind == Tok::Less ? "<" : ">") +
+                                ", such as >1800m or <25deg; found " + describe(num));
+        }
+        take();
+        n.number = negative ? -num.number : num.number;
+        n.metres = num.metres;
+        n.degrees = num.degrees;
+        n.length = num.offset + num.length - op.offset;
+        n.valueLength = num.offset + num.length - n.valueOffset;
+        return addNode(std::move(n));
     }
 
     int parseCall(const Token& name) {
@@ -692,6 +769,10 @@ private:
             case PKind::Number:
                 return failNode(p.offset, p.length,
                                 "a number is not a layer; numbers belong in function arguments such as dilate(x, 2)");
+            case PKind::Compare:
+                return failNode(p.offset, p.length,
+                                "a comparison is not a layer; it goes inside height(...) or slope(...), as in "
+                                "slope(>25deg)");
             case PKind::Quoted: {
                 const int id = layerId(p.text);
                 if (id < 0) return unknownName(p, true);
@@ -774,7 +855,12 @@ private:
         if (arg.kind != PKind::Number) {
             return fail(arg.offset, arg.length,
                         "argument " + std::to_string(index + 1) + " of " + std::string(call.text) + " must be " + what +
-                            ", not a layer expression");
+                            (arg.kind == PKind::Compare ? ", not a comparison" : ", not a layer expression"));
+        }
+        if (arg.degrees) {
+            return fail(arg.offset, arg.length,
+                        "argument " + std::to_string(index + 1) + " of " + std::string(call.text) + " must be " + what +
+                            "; degrees only go in slope and aspect");
         }
         out = &arg;
         return true;
@@ -783,10 +869,11 @@ private:
     /// A layer-expression argument: a number there is a type error naming the argument.
     int maskArg(const PNode& call, int index) {
         const PNode& arg = mNodes[static_cast<std::size_t>(call.args[static_cast<std::size_t>(index)])];
-        if (arg.kind == PKind::Number) {
+        if (arg.kind == PKind::Number || arg.kind == PKind::Compare) {
             return failNode(arg.offset, arg.length,
                             "argument " + std::to_string(index + 1) + " of " + std::string(call.text) +
-                                " must be a layer expression, not a number");
+                                " must be a layer expression, not a " +
+                                (arg.kind == PKind::Number ? "number" : "comparison"));
         }
         return resolveMask(call.args[static_cast<std::size_t>(index)]);
     }
@@ -870,6 +957,98 @@ private:
             "argument " + std::to_string(index + 1) + " of " + std::string(call.text) + " must be square or disk");
     }
 
+    /// The comparisons of height or slope (one, or one '>' and one '<'), in metres or degrees,
+    /// into n.above and n.below.
+    bool comparisonArgs(const PNode& call, bool angle, ExprNode& n) {
+        const std::string name(call.text);
+        const char* example = angle ? ">25deg" : ">1800m";
+        bool seenAbove = false, seenBelow = false;
+        for (std::size_t i = 0; i < call.args.size(); ++i) {
+            const PNode& arg = mNodes[static_cast<std::size_t>(call.args[i])];
+            if (arg.kind != PKind::Compare) {
+                return fail(arg.offset, arg.length,
+                            "argument " + std::to_string(i + 1) + " of " + name + " must be a comparison such as " +
+                                example + (angle ? " or <10deg" : " or <480m"));
+            }
+            const int valueOffset = arg.valueOffset;
+            const int valueLength = arg.valueLength;
+            const std::string written = formatNumber(arg.number);
+            if (angle && !arg.degrees) {
+                return fail(valueOffset, valueLength,
+                            arg.metres ? "a slope is an angle, not a distance: write " + written + "deg"
+                                       : "a slope needs its unit: write " + written + "deg");
+            }
+            if (!angle && !arg.metres) {
+                return fail(valueOffset, valueLength,
+                            arg.degrees ? "a height is in metres, not degrees: write " + written + "m"
+                                        : "a height needs its unit: write " + written + "m");
+            }
+            const double lo = angle ? 0.0 : kMinHeightMetres;
+            const double hi = angle ? 90.0 : kMaxHeightMetres;
+            if (!(arg.number >= lo && arg.number <= hi)) {
+                const char* unit = angle ? "deg" : "m";
+                return fail(valueOffset, valueLength,
+                            std::string(angle ? "a slope of " : "a height of ") + written + unit + " is outside " +
+                                formatNumber(lo) + unit + ".." + formatNumber(hi) + unit);
+            }
+            const bool isAbove = arg.op == Tok::Greater;
+            if ((isAbove && seenAbove) || (!isAbove && seenBelow)) {
+                return fail(arg.offset, arg.length,
+                            name + " takes at most one '>' and one '<' (a band: " + name +
+                                (angle ? "(>10deg, <25deg)" : "(>480m, <1800m)") + ")");
+            }
+            (isAbove ? seenAbove : seenBelow) = true;
+            (isAbove ? n.above : n.below) = arg.number;
+        }
+        return true;
+    }
+
+    /// aspect's direction (a compass name or a bearing in degrees) and half-width.
+    bool aspectArgs(const PNode& call, ExprNode& n) {
+        const PNode& dir = mNodes[static_cast<std::size_t>(call.args[0])];
+        const std::string kDirections = "N, NE, E, SE, S, SW, W, NW or a bearing such as 135deg";
+        if (dir.kind == PKind::Name) {
+            const double bearing = compassBearing(dir.text);
+            if (bearing < 0.0) {
+                return fail(dir.offset, dir.length,
+                            "argument 1 of aspect must be a direction: " + kDirections + "; found " + quote(dir.text));
+            }
+            n.direction = bearing;
+        } else if (dir.kind == PKind::Number) {
+            if (!dir.degrees) {
+                return fail(dir.offset, dir.length,
+                            dir.metres
+                                ? "a bearing is an angle, not a distance: write " + formatNumber(dir.number) + "deg"
+                                : "a bearing needs its unit: write " + formatNumber(dir.number) + "deg");
+            }
+            if (!(dir.number >= 0.0 && dir.number <= 360.0)) {
+                return fail(dir.offset, dir.length,
+                            "a bearing of " + formatNumber(dir.number) + "deg is outside 0deg..360deg");
+            }
+            n.direction = dir.number == 360.0 ? 0.0 : dir.number;
+        } else {
+            return fail(dir.offset, dir.length, "argument 1 of aspect must be a direction: " + kDirections);
+        }
+        n.within = 22.5;
+        if (call.args.size() < 2) return true;
+        const PNode& w = mNodes[static_cast<std::size_t>(call.args[1])];
+        if (w.kind != PKind::Number) {
+            return fail(w.offset, w.length, "argument 2 of aspect must be an angle such as 45deg");
+        }
+        if (!w.degrees) {
+            return fail(w.offset, w.length,
+                        w.metres
+                            ? "an aspect's width is an angle, not a distance: write " + formatNumber(w.number) + "deg"
+                            : "an aspect's width needs its unit: write " + formatNumber(w.number) + "deg");
+        }
+        if (!(w.number > 0.0 && w.number <= 180.0)) {
+            return fail(w.offset, w.length,
+                        "an aspect's width of " + formatNumber(w.number) + "deg is outside 0deg..180deg (above 0)");
+        }
+        n.within = w.number;
+        return true;
+    }
+
     int resolveCall(const PNode& p) {
         const FunctionSpec* f = findFunction(p.text);
         if (!f) {
@@ -942,6 +1121,13 @@ private:
                 if (!seedArg(p, 2, n.seed)) return -1;
                 break;
             }
+            case ExprOp::Height:
+            case ExprOp::Slope:
+                if (!comparisonArgs(p, f->op == ExprOp::Slope, n)) return -1;
+                break;
+            case ExprOp::Aspect:
+                if (!aspectArgs(p, n)) return -1;
+                break;
             default:
                 return -1;
         }

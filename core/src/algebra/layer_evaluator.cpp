@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "program_p.h"
+#include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::core::algebra {
 
@@ -57,6 +58,36 @@ void gather(const LayerSource& source, const TileId& tile, int layer, const Plan
                 if (t) {
                     const Word* src = t->row(y - 256 * ty) + (w0 - 4 * tx);
                     for (int k = 0; k < n; ++k) row[k] = src[k];
+                } else {
+                    for (int k = 0; k < n; ++k) row[k] = 0;
+                }
+            }
+        }
+    }
+}
+
+/// Fills a relief mask over a plane's window: each covered tile's cells from that tile's own
+/// heights; tiles without heights (or beyond the world's north and south edges) are clear.
+void relief(const LayerSource& source, const TileId& tile, const ReliefMask& mask, int mr, int mw, Word* dst) {
+    const int width = 4 + 2 * mw;
+    const int tyFirst = floorDiv(-mr, 256), tyLast = floorDiv(255 + mr, 256);
+    const int txFirst = floorDiv(-mw, 4), txLast = floorDiv(3 + mw, 4);
+    for (int ty = tyFirst; ty <= tyLast; ++ty) {
+        const int y0 = std::max(-mr, 256 * ty), y1 = std::min(256 + mr, 256 * ty + 256);
+        for (int tx = txFirst; tx <= txLast; ++tx) {
+            const int w0 = std::max(-mw, 4 * tx), w1 = std::min(4 + mw, 4 * tx + 4);
+            const terrain::HeightTile* h = nullptr;
+            if (tx == 0 && ty == 0) {
+                h = source.heights(tile);
+            } else if (const std::optional<TileId> n = tile.neighbour(tx, ty)) {
+                h = source.heights(*n);
+            }
+            if (h && h->heights.size() != terrain::kHeightSampleCount) h = nullptr;  // never filled
+            const int n = w1 - w0;
+            for (int y = y0; y < y1; ++y) {
+                Word* row = dst + static_cast<std::ptrdiff_t>(y + mr) * width + (w0 + mw);
+                if (h) {
+                    mask.fillRow(*h, y - 256 * ty, w0 - 4 * tx, n, row);
                 } else {
                     for (int k = 0; k < n; ++k) row[k] = 0;
                 }
@@ -128,6 +159,9 @@ Status LayerEvaluator::evaluate(const LayerSource& source, const TileId& tile, B
                 }
                 break;
             }
+            case StepKind::Relief:
+                relief(source, tile, s.relief, s.marginRows, s.marginWords, dst);
+                break;
             case StepKind::Boolean: {
                 // This code is hot: strips of rows through every instruction, registers in L1.
                 Word* registers = scratch + p.registerOffset;

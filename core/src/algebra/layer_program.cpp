@@ -1,6 +1,8 @@
 #include "terrabit/core/algebra/layer_program.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <tuple>
 
@@ -19,6 +21,7 @@ enum class IrOp : std::uint8_t {
     Ones,
     Random,
     Noise,
+    Relief,
     Not,
     And,
     Or,
@@ -50,6 +53,7 @@ struct IrNode {
     int dy = 0;
     RandomMask random;
     NoiseMask noise;
+    ReliefMask relief;
 };
 
 bool isPure(IrOp op) {
@@ -137,6 +141,12 @@ public:
         if (m.rawThreshold == 0) return zero();
         IrNode n = IrNode::of(IrOp::Noise);
         n.noise = m;
+        return intern(n);
+    }
+
+    int relief(const ReliefMask& m) {
+        IrNode n = IrNode::of(IrOp::Relief);
+        n.relief = m;
         return intern(n);
     }
 
@@ -286,7 +296,7 @@ public:
 
 private:
     using Key = std::tuple<int, int, int, int, int, int, int, int, std::uint64_t, std::uint64_t, bool, std::uint64_t,
-                           std::uint64_t, std::uint64_t, std::uint32_t, bool>;
+                           std::uint64_t, std::uint64_t, std::uint32_t, bool, int, double, double, double, double>;
 
     bool is(int i, IrOp op) const { return nodes[static_cast<std::size_t>(i)].op == op; }
     int negated(int i) const {
@@ -310,7 +320,12 @@ private:
                       n.noise.keys[1],
                       n.noise.stepQ32,
                       n.noise.rawThreshold,
-                      n.noise.all};
+                      n.noise.all,
+                      static_cast<int>(n.relief.kind),
+                      n.relief.above,
+                      n.relief.below,
+                      n.relief.direction,
+                      n.relief.within};
         auto [it, inserted] = mIndex.emplace(key, static_cast<int>(nodes.size()));
         if (inserted) nodes.push_back(n);
         return it->second;
@@ -388,7 +403,7 @@ public:
             if (v.op == IrOp::Layer) {
                 mLayers.push_back(v.layer);
                 if (nd.rows > 0 || nd.cells > 0) addPlane(i);
-            } else if (v.op == IrOp::Random || v.op == IrOp::Noise) {
+            } else if (v.op == IrOp::Random || v.op == IrOp::Noise || v.op == IrOp::Relief) {
                 addPlane(i);
             } else if (i != mRoot &&
                        (isNeighbourhood(v.op) || (isPure(v.op) && mMaterialised[static_cast<std::size_t>(i)]))) {
@@ -409,6 +424,9 @@ public:
             } else if (v.op == IrOp::Random) {
                 s.kind = StepKind::Random;
                 s.random = v.random;
+            } else if (v.op == IrOp::Relief) {
+                s.kind = StepKind::Relief;
+                s.relief = v.relief;
             } else if (v.op == IrOp::Noise) {
                 s.kind = StepKind::Noise;
                 s.noise = v.noise;
@@ -695,6 +713,15 @@ LayerProgram LayerProgram::compile(const ExpressionAst& ast, int node) {
             case ExprOp::Noise:
                 r = b.noise(NoiseMask::make(seed, e.seed, zoom, e.scaleCells, e.threshold));
                 break;
+            case ExprOp::Height:
+                r = b.relief(ReliefMask::make(ReliefMask::Kind::Height, e.above, e.below));
+                break;
+            case ExprOp::Slope:
+                r = b.relief(ReliefMask::make(ReliefMask::Kind::Slope, e.above, e.below));
+                break;
+            case ExprOp::Aspect:
+                r = b.relief(ReliefMask::make(ReliefMask::Kind::Aspect, e.direction, e.within));
+                break;
         }
         ir[static_cast<std::size_t>(i)] = r;
     }
@@ -746,6 +773,22 @@ std::string LayerProgram::listing() const {
             case StepKind::Noise:
                 out += where(s) + " = noise";
                 break;
+            case StepKind::Relief: {
+                const ReliefMask& m = s.relief;
+                auto bound = [](double v) {
+                    char text[32];
+                    std::snprintf(text, sizeof text, "%g", v);
+                    return std::string(text);
+                };
+                if (m.kind == ReliefMask::Kind::Aspect) {
+                    out += where(s) + " = aspect " + bound(m.direction) + " within " + bound(m.within);
+                } else {
+                    out += where(s) + " = " + (m.kind == ReliefMask::Kind::Height ? "height" : "slope");
+                    if (std::isfinite(m.above)) out += " >" + bound(m.above);
+                    if (std::isfinite(m.below)) out += " <" + bound(m.below);
+                }
+                break;
+            }
             case StepKind::Morph:
                 out += where(s) + " = " + (s.dilate ? "dilate" : "erode") + " p" + std::to_string(s.input) +
                        " r=" + std::to_string(s.radius) + (s.element == StructuringElement::Disk ? " disk" : " square");

@@ -17,6 +17,7 @@
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/algebra/noise_mask.h"
 #include "terrabit/core/algebra/random_mask.h"
+#include "terrabit/core/algebra/relief_mask.h"
 
 namespace terrabit::core::algebra {
 
@@ -56,6 +57,7 @@ enum class StepKind : std::uint8_t {
     Gather,   // plane = layer over the plane's window, read from the tile and its neighbours
     Random,   // plane = random mask over its window
     Noise,    // plane = noise mask over its window
+    Relief,   // plane = relief mask over its window, from each covered tile's own heights
     Boolean,  // output = instructions streamed over the window in strips of rows
     Morph,    // output = dilate/erode(input plane)
     Shift,    // output = shift(input plane)
@@ -71,6 +73,8 @@ struct Step {
     // Random / Noise
     RandomMask random;
     NoiseMask noise;
+    // Relief
+    ReliefMask relief;
     // Boolean: instructions [firstInstruction, firstInstruction + instructionCount)
     int firstInstruction = 0;
     int instructionCount = 0;

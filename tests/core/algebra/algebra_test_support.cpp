@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <numbers>
 
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
@@ -127,6 +129,69 @@ void fillRandom(MemoryLayers& layers, const TileBlock& block, std::mt19937_64& r
     }
 }
 
+void fillHeights(MemoryLayers& layers, const TileBlock& block, const Surface& surface) {
+    const std::int64_t worldTiles = std::int64_t{1} << block.zoom;
+    for (std::int64_t ty = std::int64_t{block.y0} - 1; ty <= std::int64_t{block.y0} + block.height; ++ty) {
+        for (std::int64_t tx = std::int64_t{block.x0} - 1; tx <= std::int64_t{block.x0} + block.width; ++tx) {
+            if (ty < 0 || ty >= worldTiles || tx < 0 || tx >= worldTiles) continue;
+            const TileId id{block.zoom, static_cast<std::uint32_t>(tx), static_cast<std::uint32_t>(ty)};
+            terrain::HeightTile& h = layers.heightsAt(id);
+            for (int r = 0; r < terrain::kHeightSamples; ++r) {
+                for (int c = 0; c < terrain::kHeightSamples; ++c) {
+                    const double v = surface(tx * 256 + c, ty * 256 + r);
+                    h.heights[terrain::HeightTile::index(r, c)] =
+                        std::isnan(v) ? terrain::kNoHeight : static_cast<float>(v);
+                }
+            }
+        }
+    }
+}
+
+void fillRandomHeights(MemoryLayers& layers, const TileBlock& block, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const double cell = metresPerCell(43.73, block.zoom);                             // metres per cell, about
+    const double wave1 = 60.0 + 200.0 * unit(rng), wave2 = 30.0 + 100.0 * unit(rng);  // cells
+    const double p1 = 6.0 * unit(rng), p2 = 6.0 * unit(rng), p3 = 6.0 * unit(rng);
+    // Amplitudes for steepest slopes of about 40° and 30° per wave (gradient A·2π/wave/cell).
+    const double a1 = 0.85 * cell * wave1 / (2 * std::numbers::pi), a2 = 0.6 * cell * wave2 / (2 * std::numbers::pi);
+    const double jitter = 0.15 * cell;
+    const std::uint64_t key = rng();
+    struct Hole {
+        std::int64_t x, y, r;
+    };
+    std::vector<Hole> holes;
+    for (int i = 0; i < 4; ++i) {
+        holes.push_back({block.cellX0() + static_cast<std::int64_t>(unit(rng) * block.cellWidth()),
+                         block.cellY0() + static_cast<std::int64_t>(unit(rng) * block.cellHeight()),
+                         2 + static_cast<std::int64_t>(unit(rng) * 20)});
+    }
+    fillHeights(layers, block, [&](std::int64_t gx, std::int64_t gy) {
+        for (const Hole& h : holes) {
+            if ((gx - h.x) * (gx - h.x) + (gy - h.y) * (gy - h.y) <= h.r * h.r) return std::nan("");
+        }
+        // Per-corner jitter from a hash of the global corner: the same on both sides of an edge.
+        std::uint64_t z = key ^ (static_cast<std::uint64_t>(gx) * 0x9e3779b97f4a7c15ULL) ^
+                          (static_cast<std::uint64_t>(gy) * 0xd6e8feb86659fd93ULL);
+        z = (z ^ (z >> 31)) * 0xbf58476d1ce4e5b9ULL;
+        z ^= z >> 29;
+        const double noise = static_cast<double>(z >> 11) / 9007199254740992.0 - 0.5;
+        const double x = static_cast<double>(gx), y = static_cast<double>(gy);
+        return 300.0 +
+               a1 * std::sin(2 * std::numbers::pi * x / wave1 + p1) * std::cos(2 * std::numbers::pi * y / wave1 + p2) +
+               a2 * std::sin(2 * std::numbers::pi * (x + 0.7 * y) / wave2 + p3) + jitter * noise;
+    });
+    // Tiles with no heights at all, in the block and in its apron.
+    const std::int64_t worldTiles = std::int64_t{1} << block.zoom;
+    for (std::int64_t ty = std::int64_t{block.y0} - 1; ty <= std::int64_t{block.y0} + block.height; ++ty) {
+        for (std::int64_t tx = std::int64_t{block.x0} - 1; tx <= std::int64_t{block.x0} + block.width; ++tx) {
+            if (ty < 0 || ty >= worldTiles || tx < 0 || tx >= worldTiles) continue;
+            if (rng() % 6 == 0) {
+                layers.eraseHeights(TileId{block.zoom, static_cast<std::uint32_t>(tx), static_cast<std::uint32_t>(ty)});
+            }
+        }
+    }
+}
+
 namespace {
 
 class Naive {
@@ -217,11 +282,63 @@ public:
                 each([&](auto x, auto y) { return m.cell(x, y); });
                 break;
             }
+            case ExprOp::Height:
+            case ExprOp::Slope:
+            case ExprOp::Aspect:
+                each([&](auto x, auto y) { return reliefCell(n, x, y); });
+                break;
         }
         return out;
     }
 
 private:
+    /// One cell of a relief function, by its definition in expression_ast.h.
+    bool reliefCell(const ExprNode& n, std::int64_t gx, std::int64_t gy) const {
+        const std::int64_t world = worldCells(mZoom);
+        if (gy < 0 || gy >= world) return false;
+        gx = ((gx % world) + world) % world;
+        const terrain::HeightTile* h =
+            mSource.heights(TileId{mZoom, static_cast<std::uint32_t>(gx >> 8), static_cast<std::uint32_t>(gy >> 8)});
+        if (h == nullptr) return false;
+        const int x = static_cast<int>(gx & 255), y = static_cast<int>(gy & 255);
+        const double h00 = h->at(y, x), h10 = h->at(y, x + 1), h01 = h->at(y + 1, x), h11 = h->at(y + 1, x + 1);
+        if (std::isnan(h00) || std::isnan(h10) || std::isnan(h01) || std::isnan(h11)) return false;
+        if (n.op == ExprOp::Height) {
+            const double mean = ((h00 + h10) + (h01 + h11)) / 4.0;
+            return mean > n.above && mean < n.below;
+        }
+        // The ground size of the cell: Mercator cell size times cos(latitude of its centre).
+        const double mercatorCell = 2.0 * kMercatorHalfWorld / static_cast<double>(world);
+        const double centreY = kMercatorHalfWorld - (static_cast<double>(gy) + 0.5) * mercatorCell;
+        const double latitude = mercatorToLonLat({0.0, centreY}).lat;
+        const double ground = mercatorCell * std::cos(latitude * std::numbers::pi / 180.0);
+        const double east = ((h10 - h00) + (h11 - h01)) / (2.0 * ground);
+        const double south = ((h01 - h00) + (h11 - h10)) / (2.0 * ground);
+        if (n.op == ExprOp::Slope) {
+            const double degrees = std::atan(std::hypot(east, south)) * 180.0 / std::numbers::pi;
+            return degrees > n.above && degrees < n.below;
+        }
+        // Downhill (minus the gradient) as (east, north), from the corner differences themselves:
+        // exact, so directions along an axis or a diagonal, common with whole-metre heights, get
+        // their exact bearing rather than atan2's rounding of it.
+        const double e = -((h10 - h00) + (h11 - h01)), nn = (h01 - h00) + (h11 - h10);
+        if (e == 0.0 && nn == 0.0) return false;  // flat: no aspect
+        double bearing = 0.0;
+        if (e == 0.0) {
+            bearing = nn > 0.0 ? 0.0 : 180.0;
+        } else if (nn == 0.0) {
+            bearing = e > 0.0 ? 90.0 : 270.0;
+        } else if (std::fabs(e) == std::fabs(nn)) {
+            bearing = e > 0.0 ? (nn > 0.0 ? 45.0 : 135.0) : (nn > 0.0 ? 315.0 : 225.0);
+        } else {
+            bearing = std::atan2(e, nn) * 180.0 / std::numbers::pi;
+            if (bearing < 0.0) bearing += 360.0;
+        }
+        double off = std::fabs(bearing - n.direction);
+        off = std::min(off, 360.0 - off);
+        return off <= n.within;
+    }
+
     /// One cell of a layer through the source: the tile holding it, or clear beyond the poles.
     bool layerCell(int layer, std::int64_t gx, std::int64_t gy) {
         const std::int64_t world = worldCells(mZoom);

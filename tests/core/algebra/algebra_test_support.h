@@ -4,6 +4,7 @@
 // region at once, reading layers cell by cell through the LayerSource).
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -12,10 +13,12 @@
 
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/raster/layer_source.h"
+#include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::test {
 
-/// Named layers over any set of tiles, held in memory. Tiles never written read as absent.
+/// Named layers over any set of tiles, held in memory, and terrain heights for any of them.
+/// Tiles never written read as absent; tiles without heights answer nullptr.
 class MemoryLayers : public core::LayerSource {
 public:
     explicit MemoryLayers(std::vector<std::string> names) : mNames(std::move(names)) {}
@@ -28,9 +31,22 @@ public:
     core::BitTile& at(const core::TileId& id, int layer) { return mTiles[{id, layer}]; }
     void erase(const core::TileId& id, int layer) { mTiles.erase({id, layer}); }
 
+    const core::terrain::HeightTile* heights(const core::TileId& id) const override {
+        auto it = mHeights.find(id);
+        return it == mHeights.end() ? nullptr : &it->second;
+    }
+    /// The tile's heights, made (all kNoHeight) on first use.
+    core::terrain::HeightTile& heightsAt(const core::TileId& id) {
+        auto [it, inserted] = mHeights.try_emplace(id);
+        if (inserted) it->second.reset(id);
+        return it->second;
+    }
+    void eraseHeights(const core::TileId& id) { mHeights.erase(id); }
+
 private:
     std::vector<std::string> mNames;
     std::map<std::pair<core::TileId, int>, core::BitTile> mTiles;
+    std::map<core::TileId, core::terrain::HeightTile> mHeights;
 };
 
 /// A rectangle of tiles at one zoom: columns x0 .. x0 + width - 1, rows y0 .. y0 + height - 1.
@@ -77,9 +93,24 @@ void fillLayer(MemoryLayers& layers, const TileBlock& block, int layer, LayerSty
 /// Fills every layer of the source over the block with a random mix of styles.
 void fillRandom(MemoryLayers& layers, const TileBlock& block, std::mt19937_64& rng);
 
+/// A terrain surface: the height in metres at a global cell corner (gx, gy) of the block's zoom.
+using Surface = std::function<double(std::int64_t gx, std::int64_t gy)>;
+
+/// Gives every tile of the block and of one tile of apron around it (clipped to the world)
+/// heights from `surface` at its corners, computed from the global corner so that shared edges
+/// are identical. Corners where the surface is NaN have no height.
+void fillHeights(MemoryLayers& layers, const TileBlock& block, const Surface& surface);
+
+/// A random rolling surface (sums of waves and per-corner jitter, slopes of 0 to about 70
+/// degrees, heights of a few hundred metres), holes without height, and some tiles of the
+/// block and its apron with no heights at all: for comparing relief with the reference.
+void fillRandomHeights(MemoryLayers& layers, const TileBlock& block, std::mt19937_64& rng);
+
 /// The reference: evaluates a parsed expression over the block's cells, cell by cell, reading
 /// every layer cell through the source (absent tiles and rows beyond the poles are clear,
-/// columns wrap around the world). Slow and obviously correct.
+/// columns wrap around the world). Relief from each cell's corners through the source's
+/// heights, by the definitions (mean, atan of the gradient in degrees, atan2 bearing). Slow and
+/// obviously correct.
 CellGrid naiveEvaluate(const core::algebra::ExpressionAst& ast, const core::LayerSource& source, const TileBlock& block,
                        int node = -1);
 

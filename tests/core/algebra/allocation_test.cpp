@@ -83,9 +83,11 @@ TEST(LayerEvaluatorAllocations, EvaluatingTilesAllocatesNothing) {
     TileBlock block{17, 68238, 47880, 3, 3};
     std::mt19937_64 rng(6);
     fillRandom(layers, block, rng);
+    fillRandomHeights(layers, block, rng);
     for (const char* text : {"building|((~grass)&road)|((~grass)&water)",
                              "grass & ~dilate(road, 2m) & random(0.4) | noise(20m, 0.3) - edge(water)",
-                             "open(erode(shift(road, -70, 3), 2, disk), 3) ^ close(building, 1)"}) {
+                             "open(erode(shift(road, -70, 3), 2, disk), 3) ^ close(building, 1)",
+                             "grass & height(>280m, <320m) & ~dilate(slope(>30deg), 2) | aspect(N, 45deg) - road"}) {
         LayerEvaluator evaluator(LayerProgram::compile(parseOrDie(text, layers)));
         BitTile out;
         const std::vector<TileId> tiles = block.tiles();

@@ -10,10 +10,13 @@
 #include <sstream>
 
 #include "../io/io_test_support.h"
+#include "support/test_dems.h"
 #include "terrabit/cli/compose_command.h"
 #include "terrabit/core/algebra/area_coverage.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/io/map_reader.h"
+#include "terrabit/core/pipeline/session.h"
+#include "terrabit/core/terrain/height_tile.h"
 
 using namespace terrabit::core;
 using namespace terrabit::core::algebra;
@@ -127,6 +130,84 @@ TEST(ComposeCommand, TheExecutableComposesAndRefusesBadExpressions) {
     EXPECT_EQ(bad.exitCode, 2);
     EXPECT_NE(bad.err.find("line 1, column 22: expected ',' or ')'"), std::string::npos) << bad.err;
     EXPECT_NE(bad.err.find("grass & ~dilate(road 2m)\n                     ^~"), std::string::npos) << bad.err;
+}
+
+TEST(ComposeCommand, WithADemHeightBandsAreTheCellsWhoseCornersAverageAbove) {
+    const auto out = test::scratchDir("compose-relief");
+    // A made-up hill over the harbour (no real DEM ships): 120 m at its top, falling 0.15 m per
+    // Mercator metre.
+    const Vec2 top = lonLatToMercator({7.4245, 43.7355});
+    const auto dem = test::writeMercatorDem(
+        out / "hill.tif", [top](Vec2 m) { return 120.0 - 0.15 * std::hypot(m.x - top.x, m.y - top.y); }, 5.0, 1500.0);
+    ComposeCommand c = command("height(>80m)", out / "result");
+    c.dems = {dem};
+    std::ostringstream sout, serr;
+    ASSERT_EQ(runComposeCommand(c, sout, serr), 0) << serr.str();
+    EXPECT_EQ(serr.str().find("note:"), std::string::npos) << serr.str();
+
+    // By hand, from the same tiles' heights as the Session samples them.
+    pipeline::SessionInput input = pipeline::SessionInput::layersOnly(c.input, c.selection, 1);
+    input.dems = {dem};
+    auto session = pipeline::Session::open(input);
+    ASSERT_TRUE(session.ok()) << session.message();
+    std::ifstream in(out / "result" / "coverage.json");
+    const nlohmann::json summary = nlohmann::json::parse(in);
+    ASSERT_EQ(summary["dems"].size(), 1u);
+    std::int64_t total = 0;
+    for (const auto& t : summary["tiles"]) {
+        const TileId id = *TileId::fromQuadkey(t["quadkey"].get<std::string>());
+        auto heights = (*session)->heightTile(id);
+        ASSERT_TRUE(heights.ok()) << heights.message();
+        const terrain::HeightTile& h = **heights;
+        const BitTile mask = readMask(out / "result" / t["quadkey"].get<std::string>() / "result.tif");
+        std::int64_t cells = 0;
+        for (int y = 0; y < 256; ++y) {
+            for (int x = 0; x < 256; ++x) {
+                const double sum =
+                    (double{h.at(y, x)} + h.at(y, x + 1)) + (double{h.at(y + 1, x)} + h.at(y + 1, x + 1));
+                const bool high = sum / 4.0 > 80.0;  // NaN (no height) is never above
+                cells += high;
+                ASSERT_EQ(mask.test(x, y), high) << id.quadkey() << " cell " << x << ", " << y;
+            }
+        }
+        EXPECT_EQ(t["cells"].get<std::int64_t>(), cells);
+        total += cells;
+    }
+    EXPECT_EQ(summary["total"]["cells"].get<std::int64_t>(), total);
+    // The hill's top is in the harbour tiles and its foot beyond them: the band is neither
+    // empty nor everything.
+    EXPECT_GT(total, 1000);
+    EXPECT_LT(total, 4 * 65536 - 1000);
+}
+
+TEST(ComposeCommand, ReliefWithoutADemIsEmptyAndSaysSo) {
+    const auto out = test::scratchDir("compose-flat");
+    std::ostringstream sout, serr;
+    ASSERT_EQ(runComposeCommand(command("slope(<90deg) | height(>-100m)", out), sout, serr), 0) << serr.str();
+    EXPECT_NE(serr.str().find("note: the expression reads relief (height, slope, aspect) but no --dem was given"),
+              std::string::npos)
+        << serr.str();
+    std::ifstream in(out / "coverage.json");
+    const nlohmann::json summary = nlohmann::json::parse(in);
+    EXPECT_EQ(summary["total"]["cells"].get<std::int64_t>(), 0);
+    EXPECT_FALSE(summary.contains("dems"));
+}
+
+TEST(ComposeCommand, TheExecutableTakesDems) {
+    const auto out = test::scratchDir("compose-cli-dem");
+    const auto dem = test::writeMercatorDem(
+        out / "tilt.tif", [](Vec2 m) { return 0.5 * (m.x - 826000.0); }, 5.0, 1500.0);
+    const std::string qk = harbour().quadkeys.front();
+    const auto ok =
+        test::runCli({"-q", "compose", test::monacoPbf().string(), "--zoom", "17", "--tiles", qk, "--expr",
+                      "slope(>20deg) & aspect(W, 5deg)", "--dem", dem.string(), "--out", (out / "result").string()},
+                     out);
+    ASSERT_EQ(ok.exitCode, 0) << ok.err;
+    std::ifstream in(out / "result" / "coverage.json");
+    const nlohmann::json summary = nlohmann::json::parse(in);
+    // A plane rising 0.5 m per Mercator metre eastwards (about 0.69 per ground metre, 34.7°),
+    // downhill to the west: every cell of the four tiles.
+    EXPECT_EQ(summary["total"]["cells"].get<std::int64_t>(), 4 * 65536);
 }
 
 }  // namespace

@@ -68,6 +68,18 @@ std::string print(const ExpressionAst& ast, int i) {
         case ExprOp::Noise:
             return "(noise " + std::to_string(n.scaleCells).substr(0, 5) + " " +
                    std::to_string(n.threshold).substr(0, 4) + " " + std::to_string(n.seed) + ")";
+        case ExprOp::Height:
+        case ExprOp::Slope:
+        case ExprOp::Aspect: {
+            char text[96];
+            if (n.op == ExprOp::Aspect) {
+                std::snprintf(text, sizeof text, "(aspect %g %g)", n.direction, n.within);
+            } else {
+                std::snprintf(text, sizeof text, "(%s %g %g)", n.op == ExprOp::Height ? "height" : "slope", n.above,
+                              n.below);
+            }
+            return text;
+        }
     }
     return "?";
 }
@@ -239,7 +251,8 @@ TEST(ExpressionErrors, BadSyntaxPointsAtTheOffendingToken) {
     expectError("\"road", {1, 1, 1, "this quoted layer name has no closing '\"' on its line"});
     expectError("dilate(road 2)",
                 {1, 13, 1, "expected ',' or ')' in the arguments of 'dilate' (opened at line 1, column 7), found '2'"});
-    expectError("dilate(road, 2km)", {1, 15, 2, "unknown unit 'km': write m for metres, or no unit for cells"});
+    expectError("dilate(road, 2km)",
+                {1, 15, 2, "unknown unit 'km': write m for metres, deg for degrees, or no unit for cells"});
 }
 
 TEST(ExpressionErrors, WrongArgumentCountPointsAtTheExtraArgumentOrTheParenthesis) {
@@ -441,6 +454,87 @@ TEST(ExpressionErrors, RandomTextNeverEscapesAsAnException) {
         EXPECT_TRUE(evaluator.evaluate(layers, TileId{17, 68238, 47880}, out).ok()) << text;
     }
     EXPECT_GT(compiled, 100);  // the generator does reach valid programs
+}
+
+}  // namespace
+}  // namespace terrabit::test
+
+namespace terrabit::test {
+namespace {
+
+TEST(ExpressionParser, ReliefTakesComparisonsInRealUnits) {
+    EXPECT_EQ(parsed("height(>1800m)"), "(height 1800 inf)");
+    EXPECT_EQ(parsed("height(<480m)"), "(height -inf 480)");
+    EXPECT_EQ(parsed("height( < -5.5m )"), "(height -inf -5.5)");
+    EXPECT_EQ(parsed("height(>480m, <1800m)"), "(height 480 1800)");
+    EXPECT_EQ(parsed("height(<1800m, >480m)"), "(height 480 1800)");
+    EXPECT_EQ(parsed("slope(>25deg)"), "(slope 25 inf)");
+    EXPECT_EQ(parsed("slope(<10\u00b0)"), "(slope -inf 10)");
+    EXPECT_EQ(parsed("slope(>10deg,\n      <25deg)"), "(slope 10 25)");
+    EXPECT_EQ(parsed("aspect(N, 45deg)"), "(aspect 0 45)");
+    EXPECT_EQ(parsed("aspect(sw)"), "(aspect 225 22.5)");
+    EXPECT_EQ(parsed("aspect(NW, 180deg)"), "(aspect 315 180)");
+    EXPECT_EQ(parsed("aspect(135deg, 10deg)"), "(aspect 135 10)");
+    EXPECT_EQ(parsed("aspect(360deg)"), "(aspect 0 22.5)");
+    EXPECT_EQ(parsed("grass & ~height(>1900m) | road & slope(>30deg)"),
+              "(or (and grass (not (height 1900 inf))) (and road (slope 30 inf)))");
+    EXPECT_EQ(parsed("dilate(slope(>35deg), 2m) - aspect(E)"),
+              "(andnot (dilate (slope 35 inf) 2 square) (aspect 90 22.5))");
+    // A layer named like a compass point is still a layer outside aspect.
+    EXPECT_EQ(parsed("steep = slope(>35deg)\nsteep & road"), "(and (slope 35 inf) road)");
+    // Relief reads no neighbour: it adds no reach.
+    Result<ExpressionAst> ast = ExpressionAst::parse("shift(slope(>1deg), 256, 0)", kNames, monaco());
+    EXPECT_TRUE(ast.ok()) << ast.message();
+}
+
+TEST(ExpressionErrors, ReliefNeedsComparisonsUnitsAndRanges) {
+    expectError("height(>1800)", {1, 9, 4, "a height needs its unit: write 1800m"});
+    expectError("height(>1800deg)", {1, 9, 7, "a height is in metres, not degrees: write 1800m"});
+    expectError("slope(>25)", {1, 8, 2, "a slope needs its unit: write 25deg"});
+    expectError("slope(>25m)", {1, 8, 3, "a slope is an angle, not a distance: write 25deg"});
+    expectError("slope(>95deg)", {1, 8, 5, "a slope of 95deg is outside 0deg..90deg"});
+    expectError("slope(<-1deg)", {1, 8, 5, "a slope of -1deg is outside 0deg..90deg"});
+    expectError("height(>9500m)", {1, 9, 5, "a height of 9500m is outside -11000m..9000m"});
+    expectError("height(1800m)", {1, 8, 5, "argument 1 of height must be a comparison such as >1800m or <480m"});
+    expectError("slope(road)", {1, 7, 4, "argument 1 of slope must be a comparison such as >25deg or <10deg"});
+    expectError("slope(>1deg, >2deg)",
+                {1, 14, 5, "slope takes at most one '>' and one '<' (a band: slope(>10deg, <25deg))"});
+    expectError("slope()", {1, 7, 1, "slope takes 1 or 2 arguments, slope(>25deg[, <40deg]); found 0"});
+    expectError("height(>1m, <2m, <3m)", {1, 18, 3, "height takes 1 or 2 arguments, height(>480m[, <1800m]); found 3"});
+    expectError("slope(> road)",
+                {1, 9, 4, "expected a number with its unit after '>', such as >1800m or <25deg; found 'road'"});
+    expectError("slope(>25deg", {1, 13, 1,
+                                 "expected ',' or ')' in the arguments of 'slope' (opened at line 1, column 6), found "
+                                 "the end of the text"});
+    expectError(
+        "road & >25deg",
+        {1, 8, 6, "a comparison is not a layer; it goes inside height(...) or slope(...), as in slope(>25deg)"});
+    expectError("dilate(road, >2)", {1, 14, 2, "argument 2 of dilate must be a radius, not a comparison"});
+    expectError("dilate(road, 2deg)",
+                {1, 14, 4, "argument 2 of dilate must be a radius; degrees only go in slope and aspect"});
+    expectError("dilate(>2m, 2)", {1, 8, 3, "argument 1 of dilate must be a layer expression, not a comparison"});
+    expectError("slop(>25deg)", {1, 1, 4, "unknown function 'slop' (did you mean 'slope'?)"});
+    expectError("hieght(>2m)", {1, 1, 6, "unknown function 'hieght' (did you mean 'height'?)"});
+    expectError("slope", {1, 1, 5, "'slope' is a function; call it as slope(>25deg[, <40deg])"});
+    expectError("slope = road", {1, 1, 5, "'slope' is a keyword and cannot be redefined"});
+    expectError("slope(>25degs)",
+                {1, 10, 4, "unknown unit 'degs': write m for metres, deg for degrees, or no unit for cells"});
+    expectError("aspect(North)",
+                {1, 8, 5,
+                 "argument 1 of aspect must be a direction: N, NE, E, SE, S, SW, W, NW or a bearing such as 135deg; "
+                 "found 'North'"});
+    expectError("aspect(135)", {1, 8, 3, "a bearing needs its unit: write 135deg"});
+    expectError("aspect(400deg)", {1, 8, 6, "a bearing of 400deg is outside 0deg..360deg"});
+    expectError("aspect(N, 45)", {1, 11, 2, "an aspect's width needs its unit: write 45deg"});
+    expectError("aspect(N, 0deg)", {1, 11, 4, "an aspect's width of 0deg is outside 0deg..180deg (above 0)"});
+    expectError("aspect(N, >5deg)", {1, 11, 5, "argument 2 of aspect must be an angle such as 45deg"});
+    expectError("aspect(road)",
+                {1, 8, 4,
+                 "argument 1 of aspect must be a direction: N, NE, E, SE, S, SW, W, NW or a bearing such as 135deg; "
+                 "found 'road'"});
+    // Columns count characters: the degree sign is one.
+    expectError("slope(>95\u00b0) | road", {1, 8, 3, "a slope of 95deg is outside 0deg..90deg"});
+    expectError("slope(>45\u00b0) | roads", {1, 15, 5, "unknown layer 'roads' (did you mean 'road'?)"});
 }
 
 }  // namespace

@@ -12,11 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
+#include "terrabit/core/algebra/compose.h"
+#include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/scene_baker.h"
@@ -354,6 +357,63 @@ TEST(Session, WithADemEveryReaderOfTheLayersHasTheTilesHeightsWholeOrStreamed) {
     EXPECT_EQ(h->heights.size(), session->layers().heights(first)->heights.size());
     EXPECT_EQ(0, std::memcmp(h->heights.data(), session->layers().heights(first)->heights.data(),
                              h->heights.size() * sizeof(float)));
+}
+
+TEST(Session, WithADemTheCollisionGridBlocksSteepCellsAndWithoutOneItIsUnchanged) {
+    terrabit::test::ScratchDir dir;
+    // Flat west of the centre, 51° steep east of it (0.9 per Mercator metre, 1.25 per ground metre).
+    const Vec2 centre = lonLatToMercator(test::kMonacoCentre);
+    const auto dem = test::writeMercatorDem(
+        dir.path() / "step.tif", [centre](Vec2 m) { return 20.0 + 0.9 * std::max(0.0, m.x - centre.x); }, 10.0, 4000.0);
+    const auto exportCollision = [&](SessionInput input, const std::string& name) -> std::optional<CollisionGrid> {
+        auto session = openOrFail(std::move(input));
+        if (!session) return std::nullopt;
+        auto scene = session->bake(seeded(4));
+        EXPECT_TRUE(scene.ok()) << scene.message();
+        if (!scene) return std::nullopt;
+        auto report =
+            session->exportScene(*scene, session->exportOptions({ExportFormat::Collision}, dir.path() / name));
+        EXPECT_TRUE(report.ok()) << report.message();
+        auto grid = readCollisionFile(dir.path() / name / "collision.tbcg");
+        EXPECT_TRUE(grid.ok()) << grid.message();
+        if (!grid) return std::nullopt;
+        // The layers exported are the session's, plus steep with terrain.
+        std::vector<std::string> names = session->layers().layerNames();
+        if (session->hasTerrain()) names.push_back(std::string(kSteepLayer));
+        EXPECT_EQ(grid->layerNames(), names);
+        if (session->hasTerrain()) {
+            auto steep = algebra::compose(session->layers(), scene->tiles, kSteepExpression);
+            EXPECT_TRUE(steep.ok()) << steep.message();
+            std::uint64_t cells = 0;
+            for (std::size_t i = 0; steep && i < steep->tiles.size(); ++i) {
+                EXPECT_EQ(grid->tileBits(grid->layerId(kSteepLayer), steep->tiles[i]), steep->masks[i])
+                    << steep->tiles[i].quadkey();
+                cells += steep->masks[i].count();
+            }
+            // The step: some tiles are steep, and not all of them.
+            EXPECT_GT(cells, 65536u);
+            EXPECT_LT(cells, 65536u * scene->tiles.size() - 65536u);
+        }
+        return std::move(*grid);
+    };
+
+    const auto flat = exportCollision(monacoInput(), "flat");
+    ASSERT_TRUE(flat);
+    EXPECT_EQ(flat->layerId(kSteepLayer), -1) << "without a DEM the grid is today's";
+    SessionInput withDem = monacoInput();
+    withDem.dems = {dem};
+    const auto relief = exportCollision(withDem, "relief");
+    ASSERT_TRUE(relief);
+    // The steep cells block: the walkable cells of a steep tile, with the default blocking
+    // layers, exclude them.
+    const int steep = relief->layerId(kSteepLayer);
+    ASSERT_GE(steep, 0);
+    const std::vector<std::string> blocking{"building", "water", std::string(kSteepLayer)};
+    const auto mask = relief->layerMask(blocking);
+    ASSERT_TRUE(mask.ok()) << mask.message();
+    const TileId east = *tileAt(centre + Vec2{800.0, 0.0}, 17);
+    EXPECT_EQ((relief->walkable(east, *mask) & relief->tileBits(steep, east)).count(), 0u);
+    EXPECT_GT(relief->tileBits(steep, east).count(), 60000u);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
-// An in-memory LayerSource for tests: named layers over any set of tiles, random filling, and
-// terrain heights per tile.
+// An in-memory LayerSource for tests: named layers over any set of tiles, terrain heights for
+// any of them, and random filling.
 
 #include <map>
 #include <random>
@@ -28,11 +28,11 @@ public:
         auto it = mHeights.find(id);
         return it == mHeights.end() ? nullptr : &it->second;
     }
-    /// A tile's heights, every sample kNoHeight until set.
+    /// The tile's heights, made (all kNoHeight) on first use.
     core::terrain::HeightTile& heightsAt(const core::TileId& id) {
-        core::terrain::HeightTile& h = mHeights[id];
-        if (h.heights.empty()) h.reset(id);
-        return h;
+        auto [it, inserted] = mHeights.try_emplace(id);
+        if (inserted) it->second.reset(id);
+        return it->second;
     }
 
     /// Fills a layer of a tile at random: each cell set with probability p.

@@ -16,8 +16,8 @@ ExpressionHighlighter::ExpressionHighlighter(QTextDocument* document) : QSyntaxH
 }
 
 const QStringList& ExpressionHighlighter::functionNames() {
-    static const QStringList kNames = {"dilate", "erode", "open", "close", "edge",   "shift",
-                                       "random", "noise", "all",  "none",  "square", "disk"};
+    static const QStringList kNames = {"dilate", "erode", "open",   "close", "edge",   "shift", "random", "noise",
+                                       "all",    "none",  "square", "disk",  "height", "slope", "aspect"};
     return kNames;
 }
 
@@ -43,8 +43,13 @@ void ExpressionHighlighter::highlightBlock(const QString& text) {
             int k = j;
             while (k < n && text[k].isSpace()) ++k;
             const bool defines = k < n && text[k] == '=';
+            // aspect's compass directions read as values, like numbers.
+            static const QStringList kDirections = {"N", "NE", "E", "SE", "S", "SW", "W", "NW",
+                                                    "n", "ne", "e", "se", "s", "sw", "w", "nw"};
             if (functionNames().contains(word)) {
                 setFormat(i, j - i, mFunction);
+            } else if (kDirections.contains(word) && !mLayers.contains(word)) {
+                setFormat(i, j - i, mNumber);
             } else if (mLayers.contains(word)) {
                 setFormat(i, j - i, mLayer);
             } else if (!defines) {
@@ -60,10 +65,14 @@ void ExpressionHighlighter::highlightBlock(const QString& text) {
         } else if (c.isDigit() || (c == '.' && i + 1 < n && text[i + 1].isDigit())) {
             int j = i + 1;
             while (j < n && (text[j].isDigit() || text[j] == '.')) ++j;
-            if (j < n && text[j] == 'm') ++j;
+            if (text.mid(j, 3) == "deg") {
+                j += 3;
+            } else if (j < n && (text[j] == 'm' || text[j] == QChar(0x00b0))) {
+                ++j;
+            }
             setFormat(i, j - i, mNumber);
             i = j;
-        } else if (QString("|^&-~=").contains(c)) {
+        } else if (QString("|^&-~=<>").contains(c)) {
             setFormat(i, 1, mOperator);
             ++i;
         } else {

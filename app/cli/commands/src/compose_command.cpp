@@ -1,5 +1,6 @@
 #include "terrabit/cli/compose_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -45,10 +46,19 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         early.latitude = 0.0;
         const Result<ExpressionAst> ast = ExpressionAst::parse(command.expression, rules->layerNames(), early);
         if (!ast) return fail(err, "bad expression\n" + ast.message(), kExitBadArguments);
+        const bool readsRelief = std::any_of(ast->nodes.begin(), ast->nodes.end(), [](const ExprNode& n) {
+            return n.op == ExprOp::Height || n.op == ExprOp::Slope || n.op == ExprOp::Aspect;
+        });
+        if (readsRelief && command.dems.empty()) {
+            err << "terrabit-cli compose: note: the expression reads relief (height, slope, aspect) but no --dem "
+                   "was given: without terrain every relief layer is empty\n";
+        }
     }
 
-    auto opened = pipeline::Session::open(
-        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    pipeline::SessionInput input =
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
+    input.dems = command.dems;
+    auto opened = pipeline::Session::open(std::move(input), progress);
     if (!opened) return fail(err, opened.message(), kExitNothingUsable);
     const io::MapLayers& m = (*opened)->map();
     const std::vector<TileId>& tiles = m.store.tiles();
@@ -100,6 +110,11 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["zoom"] = command.selection.zoom;
     summary["seed"] = command.seed;
     summary["metres_latitude"] = composed->latitude;
+    if (!command.dems.empty()) {
+        Json dems = Json::array();
+        for (const std::filesystem::path& d : command.dems) dems.push_back(d.string());
+        summary["dems"] = std::move(dems);
+    }
     summary["tiles"] = std::move(tileList);
     summary["total"] = {
         {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};

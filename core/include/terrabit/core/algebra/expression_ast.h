@@ -30,6 +30,9 @@
 ///     random(p[, seed])             each cell set with probability p (0..1), independently
 ///     noise(scale, threshold[, seed])  clumps about `scale` across covering about a `threshold`
 ///                                   fraction (0..1) of the ground
+///     height(>480m[, <1800m])       cells whose height is above / below a height in metres
+///     slope(>25deg[, <40deg])       cells steeper / less steep than an angle in degrees
+///     aspect(dir[, within])         cells whose downhill direction is within `within` of `dir`
 /// Distances (r, dx, dy, scale) are whole cells (`3`) or metres (`2m`, `2.5m`). Metres are
 /// converted at ExpressionOptions::latitude and ::zoom and rounded to the nearest cell (scale
 /// keeps its fraction). Radii are 0..kMaxRadius cells, shifts at most kMaxShift cells per axis.
@@ -38,6 +41,28 @@
 ///
 /// Cells outside the world's north and south edges read as clear; columns wrap around the
 /// antimeridian, as TileId::neighbour does.
+///
+/// Relief: height, slope and aspect read the terrain heights of the source
+/// (LayerSource::heights, a tile's 257 × 257 cell corners, terrain/height_tile.h).
+///  - A cell's corners are its four samples h00 (north-west), h10 (north-east), h01 (south-west)
+///    and h11 (south-east). A cell with a corner without height (kNoHeight) is in no relief
+///    layer; a tile without heights (nullptr: no DEM, the flat world) has no cell in any.
+///  - Its height is the mean of its corners, ((h00 + h10) + (h01 + h11)) / 4, in metres above the
+///    DEM's datum.
+///  - Its gradient is the bilinear surface's at the cell's centre: east (h10 - h00 + h11 - h01)
+///    and south (h01 - h00 + h11 - h10), each over 2 × the cell's ground size, which is the
+///    Mercator cell size times cos(latitude of the centres of the cell's row) (metresPerCell).
+///    Its slope is atan(|gradient|), 0..90 degrees; its aspect the compass bearing of its downhill
+///    direction (minus the gradient), clockwise from north. A cell with no gradient (flat) has no
+///    aspect.
+/// Arguments: a comparison is '>' or '<' and a number with its unit: heights in metres (`1800m`,
+/// -11000..9000), angles in degrees (`25deg` or `25°`, slopes 0..90). height and slope take one
+/// comparison, or one of each kind for a band (`slope(>10deg, <25deg)`); both are strict.
+/// aspect's direction is N, NE, E, SE, S, SW, W or NW (or lower case), or a bearing (`135deg`,
+/// 0..360); `within` is a half-width in degrees, above 0 and up to 180 (inclusive: a cell exactly
+/// at the edge is in), 22.5deg by default (one point of the eight-point compass). Relief reads
+/// each cell's own corners only, so it adds no reach; inside dilate or shift the cells of
+/// neighbouring tiles read their own tile's heights.
 
 #include <cstdint>
 #include <limits>
@@ -78,6 +103,9 @@ enum class ExprOp : std::uint8_t {
     Shift,   ///< shift(a, dx, dy)
     Random,  ///< random(probability, seed)
     Noise,   ///< noise(scaleCells, threshold, seed)
+    Height,  ///< height(>above, <below): ExprNode::above and ::below in metres
+    Slope,   ///< slope(>above, <below): ExprNode::above and ::below in degrees
+    Aspect,  ///< aspect(direction, within): ExprNode::direction and ::within in degrees
 };
 
 /// The neighbourhood of a morphology operation.
@@ -100,8 +128,14 @@ struct ExprNode {
     double scaleCells = 0.0;   ///< Noise: feature size in cells, >= 1
     double threshold = 0.0;    ///< Noise: fraction of cells covered, 0..1
     std::uint64_t seed = 0;    ///< Random/Noise: the expression's seed argument (0 when omitted)
-    int offset = 0;            ///< where the node was written: byte offset into the text
-    int length = 0;            ///< and its length in bytes
+    /// Height (metres), Slope (degrees): a cell is in when its value is > above and < below; the
+    /// bound not written is -infinity or +infinity.
+    double above = -std::numeric_limits<double>::infinity();
+    double below = std::numeric_limits<double>::infinity();
+    double direction = 0.0;  ///< Aspect: bearing of the downhill direction, degrees 0..360 clockwise from north
+    double within = 22.5;    ///< Aspect: half-width of the sector, degrees (0, 180]
+    int offset = 0;          ///< where the node was written: byte offset into the text
+    int length = 0;          ///< and its length in bytes
 };
 
 /// Conversions and seeds a document is compiled with.

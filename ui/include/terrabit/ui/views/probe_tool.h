@@ -55,8 +55,9 @@ public:
     /// Size of the rectangle and triangle probes and the character's width, ground metres.
     double sizeMetres() const { return mSizeMetres; }
     void setSizeMetres(double metres);
-    /// Cells blocking probes and the character ("building | water" by default). An expression that
-    /// does not compile is refused with its diagnostic and the old one stays.
+    /// Cells blocking probes and the character ("building | water | slope(>35deg)" by default:
+    /// the default walkability, where the slope part is empty without terrain). An expression
+    /// that does not compile is refused with its diagnostic and the old one stays.
     const QString& blockingExpression() const { return mBlocking; }
     core::Status setBlockingExpression(const QString& expression);
 
@@ -101,7 +102,7 @@ private:
     bool mWalking = false;
     ProbeShape mShape = ProbeShape::Point;
     double mSizeMetres = 4.0;
-    QString mBlocking = "building | water";
+    QString mBlocking = "building | water | slope(>35deg)";
     core::CollisionGrid mGrid;
     int mBlockingLayer = -1;
     std::optional<ProbeOutcome> mLast;

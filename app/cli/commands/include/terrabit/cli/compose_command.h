@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/core/io/map_layers.h"
@@ -21,6 +22,9 @@ struct ComposeCommand {
     std::filesystem::path outDir;
     std::uint64_t seed = 0;  ///< the scene seed for random() and noise()
     int threads = 0;         ///< 0: one per hardware thread; any count gives the same bits
+    /// Raster DEMs (any GDAL raster, any CRS; the finest wins where they overlap) that height(),
+    /// slope() and aspect() read; none: the flat world, where every relief layer is empty.
+    std::vector<std::filesystem::path> dems;
 };
 
 /// Checks the expression against the rules' layers before reading the map, reads and
@@ -28,10 +32,13 @@ struct ComposeCommand {
 ///   <out>/<quadkey>/result.tif   the mask (GeoTIFF, 1 bit per cell, EPSG:3857, DEFLATE)
 ///   <out>/<quadkey>/preview.png  the mask in colour over a light background
 ///   <out>/coverage.json          expression, zoom, seed, the latitude metres were converted at,
-///                                per tile and total: cells, square metres, fraction covered
+///                                the DEMs (when given), per tile and total: cells, square
+///                                metres, fraction covered
 /// and prints a one-line summary on `out`. Exit codes as the map commands: 0 done; 1 nothing
 /// usable was read or a file could not be written; 2 bad arguments or rules, or a bad
 /// expression, whose message (line, column, the line and a caret under the spot) goes to `err`.
+/// An expression that reads relief without a DEM is composed (every relief layer is empty) and
+/// a note on `err` says so.
 int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
                       const core::ProgressCallback& progress = {});
 

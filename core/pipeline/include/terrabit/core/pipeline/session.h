@@ -24,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -94,6 +95,15 @@ struct TerrainReport {
     std::uint64_t absurd = 0;             ///< samples where a DEM held an absurd value
     std::size_t tilesWithoutHeight = 0;   ///< tiles with at least one sample without height
 };
+
+/// The walkability rule of scenes with terrain: exportScene() gives the collision grid of a
+/// session with DEMs one more layer, kSteepLayer, after the scene's layers: the cells too steep
+/// to walk, which the default walkability counts as blocking (README, collision grid). The
+/// rules document's `expressions:` section may define `steep` itself (e.g. "slope(>40deg) -
+/// road"); else it is kSteepExpression. Without DEMs the collision grid is unchanged.
+inline constexpr std::string_view kSteepLayer = "steep";
+/// The default of kSteepLayer: cells steeper than 35° (relief, core/algebra/expression_ast.h).
+inline constexpr std::string_view kSteepExpression = "slope(>35deg)";
 
 class Session {
 public:
@@ -174,7 +184,10 @@ public:
     /// hash) and the layers' styles, the map's then the placed ones.
     ExportOptions exportOptions(std::vector<ExportFormat> formats, std::filesystem::path outDir) const;
     /// Writes `scene` (baked by this session) with layers(); empty rulesDocument and
-    /// layerStyles in `options` are filled in as exportOptions() does.
+    /// layerStyles in `options` are filled in as exportOptions() does. With terrain and the
+    /// collision format, the layers gain kSteepLayer over the scene's tiles (unless the map
+    /// already has a layer of that name). Errors: the export's; a `steep` expression of the
+    /// rules that does not evaluate (BadArguments).
     Result<ExportReport> exportScene(const Scene& scene, ExportOptions options,
                                      const ProgressCallback& progress = {}) const;
 
