@@ -159,6 +159,7 @@ private:
         osg::ref_ptr<osg::Group> surfaces;
         osg::ref_ptr<osg::Group> instances;
         Entry ground;
+        Entry plinths;  ///< on terrain: the tile's plinths, one mesh
         std::map<std::string, Entry, std::less<>> surfaceEntries;
         std::map<BlockKey, Entry> blocks;
     };
