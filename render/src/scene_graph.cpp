@@ -387,6 +387,7 @@ GraphCounts SceneGraph::counts() const {
     for (const auto& [tile, e] : mTiles) {
         c.groundDrawables += e.ground.node ? 1 : 0;
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
+        c.plinthDrawables += e.plinths.node ? 1 : 0;
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }
