@@ -290,15 +290,17 @@ private:
     /// NaN when none of them has a height. Corners without a height are left out.
     static std::pair<float, float> groundRange(std::span<const CellSpan> spans, detail::GroundSampler& ground) {
         float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
-        for (const CellSpan& span : spans) {
-            for (std::int64_t y = span.y; y <= span.y + 1; ++y) {
-                for (std::int64_t x = span.x0; x <= span.x1; ++x) {
-                    const float h = ground.corner(x, y);
-                    if (h != h) continue;
-                    lo = std::min(lo, h);
-                    hi = std::max(hi, h);
-                }
+        // Each row of corners once: a span's top corners with those of the span above it (the
+        // shape is convex, so the two ranges meet), its bottom corners with the span below.
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            const CellSpan& s = spans[i];
+            std::int64_t x0 = s.x0, x1 = s.x1;
+            if (i > 0 && spans[i - 1].y == s.y - 1) {
+                x0 = std::min(x0, spans[i - 1].x0);
+                x1 = std::max(x1, spans[i - 1].x1);
             }
+            ground.rowRange(s.y, x0, x1, lo, hi);
+            if (i + 1 == spans.size() || spans[i + 1].y != s.y + 1) ground.rowRange(s.y + 1, s.x0, s.x1, lo, hi);
         }
         if (lo > hi) return {terrain::kNoHeight, terrain::kNoHeight};
         return {lo, hi};

@@ -2,6 +2,7 @@
 // Private to placement: terrain heights as the passes read them, through a LayerSource's
 // heights() (terrain/height_tile.h). Without terrain every answer is kNoHeight.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "terrabit/core/geometry.h"
@@ -35,6 +36,36 @@ public:
             if (const terrain::HeightTile* h = heights(tx - 1, ty - 1)) return h->at(kTileCells, kTileCells);
         }
         return terrain::kNoHeight;
+    }
+
+    /// Folds the heights at corners (gx, gy), gx in [x0, x1] (both included), into [lo, hi];
+    /// corners without a height are left out. Reads each tile's row directly: the hot part of
+    /// a building's ground range.
+    void rowRange(std::int64_t gy, std::int64_t x0, std::int64_t x1, float& lo, float& hi) {
+        const std::int64_t ty = floorDiv(gy);
+        const int row = static_cast<int>(gy - ty * kTileCells);
+        for (std::int64_t x = x0; x <= x1;) {
+            const std::int64_t tx = floorDiv(x);
+            const std::int64_t end = std::min(x1, (tx + 1) * kTileCells);  // column 256 is the last
+            if (const terrain::HeightTile* h = heights(tx, ty)) {
+                const float* p = &h->heights[terrain::HeightTile::index(row, static_cast<int>(x - tx * kTileCells))];
+                for (std::int64_t k = 0; k <= end - x; ++k) {
+                    const float v = p[k];
+                    if (v != v) continue;
+                    lo = std::min(lo, v);
+                    hi = std::max(hi, v);
+                }
+            } else {
+                // Not in this tile: maybe on the edge of a neighbour that has heights.
+                for (std::int64_t gx = x; gx <= end; ++gx) {
+                    const float v = corner(gx, gy);
+                    if (v != v) continue;
+                    lo = std::min(lo, v);
+                    hi = std::max(hi, v);
+                }
+            }
+            x = end + 1;
+        }
     }
 
     /// The height at a point in global cells (bilinear, terrain::heightAt) from the tile holding

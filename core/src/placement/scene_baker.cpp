@@ -367,17 +367,26 @@ void sortSurfaces(Scene& scene) {
     });
 }
 
-/// With terrain: the lowest and highest height of the scene tiles' samples.
-void heightRange(const LayerSource& layers, std::span<const TileId> tiles, SceneStatistics& st) {
-    float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
-    for (const TileId& t : tiles) {
-        const terrain::HeightTile* h = layers.heights(t);
-        if (!h) continue;
+/// With terrain: the lowest and highest height of the scene tiles' samples (per tile in
+/// parallel; min and max do not depend on the order they are taken in).
+void heightRange(const LayerSource& layers, std::span<const TileId> tiles, int threads, SceneStatistics& st) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    std::vector<std::pair<float, float>> perTile(tiles.size(), {kInf, -kInf});
+    detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
+        const terrain::HeightTile* h = layers.heights(tiles[i]);
+        if (!h) return;
+        float lo = kInf, hi = -kInf;
         for (const float v : h->heights) {
             if (v != v) continue;
             lo = std::min(lo, v);
             hi = std::max(hi, v);
         }
+        perTile[i] = {lo, hi};
+    });
+    float lo = kInf, hi = -kInf;
+    for (const auto& [l, h] : perTile) {
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
     }
     if (lo <= hi) {
         st.minHeight = lo;
@@ -595,7 +604,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     makeBlocks(gathered.items, assets, used, scene);
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);
-    if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, scene.statistics);
+    if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, ctx.threads, scene.statistics);
     return scene;
 }
 
