@@ -268,6 +268,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, osgb, or all")
         ->capture_default_str();
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
+    // Terrain: buildings, plants and plinths stand on it; the scene's y = 0 is originHeight.
+    addDemOption(*cmd, c->dems);
     cmd->add_flag("--plain-nodes", c->plainNodes,
                   "glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it");
     cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")

@@ -65,6 +65,7 @@ void replaceOrAdd(osg::Group& group, osg::Node* old, osg::Node* node) {
 struct SceneGraph::TileInput {
     std::vector<const core::InstanceBlock*> blocks;
     std::vector<const core::SurfacePatch*> surfaces;
+    std::vector<const core::Plinth*> plinths;
     const MaskTiles* mask = nullptr;
     const std::vector<AssetModel>* models = nullptr;
     const std::vector<std::string>* assets = nullptr;
@@ -168,6 +169,12 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
         const auto it = inputs.find(p.tile);
         if (it != inputs.end()) it->second.surfaces.push_back(&p);
     }
+    if (mOptions.instances) {
+        for (const core::Plinth& p : scene.plinths) {
+            const auto it = inputs.find(p.tile);
+            if (it != inputs.end()) it->second.plinths.push_back(&p);
+        }
+    }
 
     // Tiles the scene no longer holds (among those this call looks at) go.
     for (auto it = mTiles.begin(); it != mTiles.end();) {
@@ -185,7 +192,7 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
 
 void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
     TileEntry& e = it->second;
-    mReport.removed += (e.ground.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
+    mReport.removed += (e.ground.node ? 1 : 0) + (e.plinths.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
     mTilesGroup->removeChild(e.group);
     mTiles.erase(it);
 }
@@ -305,6 +312,30 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     }
     e.surfaceEntries = std::move(surfaces);
 
+    // Plinths (scenes on terrain only): one mesh for the tile.
+    {
+        Fingerprint f;
+        for (const core::Plinth* p : input.plinths) {
+            for (const double v :
+                 {p->box.centre.x, p->box.centre.y, p->box.halfExtents.x, p->box.halfExtents.y, p->box.angle}) {
+                f.add(std::bit_cast<std::uint64_t>(v));
+            }
+            f.add(p->bottom);
+            f.add(p->top);
+        }
+        const std::uint64_t key = input.plinths.empty() ? 0 : f.value();
+        if (key == e.plinths.key && (key == 0 || e.plinths.node)) {
+            if (key != 0) ++mReport.kept;
+        } else {
+            osg::ref_ptr<osg::Node> node = makePlinthMesh(input.plinths);
+            if (node) node->setName("plinths " + tile.quadkey());
+            replaceOrAdd(*e.group, e.plinths.node.get(), node.get());
+            ++(e.plinths.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);
+            e.plinths.node = node;
+            e.plinths.key = key;
+        }
+    }
+
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).
     std::map<BlockKey, Entry> blocks;
     for (const core::InstanceBlock* b : input.blocks) {
@@ -356,6 +387,7 @@ GraphCounts SceneGraph::counts() const {
     for (const auto& [tile, e] : mTiles) {
         c.groundDrawables += e.ground.node ? 1 : 0;
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
+        c.plinthDrawables += e.plinths.node ? 1 : 0;
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }

@@ -117,4 +117,38 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
     return geode;
 }
 
+osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths) {
+    if (plinths.empty()) return nullptr;
+    osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
+    osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array;
+    vertices->reserve(plinths.size() * 20);
+    normals->reserve(plinths.size() * 20);
+    osg::ref_ptr<osg::DrawElementsUInt> triangles = new osg::DrawElementsUInt(GL_TRIANGLES);
+    triangles->reserve(plinths.size() * 30);
+    for (const core::Plinth* p : plinths) {
+        for (const core::PlinthFace& f : core::plinthFaces(*p)) {
+            const auto base = static_cast<GLuint>(vertices->size());
+            for (const core::Vec3f& c : f.corners) {
+                vertices->push_back({c.x, c.y, c.z});
+                normals->push_back({f.normal.x, f.normal.y, f.normal.z});
+            }
+            for (GLuint i : {0u, 1u, 2u, 0u, 2u, 3u}) triangles->push_back(base + i);
+        }
+    }
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0].set(150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f);
+    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
+    mesh->setName("plinths");
+    mesh->setVertexArray(vertices);
+    mesh->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
+    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
+    mesh->addPrimitiveSet(triangles);
+    mesh->setUseDisplayList(false);
+    mesh->setUseVertexBufferObjects(true);
+    litByColour(*mesh->getOrCreateStateSet());
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(mesh);
+    return geode;
+}
+
 }  // namespace terrabit::render

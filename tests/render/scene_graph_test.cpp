@@ -48,6 +48,37 @@ TEST(SceneGraph, OneDrawablePerAssetPerBlockWhateverTheInstanceCount) {
     }
 }
 
+TEST(SceneGraph, OnTerrainEachTileWithPlinthsDrawsThemAsOneMeshAndDropsItWhenTheyGo) {
+    AssetModelCache models;
+    core::Scene scene = test::syntheticScene();
+    scene.terrain = true;
+    // Two plinths in the first tile, one in the second.
+    for (const auto& [tile, centre] :
+         {std::pair{scene.tiles[0], core::Vec2{0.0, 0.0}}, std::pair{scene.tiles[0], core::Vec2{20.0, 5.0}},
+          std::pair{scene.tiles[1], core::Vec2{300.0, 5.0}}}) {
+        core::Plinth p;
+        p.tile = tile;
+        p.box.centre = centre;
+        p.box.halfExtents = {5.0, 4.0};
+        p.bottom = -1.0f;
+        p.top = 2.0f;
+        scene.plinths.push_back(p);
+    }
+    SceneGraph graph(test::shippedCatalogue(), models);
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.counts().plinthDrawables, 2u);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
+    // The same plinths again: the mesh is kept; without them it goes.
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().replaced + graph.lastUpdate().removed, 0u);
+    scene.plinths.clear();
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.counts().plinthDrawables, 0u);
+    EXPECT_EQ(graph.lastUpdate().removed, 2u) << "the two plinth meshes, nothing else";
+    EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().replaced, 0u);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
+}
+
 TEST(SceneGraph, EachBlockNodeDrawsItsBlocksInstancesOfItsModel) {
     AssetModelCache models;
     const core::Scene scene = test::syntheticScene();

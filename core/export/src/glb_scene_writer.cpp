@@ -116,7 +116,7 @@ private:
     }
 };
 
-/// Flat quads facing +Y, accumulated into one primitive.
+/// Quads (flat ones facing +Y unless told), accumulated into one primitive.
 struct QuadMesh {
     std::vector<float> positions;
     std::vector<float> normals;
@@ -124,11 +124,11 @@ struct QuadMesh {
 
     /// The rectangle's corners are scene points; a (north-west), b (south-west), c (south-east),
     /// d (north-east) — counter-clockwise seen from above.
-    void add(Vec3f a, Vec3f b, Vec3f c, Vec3f d) {
+    void add(Vec3f a, Vec3f b, Vec3f c, Vec3f d, Vec3f normal = {0.0f, 1.0f, 0.0f}) {
         const auto base = static_cast<std::uint32_t>(positions.size() / 3);
         for (const Vec3f& p : {a, b, c, d}) {
             positions.insert(positions.end(), {p.x, p.y, p.z});
-            normals.insert(normals.end(), {0.0f, 1.0f, 0.0f});
+            normals.insert(normals.end(), {normal.x, normal.y, normal.z});
         }
         indices.insert(indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
     }
@@ -153,6 +153,14 @@ tinygltf::Value georeference(const Scene& scene, const std::vector<TileId>& tile
     geo["frame"] = tinygltf::Value(
         std::string("metres on the ground (EPSG:3857 metres times cos(originLat)); +X east, +Y up, +Z south; origin at "
                     "(originLon, originLat), height 0"));
+    if (scene.terrain) {
+        // Only on terrain: a flat scene's file keeps its bytes.
+        geo["originHeight"] = tinygltf::Value(scene.originHeight);
+        geo["frame"] = tinygltf::Value(
+            std::string("metres on the ground (EPSG:3857 metres times cos(originLat)); +X east, +Y up, +Z south; "
+                        "origin at (originLon, originLat), height originHeight metres above the DEM's vertical "
+                        "datum (Y is the height above the datum less originHeight)"));
+    }
     tinygltf::Value::Object extras;
     extras["terrabit"] = tinygltf::Value(std::move(geo));
     return tinygltf::Value(std::move(extras));
@@ -186,6 +194,9 @@ public:
         // deterministic); the tiles themselves in Scene::tiles order.
         std::map<TileId, std::vector<const InstanceBlock*>> blocksOf;
         std::map<TileId, std::vector<const SurfacePatch*>> surfacesOf;
+        for (const Plinth& p : mScene.plinths) {
+            if (!only || p.tile == *only) mPlinthsOf[p.tile].push_back(&p);
+        }
         for (const InstanceBlock& b : mScene.blocks) {
             if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
         }
@@ -278,6 +289,17 @@ private:
             QuadMesh quads;
             addRects(quads, tile, s->rects, s->elevation);
             mesh.primitives.push_back(primitive(quads, surfaceMaterial(*s)));
+        }
+        // On terrain: the tile's plinths, one primitive.
+        if (const auto it = mPlinthsOf.find(tile); it != mPlinthsOf.end()) {
+            QuadMesh plinths;
+            for (const Plinth* p : it->second) {
+                for (const PlinthFace& f : plinthFaces(*p)) {
+                    plinths.add(f.corners[0], f.corners[1], f.corners[2], f.corners[3], f.normal);
+                }
+            }
+            if (mPlinthMaterial < 0) mPlinthMaterial = mBuilder.material("plinth", linearColour({150, 140, 125}), 0.9);
+            mesh.primitives.push_back(primitive(plinths, mPlinthMaterial));
         }
 
         tinygltf::Node node;
@@ -440,6 +462,8 @@ private:
     std::vector<float> mInstanceData[3];   ///< their floats, in block order
     std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
     std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
+    std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;  ///< the plinths of each tile written
+    int mPlinthMaterial = -1;
 };
 
 Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
@@ -535,6 +559,16 @@ Status checkSceneForExport(const Scene& scene) {
                 return Error{at + ": rectangle [" + std::to_string(r.x0) + ", " + std::to_string(r.x1) + ") x [" +
                              std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
             }
+        }
+    }
+    if (!std::isfinite(scene.originHeight)) return Error{"scene: the origin height is not finite"};
+    for (const Plinth& p : scene.plinths) {
+        const std::string at = "scene: a plinth of tile " + p.tile.quadkey();
+        if (!known(p.tile)) return Error{at + " is in a tile the scene does not list"};
+        if (!sourceOk(p.source)) return Error{at + " names a source outside the scene's"};
+        if (!isFinite(p.box.centre) || !isFinite(p.box.halfExtents) || !std::isfinite(p.box.angle) ||
+            !std::isfinite(p.bottom) || !std::isfinite(p.top) || p.bottom > p.top) {
+            return Error{at + " has a non-finite or upside-down box"};
         }
     }
     for (const BuildingRecord& b : scene.buildings) {

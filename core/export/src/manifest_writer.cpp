@@ -1,6 +1,8 @@
 #include "terrabit/core/export/manifest_writer.h"
 
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -116,16 +118,18 @@ Status writeBuildings(const Scene& scene, PieceWriter& w) {
             transform = json::array();
             for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
         }
-        const json record{
-            {"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
-            {"outcome", outcomeName(b.outcome)},
-            {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
-            {"target",
-             {{"centre", {b.target.centre.x, b.target.centre.y}},
-              {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
-              {"angle", b.target.angle}}},
-            {"tile", b.tile.quadkey()},
-            {"transform", transform}};
+        json record{{"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
+                    {"outcome", outcomeName(b.outcome)},
+                    {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
+                    {"target",
+                     {{"centre", {b.target.centre.x, b.target.centre.y}},
+                      {"halfExtents", {b.target.halfExtents.x, b.target.halfExtents.y}},
+                      {"angle", b.target.angle}}},
+                    {"tile", b.tile.quadkey()},
+                    {"transform", transform}};
+        if (scene.terrain && b.hasGround()) {
+            record["ground"] = json::array({floatJson(b.groundMin), floatJson(b.groundMax)});
+        }
         if (Status s = out.add(record.dump()); !s) return s;
     }
     out.finish();
@@ -147,6 +151,12 @@ ManifestStatistics ManifestStatistics::of(const Scene& scene) {
     out.vegetationInstances = st.vegetationInstances;
     out.requestedDensity = st.requestedDensity;
     out.achievedDensity = st.achievedDensity;
+    out.terrain = scene.terrain;
+    if (scene.terrain) {
+        out.buildingsBlockedBySlope = st.buildingsBlockedBySlope;
+        out.minHeight = st.minHeight;
+        out.maxHeight = st.maxHeight;
+    }
     return out;
 }
 
@@ -162,6 +172,15 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
         for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
             out.instancesPerAsset[id] = n.get<std::uint64_t>();
         }
+        if (st.contains("buildingsBlockedBySlope")) {
+            out.terrain = true;
+            out.buildingsBlockedBySlope = st.at("buildingsBlockedBySlope").get<std::uint64_t>();
+            const auto height = [](const nlohmann::json& v) {
+                return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+            };
+            out.minHeight = height(st.at("minHeight"));
+            out.maxHeight = height(st.at("maxHeight"));
+        }
         return out;
     } catch (const std::exception& e) {
         return Error{std::string("manifest: ") + e.what()};
@@ -175,20 +194,31 @@ void ManifestStatistics::add(const ManifestStatistics& other) {
     for (const auto& [id, n] : other.instancesPerAsset) instancesPerAsset[id] += n;
     vegetationCellsRequested += other.vegetationCellsRequested;
     vegetationInstances += other.vegetationInstances;
+    terrain = terrain || other.terrain;
+    buildingsBlockedBySlope += other.buildingsBlockedBySlope;
+    // NaN is "no height": the other side wins (fmin/fmax ignore one NaN).
+    minHeight = std::fmin(minHeight, other.minHeight);
+    maxHeight = std::fmax(maxHeight, other.maxHeight);
 }
 
 std::string ManifestStatistics::encode() const {
     nlohmann::json perAsset = nlohmann::json::object();
     for (const auto& [id, n] : instancesPerAsset) perAsset[id] = n;
-    return nlohmann::json{{"buildingsPlaced", buildingsPlaced},
-                          {"buildingsBlocked", buildingsBlocked},
-                          {"buildingsUnmatched", buildingsUnmatched},
-                          {"instancesPerAsset", perAsset},
-                          {"vegetationCellsRequested", vegetationCellsRequested},
-                          {"vegetationInstances", vegetationInstances},
-                          {"requestedDensity", requestedDensity},
-                          {"achievedDensity", achievedDensity}}
-        .dump();
+    nlohmann::json doc{{"buildingsPlaced", buildingsPlaced},
+                       {"buildingsBlocked", buildingsBlocked},
+                       {"buildingsUnmatched", buildingsUnmatched},
+                       {"instancesPerAsset", perAsset},
+                       {"vegetationCellsRequested", vegetationCellsRequested},
+                       {"vegetationInstances", vegetationInstances},
+                       {"requestedDensity", requestedDensity},
+                       {"achievedDensity", achievedDensity}};
+    if (terrain) {
+        const auto height = [](double v) { return v == v ? nlohmann::json(v) : nlohmann::json(nullptr); };
+        doc["buildingsBlockedBySlope"] = buildingsBlockedBySlope;
+        doc["minHeight"] = height(minHeight);
+        doc["maxHeight"] = height(maxHeight);
+    }
+    return doc.dump();
 }
 
 std::string manifestAssets(std::span<const std::string> assets) {
@@ -213,11 +243,17 @@ ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocume
     doc["seed"] = json(scene.seed).dump();
     doc["rulesSha256"] = json(sha256Hex(rulesDocument)).dump();
     doc["instanceCount"] = json(scene.instanceCount()).dump();
-    doc["frame"] = json{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
-                        {"zoom", scene.frame.zoom},
-                        {"metresPerCell", scene.frame.metresPerCell()},
-                        {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}}
-                       .dump();
+    json frame{{"origin", {{"lon", scene.frame.origin.lon}, {"lat", scene.frame.origin.lat}}},
+               {"zoom", scene.frame.zoom},
+               {"metresPerCell", scene.frame.metresPerCell()},
+               {"axes", "metres on the ground; +x east, +y up, +z south; origin at frame.origin"}};
+    if (scene.terrain) {
+        frame["originHeight"] = scene.originHeight;
+        frame["axes"] =
+            "metres on the ground; +x east, +y up, +z south; origin at frame.origin, y = 0 at frame.originHeight "
+            "metres above the DEM's vertical datum";
+    }
+    doc["frame"] = frame.dump();
     doc["statistics"] = ManifestStatistics::of(scene).encode();
     return doc;
 }

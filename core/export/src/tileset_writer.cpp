@@ -88,6 +88,12 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
             box.extend(groundToScene(g, high));
         }
     }
+    for (const Plinth& p : scene.plinths) {
+        if (p.tile != tile) continue;
+        for (const PlinthFace& f : plinthFaces(p)) {
+            for (const Vec3f& c : f.corners) box.extend(c);
+        }
+    }
     for (const InstanceBlock& b : scene.blocks) {
         if (b.tile != tile) continue;
         box.extend(b.bounds);
@@ -115,7 +121,8 @@ std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile) {
     // formulas, as every map source uses) → the ellipsoid, lifted along the local vertical.
     const auto exact = [&](double x, double y, double z) {
         const LonLat ll = mercatorToLonLat(scene.frame.groundToMercator({x, -z}));
-        return geodeticToEcef({ll.lon, ll.lat, y});
+        // On terrain y = 0 is originHeight above the datum, taken as the ellipsoid (0 when flat).
+        return geodeticToEcef({ll.lon, ll.lat, y + scene.originHeight});
     };
     const Vec2 centre =
         scene.frame.cellToGround({(double(tile.x) + 0.5) * kTileCells, (double(tile.y) + 0.5) * kTileCells});
@@ -141,7 +148,7 @@ std::array<double, 16> sceneToEcef(const Scene& scene, const TileId& tile) {
 /// The 3D Tiles region [west, south, east, north (radians), minHeight, maxHeight (metres)] that
 /// holds a scene-frame box once placed on the globe by `sceneToEcef` (with a few centimetres of
 /// margin).
-std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3f& box) {
+std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3f& box, double originHeight) {
     std::array<double, 6> r{std::numeric_limits<double>::max(),  std::numeric_limits<double>::max(),
                             -std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(),
                             std::numeric_limits<double>::max(),  -std::numeric_limits<double>::max()};
@@ -162,7 +169,7 @@ std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3
         r[4] = std::min(r[4], g.height);
         r[5] = std::max(r[5], g.height);
     }
-    r[4] = std::min<double>(r[4], box.min.y);
+    r[4] = std::min<double>(r[4], box.min.y + originHeight);
     return {r[0] - kRegionMarginRadians, r[1] - kRegionMarginRadians, r[2] + kRegionMarginRadians,
             r[3] + kRegionMarginRadians, r[4] - kRegionMarginMetres,  r[5] + kRegionMarginMetres};
 }
@@ -208,29 +215,33 @@ Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh>
     }
     try {
         const std::array<double, 16> fromEcef =
-            inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, 0.0}));
+            inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, scene.originHeight}));
         std::vector<TilesetLeaf> leaves;
         for (const TileId& t : scene.tiles) {
             const std::array<double, 16> toEcef = sceneToEcef(scene, t);
             // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
             // root · leaf; that product must be toEcef after undoing the turn.
             constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
-            leaves.push_back({t.quadkey(), sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes)),
+            leaves.push_back({t.quadkey(),
+                              sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes), scene.originHeight),
                               multiply(fromEcef, multiply(toEcef, kZupToYup))});
         }
-        return encodeTilesetLeaves(scene.frame, scene.seed, scene.tiles, std::move(leaves), contentFolder);
+        return encodeTilesetLeaves(scene.frame, scene.seed, scene.tiles, std::move(leaves), contentFolder,
+                                   scene.terrain ? std::optional<double>(scene.originHeight) : std::nullopt);
     } catch (const std::exception& e) {
         return Error{std::string("3D Tiles: ") + e.what()};
     }
 }
 
 Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t seed, std::span<const TileId> tiles,
-                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder) {
+                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder,
+                                        std::optional<double> originHeight) {
     if (leaves.empty()) return Error{"3D Tiles: the scene has no tiles"};
     try {
         std::sort(leaves.begin(), leaves.end(),
                   [](const TilesetLeaf& a, const TilesetLeaf& b) { return a.quadkey < b.quadkey; });
-        const std::array<double, 16> rootTransform = enuToEcef({frame.origin.lon, frame.origin.lat, 0.0});
+        const std::array<double, 16> rootTransform =
+            enuToEcef({frame.origin.lon, frame.origin.lat, originHeight.value_or(0.0)});
         // The root is the deepest quadkey every baked tile descends from.
         const std::string& front = leaves.front().quadkey;
         std::size_t common = front.size();
@@ -254,17 +265,16 @@ Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t 
 
         json quadkeyList = json::array();
         for (const TileId& t : tiles) quadkeyList.push_back(t.quadkey());
+        json georeference{{"originLon", frame.origin.lon},
+                          {"originLat", frame.origin.lat},
+                          {"zoom", frame.zoom},
+                          {"quadkeys", quadkeyList},
+                          {"seed", std::to_string(seed)}};
+        if (originHeight) georeference["originHeight"] = *originHeight;
         const json doc{{"asset",
                         {{"version", "1.1"},
                          {"generator", "Terrabit"},
-                         {"extras",
-                          {{"attribution", kOsmAttribution},
-                           {"terrabit",
-                            {{"originLon", frame.origin.lon},
-                             {"originLat", frame.origin.lat},
-                             {"zoom", frame.zoom},
-                             {"quadkeys", quadkeyList},
-                             {"seed", std::to_string(seed)}}}}}}},
+                         {"extras", {{"attribution", kOsmAttribution}, {"terrabit", std::move(georeference)}}}}},
                        {"geometricError", 2.0 * rootTile.sizeMercator() * frame.scale()},
                        {"root", std::move(root)}};
         return doc.dump(1) + "\n";

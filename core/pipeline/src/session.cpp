@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "terrabit/core/algebra/compose.h"
@@ -61,6 +62,7 @@ Result<SessionInput> projectInput(const project::Project& p, const std::filesyst
     SessionInput input;
     input.map.file = p.map;
     input.map.openOptions = p.openOptions;
+    input.dems = p.dems;
     if (!p.rulesText.empty()) {
         input.map.rulesText = p.rulesText;
         input.map.rulesName = "project rules";
@@ -199,6 +201,24 @@ TerrainReport Session::terrainReport() const {
     return mTerrainReport;
 }
 
+Result<double> Session::originHeight(LonLat origin) const {
+    if (!mDems) return 0.0;
+    auto atOrigin = groundHeight(lonLatToMercator(origin));
+    if (!atOrigin) return atOrigin.error();
+    if (*atOrigin == *atOrigin) return static_cast<double>(*atOrigin);
+    // No DEM reaches the origin: the lowest height of the whole bake's tiles (sampled once, as
+    // every bake of them samples them anyway), so every batch and shard finds the same.
+    float lowest = std::numeric_limits<float>::infinity();
+    for (const TileId& t : bakeIndex().tiles()) {
+        auto heights = heightTile(t);
+        if (!heights) return heights.error();
+        for (const float v : (*heights)->heights) {
+            if (v == v) lowest = std::min(lowest, v);
+        }
+    }
+    return std::isfinite(lowest) ? static_cast<double>(lowest) : 0.0;
+}
+
 std::vector<std::string> Session::warnings() const {
     std::vector<std::string> w = mMap->map.warnings;
     w.insert(w.end(), mMap->classified.warnings.begin(), mMap->classified.warnings.end());
@@ -288,6 +308,11 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
         mRulesInBaker = true;
     }
     if (options.threads == 0) options.threads = mThreads;
+    if (mDems && !options.originHeight) {
+        auto height = originHeight(options.origin ? *options.origin : placement::sceneOrigin(bakeIndex().tiles()));
+        if (!height) return height.error();
+        options.originHeight = *height;
+    }
     auto scene = b.bake(options);
     if (scene) mBaked = true;
     return scene;

@@ -20,7 +20,9 @@ std::vector<TileTally> tallyTiles(const Scene& scene, const AssetCatalogue& cata
         TileTally* t = find(b.tile);
         if (!t) continue;
         if (b.outcome == BuildingOutcome::Placed) ++t->buildingsPlaced;
-        if (b.outcome == BuildingOutcome::Blocked) ++t->buildingsBlocked;
+        if (b.outcome == BuildingOutcome::Blocked || b.outcome == BuildingOutcome::BlockedBySlope) {
+            ++t->buildingsBlocked;
+        }
         if (b.outcome == BuildingOutcome::NoModelFits) ++t->buildingsUnmatched;
     }
     // The category of each of the scene's assets, looked up once.

@@ -533,7 +533,8 @@ public:
         std::vector<TilesetLeaf> leaves;
         GroundFrame frame;
         std::uint64_t seed = 0;
-        std::optional<std::string> bake;  // origin, zoom and seed, which every shard must share
+        std::optional<std::string> bake;     // origin, zoom and seed, which every shard must share
+        std::optional<double> originHeight;  // on terrain
         std::size_t copied = 0;
         for (const Shard& s : mShards) {
             const std::string tilesetName = "3dtiles/tileset.json";
@@ -543,12 +544,12 @@ public:
             try {
                 const json doc = json::parse(*text);
                 const json& extras = doc.at("asset").at("extras").at("terrabit");
-                const std::string same = json{
-                    {"originLon", extras.at("originLon")},
-                    {"originLat", extras.at("originLat")},
-                    {"zoom", extras.at("zoom")},
-                    {"seed",
-                     extras.at("seed")}}.dump();
+                json sameJson{{"originLon", extras.at("originLon")},
+                              {"originLat", extras.at("originLat")},
+                              {"zoom", extras.at("zoom")},
+                              {"seed", extras.at("seed")}};
+                if (extras.contains("originHeight")) sameJson["originHeight"] = extras.at("originHeight");
+                const std::string same = sameJson.dump();
                 if (bake && *bake != same) {
                     return Error{(s.folder / tilesetName).string() + ": a tileset of a different bake (" + same +
                                  " against " + *bake + ")"};
@@ -557,6 +558,7 @@ public:
                 frame.origin = {extras.at("originLon").get<double>(), extras.at("originLat").get<double>()};
                 frame.zoom = extras.at("zoom").get<int>();
                 seed = std::stoull(extras.at("seed").get<std::string>());
+                if (extras.contains("originHeight")) originHeight = extras.at("originHeight").get<double>();
                 std::vector<const json*> stack{&doc.at("root")};
                 while (!stack.empty()) {
                     const json& node = *stack.back();
@@ -583,7 +585,7 @@ public:
             }
         }
         if (leaves.empty()) return Status::success();
-        auto tileset = encodeTilesetLeaves(frame, seed, mTiles, std::move(leaves), "tiles");
+        auto tileset = encodeTilesetLeaves(frame, seed, mTiles, std::move(leaves), "tiles", originHeight);
         if (!tileset) return tileset.error();
         if (Status s = writeFileAtomically(mOut / "3dtiles" / "tileset.json", *tileset); !s) return s;
         mReport << "  " << (mOut / "3dtiles" / "tileset.json").string() << " (" << copied << " tile contents)\n";

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "ground_p.h"
 #include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
@@ -261,6 +262,9 @@ private:
             const auto b = mBlocking.hashes.find(n);
             k = hashCombine(k, b == mBlocking.hashes.end() ? 0 : b->second);
         }
+        // On terrain a footprint's base and slope come from the heights it covers (up to the
+        // neighbours).
+        if (mCtx.terrain) k = hashCombine(k, mCtx.hashes->heightNeighbourhood(t));
         for (int dy = -2; dy <= 2; ++dy) {
             for (int dx = -2; dx <= 2; ++dx) {
                 const auto n = t.neighbour(dx, dy);
@@ -276,15 +280,36 @@ private:
         out.buildings.clear();
         out.warnings.clear();
         const CellRegion region = CellRegion::around(t);
+        detail::GroundSampler ground(*mCtx.layers, t.zoom);
         for (const std::uint32_t i : mOwned.find(t)->second) {
-            out.buildings.push_back(placeBuilding(mTargets[i], t, region, s, out.warnings));
+            out.buildings.push_back(placeBuilding(mTargets[i], t, region, s, ground, out.warnings));
         }
+    }
+
+    /// The lowest and highest height at every corner of every cell of the spans, metres; both
+    /// NaN when none of them has a height. Corners without a height are left out.
+    static std::pair<float, float> groundRange(std::span<const CellSpan> spans, detail::GroundSampler& ground) {
+        float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
+        // Each row of corners once: a span's top corners with those of the span above it (the
+        // shape is convex, so the two ranges meet), its bottom corners with the span below.
+        for (std::size_t i = 0; i < spans.size(); ++i) {
+            const CellSpan& s = spans[i];
+            std::int64_t x0 = s.x0, x1 = s.x1;
+            if (i > 0 && spans[i - 1].y == s.y - 1) {
+                x0 = std::min(x0, spans[i - 1].x0);
+                x1 = std::max(x1, spans[i - 1].x1);
+            }
+            ground.rowRange(s.y, x0, x1, lo, hi);
+            if (i + 1 == spans.size() || spans[i + 1].y != s.y + 1) ground.rowRange(s.y + 1, s.x0, s.x1, lo, hi);
+        }
+        if (lo > hi) return {terrain::kNoHeight, terrain::kNoHeight};
+        return {lo, hi};
     }
 
     /// Tries the footprint's fits, tightest first, until one is clear of what is placed and
     /// what blocks.
     PlacedBuilding placeBuilding(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
-                                 std::vector<std::string>& warnings) {
+                                 detail::GroundSampler& ground, std::vector<std::string>& warnings) {
         const Feature& f = *target.feature;
         PlacedBuilding b;
         b.featureId = f.id;
@@ -298,6 +323,7 @@ private:
             s.fits, boxW * boxD,
             draw(hashCombine(hashCombine(mPassKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
         bool inReach = false;
+        bool tooSteep = false;  // a fit was clear, but the ground under it too steep
         for (const ModelFit& fit : s.fits) {
             const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
             const double mw = fit.turned ? a.footprint.depth : a.footprint.width;
@@ -311,14 +337,33 @@ private:
             inReach = true;
             // This code is hot: every fit of every building ends here until one is clear.
             if (!mOccupancy->isClear(s.spans, &mBlocking.mask)) continue;
+            // On terrain: the ground under every cell the model covers, and its step.
+            std::pair<float, float> range{terrain::kNoHeight, terrain::kNoHeight};
+            if (mCtx.terrain) {
+                range = groundRange(s.spans, ground);
+                if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
+                    tooSteep = true;
+                    continue;
+                }
+            }
             mOccupancy->mark(s.spans);
             b.footprintCells = cells;
+            b.placedBox = placed;
             b.record.outcome = BuildingOutcome::Placed;
             b.record.asset = fit.asset;
             b.record.placement = placement(target, fit, a, f);
+            b.record.groundMin = range.first;
+            b.record.groundMax = range.second;
+            // The base is the lowest ground under it: nothing of it floats (its plinth fills up to
+            // groundMax). Where no DEM reaches it stands at the origin's height.
+            if (range.first == range.first) {
+                b.record.placement.position.y = static_cast<float>(double(range.first) - mCtx.originHeight);
+            }
             return b;
         }
-        if (inReach) {
+        if (tooSteep) {
+            b.record.outcome = BuildingOutcome::BlockedBySlope;
+        } else if (inReach) {
             b.record.outcome = BuildingOutcome::Blocked;
         } else if (!s.fits.empty()) {
             warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +

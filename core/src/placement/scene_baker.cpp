@@ -8,6 +8,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "ground_p.h"
 #include "pass_frame_p.h"
 #include "terrabit/core/placement/placement_hash.h"
 
@@ -122,6 +123,35 @@ std::uint64_t commonKeyOf(std::uint64_t seed, const GroundFrame& frame, const As
     return common;
 }
 
+/// The frame's terrain: whether the bake stands on heights, and the height of y = 0
+/// (BakeOptions::originHeight).
+void terrainOf(const BakeOptions& options, const LayerSource& layers, std::span<const TileId> reach,
+               std::span<const TileId> baked, PassContext& ctx) {
+    if (options.originHeight) {
+        ctx.terrain = true;
+        ctx.originHeight = *options.originHeight;
+        return;
+    }
+    ctx.terrain =
+        std::any_of(reach.begin(), reach.end(), [&](const TileId& t) { return layers.heights(t) != nullptr; });
+    if (!ctx.terrain) return;
+    detail::GroundSampler ground(layers, ctx.frame.zoom);
+    const float atOrigin = ground.at(ctx.frame.mercatorToCell(lonLatToMercator(ctx.frame.origin)));
+    if (atOrigin == atOrigin) {
+        ctx.originHeight = atOrigin;
+        return;
+    }
+    float lowest = std::numeric_limits<float>::infinity();
+    for (const TileId& t : baked) {
+        if (const terrain::HeightTile* h = layers.heights(t)) {
+            for (const float v : h->heights) {
+                if (v == v) lowest = std::min(lowest, v);
+            }
+        }
+    }
+    ctx.originHeight = std::isfinite(lowest) ? lowest : 0.0;
+}
+
 /// A pass's result for a tile, or nullptr when the pass or the tile has none.
 template <class Pass>
 auto resultOf(const std::unordered_map<std::string, Pass>& passes, const std::string& name, const TileId& t)
@@ -145,14 +175,22 @@ struct Record {
     BuildingRecord record;
 };
 
+/// A plinth with its building's id, until the ids are numbered.
+struct PlinthItem {
+    const std::string* featureId = nullptr;
+    Plinth plinth;
+};
+
 /// What the passes' results hand to the scene, in pass order, then tile order.
 struct Gathered {
     std::vector<Item> items;
     std::vector<Record> records;
+    std::vector<PlinthItem> plinths;
     double requestedTotal = 0.0;  ///< vegetation instances asked for, summed in this order
 };
 
-void gatherBuildings(const TileBuildings& r, const TileId& t, const GroundFrame& frame, int blockCells, Gathered& out) {
+void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext& ctx, int blockCells, Gathered& out) {
+    const GroundFrame& frame = ctx.frame;
     const auto local = [&](double v, std::uint32_t tileIndex) {
         const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
         return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
@@ -164,6 +202,15 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const GroundFrame&
         const Vec2 cell = frame.groundToCell(b.record.target.centre);
         out.items.push_back({t, local(cell.x, t.x) / blockCells, local(cell.y, t.y) / blockCells, b.record.asset,
                              b.record.placement, &b.featureId});
+        // On terrain, ground that rises under the footprint gets a plinth up to its highest.
+        if (ctx.terrain && b.record.hasGround() && b.record.groundMax > b.record.groundMin) {
+            Plinth p;
+            p.tile = t;
+            p.box = b.placedBox;
+            p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
+            p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
+            out.plinths.push_back({&b.featureId, p});
+        }
     }
 }
 
@@ -225,9 +272,19 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
             case BuildingOutcome::NoModelFits:
                 ++scene.statistics.buildingsUnmatched;
                 break;
+            case BuildingOutcome::BlockedBySlope:
+                ++scene.statistics.buildingsBlockedBySlope;
+                break;
         }
         scene.buildings.push_back(r.record);
     }
+    for (PlinthItem& p : g.plinths) {
+        p.plinth.source = sourceOf.at(*p.featureId);
+        scene.plinths.push_back(p.plinth);
+    }
+    std::sort(scene.plinths.begin(), scene.plinths.end(), [](const Plinth& a, const Plinth& b) {
+        return a.tile != b.tile ? northToSouth(a.tile, b.tile) : a.source < b.source;
+    });
     for (Item& i : g.items) {
         i.asset = sceneAsset.at(i.asset);
         // Building instances name their footprint as their source.
@@ -308,6 +365,33 @@ void sortSurfaces(Scene& scene) {
         if (a.tile != b.tile) return northToSouth(a.tile, b.tile);
         return a.layer < b.layer;
     });
+}
+
+/// With terrain: the lowest and highest height of the scene tiles' samples (per tile in
+/// parallel; min and max do not depend on the order they are taken in).
+void heightRange(const LayerSource& layers, std::span<const TileId> tiles, int threads, SceneStatistics& st) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    std::vector<std::pair<float, float>> perTile(tiles.size(), {kInf, -kInf});
+    detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
+        const terrain::HeightTile* h = layers.heights(tiles[i]);
+        if (!h) return;
+        float lo = kInf, hi = -kInf;
+        for (const float v : h->heights) {
+            if (v != v) continue;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        perTile[i] = {lo, hi};
+    });
+    float lo = kInf, hi = -kInf;
+    for (const auto& [l, h] : perTile) {
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
+    }
+    if (lo <= hi) {
+        st.minHeight = lo;
+        st.maxHeight = hi;
+    }
 }
 
 void computeDensities(double requestedTotal, SceneStatistics& st) {
@@ -415,6 +499,9 @@ Result<Scene> SceneBaker::BakeRun::run() {
 
     // The placed layers start clear over the baked tiles and their neighbours.
     const std::vector<TileId> reach = detail::tilesAround(ctx.order);
+    terrainOf(mOptions, *mBaker.mBase, reach, *baked, ctx);
+    if (ctx.terrain)
+        ctx.commonKey = hashCombine(hashCombine(ctx.commonKey, std::uint64_t{0x7465727261696e}), ctx.originHeight);
     *mBaker.mLayers = PlacementLayers(*mBaker.mBase);
     mBaker.mLayers->placedBuildings() = OccupancyMap(reach);
     mBaker.mLayers->placedVegetation() = OccupancyMap(reach);
@@ -423,6 +510,7 @@ Result<Scene> SceneBaker::BakeRun::run() {
     for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
     mBaker.mHashes.clear();
     mBaker.mHashes.compute(*mBaker.mLayers, reach, all, ctx.threads);
+    if (ctx.terrain) mBaker.mHashes.computeHeights(*mBaker.mBase, reach, ctx.threads);
 
     if (Status s = runPasses(ctx, reach); !s) return s.error();
     const std::size_t passCount = mBaker.mRules.passes().size();
@@ -484,6 +572,8 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     scene.seed = ctx.sceneSeed;
     scene.blockCells = mOptions.blockCells;
     scene.tiles = std::move(tiles);  // row-major
+    scene.terrain = ctx.terrain;
+    scene.originHeight = ctx.terrain ? ctx.originHeight : 0.0;
     Gathered gathered;
     for (std::size_t passIndex = 0; passIndex < mBaker.mRules.passes().size(); ++passIndex) {
         const PassRule& pass = mBaker.mRules.passes()[passIndex];
@@ -491,7 +581,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
             switch (pass.kind) {
                 case PassKind::Buildings:
                     if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
-                        gatherBuildings(*r, t, ctx.frame, mOptions.blockCells, gathered);
+                        gatherBuildings(*r, t, ctx, mOptions.blockCells, gathered);
                     }
                     break;
                 case PassKind::Surface:
@@ -514,6 +604,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     makeBlocks(gathered.items, assets, used, scene);
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);
+    if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, ctx.threads, scene.statistics);
     return scene;
 }
 

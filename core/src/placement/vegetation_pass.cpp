@@ -9,6 +9,7 @@
 #include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/placement_hash.h"
+#include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::core::placement {
 
@@ -99,6 +100,8 @@ private:
         for (std::size_t i = 0; i < frame.tileCount(); ++i) {
             const TileId& t = frame.tile(i);
             std::uint64_t k = hashCombine(detail::tileKey(ruleKey, t), hashes.neighbourhood(t, layersRead));
+            // On terrain a plant stands on the heights at its trunk, which may lie in a neighbour.
+            if (mCtx.terrain) k = hashCombine(k, hashes.heightNeighbourhood(t));
             const std::vector<TileId> around = neighbourhoodOf(t);
             for (std::size_t c = 0; c < mPlans.size(); ++c) {
                 const bool present = std::any_of(around.begin(), around.end(),
@@ -302,6 +305,8 @@ private:
         out.trunks.reset();
         out.tallies = own.tallies;
         const CandidatesAround around = candidatesAround(t);
+        // A trunk stays within its cell (jitter ≤ 1 cell), so within the tile: its heights.
+        const terrain::HeightTile* ground = mCtx.terrain ? mCtx.layers->heights(t) : nullptr;
         for (const std::uint32_t packed : own.cells) {
             const std::uint32_t index = packed >> 8;
             const std::size_t c = packed & 0xff;
@@ -320,13 +325,22 @@ private:
             p.cellY = static_cast<std::uint8_t>(y);
             const float scale =
                 static_cast<float>(cr.minScale + unitInterval(draw(h, 3)) * (cr.maxScale - cr.minScale));
-            p.instance.position = groundToScene(mCtx.frame.cellToGround(pos), 0.0);
+            p.instance.position = groundToScene(mCtx.frame.cellToGround(pos), standHeight(ground, t, pos));
             p.instance.yaw = static_cast<float>(unitInterval(draw(h, 2)) * 2.0 * std::numbers::pi);
             p.instance.scale = {scale, scale, scale};
             out.instances.push_back(p);
             out.trunks.set(x, y);
             ++out.tallies[c].instances;
         }
+    }
+
+    /// The scene y a plant at `pos` (global cells) stands at: 0 on the flat world; on terrain the
+    /// height at its trunk less the origin's (0 where no DEM reaches).
+    double standHeight(const terrain::HeightTile* ground, const TileId& t, Vec2 pos) const {
+        if (!ground || ground->heights.size() != terrain::kHeightSampleCount) return 0.0;
+        const float h =
+            terrain::heightAt(*ground, {pos.x - double(t.x) * kTileCells, pos.y - double(t.y) * kTileCells});
+        return h == h ? static_cast<double>(h) - mCtx.originHeight : 0.0;
     }
 
     const PassRule& mPass;

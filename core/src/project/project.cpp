@@ -176,9 +176,10 @@ public:
     Result<Project> read(const Json& doc) {
         Project p;
         if (!doc.is_object()) return fail({}, false, "a project is a JSON object ({ … })");
-        static const char* const kKeys[] = {
-            "format",     "version",     "map",  "open_options", "zoom",     "tiles",   "rules_file",    "rules_text",
-            "rule_edits", "expressions", "seed", "camera",       "map_view", "overlay", "hidden_layers", "export"};
+        static const char* const kKeys[] = {"format",        "version",     "map",        "open_options", "dem",
+                                            "zoom",          "tiles",       "rules_file", "rules_text",   "rule_edits",
+                                            "seed",          "expressions", "camera",     "map_view",     "overlay",
+                                            "hidden_layers", "export"};
         if (!checkKeys(doc, {}, kKeys)) return *mError;
 
         if (!doc.contains("format") || !doc["format"].is_string() ||
@@ -199,6 +200,13 @@ public:
 
         if (!path(doc, {"map"}, p.map)) return *mError;
         if (!strings(doc, {"open_options"}, p.openOptions)) return *mError;
+        std::vector<std::string> dems;
+        if (!strings(doc, {"dem"}, dems)) return *mError;
+        for (std::size_t i = 0; i < dems.size(); ++i) {
+            if (dems[i].empty()) return fail({"dem", i}, false, "expected the path of a DEM file, not \"\"");
+            const std::filesystem::path d(dems[i]);
+            p.dems.push_back((d.is_absolute() ? d : mBaseDir / d).lexically_normal());
+        }
         if (doc.contains("zoom")) {
             std::int64_t z = 0;
             if (!integer(doc["zoom"], {"zoom"}, z)) return *mError;
@@ -514,6 +522,11 @@ std::string serializeProject(const Project& p, const std::filesystem::path& base
     doc["version"] = kProjectVersion;
     if (!p.map.empty()) doc["map"] = storedPath(p.map, baseDir);
     if (!p.openOptions.empty()) doc["open_options"] = p.openOptions;
+    if (!p.dems.empty()) {
+        Json dems = Json::array();
+        for (const std::filesystem::path& d : p.dems) dems.push_back(storedPath(d, baseDir));
+        doc["dem"] = dems;
+    }
     doc["zoom"] = p.zoom;
     doc["tiles"] = p.tiles;
     if (!p.rulesFile.empty()) doc["rules_file"] = storedPath(p.rulesFile, baseDir);

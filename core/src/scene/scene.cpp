@@ -39,8 +39,31 @@ const char* outcomeName(BuildingOutcome outcome) {
             return "no model fits";
         case BuildingOutcome::Blocked:
             return "blocked";
+        case BuildingOutcome::BlockedBySlope:
+            return "blocked: slope";
     }
     return "unknown";
+}
+
+std::array<PlinthFace, 5> plinthFaces(const Plinth& p) {
+    const double c = std::cos(p.box.angle), s = std::sin(p.box.angle);
+    const Vec2 u{c, s}, v{-s, c};  // the box's width and depth axes, ground (east, north)
+    const double hx = p.box.halfExtents.x + kPlinthOutsetMetres, hy = p.box.halfExtents.y + kPlinthOutsetMetres;
+    // Counter-clockwise seen from above (east, north).
+    const std::array<Vec2, 4> g{p.box.centre - u * hx - v * hy, p.box.centre + u * hx - v * hy,
+                                p.box.centre + u * hx + v * hy, p.box.centre - u * hx + v * hy};
+    std::array<PlinthFace, 5> faces;
+    for (std::size_t i = 0; i < 4; ++i) {
+        const Vec2 a = g[i], b = g[(i + 1) % 4];
+        const Vec2 out = i == 0 ? v * -1.0 : i == 1 ? u : i == 2 ? v : u * -1.0;
+        faces[i].corners = {groundToScene(a, p.bottom), groundToScene(b, p.bottom), groundToScene(b, p.top),
+                            groundToScene(a, p.top)};
+        faces[i].normal = {static_cast<float>(out.x), 0.0f, static_cast<float>(-out.y)};
+    }
+    faces[4].corners = {groundToScene(g[0], p.top), groundToScene(g[1], p.top), groundToScene(g[2], p.top),
+                        groundToScene(g[3], p.top)};
+    faces[4].normal = {0.0f, 1.0f, 0.0f};
+    return faces;
 }
 
 std::size_t Scene::instanceCount() const {

@@ -58,3 +58,40 @@ TEST(Scene, InstanceCountSumsBlocks) {
     s.blocks[1].instances.resize(4);
     EXPECT_EQ(s.instanceCount(), 7u);
 }
+
+TEST(Scene, APlinthsFacesCloseItsFootprintGrownByTheOutsetAndFaceOutwards) {
+    Plinth p;
+    p.box.centre = {100.0, -40.0};
+    p.box.halfExtents = {6.0, 4.0};
+    p.box.angle = 0.7;
+    p.bottom = -3.0f;
+    p.top = 2.5f;
+    const std::array<PlinthFace, 5> faces = plinthFaces(p);
+    const Vec3f centre = groundToScene(p.box.centre, 0.5 * (p.bottom + p.top));
+    for (const PlinthFace& f : faces) {
+        const Vec3f& a = f.corners[0];
+        const Vec3f& b = f.corners[1];
+        const Vec3f& c = f.corners[2];
+        const Vec3f ab{b.x - a.x, b.y - a.y, b.z - a.z}, ac{c.x - a.x, c.y - a.y, c.z - a.z};
+        // Counter-clockwise seen from outside: the winding's normal is the face's normal.
+        const Vec3f n{ab.y * ac.z - ab.z * ac.y, ab.z * ac.x - ab.x * ac.z, ab.x * ac.y - ab.y * ac.x};
+        const float len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+        ASSERT_GT(len, 0.0f);
+        EXPECT_NEAR(n.x / len, f.normal.x, 1e-5f);
+        EXPECT_NEAR(n.y / len, f.normal.y, 1e-5f);
+        EXPECT_NEAR(n.z / len, f.normal.z, 1e-5f);
+        // Outwards: from the box's centre to the face.
+        EXPECT_GT((a.x - centre.x) * f.normal.x + (a.y - centre.y) * f.normal.y + (a.z - centre.z) * f.normal.z, 0.0f);
+        for (const Vec3f& q : f.corners) {
+            EXPECT_TRUE(q.y == p.bottom || q.y == p.top);
+            // Every corner lies on the grown rectangle: |along| = half width + outset, or depth.
+            const double dx = q.x - p.box.centre.x, dn = -q.z - p.box.centre.y;
+            const double along = dx * std::cos(p.box.angle) + dn * std::sin(p.box.angle);
+            const double across = -dx * std::sin(p.box.angle) + dn * std::cos(p.box.angle);
+            EXPECT_NEAR(std::abs(along), 6.0 + kPlinthOutsetMetres, 1e-4);
+            EXPECT_NEAR(std::abs(across), 4.0 + kPlinthOutsetMetres, 1e-4);
+        }
+    }
+    EXPECT_EQ(faces[4].normal, (Vec3f{0.0f, 1.0f, 0.0f})) << "the last face is the top";
+    for (const Vec3f& q : faces[4].corners) EXPECT_EQ(q.y, p.top);
+}

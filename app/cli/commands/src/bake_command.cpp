@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <unordered_set>
@@ -49,7 +51,10 @@ struct BakeTotals {
     std::uint64_t seed = 0;
     LonLat origin;
     std::vector<placement::PassReport> passes;  ///< tiles run and time summed over the batches
-    std::size_t placed = 0, blocked = 0, unmatched = 0;
+    std::size_t placed = 0, blocked = 0, unmatched = 0, blockedBySlope = 0;
+    bool terrain = false;
+    double originHeight = 0.0;
+    double minHeight = std::numeric_limits<double>::quiet_NaN(), maxHeight = minHeight;
     std::size_t instances = 0, blocks = 0;
     std::map<std::string, std::size_t> perAsset;  ///< sorted, like Scene::assets
     std::size_t vegetationCells = 0, vegetationInstances = 0;
@@ -76,6 +81,11 @@ struct BakeTotals {
         placed += s.buildingsPlaced;
         blocked += s.buildingsBlocked;
         unmatched += s.buildingsUnmatched;
+        blockedBySlope += s.buildingsBlockedBySlope;
+        terrain = terrain || scene.terrain;
+        originHeight = scene.originHeight;
+        minHeight = std::fmin(minHeight, s.minHeight);
+        maxHeight = std::fmax(maxHeight, s.maxHeight);
         instances += scene.instanceCount();
         blocks += scene.blocks.size();
         for (std::size_t a = 0; a < scene.assets.size(); ++a) perAsset[scene.assets[a]] += s.instancesPerAsset[a];
@@ -375,8 +385,16 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
             << placement::passKindName(p.kind) << std::setw(7) << p.tilesRun << " tiles " << std::setw(9)
             << fixed(p.milliseconds, 1) << " ms\n";
     }
+    if (s.terrain) {
+        out << "terrain: origin height " << fixed(s.originHeight, 2) << " m; heights "
+            << (s.minHeight == s.minHeight ? fixed(s.minHeight, 2) + " .. " + fixed(s.maxHeight, 2) + " m"
+                                           : std::string("none"))
+            << " above the DEM's datum\n";
+    }
     out << "buildings: " << s.placed << " placed, " << s.blocked << " blocked, " << s.unmatched
-        << " with no model that fits\n";
+        << " with no model that fits";
+    if (s.terrain) out << ", " << s.blockedBySlope << " blocked by slope";
+    out << "\n";
     out << "instances: " << s.instances << " in " << s.blocks << " blocks of " << command.blockCells << "×"
         << command.blockCells << " cells\n";
     for (const auto& [asset, n] : s.perAsset) {
@@ -437,6 +455,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     input.catalogueFile = command.catalogue;
     input.threads = command.threads;
     input.rasterize = !mayStream;
+    input.dems = command.dems;
     auto opened = pipeline::Session::open(std::move(input), BakeRun::scaled(progress, 0.0, mayStream ? 0.2 : 0.5));
     if (!opened) return failure(err, opened.error());
     pipeline::Session& session = **opened;

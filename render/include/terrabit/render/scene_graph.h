@@ -57,7 +57,7 @@ struct SceneGraphOptions {
 };
 
 /// How many sub-graphs the last setScene/updateTile kept, added, replaced and removed (ground
-/// quads, surface meshes and instanced blocks each count as one).
+/// quads, surface meshes, a tile's plinths and instanced blocks each count as one).
 struct UpdateReport {
     std::size_t kept = 0;
     std::size_t added = 0;
@@ -70,10 +70,11 @@ struct GraphCounts {
     std::size_t tiles = 0;
     std::size_t groundDrawables = 0;     ///< one per tile with ground
     std::size_t surfaceDrawables = 0;    ///< one per surface patch
+    std::size_t plinthDrawables = 0;     ///< on terrain: one per tile with plinths
     std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
     std::size_t instances = 0;           ///< instances those draw
     /// Every drawable of the scene part (not overlays or probes): one draw call each.
-    std::size_t drawables() const { return groundDrawables + surfaceDrawables + instancedDrawables; }
+    std::size_t drawables() const { return groundDrawables + surfaceDrawables + plinthDrawables + instancedDrawables; }
 };
 
 class SceneGraph {
@@ -159,6 +160,7 @@ private:
         osg::ref_ptr<osg::Group> surfaces;
         osg::ref_ptr<osg::Group> instances;
         Entry ground;
+        Entry plinths;  ///< on terrain: the tile's plinths, one mesh
         std::map<std::string, Entry, std::less<>> surfaceEntries;
         std::map<BlockKey, Entry> blocks;
     };

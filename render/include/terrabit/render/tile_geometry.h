@@ -3,6 +3,8 @@
 /// map to the scene frame through the scene's GroundFrame; within a tile that map is a scale and
 /// a translation, so a tile is an axis-aligned rectangle of the ground.
 
+#include <span>
+
 #include <osg/Geode>
 #include <osg/Image>
 #include <osg/Vec3d>
@@ -41,5 +43,9 @@ osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref
 /// A road or water surface: two triangles per merged cell rectangle, flat at the patch's
 /// elevation, in its colour, lit from above. nullptr for a patch without rectangles.
 osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const core::SurfacePatch& patch);
+
+/// A tile's plinths (on terrain): each one's faces (core::plinthFaces: four sides and the top,
+/// scene metres) as triangles in a stone colour, lit. nullptr when there are none.
+osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths);
 
 }  // namespace terrabit::render

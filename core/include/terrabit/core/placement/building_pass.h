@@ -8,6 +8,12 @@
 /// occupancy (buildings placed so far, plus the rules' blocked_by mask): the first clear one is
 /// placed and ORed in. Each building ends placed, "no model fits" or "blocked".
 ///
+/// On terrain (PassContext::terrain): a clear fit also reads the heights at every corner of
+/// every cell its footprint covers. When they differ by more than the rule's max_ground_step the
+/// fit is skipped; a building whose clear fits were all skipped so is "blocked: slope". A placed
+/// building stands at the lowest of those heights (its record keeps the lowest and highest) and
+/// the scene draws a plinth up to the highest.
+///
 /// Across tiles: a building belongs to the tile holding its box's centre and its footprint may
 /// reach that tile's eight neighbours (a fit reaching farther is skipped, with a warning). Tiles
 /// run in 9 phases by (x mod 3, y mod 3): tiles of one phase lie at least 3 apart, so the regions
@@ -40,6 +46,9 @@ struct PlacedBuilding {
     BuildingRecord record;
     /// The placed footprint rectangle in global cells (corners in order); zero unless placed.
     std::array<Vec2, 4> footprintCells{};
+    /// The placed model's footprint rectangle, ground metres (the target box at the model's
+    /// scaled size); unset unless placed.
+    OrientedBox placedBox;
 };
 
 /// The footprints one tile owns, in the order they were tried, and what the tile had to say.

@@ -32,10 +32,20 @@ public:
     std::uint64_t at(const TileId& tile, int layer) const;
     /// The listed layers over the tile and its 8 neighbours, folded into one hash.
     std::uint64_t neighbourhood(const TileId& tile, std::span<const int> layers) const;
-    void clear() { mHashes.clear(); }
+    /// (Re)computes the hashes of the listed tiles' heights (LayerSource::heights): a tile
+    /// without heights hashes to 0. Only bakes on terrain call it.
+    void computeHeights(const LayerSource& source, std::span<const TileId> tiles, int threads);
+    /// The height hashes of the tile and its 8 neighbours folded into one; the same constant for
+    /// every tile when computeHeights was not called.
+    std::uint64_t heightNeighbourhood(const TileId& tile) const;
+    void clear() {
+        mHashes.clear();
+        mHeightHashes.clear();
+    }
 
 private:
     std::unordered_map<TileId, std::vector<std::uint64_t>> mHashes;  ///< per tile, per layer id
+    std::unordered_map<TileId, std::uint64_t> mHeightHashes;         ///< per tile: its heights' hash
 };
 
 /// What a pass did in one bake.
@@ -54,7 +64,11 @@ struct PassContext {
     const AssetCatalogue* catalogue = nullptr;  ///< the models
     const PlacementRules* rules = nullptr;      ///< the passes and named expressions
     GroundFrame frame;                          ///< scene origin and zoom
-    std::uint64_t sceneSeed = 0;                ///< the bake's seed
+    /// True when the bake stands on terrain: passes read LayerSource::heights through `layers`
+    /// and place things at those heights less originHeight.
+    bool terrain = false;
+    double originHeight = 0.0;    ///< with terrain: the height above the DEM's datum of y = 0, metres
+    std::uint64_t sceneSeed = 0;  ///< the bake's seed
     /// Hash of what every pass's result depends on besides its own rule and the layers it reads:
     /// the seed, the frame, the catalogue and the named expressions.
     std::uint64_t commonKey = 0;

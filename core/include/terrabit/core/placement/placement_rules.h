@@ -100,7 +100,10 @@ struct BuildingPassRule {
     std::string category = "building";  ///< catalogue category of the candidate models
     FitOptions fit;                     ///< margin, scale range, variety
     HeightSource height = HeightSource::Tags;
-    double storeyHeightMetres = 3.0;       ///< per building:levels, metres
+    double storeyHeightMetres = 3.0;  ///< per building:levels, metres
+    /// With terrain: the largest height difference of the ground under a placed footprint,
+    /// metres; a building whose every clear fit stands on more is `blocked: slope`.
+    double maxGroundStepMetres = 8.0;
     std::vector<ModelFilterRule> filters;  ///< the first whose `when` holds applies; none: any model
 };
 

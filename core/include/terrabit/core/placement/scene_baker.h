@@ -52,6 +52,13 @@ struct BakeOptions {
     /// The scene origin; unset: the centre of the index's tiles. A shard passes the whole
     /// bake's origin so its tiles land exactly where the whole bake puts them.
     std::optional<LonLat> origin;
+    /// Terrain: the height above the DEM's datum that the scene's y = 0 stands for, metres. Set:
+    /// the scene stands on the layers' heights (LayerSource::heights) — every y is a terrain
+    /// height less this. Unset: when some baked tile (or a neighbour) has heights, the height at
+    /// the origin, else the lowest height of the baked tiles, else 0; when none has, the flat
+    /// world of height 0. The Session sets it whenever it has DEMs (the ground height at the
+    /// whole bake's origin), so every batch and shard of one bake shares it.
+    std::optional<double> originHeight;
     ProgressCallback progress;  ///< stages "placing buildings", "meshing surfaces", "planting", "assembling"
 };
 

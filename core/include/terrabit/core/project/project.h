@@ -11,6 +11,7 @@
 ///     "version": 1,
 ///     "map": "../maps/monaco-2022-07-19.osm.pbf",      // relative to the project file
 ///     "open_options": [],                              // GDAL open options, "KEY=VALUE"
+///     "dem": ["../dem/srtm_38_04.tif"],                // elevation (raster DEMs), relative like "map"
 ///     "zoom": 17,
 ///     "tiles": ["1202230303022112", "1202230303022113"],  // selected quadkeys (the bake)
 ///     "rules_file": "../rules/default.yaml",            // or "rules_text": "<the YAML document>"
@@ -92,8 +93,10 @@ struct ExportSettings {
 /// A project. A default-constructed one is valid: no map, zoom 17, nothing selected, default
 /// rules, seed 0.
 struct Project {
-    std::filesystem::path map;              ///< the map file or vector-tile folder; empty: none yet
-    std::vector<std::string> openOptions;   ///< GDAL open options, "KEY=VALUE"
+    std::filesystem::path map;             ///< the map file or vector-tile folder; empty: none yet
+    std::vector<std::string> openOptions;  ///< GDAL open options, "KEY=VALUE"
+    /// Raster DEMs the map stands on (pipeline::SessionInput::dems); empty: the flat world.
+    std::vector<std::filesystem::path> dems;
     int zoom = 17;                          ///< tile zoom, 0..30
     std::vector<std::string> tiles;         ///< selected tiles (quadkeys at `zoom`), in selection order
     std::filesystem::path rulesFile;        ///< rules document; empty with empty rulesText: the default rules

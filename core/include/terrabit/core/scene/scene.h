@@ -72,9 +72,12 @@ enum class BuildingOutcome : std::uint8_t {
     Placed,       ///< a model was placed
     NoModelFits,  ///< no model of the allowed ones fits the footprint's box
     Blocked,      ///< models fit, but each fitting pose overlapped occupied cells
+    /// With terrain: fitting poses were clear, but the ground under each rose more than the
+    /// building pass's max_ground_step across it.
+    BlockedBySlope,
 };
 
-/// "placed", "no model fits" or "blocked".
+/// "placed", "no model fits", "blocked" or "blocked: slope".
 const char* outcomeName(BuildingOutcome outcome);
 
 /// The target box of a footprint: its minimum-area oriented box, in ground metres.
@@ -92,7 +95,43 @@ struct BuildingRecord {
     BuildingOutcome outcome = BuildingOutcome::NoModelFits;
     int asset = -1;      ///< the placed model (index into Scene::assets), -1 when none
     Instance placement;  ///< where it was placed (valid when outcome == Placed)
+    /// With terrain, when placed: the lowest and highest terrain height under the placed
+    /// footprint's cells (every corner of every cell it touches), metres above the DEM's datum.
+    /// The instance stands at groundMin (y = groundMin − Scene::originHeight) and its plinth
+    /// reaches groundMax. NaN without terrain, when not placed, or where no DEM reaches.
+    float groundMin = std::numeric_limits<float>::quiet_NaN();
+    float groundMax = std::numeric_limits<float>::quiet_NaN();  ///< see groundMin, metres
+    /// True when the record has a ground range (groundMin and groundMax are heights).
+    bool hasGround() const { return groundMin == groundMin && groundMax == groundMax; }
 };
+
+/// The foundation under a building on sloping ground: a box over the placed footprint's
+/// rectangle from the building's base (the lowest ground under it) up to the highest ground
+/// under it, so the downhill side does not float and the uphill side is not a hole in the
+/// ground. Only scenes with terrain have plinths; one with no height difference is left out.
+struct Plinth {
+    TileId tile;                                 ///< the tile that placed the building
+    std::uint32_t source = Instance::kNoSource;  ///< the building's index into Scene::sources
+    OrientedBox box;                             ///< the placed footprint's rectangle, ground metres
+    float bottom = 0.0f;                         ///< scene y of the base, metres (groundMin − originHeight)
+    float top = 0.0f;                            ///< scene y of the highest ground under it, metres
+};
+
+/// How much wider than the footprint a plinth is drawn on each side, metres: its sides never
+/// coincide with the model's walls (no z-fighting), and it reads as a base course.
+inline constexpr double kPlinthOutsetMetres = 0.05;
+
+/// One face of a plinth's box: four scene points counter-clockwise seen from outside, and its
+/// outward unit normal.
+struct PlinthFace {
+    std::array<Vec3f, 4> corners;
+    Vec3f normal;
+};
+
+/// The faces every export draws of a plinth: its four sides and its top, the footprint's
+/// rectangle grown by kPlinthOutsetMetres, from `bottom` to `top` (the bottom face lies under
+/// the ground and is left out).
+std::array<PlinthFace, 5> plinthFaces(const Plinth& plinth);
 
 /// A merged rectangle of cells [x0, x1) × [y0, y1) within a tile (greedy meshing of a layer).
 struct CellRect {
@@ -119,6 +158,12 @@ struct SceneStatistics {
     std::size_t vegetationInstances = 0;         ///< trees, bushes and grass placed
     double requestedDensity = 0.0;               ///< instances per plantable cell the rules asked for
     double achievedDensity = 0.0;                ///< instances per plantable cell placed
+    /// With terrain: buildings blocked by slope (they are not counted in buildingsBlocked).
+    std::size_t buildingsBlockedBySlope = 0;
+    /// With terrain: the lowest and highest height of the scene tiles' samples, metres above the
+    /// DEM's datum; NaN when no sample has a height (or without terrain).
+    double minHeight = std::numeric_limits<double>::quiet_NaN();
+    double maxHeight = std::numeric_limits<double>::quiet_NaN();  ///< see minHeight, metres
 };
 
 /// The vegetation counts of one class of one pass in one tile, as the bake summed them into
@@ -143,7 +188,15 @@ struct Scene {
     std::vector<InstanceBlock> blocks;      ///< sorted by (tile, blockY, blockX, asset)
     std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
+    std::vector<Plinth> plinths;            ///< with terrain: sorted by (tile, source)
     SceneStatistics statistics;
+    /// True when the scene was baked on terrain (a DEM): its y are heights above the DEM's
+    /// datum less originHeight, and the exports record originHeight. False: the flat world,
+    /// y = 0 is the ground, and every output is what it was before terrain existed.
+    bool terrain = false;
+    /// With terrain: the height above the DEM's datum that y = 0 stands for, metres — the
+    /// ground height at the scene origin (SessionInput, BakeOptions::originHeight). 0 when flat.
+    double originHeight = 0.0;
     /// What the vegetation statistics summed, in summing order (pass, then tile, then class).
     std::vector<VegetationTileTally> vegetationTallies;
 

@@ -60,6 +60,9 @@ struct BakeCommand {
     std::size_t batchTiles = kDefaultBatchTiles;
     /// Most batches whose parts are joined at once (scale::mergeParts' maxOpen).
     std::size_t joinMaxOpen = 256;
+    /// Elevation (SessionInput::dems): buildings, plants and plinths stand on the terrain and the
+    /// scene's y = 0 is its originHeight. Empty: the flat world, byte for byte as before.
+    std::vector<std::filesystem::path> dems;
     /// When set, filled with what the bake held at once.
     BakeFootprint* footprint = nullptr;
 };

@@ -6,13 +6,15 @@
 ///   material that shows the models' vertex colours;
 /// - per tile, a node "tile <quadkey>" whose mesh holds the ground (the tile's cells not under a
 ///   surface lying below ground, merged into quads) and one primitive per SurfacePatch (road,
-///   water…: merged cell rectangles at the patch's elevation, one material per layer colour);
+///   water…: merged cell rectangles at the patch's elevation, one material per layer colour),
+///   and on terrain one "plinth" primitive of the tile's Scene::plinths (plinthFaces);
 /// - per tile, per block, per asset, one child node "<asset> block <x>,<y>" drawing the asset once
 ///   per instance through EXT_mesh_gpu_instancing (TRANSLATION, ROTATION, SCALE accessors), or,
 ///   with plainNodes, a group of that name holding one node per instance with its TRS;
 /// - the georeference in `extras.terrabit` of the asset and of the root node: originLon/originLat
 ///   (degrees), zoom, quadkeys, seed (a decimal string: glTF numbers cannot hold 64 bits), the
-///   frame's description.
+///   frame's description, and on terrain only originHeight (metres above the DEM's datum that
+///   Y = 0 stands for).
 /// Units: metres, Y up, +X east, +Z south, origin at the scene origin (docs/ARCHITECTURE.md). The same
 /// scene and options always give the same bytes.
 

@@ -7,20 +7,27 @@
 /// Shape (a JSON object; one array element per line for "buildings" and "instances"):
 ///
 ///     assets        [catalogue id, …] as Scene::assets
-///     buildings     [{asset (id or null), outcome ("placed", "no model fits", "blocked"),
+///     buildings     [{asset (id or null), ground [min, max] (with terrain, when placed on
+///                     heights: metres above the DEM's datum under the footprint's cells),
+///                     outcome ("placed", "no model fits", "blocked", "blocked: slope"),
 ///                     source (feature id or null), target {angle (radians ccw from east),
 ///                     centre [east, north] (ground metres), halfExtents [width/2, depth/2]
 ///                     (metres)}, tile (quadkey), transform (16 numbers, column-major, or
 ///                     null unless placed)}, …]
 ///     format        "terrabit-manifest"
-///     frame         {axes, origin {lat, lon} (degrees), zoom, metresPerCell}
+///     frame         {axes, origin {lat, lon} (degrees), originHeight (with terrain only: metres
+///                    above the DEM's datum that y = 0 stands for), zoom, metresPerCell}
 ///     instanceCount total instances
 ///     instances     [{asset, block [x, y], source (or null), tile, transform [16]}, …]
 ///     rulesSha256   64 hex digits of the rules document given
 ///     seed          the scene seed (an unsigned 64-bit integer)
 ///     statistics    {buildingsBlocked, buildingsPlaced, buildingsUnmatched, instancesPerAsset
 ///                    {id: count}, requestedDensity, achievedDensity, vegetationCellsRequested,
-///                    vegetationInstances}
+///                    vegetationInstances; with terrain also buildingsBlockedBySlope, minHeight and
+///                    maxHeight (metres above the DEM's datum, null when no height)}
+///
+/// Without terrain (Scene::terrain false) none of the terrain keys is written: a flat bake's
+/// manifest has the bytes it always had.
 ///     tiles         [quadkey, …] as Scene::tiles
 ///     version       1
 ///
@@ -29,6 +36,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <span>
 #include <string>
@@ -73,13 +81,20 @@ struct ManifestStatistics {
     std::uint64_t vegetationInstances = 0;
     double requestedDensity = 0.0;  ///< instances per plantable cell asked for
     double achievedDensity = 0.0;   ///< instances per plantable cell placed
+    /// True for a bake on terrain: the three below are written (and read back when present).
+    bool terrain = false;
+    std::uint64_t buildingsBlockedBySlope = 0;  ///< with terrain
+    /// With terrain: the lowest and highest height of the scene tiles, metres above the DEM's
+    /// datum; NaN (written null) where no sample had a height.
+    double minHeight = std::numeric_limits<double>::quiet_NaN();
+    double maxHeight = std::numeric_limits<double>::quiet_NaN();  ///< see minHeight
 
     /// A scene's statistics.
     static ManifestStatistics of(const Scene& scene);
     /// The counts of a "statistics" value as the manifest holds it (the densities, which do not
     /// add up, are left 0). Errors: not JSON, a count missing or not an unsigned integer.
     static Result<ManifestStatistics> parse(std::string_view json);
-    /// Adds another part's counts (not its densities).
+    /// Adds another part's counts (not its densities); the height range is the union.
     void add(const ManifestStatistics& other);
     /// The "statistics" value: compact JSON, keys sorted.
     std::string encode() const;

@@ -5,7 +5,9 @@
 /// - The content of every tile is in the scene's local frame (metres, Y up, x east, z south).
 ///   3D Tiles rotates glTF content from Y-up to Z-up (x, y, z) → (x, -z, y), which turns our axes
 ///   into east, north, up; the root's `transform` is then the east-north-up → ECEF matrix at the
-///   scene origin (height 0 on the ellipsoid), inherited by every tile.
+///   scene origin (height 0 on the ellipsoid; on terrain, originHeight above it, the DEM's datum
+///   taken as the ellipsoid), inherited by every tile; the asset's extras then record
+///   originHeight beside originLon/originLat.
 /// - Each content tile adds its own `transform`, a small correction: scene metres are Web
 ///   Mercator metres times cos(origin latitude) (docs/ARCHITECTURE.md), which drift from true east/north
 ///   metres on the ellipsoid by about 0.2 % plus the Earth's curvature — metres at the edge of a
@@ -23,6 +25,7 @@
 ///   metres (what is lost when its children are not drawn is at most that large); the tileset's
 ///   is twice the root's tile edge.
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,8 +53,11 @@ struct TilesetLeaf {
 /// The tileset.json text for leaves computed earlier, e.g. read back from the tilesets of the
 /// shards of one bake (terrabit-cli merge): the same tree and bytes encodeTileset writes for
 /// the whole scene. `tiles` is Scene::tiles (the order the quadkey list is written in);
-/// `leaves` may come in any order. Errors: no leaves.
+/// `leaves` may come in any order. `originHeight` is the scene's (Scene::originHeight) when it
+/// stands on terrain: the root's frame is lifted to it and the asset's extras record it; unset
+/// for a flat scene. Errors: no leaves.
 Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t seed, std::span<const TileId> tiles,
-                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder = "tiles");
+                                        std::vector<TilesetLeaf> leaves, std::string_view contentFolder = "tiles",
+                                        std::optional<double> originHeight = std::nullopt);
 
 }  // namespace terrabit::core

@@ -81,7 +81,7 @@ struct SessionInput {
 };
 
 /// What opening a project's map takes: its map file and open options, its rules (the embedded
-/// text, named "project rules"; else its rules file; else `defaultRules`) and its zoom, the
+/// text, named "project rules"; else its rules file; else `defaultRules`), its DEMs and its zoom, the
 /// whole map (tiles with content). Error: the project names no map.
 Result<SessionInput> projectInput(const project::Project& project, const std::filesystem::path& defaultRules);
 
@@ -149,6 +149,12 @@ public:
     Result<float> groundHeight(Vec2 mercator) const;
     /// What the DEMs gave the tiles sampled so far; all zero without DEMs.
     TerrainReport terrainReport() const;
+    /// The scene frame's originHeight for a bake centred on `origin` (degrees), metres above the
+    /// DEM's datum: the ground height there; where no DEM reaches it, the lowest height of the
+    /// tiles a bake covers (the map's, or the selection's); 0 when none has a height or without
+    /// DEMs. bake() sets BakeOptions::originHeight to it (unless given) whenever there are DEMs,
+    /// so a streamed or sharded bake's batches all stand in one frame.
+    Result<double> originHeight(LonLat origin) const;
 
     // -- rules ----------------------------------------------------------------------------------
     /// The document's passes with `edits` applied in order, checked against the map's layers and

@@ -17,7 +17,7 @@ namespace terrabit::core::pipeline {
 struct TileTally {
     TileId tile;
     int buildingsPlaced = 0;
-    int buildingsBlocked = 0;
+    int buildingsBlocked = 0;    ///< by what is placed or blocks, or (on terrain) by slope
     int buildingsUnmatched = 0;  ///< no model fits the footprint
     int trees = 0;               ///< placed instances of category "tree"
     int vegetation = 0;          ///< every placed plant (trees, bushes, grass, flowers)

@@ -1,0 +1,323 @@
+// Placement on the ground (the Terrain issue): the Monaco sample baked through the Session on
+// DEMs the tests make — a cone, a tilted plane, a cliff — with every placed building checked
+// against the terrain under its model's footprint (its base at or below the lowest, its plinth
+// at or above the highest), every plant against the height at its trunk, steep footprints
+// blocked by the rule and not without it, and the same bytes at any thread count and after rule
+// edits that re-bake and reuse.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "support/scratch_dir.h"
+#include "support/test_dems.h"
+#include "terrabit/core/export/manifest_writer.h"
+#include "terrabit/core/pipeline/session.h"
+#include "terrabit/core/project/project.h"
+
+namespace terrabit::core::pipeline {
+namespace {
+
+const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
+const std::filesystem::path kMonaco = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
+const std::filesystem::path kRules = kResources / "rules" / "default.yaml";
+const std::filesystem::path kCatalogue = kResources / "assets" / "catalogue.yaml";
+
+/// Heights are compared to a millimetre: scene y are floats of heights near 100 m.
+constexpr double kMillimetre = 1e-3;
+
+SessionInput monacoInput(const std::filesystem::path& dem) {
+    SessionInput input;
+    input.map.file = kMonaco;
+    input.map.rules = kRules;
+    input.tiles.zoom = 17;
+    input.catalogueFile = kCatalogue;
+    input.threads = 2;
+    if (!dem.empty()) input.dems = {dem};
+    return input;
+}
+
+std::unique_ptr<Session> openOrFail(SessionInput input) {
+    auto session = Session::open(std::move(input));
+    EXPECT_TRUE(session.ok()) << session.message();
+    return session.ok() ? std::move(*session) : nullptr;
+}
+
+placement::BakeOptions seeded(std::uint64_t seed, int threads = 2) {
+    placement::BakeOptions options;
+    options.seed = seed;
+    options.threads = threads;
+    return options;
+}
+
+std::string textOf(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string manifestOf(const Scene& scene) {
+    auto m = encodeManifest(scene, textOf(kRules));
+    EXPECT_TRUE(m.ok()) << m.message();
+    return m.ok() ? *m : std::string();
+}
+
+const Vec2 kCentre = lonLatToMercator(test::kMonacoCentre);
+
+/// A cone 300 m high at Monaco's centre, falling 1 m per 5 Mercator metres.
+double cone(Vec2 m) { return 300.0 - 0.2 * std::hypot(m.x - kCentre.x, m.y - kCentre.y); }
+/// A plane rising 6 m per 100 m east and 3 m per 100 m north.
+double plane(Vec2 m) { return 120.0 + 0.06 * (m.x - kCentre.x) + 0.03 * (m.y - kCentre.y); }
+
+std::filesystem::path writeDem(const terrabit::test::ScratchDir& dir, const std::string& name,
+                               const std::function<double(Vec2)>& height) {
+    // 5 m pixels over 8 km: the whole Monaco sample at zoom 17.
+    return test::writeMercatorDem(dir.path() / name, height, 5.0, 4000.0);
+}
+
+/// The four corners of a placed model's footprint rectangle, ground metres (east, north): the
+/// model's catalogue footprint scaled and turned by its instance.
+std::array<Vec2, 4> footprintOf(const Instance& in, const AssetInfo& a) {
+    const double hw = 0.5 * a.footprint.width * in.scale.x, hd = 0.5 * a.footprint.depth * in.scale.z;
+    const double c = std::cos(in.yaw), s = std::sin(in.yaw);
+    const Vec2 centre{in.position.x, -in.position.z};
+    const Vec2 u{c, s}, v{-s, c};
+    return {centre - u * hw - v * hd, centre + u * hw - v * hd, centre + u * hw + v * hd, centre - u * hw + v * hd};
+}
+
+/// The lowest and highest ground the Session answers at a 9 × 9 grid of points over a
+/// footprint rectangle (its corners and edges included).
+std::pair<double, double> groundUnder(const Session& session, const Scene& scene, const std::array<Vec2, 4>& r) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (int i = 0; i <= 8; ++i) {
+        for (int j = 0; j <= 8; ++j) {
+            const double a = i / 8.0, b = j / 8.0;
+            const Vec2 p = r[0] + (r[1] - r[0]) * a + (r[3] - r[0]) * b;
+            auto h = session.groundHeight(scene.frame.groundToMercator(p));
+            EXPECT_TRUE(h.ok());
+            if (!h.ok() || std::isnan(*h)) continue;
+            lo = std::min(lo, double(*h));
+            hi = std::max(hi, double(*h));
+        }
+    }
+    return {lo, hi};
+}
+
+/// Every placed building stands at or below the lowest ground under its model's footprint, and
+/// its plinth (when the ground rises under it) reaches at least the highest; returns how many
+/// buildings were checked.
+std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& scene) {
+    std::map<std::uint32_t, const Plinth*> plinthOf;
+    for (const Plinth& p : scene.plinths) plinthOf[p.source] = &p;
+    std::size_t checked = 0;
+    for (const BuildingRecord& b : scene.buildings) {
+        if (b.outcome != BuildingOutcome::Placed) continue;
+        const std::string& id = scene.sources[b.source];
+        const AssetInfo* asset = session.catalogue().find(scene.assets[static_cast<std::size_t>(b.asset)]);
+        EXPECT_NE(asset, nullptr);
+        if (!asset) continue;
+        EXPECT_TRUE(b.hasGround()) << id;
+        const auto [lo, hi] = groundUnder(session, scene, footprintOf(b.placement, *asset));
+        const double base = double(b.placement.position.y) + scene.originHeight;
+        EXPECT_NEAR(base, b.groundMin, kMillimetre) << id << ": it stands on the lowest ground it covers";
+        EXPECT_LE(base, lo + kMillimetre) << id << " floats above the ground under it";
+        const auto plinth = plinthOf.find(b.source);
+        const double top = plinth == plinthOf.end() ? base : double(plinth->second->top) + scene.originHeight;
+        EXPECT_GE(top + kMillimetre, hi) << id << ": the ground under it rises above its plinth";
+        EXPECT_GE(double(b.groundMax) + kMillimetre, hi) << id;
+        if (plinth != plinthOf.end()) {
+            EXPECT_NEAR(double(plinth->second->bottom) + scene.originHeight, base, kMillimetre) << id;
+            EXPECT_NEAR(top, b.groundMax, kMillimetre) << id;
+        }
+        ++checked;
+    }
+    return checked;
+}
+
+/// Every plant (an instance without a source) stands within a centimetre of the ground at its
+/// trunk; returns how many were checked.
+std::size_t checkPlantsStandOnTheGround(const Session& session, const Scene& scene) {
+    std::size_t checked = 0, far = 0;
+    for (const InstanceBlock& b : scene.blocks) {
+        for (const Instance& in : b.instances) {
+            if (in.source != Instance::kNoSource) continue;
+            const Vec2 m = scene.frame.groundToMercator({in.position.x, -in.position.z});
+            auto h = session.groundHeight(m);
+            EXPECT_TRUE(h.ok());
+            if (!h.ok() || std::isnan(*h)) continue;
+            const double y = double(in.position.y) + scene.originHeight;
+            if (std::abs(y - *h) > 0.01 && ++far <= 5) {
+                ADD_FAILURE() << scene.assets[static_cast<std::size_t>(b.asset)] << " at " << m.x << "," << m.y
+                              << " stands at " << y << " m, the ground is at " << *h << " m";
+            }
+            ++checked;
+        }
+    }
+    EXPECT_EQ(far, 0u);
+    return checked;
+}
+
+TEST(TerrainPlacement, OnAConeAndATiltedPlaneNothingFloatsAndNothingIsSwallowed) {
+    terrabit::test::ScratchDir dir;
+    for (const auto& [name, height] :
+         {std::pair<std::string, std::function<double(Vec2)>>{"cone.tif", cone}, {"plane.tif", plane}}) {
+        SCOPED_TRACE(name);
+        auto session = openOrFail(monacoInput(writeDem(dir, name, height)));
+        ASSERT_TRUE(session);
+        auto scene = session->bake(seeded(2022));
+        ASSERT_TRUE(scene.ok()) << scene.message();
+        ASSERT_TRUE(scene->terrain);
+        // The frame: y = 0 is the ground height at the scene origin.
+        const double atOrigin = height(lonLatToMercator(scene->frame.origin));
+        EXPECT_NEAR(scene->originHeight, atOrigin, 0.05);
+        EXPECT_GT(checkBuildingsStandOnTheGround(*session, *scene), 200u);
+        EXPECT_GT(scene->plinths.size(), 100u) << "sloping ground gives plinths";
+        EXPECT_GT(checkPlantsStandOnTheGround(*session, *scene), 1000u);
+        // The statistics: the tiles' height range.
+        EXPECT_TRUE(std::isfinite(scene->statistics.minHeight));
+        EXPECT_LT(scene->statistics.minHeight, scene->originHeight);
+        EXPECT_GT(scene->statistics.maxHeight, scene->originHeight);
+    }
+}
+
+TEST(TerrainPlacement, ACliffBlocksTheBuildingsAcrossItUnlessTheRuleAllowsTheStep) {
+    terrabit::test::ScratchDir dir;
+    // A 30 m step along a north-south line through the sample, a second along an east-west one.
+    const auto dem = writeDem(dir, "cliff.tif", [](Vec2 m) {
+        return 50.0 + (m.x > kCentre.x ? 30.0 : 0.0) + (m.y > kCentre.y + 300.0 ? 30.0 : 0.0);
+    });
+    auto session = openOrFail(monacoInput(dem));
+    ASSERT_TRUE(session);
+    auto steep = session->bake(seeded(2022));
+    ASSERT_TRUE(steep.ok()) << steep.message();
+    const std::size_t blocked = steep->statistics.buildingsBlockedBySlope;
+    EXPECT_GT(blocked, 3u) << "buildings across the cliff are blocked";
+    std::size_t counted = 0;
+    for (const BuildingRecord& b : steep->buildings) {
+        if (b.outcome == BuildingOutcome::Placed) {
+            EXPECT_LE(double(b.groundMax) - b.groundMin, 8.0) << "the default max_ground_step is 8 m";
+        }
+        if (b.outcome == BuildingOutcome::BlockedBySlope) ++counted;
+    }
+    EXPECT_EQ(counted, blocked);
+    const std::string manifest = manifestOf(*steep);
+    EXPECT_NE(manifest.find("\"outcome\":\"blocked: slope\""), std::string::npos);
+    EXPECT_NE(manifest.find("\"buildingsBlockedBySlope\":" + std::to_string(blocked)), std::string::npos);
+    EXPECT_GT(checkBuildingsStandOnTheGround(*session, *steep), 200u);
+
+    // A large limit: none is blocked by slope; they stand on tall plinths instead.
+    auto lenient = session->rulesWith({{"passes.buildings.max_ground_step", "1000"}});
+    ASSERT_TRUE(lenient.ok()) << lenient.message();
+    ASSERT_TRUE(session->setRules(*lenient).ok());
+    auto allowed = session->bake(seeded(2022));
+    ASSERT_TRUE(allowed.ok()) << allowed.message();
+    EXPECT_EQ(allowed->statistics.buildingsBlockedBySlope, 0u);
+    EXPECT_GE(allowed->statistics.buildingsPlaced, steep->statistics.buildingsPlaced + blocked / 2);
+    const auto tall = std::count_if(allowed->plinths.begin(), allowed->plinths.end(),
+                                    [](const Plinth& p) { return p.top - p.bottom > 25.0f; });
+    EXPECT_GT(tall, 3) << "buildings across the cliff stand on plinths as high as the step";
+    EXPECT_GT(checkBuildingsStandOnTheGround(*session, *allowed), 200u);
+
+    // Back to the document's rules: the same bytes as the first bake.
+    ASSERT_TRUE(session->setRules(session->baseRules()).ok());
+    auto again = session->bake(seeded(2022));
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(manifestOf(*again), manifest);
+}
+
+TEST(TerrainPlacement, TheSameBytesAtOneAndTwoThreadsAndAfterARuleEditThatReusesTheBuildings) {
+    terrabit::test::ScratchDir dir;
+    const auto dem = writeDem(dir, "cone.tif", cone);
+    auto one = openOrFail([&] {
+        SessionInput input = monacoInput(dem);
+        input.threads = 1;
+        return input;
+    }());
+    auto two = openOrFail(monacoInput(dem));
+    ASSERT_TRUE(one && two);
+    auto a = one->bake(seeded(5, 1));
+    auto b = two->bake(seeded(5, 2));
+    ASSERT_TRUE(a.ok() && b.ok());
+    const std::string manifest = manifestOf(*a);
+    EXPECT_EQ(manifest, manifestOf(*b));
+    EXPECT_NE(manifest.find("\"originHeight\":"), std::string::npos);
+    EXPECT_NE(manifest.find("\"ground\":["), std::string::npos);
+
+    // A vegetation edit re-runs vegetation only: every building tile is reused, its buildings
+    // on the same ground.
+    auto denser = two->rulesWith({{"passes.vegetation.density", "0.2"}});
+    ASSERT_TRUE(denser.ok()) << denser.message();
+    ASSERT_TRUE(two->setRules(*denser).ok());
+    auto c = two->bake(seeded(5, 2));
+    ASSERT_TRUE(c.ok());
+    const placement::PassReport* buildings = two->report().pass("buildings");
+    ASSERT_NE(buildings, nullptr);
+    EXPECT_EQ(buildings->tilesRun, 0u);
+    EXPECT_GT(buildings->tilesReused, 0u);
+    ASSERT_EQ(c->buildings.size(), b->buildings.size());
+    for (std::size_t i = 0; i < c->buildings.size(); ++i) {
+        EXPECT_EQ(c->buildings[i].placement, b->buildings[i].placement);
+    }
+    EXPECT_GT(checkPlantsStandOnTheGround(*two, *c), 1000u);
+    // Back again: the first bytes.
+    ASSERT_TRUE(two->setRules(two->baseRules()).ok());
+    auto d = two->bake(seeded(5, 2));
+    ASSERT_TRUE(d.ok());
+    EXPECT_EQ(manifestOf(*d), manifest);
+}
+
+TEST(TerrainPlacement, WithoutADemTheSceneIsFlatAndItsManifestSaysNothingOfTerrain) {
+    auto session = openOrFail(monacoInput({}));
+    ASSERT_TRUE(session);
+    auto scene = session->bake(seeded(2022));
+    ASSERT_TRUE(scene.ok());
+    EXPECT_FALSE(scene->terrain);
+    EXPECT_EQ(scene->originHeight, 0.0);
+    EXPECT_TRUE(scene->plinths.empty());
+    for (const InstanceBlock& b : scene->blocks) {
+        for (const Instance& in : b.instances) ASSERT_EQ(in.position.y, 0.0f);
+    }
+    const std::string manifest = manifestOf(*scene);
+    for (const char* key : {"originHeight", "\"ground\"", "buildingsBlockedBySlope", "minHeight"}) {
+        EXPECT_EQ(manifest.find(key), std::string::npos) << key;
+    }
+}
+
+TEST(TerrainPlacement, AProjectsDemListReachesTheSessionAndSurvivesARoundTrip) {
+    const std::filesystem::path base = "/projects/monaco";
+    const std::string text = R"({"format": "terrabit-project", "version": 1, "map": "../maps/m.osm.pbf",
+        "dem": ["../dem/a.tif", "/data/b.vrt"]})";
+    auto project = project::parseProject(text, "p.terrabit", base);
+    ASSERT_TRUE(project.ok()) << project.message();
+    const std::vector<std::filesystem::path> expected{"/projects/dem/a.tif", "/data/b.vrt"};
+    EXPECT_EQ(project->dems, expected);
+    auto input = projectInput(*project, kRules);
+    ASSERT_TRUE(input.ok());
+    EXPECT_EQ(input->dems, expected);
+    const std::string saved = project::serializeProject(*project, base);
+    EXPECT_NE(saved.find("\"../dem/a.tif\""), std::string::npos) << saved;
+    auto again = project::parseProject(saved, "p.terrabit", base);
+    ASSERT_TRUE(again.ok()) << again.message();
+    EXPECT_EQ(*again, *project);
+
+    // The same error style as every key: file, line and column, and what is wrong.
+    auto bad =
+        project::parseProject(R"({"format": "terrabit-project", "version": 1, "dem": [""]})", "p.terrabit", base);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.message().find("p.terrabit:1:"), std::string::npos) << bad.message();
+    EXPECT_NE(bad.message().find("DEM"), std::string::npos) << bad.message();
+    auto notAList =
+        project::parseProject(R"({"format": "terrabit-project", "version": 1, "dem": 3})", "p.terrabit", base);
+    EXPECT_FALSE(notAList.ok());
+}
+
+}  // namespace
+}  // namespace terrabit::core::pipeline

@@ -1,0 +1,161 @@
+// terrabit-cli bake --dem: the scene's frame (originHeight) in the manifest, the GLB's extras and
+// the tileset; buildings' ground ranges and the terrain statistics in the manifest; and the same
+// bytes whole, streamed a batch at a time, sharded and merged, and at one or two threads.
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include "../support/output_files.h"
+#include "../support/scratch_dir.h"
+#include "support/test_dems.h"
+#include "terrabit/cli/bake_command.h"
+#include "terrabit/core/scale/shard_merge.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+namespace fs = std::filesystem;
+
+const std::string kResources = TERRABIT_RESOURCES_DIR;
+
+/// The JSON chunk of a GLB file.
+nlohmann::json glbJson(const std::string& bytes) {
+    std::uint32_t length = 0;
+    if (bytes.size() < 20) return {};
+    std::memcpy(&length, bytes.data() + 12, 4);
+    return nlohmann::json::parse(bytes.substr(20, length));
+}
+
+class TerrainBakeTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const Vec2 centre = lonLatToMercator(core::test::kMonacoCentre);
+        // A plane rising 8 m per 100 m east over the harbour.
+        mDem = core::test::writeMercatorDem(
+            mDir / "plane.tif", [centre](Vec2 m) { return 40.0 + 0.08 * (m.x - centre.x); }, 5.0, 2500.0);
+    }
+
+    terrabit::cli::BakeCommand command(const std::string& out) const {
+        terrabit::cli::BakeCommand c;
+        c.input.file = kResources + "/maps/monaco-2022-07-19.osm.pbf";
+        c.input.rules = kResources + "/rules/default.yaml";
+        c.catalogue = kResources + "/assets/catalogue.yaml";
+        c.selection.zoom = 17;
+        // 3 × 3 tiles over the harbour keep the test quick.
+        c.selection.bboxLonLat = Box2{{7.418, 43.731}, {7.428, 43.738}};
+        c.outDir = mDir / out;
+        c.seed = 7;
+        c.threads = 2;
+        c.dems = {mDem};
+        c.batchTiles = 0;
+        return c;
+    }
+
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
+    fs::path mDem;
+};
+
+TEST_F(TerrainBakeTest, BakeWithADemRecordsTheOriginHeightInTheManifestTheGlbAndTheTileset) {
+    terrabit::cli::BakeCommand c = command("glb");
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb, ExportFormat::Tiles3d};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    EXPECT_NE(out.str().find("terrain: origin height "), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("blocked by slope"), std::string::npos) << out.str();
+
+    const auto manifest = nlohmann::json::parse(readFile(mDir / "glb" / "manifest.json"));
+    ASSERT_TRUE(manifest["frame"].contains("originHeight")) << manifest["frame"].dump();
+    const double originHeight = manifest["frame"]["originHeight"].get<double>();
+    EXPECT_TRUE(std::isfinite(originHeight));
+    const auto& st = manifest["statistics"];
+    ASSERT_TRUE(st.contains("buildingsBlockedBySlope"));
+    EXPECT_LT(st["minHeight"].get<double>(), st["maxHeight"].get<double>());
+    std::size_t grounded = 0;
+    for (const auto& b : manifest["buildings"]) {
+        if (b["outcome"] != "placed") continue;
+        ASSERT_TRUE(b.contains("ground")) << b.dump();
+        const double lo = b["ground"][0].get<double>(), hi = b["ground"][1].get<double>();
+        EXPECT_LE(lo, hi);
+        // The transform's translation y is the base less the origin height.
+        EXPECT_NEAR(b["transform"][13].get<double>() + originHeight, lo, 1e-3) << b.dump();
+        ++grounded;
+    }
+    EXPECT_GT(grounded, 20u);
+
+    const auto glb = glbJson(readFile(mDir / "glb" / "scene.glb"));
+    ASSERT_TRUE(glb.contains("asset")) << "not a GLB";
+    const auto& extras = glb["asset"]["extras"]["terrabit"];
+    ASSERT_TRUE(extras.contains("originHeight")) << extras.dump();
+    EXPECT_DOUBLE_EQ(extras["originHeight"].get<double>(), originHeight);
+    bool plinths = false;
+    for (const auto& m : glb["materials"]) plinths = plinths || m["name"] == "plinth";
+    EXPECT_TRUE(plinths) << "the GLB draws the plinths";
+
+    const auto tileset = nlohmann::json::parse(readFile(mDir / "glb" / "3dtiles" / "tileset.json"));
+    EXPECT_DOUBLE_EQ(tileset["asset"]["extras"]["terrabit"]["originHeight"].get<double>(), originHeight);
+    // The regions carry real heights: everything here stands tens of metres above the datum.
+    EXPECT_GT(tileset["root"]["boundingVolume"]["region"][5].get<double>(), originHeight);
+}
+
+TEST_F(TerrainBakeTest, WithoutADemNothingOfTerrainIsWritten) {
+    terrabit::cli::BakeCommand c = command("flat");
+    c.dems.clear();
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    EXPECT_EQ(out.str().find("terrain:"), std::string::npos);
+    const std::string manifest = readFile(mDir / "flat" / "manifest.json");
+    EXPECT_EQ(manifest.find("originHeight"), std::string::npos);
+    EXPECT_EQ(manifest.find("\"ground\""), std::string::npos);
+    EXPECT_EQ(readFile(mDir / "flat" / "scene.glb").find("originHeight"), std::string::npos);
+}
+
+TEST_F(TerrainBakeTest, WholeStreamedShardedAndAtOneThreadTheSameBytes) {
+    const std::vector<ExportFormat> formats{ExportFormat::Manifest, ExportFormat::Tiles3d};
+    std::ostringstream out, err;
+    terrabit::cli::BakeCommand whole = command("whole");
+    whole.formats = formats;
+    ASSERT_EQ(terrabit::cli::runBake(whole, out, err), 0) << err.str();
+    EXPECT_NE(readFile(mDir / "whole" / "manifest.json").find("originHeight"), std::string::npos);
+
+    terrabit::cli::BakeCommand streamed = command("streamed");
+    streamed.formats = formats;
+    streamed.batchTiles = 2;
+    terrabit::cli::BakeFootprint footprint;
+    streamed.footprint = &footprint;
+    ASSERT_EQ(terrabit::cli::runBake(streamed, out, err), 0) << err.str();
+    EXPECT_GT(footprint.batches, 2u);
+    expectSameFiles(mDir / "whole", mDir / "streamed");
+
+    terrabit::cli::BakeCommand one = command("one");
+    one.formats = formats;
+    one.threads = 1;
+    ASSERT_EQ(terrabit::cli::runBake(one, out, err), 0) << err.str();
+    expectSameFiles(mDir / "whole", mDir / "one");
+
+    std::vector<fs::path> shards;
+    for (int k = 0; k < 2; ++k) {
+        terrabit::cli::BakeCommand shard = command("shard" + std::to_string(k));
+        shard.formats = formats;
+        shard.shard = {k, 2};
+        ASSERT_EQ(terrabit::cli::runBake(shard, out, err), 0) << err.str();
+        shards.push_back(shard.outDir);
+    }
+    scale::MergeJob job;
+    job.shards = shards;
+    job.outDir = mDir / "merged";
+    std::ostringstream mergeOut, mergeWarnings;
+    const Status merged = scale::mergeShards(job, mergeOut, mergeWarnings);
+    ASSERT_TRUE(merged.ok()) << merged.message();
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+}  // namespace
+}  // namespace terrabit::test
