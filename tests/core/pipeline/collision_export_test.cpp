@@ -85,9 +85,21 @@ TEST(CollisionExport, WithADemTheFileIsVersionTwoAndAnswersTheDemsHeights) {
     const Result<CollisionGrid> grid = readCollisionFile(v2);
     ASSERT_TRUE(grid.ok()) << grid.message();
     ASSERT_TRUE(grid->hasHeights());
-    // The layers are those of the flat export: the heights are added, nothing else changes.
+    // The map's own layers are those of the flat export: terrain moves what placement does
+    // (buildings stand on plinths or are blocked by slope), never what the map says is where.
+    const std::size_t mapLayers = session.map().store.layerNames().size();
+    ASSERT_GE(static_cast<std::size_t>(grid->layerCount()), mapLayers);
     for (const TileId& t : session.map().store.tiles()) {
-        for (int l = 0; l < grid->layerCount(); ++l) ASSERT_EQ(grid->tileBits(l, t), flatGrid->tileBits(l, t));
+        for (std::size_t l = 0; l < mapLayers; ++l) {
+            ASSERT_EQ(grid->tileBits(int(l), t), flatGrid->tileBits(int(l), t)) << "layer " << l << " " << t.quadkey();
+        }
+    }
+    // And every layer written is the one the session's layers hold.
+    for (const TileId& t : session.map().store.tiles()) {
+        for (int l = 0; l < grid->layerCount() && l < int(session.layers().layerNames().size()); ++l) {
+            const BitTile* bits = session.layers().tile(t, l);
+            ASSERT_EQ(grid->tileBits(l, t), bits ? *bits : BitTile()) << "layer " << l << " " << t.quadkey();
+        }
     }
 
     // Points all over the exported tiles: the grid's ground height is the Session's.
