@@ -67,6 +67,9 @@ struct SceneGraph::TileInput {
     std::vector<const core::SurfacePatch*> surfaces;
     std::vector<const core::Plinth*> plinths;
     const MaskTiles* mask = nullptr;
+    /// On terrain: the tile's ground mesh (nullptr: the flat quad at y = 0).
+    const core::GroundTile* ground = nullptr;
+    const core::Scene* scene = nullptr;
     const std::vector<AssetModel>* models = nullptr;
     const std::vector<std::string>* assets = nullptr;
 };
@@ -152,6 +155,11 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
         if (sceneTiles.count(t)) {
             TileInput& in = inputs[t];
             in.mask = mask ? &*mask : nullptr;
+            in.scene = &scene;
+            if (scene.terrain) {
+                in.ground = scene.groundOf(t);
+                if (in.ground && in.ground->mesh.empty()) in.ground = nullptr;
+            }
             in.models = &models;
             in.assets = &scene.assets;
         }
@@ -222,6 +230,20 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
     }
 
+    // On terrain, the ground mesh and the frame it stands in: the ground and every draped
+    // surface change with it.
+    std::uint64_t meshKey = 0;
+    if (input.ground) {
+        Fingerprint m;
+        m.add(std::bit_cast<std::uint64_t>(input.scene->originHeight));
+        for (const core::terrain::GroundVertex& v : input.ground->mesh.vertices) {
+            m.add(static_cast<std::uint64_t>(v.column) << 48 | static_cast<std::uint64_t>(v.row) << 32 |
+                  std::bit_cast<std::uint32_t>(v.height));
+        }
+        m.add(static_cast<std::uint64_t>(input.ground->mesh.indices.size()));
+        meshKey = m.value();
+    }
+
     // Ground.
     if (mOptions.ground) {
         Fingerprint f;
@@ -245,6 +267,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
                   static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
         }
+        if (input.ground) f.add(meshKey);
         const std::uint64_t key = f.value();
         if (e.ground.node && e.ground.key == key) {
             ++mReport.kept;
@@ -260,7 +283,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 image = makeMaskGroundImage(core::BitTile{}, mOptions.style.bare, mOptions.style);
             }
             cutGroundHoles(*image, holes);
-            osg::ref_ptr<osg::Node> node = makeGroundQuad(placement, image);
+            osg::ref_ptr<osg::Geode> node =
+                input.ground ? makeGroundMesh(*input.scene, *input.ground, image) : makeGroundQuad(placement, image);
             node->setName("ground " + tile.quadkey());
             if (e.ground.node) {
                 e.group->replaceChild(e.ground.node, node);
@@ -271,7 +295,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             }
             e.ground.node = node;
             e.ground.key = key;
-            e.ground.box = tileBox(placement);
+            e.ground.box = input.ground ? node->getBoundingBox() : tileBox(placement);
         }
     }
 
@@ -283,6 +307,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             for (int n = 2; surfaces.count(name); ++n) name = p->layer + "#" + std::to_string(n);
             Fingerprint f;
             f.add(p->elevation);
+            // Draped: the ground under it (the same mesh gives the same drape).
+            if (input.ground) f.add(meshKey);
             f.add(static_cast<std::uint64_t>(p->colour[0] << 16 | p->colour[1] << 8 | p->colour[2]));
             for (const core::CellRect& r : p->rects) {
                 f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
@@ -295,7 +321,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 entry = old->second;
                 ++mReport.kept;
             } else {
-                entry.node = makeSurfaceMesh(placement, *p);
+                entry.node = input.ground ? makeDrapedSurfaceMesh(*input.scene, *input.ground, *p)
+                                          : makeSurfaceMesh(placement, *p);
                 if (entry.node) entry.node->setName(name + " " + tile.quadkey());
                 replaceOrAdd(*e.surfaces, old != e.surfaceEntries.end() ? old->second.node.get() : nullptr,
                              entry.node.get());

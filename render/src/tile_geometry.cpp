@@ -6,6 +6,8 @@
 #include <osg/PolygonOffset>
 #include <osg/Texture2D>
 
+#include "terrabit/core/scene/ground_drape.h"
+
 namespace terrabit::render {
 
 namespace {
@@ -16,6 +18,44 @@ void litByColour(osg::StateSet& state) {
     material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
     material->setSpecular(osg::Material::FRONT_AND_BACK, osg::Vec4(0.0f, 0.0f, 0.0f, 1.0f));
     state.setAttributeAndModes(material, osg::StateAttribute::ON);
+}
+
+/// The ground's state: the layer image as a texture, lit, pushed back in depth, holes discarded.
+void groundState(osg::StateSet& stateSet, osg::ref_ptr<osg::Image> image) {
+    osg::StateSet* state = &stateSet;
+    osg::ref_ptr<osg::Texture2D> texture = new osg::Texture2D(image.get());
+    // Nearest when magnified: a cell stays a crisp square close up; mipmaps when far.
+    texture->setFilter(osg::Texture::MIN_FILTER, osg::Texture::LINEAR_MIPMAP_LINEAR);
+    texture->setFilter(osg::Texture::MAG_FILTER, osg::Texture::NEAREST);
+    texture->setWrap(osg::Texture::WRAP_S, osg::Texture::CLAMP_TO_EDGE);
+    texture->setWrap(osg::Texture::WRAP_T, osg::Texture::CLAMP_TO_EDGE);
+    texture->setResizeNonPowerOfTwoHint(false);
+    state->setTextureAttributeAndModes(0, texture, osg::StateAttribute::ON);
+    litByColour(*state);
+    // Surfaces lie a few centimetres above the ground; from far away the depth buffer cannot
+    // tell them apart, so the ground yields.
+    state->setAttributeAndModes(new osg::PolygonOffset(1.0f, 4.0f), osg::StateAttribute::ON);
+    state->setAttributeAndModes(new osg::AlphaFunc(osg::AlphaFunc::GREATER, 0.5f), osg::StateAttribute::ON);
+}
+
+/// Triangles from core (scene metres) as an indexed, lit geometry.
+osg::ref_ptr<osg::Geometry> trianglesGeometry(const core::GroundTriangles& t, const std::string& name) {
+    osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array(static_cast<unsigned>(t.vertexCount()));
+    osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array(static_cast<unsigned>(t.vertexCount()));
+    for (std::size_t i = 0; i < t.vertexCount(); ++i) {
+        (*vertices)[i].set(t.positions[i * 3], t.positions[i * 3 + 1], t.positions[i * 3 + 2]);
+        (*normals)[i].set(t.normals[i * 3], t.normals[i * 3 + 1], t.normals[i * 3 + 2]);
+    }
+    osg::ref_ptr<osg::DrawElementsUInt> triangles =
+        new osg::DrawElementsUInt(GL_TRIANGLES, t.indices.begin(), t.indices.end());
+    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
+    mesh->setName(name);
+    mesh->setVertexArray(vertices);
+    mesh->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
+    mesh->addPrimitiveSet(triangles);
+    mesh->setUseDisplayList(false);
+    mesh->setUseVertexBufferObjects(true);
+    return mesh;
 }
 
 }  // namespace
@@ -63,20 +103,7 @@ osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref
     quad->setUseDisplayList(false);
     quad->setUseVertexBufferObjects(true);
 
-    osg::StateSet* state = quad->getOrCreateStateSet();
-    osg::ref_ptr<osg::Texture2D> texture = new osg::Texture2D(image.get());
-    // Nearest when magnified: a cell stays a crisp square close up; mipmaps when far.
-    texture->setFilter(osg::Texture::MIN_FILTER, osg::Texture::LINEAR_MIPMAP_LINEAR);
-    texture->setFilter(osg::Texture::MAG_FILTER, osg::Texture::NEAREST);
-    texture->setWrap(osg::Texture::WRAP_S, osg::Texture::CLAMP_TO_EDGE);
-    texture->setWrap(osg::Texture::WRAP_T, osg::Texture::CLAMP_TO_EDGE);
-    texture->setResizeNonPowerOfTwoHint(false);
-    state->setTextureAttributeAndModes(0, texture, osg::StateAttribute::ON);
-    litByColour(*state);
-    // Surfaces lie a few centimetres above the ground; from far away the depth buffer cannot
-    // tell them apart, so the ground yields.
-    state->setAttributeAndModes(new osg::PolygonOffset(1.0f, 4.0f), osg::StateAttribute::ON);
-    state->setAttributeAndModes(new osg::AlphaFunc(osg::AlphaFunc::GREATER, 0.5f), osg::StateAttribute::ON);
+    groundState(*quad->getOrCreateStateSet(), image);
 
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(quad);
@@ -145,6 +172,39 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
     mesh->addPrimitiveSet(triangles);
     mesh->setUseDisplayList(false);
     mesh->setUseVertexBufferObjects(true);
+    litByColour(*mesh->getOrCreateStateSet());
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(mesh);
+    return geode;
+}
+
+osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                        osg::ref_ptr<osg::Image> image) {
+    const core::GroundTriangles t = core::groundTriangles(scene, ground);
+    osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, "ground");
+    // The layer image's texel (column, row) covers cell (column, row); image row 0 is south.
+    constexpr float n = core::kTileCells;
+    osg::ref_ptr<osg::Vec2Array> uv = new osg::Vec2Array(static_cast<unsigned>(t.vertexCount()));
+    for (std::size_t i = 0; i < t.vertexCount(); ++i) (*uv)[i].set(t.cells[i * 2] / n, 1.0f - t.cells[i * 2 + 1] / n);
+    mesh->setTexCoordArray(0, uv);
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0].set(1.0f, 1.0f, 1.0f, 1.0f);
+    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
+    groundState(*mesh->getOrCreateStateSet(), image);
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(mesh);
+    return geode;
+}
+
+osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                               const core::SurfacePatch& patch) {
+    if (patch.rects.empty()) return nullptr;
+    const core::GroundTriangles t = core::drapeRects(scene, ground, patch.rects, patch.elevation);
+    if (t.empty()) return nullptr;
+    osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, patch.layer);
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
+    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
     litByColour(*mesh->getOrCreateStateSet());
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(mesh);

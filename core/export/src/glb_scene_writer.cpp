@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "terrabit/core/export/cell_rects.h"
+#include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
 
@@ -250,14 +251,21 @@ private:
         }
     }
 
-    tinygltf::Primitive primitive(const QuadMesh& mesh, int material) {
+    tinygltf::Primitive primitive(const std::vector<float>& positions, const std::vector<float>& normals,
+                                  const std::vector<std::uint32_t>& indices, int material) {
         tinygltf::Primitive p;
-        p.attributes["POSITION"] = mBuilder.vec3(mesh.positions, kArrayBuffer, true);
-        p.attributes["NORMAL"] = mBuilder.vec3(mesh.normals, kArrayBuffer, false);
-        p.indices = mBuilder.indices(mesh.indices, mesh.positions.size() / 3);
+        p.attributes["POSITION"] = mBuilder.vec3(positions, kArrayBuffer, true);
+        p.attributes["NORMAL"] = mBuilder.vec3(normals, kArrayBuffer, false);
+        p.indices = mBuilder.indices(indices, positions.size() / 3);
         p.material = material;
         p.mode = TINYGLTF_MODE_TRIANGLES;
         return p;
+    }
+    tinygltf::Primitive primitive(const QuadMesh& mesh, int material) {
+        return primitive(mesh.positions, mesh.normals, mesh.indices, material);
+    }
+    tinygltf::Primitive primitive(const GroundTriangles& mesh, int material) {
+        return primitive(mesh.positions, mesh.normals, mesh.indices, material);
     }
 
     int surfaceMaterial(const SurfacePatch& s) {
@@ -281,11 +289,26 @@ private:
         }
         tinygltf::Mesh mesh;
         mesh.name = "ground " + tile.quadkey();
-        QuadMesh ground;
-        addRects(ground, tile, mergeCellsIntoRects(~sunken), 0.0);
-        if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
+        // On terrain: the tile's ground mesh, and the surfaces draped on it.
+        const GroundTile* terrain = mScene.terrain ? mScene.groundOf(tile) : nullptr;
+        if (terrain && terrain->mesh.empty()) terrain = nullptr;
+        if (terrain) {
+            const GroundTriangles ground = sunken.none()
+                                               ? groundTriangles(mScene, *terrain)
+                                               : drapeRects(mScene, *terrain, mergeCellsIntoRects(~sunken), 0.0f);
+            if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
+        } else {
+            QuadMesh ground;
+            addRects(ground, tile, mergeCellsIntoRects(~sunken), 0.0);
+            if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
+        }
         for (const SurfacePatch* s : surfaces) {
             if (s->rects.empty()) continue;
+            if (terrain) {
+                const GroundTriangles draped = drapeRects(mScene, *terrain, s->rects, s->elevation);
+                if (!draped.empty()) mesh.primitives.push_back(primitive(draped, surfaceMaterial(*s)));
+                continue;
+            }
             QuadMesh quads;
             addRects(quads, tile, s->rects, s->elevation);
             mesh.primitives.push_back(primitive(quads, surfaceMaterial(*s)));
@@ -562,6 +585,24 @@ Status checkSceneForExport(const Scene& scene) {
         }
     }
     if (!std::isfinite(scene.originHeight)) return Error{"scene: the origin height is not finite"};
+    for (std::size_t k = 0; k < scene.ground.size(); ++k) {
+        const GroundTile& g = scene.ground[k];
+        const std::string at = "scene: the ground of tile " + g.mesh.tile.quadkey();
+        if (!known(g.mesh.tile)) return Error{at + " is in a tile the scene does not list"};
+        if (k > 0 && !northToSouth(scene.ground[k - 1].mesh.tile, g.mesh.tile)) {
+            return Error{at + " is out of order (the ground is sorted like the tiles, north to south)"};
+        }
+        if (g.normals.size() != g.mesh.vertices.size()) return Error{at + " has not one normal per vertex"};
+        if (g.mesh.indices.size() % 3 != 0) return Error{at + " has an incomplete triangle"};
+        for (const std::uint32_t i : g.mesh.indices) {
+            if (i >= g.mesh.vertices.size()) return Error{at + " names a vertex it does not have"};
+        }
+        for (const terrain::GroundVertex& v : g.mesh.vertices) {
+            if (v.column > kTileCells || v.row > kTileCells || !std::isfinite(v.height)) {
+                return Error{at + " has a vertex outside the tile or without a finite height"};
+            }
+        }
+    }
     for (const Plinth& p : scene.plinths) {
         const std::string at = "scene: a plinth of tile " + p.tile.quadkey();
         if (!known(p.tile)) return Error{at + " is in a tile the scene does not list"};

@@ -8,6 +8,7 @@
 
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
 
@@ -81,7 +82,19 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
             high = std::max(high, s.elevation);
         }
     }
+    // On terrain: the ground mesh (its vertices span the tile), and the surfaces draped on it
+    // at their elevations. Else the flat ground's corners.
+    const GroundTile* ground = scene.terrain ? scene.groundOf(tile) : nullptr;
+    if (ground && ground->mesh.empty()) ground = nullptr;
+    if (ground) {
+        for (const terrain::GroundVertex& v : ground->mesh.vertices) {
+            for (const float e : {low, high}) {
+                box.extend(groundVertexPosition(scene, tile, v.column, v.row, double(v.height) + e));
+            }
+        }
+    }
     for (double cy : {oy, oy + kTileCells}) {
+        if (ground) break;
         for (double cx : {ox, ox + kTileCells}) {
             const Vec2 g = scene.frame.cellToGround({cx, cy});
             box.extend(groundToScene(g, low));

@@ -9,6 +9,7 @@
 
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/io/dem_reader.h"
+#include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tiling/rasterize_some.h"
 
@@ -196,6 +197,90 @@ Result<float> Session::groundHeight(Vec2 mercator) const {
     return terrain::heightAt(**heights, {cell.x - double(tile->x) * kTileCells, cell.y - double(tile->y) * kTileCells});
 }
 
+Result<std::shared_ptr<const terrain::RtinErrors>> Session::rtinErrorsOf(TileId tile) const {
+    {
+        std::lock_guard lock(mGroundMutex);
+        if (auto it = mRtin.find(tile); it != mRtin.end()) return it->second;
+    }
+    auto heights = heightTile(tile);
+    if (!heights) return heights.error();
+    auto errors = std::make_shared<const terrain::RtinErrors>(terrain::rtinErrors(**heights));
+    std::lock_guard lock(mGroundMutex);
+    return mRtin.emplace(tile, std::move(errors)).first->second;
+}
+
+Result<GroundTile> Session::groundTile(TileId tile, float maxErrorMetres) const {
+    {
+        std::lock_guard lock(mGroundMutex);
+        if (maxErrorMetres != mGroundError) {
+            mGround.clear();
+            mGroundError = maxErrorMetres;
+        }
+        if (auto it = mGround.find(tile); it != mGround.end()) return *it->second;
+    }
+    if (!mDems) {
+        GroundTile empty;
+        empty.mesh.tile = tile;
+        return empty;
+    }
+    auto heights = heightTile(tile);
+    if (!heights) return heights.error();
+    auto self = rtinErrorsOf(tile);
+    if (!self) return self.error();
+    // North, east, south, west, as buildGroundMesh and makeGroundTile take them.
+    constexpr int kSteps[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    std::array<std::shared_ptr<const terrain::HeightTile>, 4> aroundHeights;
+    std::array<std::shared_ptr<const terrain::RtinErrors>, 4> aroundErrors;
+    std::array<const terrain::HeightTile*, 4> heightPtrs{};
+    std::array<const terrain::RtinErrors*, 4> errorPtrs{};
+    for (int k = 0; k < 4; ++k) {
+        const std::optional<TileId> n = tile.neighbour(kSteps[k][0], kSteps[k][1]);
+        if (!n) continue;
+        auto h = heightTile(*n);
+        if (!h) return h.error();
+        auto e = rtinErrorsOf(*n);
+        if (!e) return e.error();
+        aroundHeights[k] = *h;
+        aroundErrors[k] = *e;
+        heightPtrs[k] = aroundHeights[k].get();
+        errorPtrs[k] = aroundErrors[k].get();
+    }
+    terrain::GroundMesh mesh = terrain::buildGroundMesh(**heights, **self, errorPtrs, maxErrorMetres);
+    mesh.tile = tile;
+    auto ground = std::make_shared<const GroundTile>(
+        makeGroundTile(std::move(mesh), **heights, heightPtrs, GroundFrame{{}, mZoom}.metresPerCell()));
+    std::lock_guard lock(mGroundMutex);
+    if (maxErrorMetres != mGroundError) return *ground;  // another bound came in meanwhile: not kept
+    return *mGround.emplace(tile, std::move(ground)).first->second;
+}
+
+Status Session::meshGround(Scene& scene, float maxErrorMetres, int threads) const {
+    if (!(maxErrorMetres >= 0.0F) || !std::isfinite(maxErrorMetres)) {
+        return badArguments("the ground mesh's error bound " + std::to_string(maxErrorMetres) +
+                            " m is not a finite number >= 0");
+    }
+    const std::vector<TileId>& tiles = scene.tiles;
+    std::vector<Result<GroundTile>> built(tiles.size(), Error{"ground not meshed", ErrorKind::Internal});
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t i = next++; i < tiles.size(); i = next++) built[i] = groundTile(tiles[i], maxErrorMetres);
+    };
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threadCount =
+        std::min<std::size_t>(tiles.size(), threads > 0 ? static_cast<std::size_t>(threads) : hardware);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threadCount; ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    scene.ground.clear();
+    scene.ground.reserve(tiles.size());
+    for (std::size_t i = 0; i < tiles.size(); ++i) {
+        if (!built[i]) return built[i].error();
+        scene.ground.push_back(std::move(*built[i]));
+    }
+    return Status::success();
+}
+
 TerrainReport Session::terrainReport() const {
     std::lock_guard lock(mHeightsMutex);
     return mTerrainReport;
@@ -314,7 +399,11 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
         options.originHeight = *height;
     }
     auto scene = b.bake(options);
-    if (scene) mBaked = true;
+    if (!scene) return scene;
+    mBaked = true;
+    if (mDems && scene->terrain) {
+        if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
+    }
     return scene;
 }
 

@@ -72,4 +72,10 @@ std::size_t Scene::instanceCount() const {
     return n;
 }
 
+const GroundTile* Scene::groundOf(const TileId& tile) const {
+    const auto it = std::lower_bound(ground.begin(), ground.end(), tile,
+                                     [](const GroundTile& g, const TileId& t) { return northToSouth(g.mesh.tile, t); });
+    return it != ground.end() && it->mesh.tile == tile ? &*it : nullptr;
+}
+
 }  // namespace terrabit::core

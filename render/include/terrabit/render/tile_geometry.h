@@ -40,6 +40,19 @@ osg::Vec3d cellToScene(const core::GroundFrame& frame, core::Vec2 globalCell, do
 /// (holes through which a surface below the ground shows).
 osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref_ptr<osg::Image> image);
 
+/// A tile's ground on terrain: its mesh (core::GroundTile, scene metres, y = height −
+/// originHeight) with per-vertex normals, textured with `image` as makeGroundQuad is (texel
+/// (column, row) on cell (column, row)), in the same state (lit, pushed back in depth, alpha-0
+/// texels discarded).
+osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                        osg::ref_ptr<osg::Image> image);
+
+/// A road or water surface on terrain: its cells draped on the tile's ground mesh at the
+/// patch's elevation (core::drapeRects), in its colour, lit. nullptr for a patch without
+/// rectangles.
+osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                               const core::SurfacePatch& patch);
+
 /// A road or water surface: two triangles per merged cell rectangle, flat at the patch's
 /// elevation, in its colour, lit from above. nullptr for a patch without rectangles.
 osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const core::SurfacePatch& patch);

@@ -59,6 +59,10 @@ struct BakeOptions {
     /// world of height 0. The Session sets it whenever it has DEMs (the ground height at the
     /// whole bake's origin), so every batch and shard of one bake shares it.
     std::optional<double> originHeight;
+    /// Terrain: the vertical error bound of the ground meshes, metres (≥ 0;
+    /// terrain/ground_mesh.h). Read by Session::bake, which meshes each baked tile's ground
+    /// into Scene::ground; a bare SceneBaker leaves the ground unmeshed.
+    float groundErrorMetres = terrain::kDefaultGroundErrorMetres;
     ProgressCallback progress;  ///< stages "placing buildings", "meshing surfaces", "planting", "assembling"
 };
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "terrabit/core/geometry.h"
+#include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tile/tile_id.h"
 
@@ -148,6 +149,18 @@ struct SurfacePatch {
     std::vector<CellRect> rects;
 };
 
+/// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its
+/// vertices are the tile's samples, heights in metres above the DEM's datum) and a normal per
+/// vertex. A vertex stands at scene y = height − Scene::originHeight (groundVertexPosition,
+/// core/scene/ground_drape.h). Tiles built together share their edges' vertices exactly.
+struct GroundTile {
+    terrain::GroundMesh mesh;
+    /// One unit normal per mesh vertex, scene frame (+Y up): the central difference of the
+    /// heights around the sample, the neighbour tiles' samples across the tile's edges, so two
+    /// tiles give a shared vertex the same normal (no lighting seams).
+    std::vector<Vec3f> normals;
+};
+
 /// Counts that describe a bake.
 struct SceneStatistics {
     std::size_t buildingsPlaced = 0;
@@ -189,6 +202,11 @@ struct Scene {
     std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
     std::vector<Plinth> plinths;            ///< with terrain: sorted by (tile, source)
+    /// With terrain: each tile's ground mesh, sorted like `tiles` (north to south), at most one
+    /// per tile. The Session meshes every baked tile (Session::bake); a tile without one (a
+    /// scene baked on a bare SceneBaker) is drawn flat at y = 0, as without terrain. Empty
+    /// without terrain.
+    std::vector<GroundTile> ground;
     SceneStatistics statistics;
     /// True when the scene was baked on terrain (a DEM): its y are heights above the DEM's
     /// datum less originHeight, and the exports record originHeight. False: the flat world,
@@ -202,6 +220,8 @@ struct Scene {
 
     /// Total instances over all blocks.
     std::size_t instanceCount() const;
+    /// The ground mesh of `tile`, or nullptr when the scene has none for it.
+    const GroundTile* groundOf(const TileId& tile) const;
 };
 
 }  // namespace terrabit::core

@@ -37,6 +37,7 @@
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/scene/scene.h"
+#include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/core/terrain/height_tile.h"
 
 namespace terrabit::core::io {
@@ -147,6 +148,11 @@ public:
     /// The ground height at a point (EPSG:3857 metres), bilinear between the corners of the cell
     /// it lies in; kNoHeight where there is none (no DEM, outside every DEM, nodata).
     Result<float> groundHeight(Vec2 mercator) const;
+    /// The ground of a tile within `maxErrorMetres` (terrain/ground_mesh.h): its mesh, built
+    /// with its four neighbours' RTIN errors (neighbours sampled through heightTile() whether
+    /// baked or not, so every batch and shard meshes a tile the same), and its normals. Kept:
+    /// errors per tile once, meshes until the bound changes. Without DEMs, an empty mesh.
+    Result<GroundTile> groundTile(TileId tile, float maxErrorMetres = terrain::kDefaultGroundErrorMetres) const;
     /// What the DEMs gave the tiles sampled so far; all zero without DEMs.
     TerrainReport terrainReport() const;
     /// The scene frame's originHeight for a bake centred on `origin` (degrees), metres above the
@@ -179,7 +185,8 @@ public:
 
     // -- bake and export ------------------------------------------------------------------------
     /// Runs the passes over the bake tiles (options.tiles narrows them further, for shards and
-    /// batches) and assembles the scene. With an empty selection: an empty scene.
+    /// batches) and assembles the scene. With an empty selection: an empty scene. With DEMs the
+    /// scene's tiles get their ground meshes (Scene::ground, groundTile()).
     Result<Scene> bake(placement::BakeOptions options);
     /// What the last bake did.
     const placement::BakeReport& report() const;
@@ -228,6 +235,14 @@ private:
     mutable std::mutex mHeightsMutex;
     mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;
     mutable TerrainReport mTerrainReport;  ///< guarded by mHeightsMutex
+    /// groundTile()'s RTIN errors per tile and meshes per tile for mGroundError; guarded by
+    /// mGroundMutex (meshing runs on several threads).
+    Status meshGround(Scene& scene, float maxErrorMetres, int threads) const;
+    Result<std::shared_ptr<const terrain::RtinErrors>> rtinErrorsOf(TileId tile) const;
+    mutable std::mutex mGroundMutex;
+    mutable std::unordered_map<TileId, std::shared_ptr<const terrain::RtinErrors>> mRtin;
+    mutable std::unordered_map<TileId, std::shared_ptr<const GroundTile>> mGround;
+    mutable float mGroundError = -1.0F;
 };
 
 }  // namespace terrabit::core::pipeline

@@ -1,0 +1,64 @@
+#pragma once
+/// The ground of a scene with terrain in scene coordinates, and what lies on it: every export
+/// (the GLB and 3D Tiles writers, render's scene graph and so osgb and the viewport) draws a
+/// tile's GroundTile and drapes the road and water surfaces (SurfacePatch) on it through these
+/// functions, so they all put the same vertices in the same places.
+///
+/// Draping is exact: a surface's rectangles are clipped against the ground mesh's triangles, and
+/// every piece lies in the plane of the triangle it was cut from, raised by the patch's
+/// elevation. A surface therefore never floats above the ground drawn nor sinks under it (but
+/// for its own elevation), however coarse the mesh is there. A piece is a convex polygon of at
+/// most 7 corners, fanned into triangles; a mesh triangle whose bounding cells all lie in the
+/// rectangles is taken whole.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "terrabit/core/scene/scene.h"
+#include "terrabit/core/terrain/height_tile.h"
+
+namespace terrabit::core {
+
+/// Triangles in scene coordinates, ready for a vertex buffer: three floats of position and
+/// three of unit normal per vertex, three indices per triangle, counter-clockwise seen from
+/// above (the front face is the top).
+struct GroundTriangles {
+    std::vector<float> positions;
+    std::vector<float> normals;
+    /// Per vertex, the point in the tile's cells (x east, y south, 0..256): texture coordinates.
+    std::vector<float> cells;
+    std::vector<std::uint32_t> indices;
+
+    std::size_t vertexCount() const { return positions.size() / 3; }
+    std::size_t triangleCount() const { return indices.size() / 3; }
+    bool empty() const { return indices.empty(); }
+};
+
+/// The scene position of a sample of `tile` at a height above the DEM's datum: the global cell
+/// corner through the scene's frame, y = height − scene.originHeight. Computed from the global
+/// corner, so two tiles sharing the sample get the same bits.
+Vec3f groundVertexPosition(const Scene& scene, const TileId& tile, double column, double row, double height);
+
+/// Makes the GroundTile of `mesh`: the mesh and a unit normal per vertex from the heights
+/// around each sample. `neighbours` are the heights of the tiles north, east, south and west
+/// (nullptr or empty: the tile's own edge is used, one-sided). NaN heights count as 0 m, as in
+/// the mesh. `metresPerCell` is the scene frame's (GroundFrame::metresPerCell()).
+GroundTile makeGroundTile(terrain::GroundMesh mesh, const terrain::HeightTile& heights,
+                          const std::array<const terrain::HeightTile*, 4>& neighbours, double metresPerCell);
+
+/// The whole ground of a tile: the mesh's vertices (shared) and triangles.
+GroundTriangles groundTriangles(const Scene& scene, const GroundTile& ground);
+
+/// The cells of `rects` (non-overlapping, within the tile) draped on the ground, `offset`
+/// metres above it (a patch's elevation), normals interpolated from the mesh's. The ground
+/// less some holes is the drape of the rectangles of the cells left, at offset 0.
+GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const std::vector<CellRect>& rects,
+                           float offset);
+
+/// The height of the ground mesh at a point of the tile (cells, x east, y south, 0..256), in
+/// metres above the DEM's datum: the plane of the mesh triangle holding it. NaN outside the tile
+/// or for an empty mesh. Linear in the triangles (for tests and probes, not hot loops).
+double groundMeshHeight(const terrain::GroundMesh& mesh, Vec2 cell);
+
+}  // namespace terrabit::core

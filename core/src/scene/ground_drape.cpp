@@ -1,0 +1,258 @@
+#include "terrabit/core/scene/ground_drape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace terrabit::core {
+
+namespace {
+
+using terrain::GroundMesh;
+using terrain::GroundVertex;
+using terrain::HeightTile;
+using terrain::kHeightSamples;
+
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+
+/// A height with NaN as 0 m, as the ground mesh counts it.
+float orZero(float h) { return h == h ? h : 0.0f; }
+
+/// A point of a piece being clipped: cells, height above the datum, the interpolated normal.
+struct ClipVertex {
+    double x = 0.0, y = 0.0, h = 0.0;
+    double nx = 0.0, ny = 1.0, nz = 0.0;
+};
+
+ClipVertex lerp(const ClipVertex& a, const ClipVertex& b, double t) {
+    return {a.x + (b.x - a.x) * t,    a.y + (b.y - a.y) * t,    a.h + (b.h - a.h) * t,
+            a.nx + (b.nx - a.nx) * t, a.ny + (b.ny - a.ny) * t, a.nz + (b.nz - a.nz) * t};
+}
+
+/// Keeps the part of `in` where sign · (coordinate − bound) ≥ 0 (Sutherland–Hodgman, one edge).
+/// `axis` 0 is x, 1 is y. Keeps the polygon's orientation.
+void clipEdge(const std::vector<ClipVertex>& in, int axis, double bound, double sign, std::vector<ClipVertex>& out) {
+    out.clear();
+    const std::size_t n = in.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const ClipVertex& a = in[i];
+        const ClipVertex& b = in[(i + 1) % n];
+        const double da = sign * ((axis == 0 ? a.x : a.y) - bound);
+        const double db = sign * ((axis == 0 ? b.x : b.y) - bound);
+        if (da >= 0) out.push_back(a);
+        if ((da >= 0) != (db >= 0)) {
+            ClipVertex v = lerp(a, b, da / (da - db));
+            // Exactly on the bound: the rectangle's edge lies on integer cell lines.
+            (axis == 0 ? v.x : v.y) = bound;
+            out.push_back(v);
+        }
+    }
+}
+
+class Emitter {
+public:
+    Emitter(const Scene& scene, const TileId& tile, double offset, GroundTriangles& out)
+        : mScene(scene), mTile(tile), mOffset(offset), mOut(out) {}
+
+    std::uint32_t vertex(const ClipVertex& v) {
+        const Vec3f p = groundVertexPosition(mScene, mTile, v.x, v.y, v.h + mOffset);
+        const double len = std::sqrt(v.nx * v.nx + v.ny * v.ny + v.nz * v.nz);
+        const double s = len > 0 ? 1.0 / len : 0.0;
+        mOut.positions.insert(mOut.positions.end(), {p.x, p.y, p.z});
+        if (len > 0) {
+            mOut.normals.insert(mOut.normals.end(), {static_cast<float>(v.nx * s), static_cast<float>(v.ny * s),
+                                                     static_cast<float>(v.nz * s)});
+        } else {
+            mOut.normals.insert(mOut.normals.end(), {0.0f, 1.0f, 0.0f});
+        }
+        mOut.cells.insert(mOut.cells.end(), {static_cast<float>(v.x), static_cast<float>(v.y)});
+        return static_cast<std::uint32_t>(mOut.positions.size() / 3 - 1);
+    }
+
+    /// A convex polygon, fanned from its first corner; nothing for one without area.
+    void polygon(const std::vector<ClipVertex>& poly) {
+        if (poly.size() < 3) return;
+        double area = 0.0;
+        for (std::size_t i = 0; i < poly.size(); ++i) {
+            const ClipVertex& a = poly[i];
+            const ClipVertex& b = poly[(i + 1) % poly.size()];
+            area += a.x * b.y - b.x * a.y;
+        }
+        if (std::abs(area) < 1e-9) return;
+        const std::uint32_t first = vertex(poly[0]);
+        std::uint32_t previous = vertex(poly[1]);
+        for (std::size_t i = 2; i < poly.size(); ++i) {
+            const std::uint32_t next = vertex(poly[i]);
+            mOut.indices.insert(mOut.indices.end(), {first, previous, next});
+            previous = next;
+        }
+    }
+
+private:
+    const Scene& mScene;
+    TileId mTile;
+    double mOffset;
+    GroundTriangles& mOut;
+};
+
+ClipVertex clipVertex(const GroundTile& ground, std::uint32_t index) {
+    const GroundVertex& v = ground.mesh.vertices[index];
+    ClipVertex c;
+    c.x = v.column;
+    c.y = v.row;
+    c.h = v.height;
+    if (index < ground.normals.size()) {
+        const Vec3f& n = ground.normals[index];
+        c.nx = n.x;
+        c.ny = n.y;
+        c.nz = n.z;
+    }
+    return c;
+}
+
+}  // namespace
+
+Vec3f groundVertexPosition(const Scene& scene, const TileId& tile, double column, double row, double height) {
+    const Vec2 cell{double(tile.x) * kTileCells + column, double(tile.y) * kTileCells + row};
+    return groundToScene(scene.frame.cellToGround(cell), height - scene.originHeight);
+}
+
+GroundTile makeGroundTile(terrain::GroundMesh mesh, const HeightTile& heights,
+                          const std::array<const HeightTile*, 4>& neighbours, double metresPerCell) {
+    GroundTile g;
+    const auto usable = [](const HeightTile* h) { return h && h->heights.size() == terrain::kHeightSampleCount; };
+    const HeightTile* north = usable(neighbours[0]) ? neighbours[0] : nullptr;
+    const HeightTile* east = usable(neighbours[1]) ? neighbours[1] : nullptr;
+    const HeightTile* south = usable(neighbours[2]) ? neighbours[2] : nullptr;
+    const HeightTile* west = usable(neighbours[3]) ? neighbours[3] : nullptr;
+    const int last = kHeightSamples - 1;
+    g.normals.reserve(mesh.vertices.size());
+    for (const GroundVertex& v : mesh.vertices) {
+        const int r = v.row, c = v.column;
+        const float here = orZero(heights.at(r, c));
+        // West and east of the sample, then north and south, across the tile's edges where
+        // there is a neighbour; one-sided at an edge without.
+        float hw = here, he = here, hn = here, hs = here;
+        double dx = 0.0, dz = 0.0;
+        if (c > 0) {
+            hw = orZero(heights.at(r, c - 1)), dx += 1.0;
+        } else if (west) {
+            hw = orZero(west->at(r, last - 1)), dx += 1.0;
+        }
+        if (c < last) {
+            he = orZero(heights.at(r, c + 1)), dx += 1.0;
+        } else if (east) {
+            he = orZero(east->at(r, 1)), dx += 1.0;
+        }
+        if (r > 0) {
+            hn = orZero(heights.at(r - 1, c)), dz += 1.0;
+        } else if (north) {
+            hn = orZero(north->at(last - 1, c)), dz += 1.0;
+        }
+        if (r < last) {
+            hs = orZero(heights.at(r + 1, c)), dz += 1.0;
+        } else if (south) {
+            hs = orZero(south->at(1, c)), dz += 1.0;
+        }
+        const double gx = dx > 0 ? (double(he) - double(hw)) / (dx * metresPerCell) : 0.0;
+        const double gz = dz > 0 ? (double(hs) - double(hn)) / (dz * metresPerCell) : 0.0;
+        const double len = std::sqrt(gx * gx + 1.0 + gz * gz);
+        g.normals.push_back(
+            {static_cast<float>(-gx / len), static_cast<float>(1.0 / len), static_cast<float>(-gz / len)});
+    }
+    g.mesh = std::move(mesh);
+    return g;
+}
+
+GroundTriangles groundTriangles(const Scene& scene, const GroundTile& ground) {
+    GroundTriangles out;
+    Emitter emit(scene, ground.mesh.tile, 0.0, out);
+    out.positions.reserve(ground.mesh.vertices.size() * 3);
+    for (std::uint32_t i = 0; i < ground.mesh.vertices.size(); ++i) emit.vertex(clipVertex(ground, i));
+    out.indices = ground.mesh.indices;
+    return out;
+}
+
+GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const std::vector<CellRect>& rects,
+                           float offset) {
+    GroundTriangles out;
+    if (rects.empty() || ground.mesh.empty()) return out;
+    // Which rectangle holds each cell.
+    std::vector<std::uint32_t> rectOf(std::size_t{kTileCells} * kTileCells, kNone);
+    for (std::uint32_t k = 0; k < rects.size(); ++k) {
+        const CellRect& r = rects[k];
+        for (int y = r.y0; y < std::min<int>(r.y1, kTileCells); ++y) {
+            for (int x = r.x0; x < std::min<int>(r.x1, kTileCells); ++x) {
+                rectOf[std::size_t(y) * kTileCells + std::size_t(x)] = k;
+            }
+        }
+    }
+    Emitter emit(scene, ground.mesh.tile, offset, out);
+    std::vector<std::uint32_t> stamp(rects.size(), kNone);
+    std::vector<std::uint32_t> touched;
+    std::vector<ClipVertex> poly, scratch;
+    const auto& idx = ground.mesh.indices;
+    const auto& vs = ground.mesh.vertices;
+    for (std::uint32_t t = 0; t * 3 + 2 < idx.size(); ++t) {
+        const GroundVertex& a = vs[idx[t * 3]];
+        const GroundVertex& b = vs[idx[t * 3 + 1]];
+        const GroundVertex& c = vs[idx[t * 3 + 2]];
+        const int x0 = std::min({a.column, b.column, c.column}), x1 = std::max({a.column, b.column, c.column});
+        const int y0 = std::min({a.row, b.row, c.row}), y1 = std::max({a.row, b.row, c.row});
+        touched.clear();
+        bool whole = true;
+        for (int y = y0; y < y1; ++y) {
+            for (int x = x0; x < x1; ++x) {
+                const std::uint32_t k = rectOf[std::size_t(y) * kTileCells + std::size_t(x)];
+                if (k == kNone) {
+                    whole = false;
+                } else if (stamp[k] != t) {
+                    stamp[k] = t;
+                    touched.push_back(k);
+                }
+            }
+        }
+        if (touched.empty()) continue;
+        const ClipVertex tri[3] = {clipVertex(ground, idx[t * 3]), clipVertex(ground, idx[t * 3 + 1]),
+                                   clipVertex(ground, idx[t * 3 + 2])};
+        if (whole) {
+            poly.assign(tri, tri + 3);
+            emit.polygon(poly);
+            continue;
+        }
+        std::sort(touched.begin(), touched.end());  // rectangle order: the same bytes every run
+        for (const std::uint32_t k : touched) {
+            const CellRect& r = rects[k];
+            poly.assign(tri, tri + 3);
+            clipEdge(poly, 0, r.x0, 1.0, scratch);
+            clipEdge(scratch, 0, r.x1, -1.0, poly);
+            clipEdge(poly, 1, r.y0, 1.0, scratch);
+            clipEdge(scratch, 1, r.y1, -1.0, poly);
+            emit.polygon(poly);
+        }
+    }
+    return out;
+}
+
+double groundMeshHeight(const terrain::GroundMesh& mesh, Vec2 cell) {
+    const auto& idx = mesh.indices;
+    const auto& vs = mesh.vertices;
+    for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
+        const GroundVertex& a = vs[idx[t]];
+        const GroundVertex& b = vs[idx[t + 1]];
+        const GroundVertex& c = vs[idx[t + 2]];
+        const double ax = a.column, ay = a.row, bx = b.column, by = b.row, cx = c.column, cy = c.row;
+        const double d = (by - cy) * (ax - cx) + (cx - bx) * (ay - cy);
+        if (d == 0) continue;
+        const double l0 = ((by - cy) * (cell.x - cx) + (cx - bx) * (cell.y - cy)) / d;
+        const double l1 = ((cy - ay) * (cell.x - cx) + (ax - cx) * (cell.y - cy)) / d;
+        const double l2 = 1.0 - l0 - l1;
+        constexpr double kEps = -1e-9;
+        if (l0 >= kEps && l1 >= kEps && l2 >= kEps) {
+            return l0 * a.height + l1 * b.height + l2 * c.height;
+        }
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace terrabit::core
