@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
+#include "support/test_dems.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/output_file.h"
@@ -121,6 +124,52 @@ TEST(KhronosValidator, TheBakedMonacoSampleHasNoErrors) {
         files.push_back(e.path());
     }
     ASSERT_GE(files.size(), 2u + 9u);
+    const std::vector<json> reports = validate(files);
+    ASSERT_EQ(reports.size(), files.size());
+    for (const json& r : reports) {
+        EXPECT_EQ(r["numErrors"], 0) << r["file"] << "\n" << describe(r);
+        EXPECT_EQ(r["numWarnings"], 0) << r["file"] << "\n" << describe(r);
+    }
+}
+
+TEST(KhronosValidator, TheMonacoSampleBakedOnTerrainHasNoErrors) {
+    // The harbour on a cone DEM: the ground meshes, draped road and water surfaces and plinths
+    // in the GLB and in the 3D Tiles content.
+    TempDir dir;
+    const Vec2 centre = lonLatToMercator(terrabit::core::test::kMonacoCentre);
+    const auto dem = terrabit::core::test::writeMercatorDem(
+        dir / "cone.tif", [&](Vec2 m) { return 300.0 - 0.2 * std::hypot(m.x - centre.x, m.y - centre.y); }, 5.0,
+        2500.0);
+    const std::filesystem::path resources = TERRABIT_RESOURCES_DIR;
+    terrabit::cli::BakeCommand c;
+    c.input.file = resources / "maps/monaco-2022-07-19.osm.pbf";
+    c.input.rules = resources / "rules/default.yaml";
+    c.catalogue = resources / "assets/catalogue.yaml";
+    c.selection.zoom = 17;
+    c.selection.bboxLonLat = Box2{{7.418, 43.731}, {7.428, 43.738}};
+    c.seed = 5;
+    c.dems = {dem};
+    c.outDir = dir / "terrain";
+    c.formats = {ExportFormat::Glb, ExportFormat::Tiles3d};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    std::vector<std::filesystem::path> files{c.outDir / "scene.glb"};
+    for (const auto& e : std::filesystem::directory_iterator(c.outDir / "3dtiles" / "tiles")) files.push_back(e.path());
+    ASSERT_GE(files.size(), 1u + 9u);
+    // The ground is the mesh: many more than the two triangles of a flat tile.
+    const tinygltf::Model m = terrabit::test::loadGlb([&] {
+        std::ifstream in(c.outDir / "scene.glb", std::ios::binary);
+        return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }());
+    std::size_t groundVertices = 0;
+    for (const tinygltf::Mesh& mesh : m.meshes) {
+        for (const tinygltf::Primitive& p : mesh.primitives) {
+            if (m.materials.at(static_cast<std::size_t>(p.material)).name == "ground") {
+                groundVertices += m.accessors.at(static_cast<std::size_t>(p.attributes.at("POSITION"))).count;
+            }
+        }
+    }
+    EXPECT_GT(groundVertices, 1000u);
     const std::vector<json> reports = validate(files);
     ASSERT_EQ(reports.size(), files.size());
     for (const json& r : reports) {
