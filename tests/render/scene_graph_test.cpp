@@ -8,11 +8,19 @@
 #include <osg/Geode>
 #include <osgText/Text>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "render_test_support.h"
+#include "terrabit/core/scene/ground_drape.h"
+#include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/render/instanced_elements.h"
 #include "terrabit/render/scene_file.h"
+#include "terrabit/render/tile_geometry.h"
 
 namespace terrabit::render {
 namespace {
@@ -393,6 +401,120 @@ TEST(SceneGraph, BoundsHoldEveryTileAndInstance) {
     EXPECT_GE(box.zMax() - box.zMin(), 2 * tileMetres - 1e-3);
     EXPECT_LT(box.zMax() - box.zMin(), 2 * tileMetres + 20.0);
     EXPECT_GT(box.yMax(), 5.0f) << "houses stand up";
+}
+
+/// The synthetic scene on rolling ground: each tile's heights from a function of the global
+/// corner, meshed against its neighbours in the scene (as the Session meshes them).
+core::Scene terrainScene() {
+    core::Scene scene = test::syntheticScene();
+    scene.terrain = true;
+    scene.originHeight = 50.0;
+    std::map<core::TileId, core::terrain::HeightTile> heights;
+    std::map<core::TileId, core::terrain::RtinErrors> errors;
+    for (const core::TileId& t : scene.tiles) {
+        core::terrain::HeightTile& h = heights[t];
+        h.reset(t);
+        for (int r = 0; r < core::terrain::kHeightSamples; ++r) {
+            for (int c = 0; c < core::terrain::kHeightSamples; ++c) {
+                // Global corners, counted from the scene's first tile.
+                const double gx = (double(t.x) - scene.tiles[0].x) * core::kTileCells + c;
+                const double gy = (double(t.y) - scene.tiles[0].y) * core::kTileCells + r;
+                h.heights[core::terrain::HeightTile::index(r, c)] =
+                    static_cast<float>(60.0 + 12.0 * std::sin(gx / 37.0) + 0.05 * gy + 8.0 * std::cos(gy / 23.0));
+            }
+        }
+        errors[t] = core::terrain::rtinErrors(h);
+    }
+    const int steps[4][2] = {{0, -1}, {1, 0}, {0, 1}, {-1, 0}};
+    for (const core::TileId& t : scene.tiles) {
+        std::array<const core::terrain::RtinErrors*, 4> e{};
+        std::array<const core::terrain::HeightTile*, 4> h{};
+        for (int k = 0; k < 4; ++k) {
+            const auto n = t.neighbour(steps[k][0], steps[k][1]);
+            if (n && heights.count(*n)) {
+                e[static_cast<std::size_t>(k)] = &errors[*n];
+                h[static_cast<std::size_t>(k)] = &heights[*n];
+            }
+        }
+        core::terrain::GroundMesh mesh = core::terrain::buildGroundMesh(heights[t], errors[t], e);
+        mesh.tile = t;
+        scene.ground.push_back(core::makeGroundTile(std::move(mesh), heights[t], h, scene.frame.metresPerCell()));
+    }
+    return scene;
+}
+
+const osg::Geometry* geometryOf(osg::Node* node) {
+    return node && node->asGeode() ? node->asGeode()->getDrawable(0)->asGeometry() : nullptr;
+}
+
+TEST(SceneGraph, OnTerrainTheGroundIsTheMeshTexturedAndCrackFreeAndSurfacesLieOnIt) {
+    AssetModelCache models;
+    const core::Scene scene = terrainScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 1);
+    SceneGraph graph(test::shippedCatalogue(), models);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    std::size_t edges = 0;
+    for (const core::GroundTile& g : scene.ground) {
+        const core::TileId t = g.mesh.tile;
+        const osg::Geometry* ground = geometryOf(graph.groundNode(t));
+        ASSERT_NE(ground, nullptr) << t.quadkey();
+        const auto* v = dynamic_cast<const osg::Vec3Array*>(ground->getVertexArray());
+        const auto* n = dynamic_cast<const osg::Vec3Array*>(ground->getNormalArray());
+        const auto* uv = dynamic_cast<const osg::Vec2Array*>(ground->getTexCoordArray(0));
+        ASSERT_TRUE(v && n && uv);
+        ASSERT_EQ(v->size(), g.mesh.vertices.size()) << "the mesh, not the flat quad";
+        ASSERT_EQ(n->size(), v->size());
+        ASSERT_EQ(uv->size(), v->size());
+        ASSERT_NE(ground->getStateSet()->getTextureAttribute(0, osg::StateAttribute::TEXTURE), nullptr)
+            << "textured with the tile's layers";
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            const core::terrain::GroundVertex& gv = g.mesh.vertices[i];
+            EXPECT_NEAR((*v)[i].y(), gv.height - scene.originHeight, 1e-4);
+            EXPECT_NEAR((*n)[i].length(), 1.0f, 1e-5);
+            EXPECT_GT((*n)[i].y(), 0.5f);
+            EXPECT_FLOAT_EQ((*uv)[i].x(), gv.column / 256.0f);
+            EXPECT_FLOAT_EQ((*uv)[i].y(), 1.0f - gv.row / 256.0f);
+        }
+        // The east and south neighbours' vertices on the shared edge are this tile's, bit for bit.
+        for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
+            const auto other = t.neighbour(dx, dy);
+            const osg::Geometry* og = other ? geometryOf(graph.groundNode(*other)) : nullptr;
+            if (!og) continue;
+            const auto* ov = dynamic_cast<const osg::Vec3Array*>(og->getVertexArray());
+            const core::Vec3f edge = core::groundVertexPosition(scene, t, 256, 256, 0.0);
+            const auto on = [&](const osg::Vec3& p) { return dx ? p.x() == edge.x : p.z() == edge.z; };
+            std::set<std::tuple<float, float, float>> mine, theirs;
+            for (const osg::Vec3& p : *v) {
+                if (on(p)) mine.insert({p.x(), p.y(), p.z()});
+            }
+            for (const osg::Vec3& p : *ov) {
+                if (on(p)) theirs.insert({p.x(), p.y(), p.z()});
+            }
+            EXPECT_GE(mine.size(), 2u);
+            EXPECT_EQ(mine, theirs) << t.quadkey() << " and " << other->quadkey();
+            ++edges;
+        }
+    }
+    EXPECT_EQ(edges, 4u);
+    // Road and water lie on the mesh at their elevation.
+    std::size_t checked = 0;
+    for (const core::SurfacePatch& p : scene.surfaces) {
+        const osg::Geometry* mesh = geometryOf(graph.surfaceNode(p.tile, p.layer));
+        ASSERT_NE(mesh, nullptr) << p.layer;
+        const auto* v = dynamic_cast<const osg::Vec3Array*>(mesh->getVertexArray());
+        ASSERT_NE(v, nullptr);
+        const TilePlacement place = tilePlacement(scene.frame, p.tile);
+        const core::GroundTile* g = scene.groundOf(p.tile);
+        for (const osg::Vec3& q : *v) {
+            // Back to the tile's cells (float positions: clamped onto the tile at its edges).
+            const core::Vec2 cell{std::clamp((q.x() - place.northWest.x()) / place.metresPerCell, 0.0, 256.0),
+                                  std::clamp((q.z() - place.northWest.z()) / place.metresPerCell, 0.0, 256.0)};
+            EXPECT_NEAR(q.y(), core::groundMeshHeight(g->mesh, cell) - scene.originHeight + p.elevation, 0.01)
+                << p.layer;
+            ++checked;
+        }
+    }
+    EXPECT_GT(checked, 0u);
 }
 
 }  // namespace
