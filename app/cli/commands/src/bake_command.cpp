@@ -171,6 +171,7 @@ public:
         options.seed = command.seed;
         options.threads = command.threads;
         options.blockCells = command.blockCells;
+        options.groundErrorMetres = command.groundError;
         options.progress = scaled(progress, 0.0, 0.8);
         // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
         const bool sharded = command.shard.count > 0;
@@ -241,6 +242,7 @@ public:
             options.seed = command.seed;
             options.threads = command.threads;
             options.blockCells = command.blockCells;
+            options.groundErrorMetres = command.groundError;
             options.tiles = batch.baked;
             options.sceneTiles = batch.own;
             options.origin = origin;

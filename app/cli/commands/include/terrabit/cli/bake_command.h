@@ -12,6 +12,7 @@
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/scale/shard_plan.h"
+#include "terrabit/core/terrain/ground_mesh.h"
 
 namespace terrabit::cli {
 
@@ -63,6 +64,8 @@ struct BakeCommand {
     /// Elevation (SessionInput::dems): buildings, plants and plinths stand on the terrain and the
     /// scene's y = 0 is its originHeight. Empty: the flat world, byte for byte as before.
     std::vector<std::filesystem::path> dems;
+    /// With DEMs: the vertical error bound of the ground meshes, metres (BakeOptions).
+    float groundError = core::terrain::kDefaultGroundErrorMetres;
     /// When set, filled with what the bake held at once.
     BakeFootprint* footprint = nullptr;
 };

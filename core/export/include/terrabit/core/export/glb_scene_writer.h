@@ -7,7 +7,10 @@
 /// - per tile, a node "tile <quadkey>" whose mesh holds the ground (the tile's cells not under a
 ///   surface lying below ground, merged into quads) and one primitive per SurfacePatch (road,
 ///   water…: merged cell rectangles at the patch's elevation, one material per layer colour),
-///   and on terrain one "plinth" primitive of the tile's Scene::plinths (plinthFaces);
+///   and on terrain one "plinth" primitive of the tile's Scene::plinths (plinthFaces). On
+///   terrain, with the tile's Scene::ground mesh, the ground is that mesh (less the cells of
+///   sunken surfaces, cut along them) with its normals, and each surface is draped on it
+///   (scene/ground_drape.h); a tile without a mesh keeps the flat quads at y = 0;
 /// - per tile, per block, per asset, one child node "<asset> block <x>,<y>" drawing the asset once
 ///   per instance through EXT_mesh_gpu_instancing (TRANSLATION, ROTATION, SCALE accessors), or,
 ///   with plainNodes, a group of that name holding one node per instance with its TRS;
