@@ -390,6 +390,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(0, 256));
     cmd->add_option("--ground", c->ground, "Show this expression's cells on the ground instead of the layers");
     cmd->add_flag("--grid", c->grid, "Draw the tile grid with quadkey labels");
+    addDemOption(*cmd, c->dems);
     cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")->capture_default_str();
     cmd->add_option(
            "--size",
