@@ -114,6 +114,18 @@ struct DemSource {
     TileEncoding encoding = TileEncoding::None;
 };
 
+/// Samples are taken to a DEM's CRS exactly at every kLatticeStep-th corner and bilinearly in
+/// between: PROJ's transformation of all 66,049 corners was nine tenths of sampling a tile
+/// (24 ms), while the mapping from EPSG:3857 to any CRS a DEM uses is smooth enough that over a
+/// 16-cell span its curvature moves a point by less than a micrometre at zoom 17 (less at
+/// finer zooms; checked against gdalwarp with exact transformation in the tests). A corner whose
+/// lattice cell has a point that failed to transform is transformed alone. The lattice is of
+/// global corners and the interpolation weights are exact fractions, so a shared tile edge
+/// gets the same bits from both tiles.
+constexpr int kLatticeStep = 16;
+constexpr int kLatticeSide = kTileCells / kLatticeStep + 1;  // 17
+constexpr std::size_t kLatticeCount = std::size_t{kLatticeSide} * kLatticeSide;
+
 /// Per-thread state of sample(): a handle per DEM (finest first) and the scratch of one tile, so
 /// a warm cursor allocates nothing.
 struct Cursor {
@@ -123,6 +135,9 @@ struct Cursor {
     std::vector<int> inside;                   ///< 1: transformed, inside the DEM, still wanted
     std::vector<std::uint8_t> absurd;          ///< 1: some DEM held an absurd value here
     std::vector<double> window;                ///< pixels read for one DEM
+    /// The lattice of every kLatticeStep-th corner, transformed exactly (x, y, success).
+    std::vector<double> latticeX, latticeY;
+    std::vector<int> latticeOk;
 
     Cursor()
         : mercatorX(kHeightSampleCount),
@@ -130,7 +145,10 @@ struct Cursor {
           x(kHeightSampleCount),
           y(kHeightSampleCount),
           inside(kHeightSampleCount),
-          absurd(kHeightSampleCount) {}
+          absurd(kHeightSampleCount),
+          latticeX(kLatticeCount),
+          latticeY(kLatticeCount),
+          latticeOk(kLatticeCount) {}
 };
 
 OGRSpatialReference traditionalOrder(const OGRSpatialReference& srs) {
@@ -679,16 +697,49 @@ Status readPixels(DemHandle& h, const DemSource& s, int col0, int row0, int widt
     return {};
 }
 
+/// c.x/c.y := the samples' positions in the DEM's CRS, c.inside := 1 where that worked: the
+/// lattice exactly, the rest bilinearly between it (kLatticeStep).
+void transformSamples(DemHandle& h, Cursor& c) {
+    QuietGdal quiet;  // a failed point keeps its flag at 0 (PROJ also sets it to infinity)
+    for (int lr = 0; lr < kLatticeSide; ++lr) {
+        for (int lc = 0; lc < kLatticeSide; ++lc) {
+            const std::size_t from = HeightTile::index(lr * kLatticeStep, lc * kLatticeStep);
+            const std::size_t at = static_cast<std::size_t>(lr) * kLatticeSide + static_cast<std::size_t>(lc);
+            c.latticeX[at] = c.mercatorX[from];
+            c.latticeY[at] = c.mercatorY[from];
+        }
+    }
+    h.toDem->Transform(kLatticeCount, c.latticeX.data(), c.latticeY.data(), nullptr, c.latticeOk.data());
+    for (int row = 0; row < kHeightSamples; ++row) {
+        const int lr = std::min(row / kLatticeStep, kLatticeSide - 2);
+        const double fy = static_cast<double>(row - lr * kLatticeStep) / kLatticeStep;
+        for (int col = 0; col < kHeightSamples; ++col) {
+            const int lc = std::min(col / kLatticeStep, kLatticeSide - 2);
+            const double fx = static_cast<double>(col - lc * kLatticeStep) / kLatticeStep;
+            const std::size_t a = static_cast<std::size_t>(lr) * kLatticeSide + static_cast<std::size_t>(lc);
+            const std::size_t b = a + kLatticeSide;
+            const std::size_t i = HeightTile::index(row, col);
+            if (c.latticeOk[a] && c.latticeOk[a + 1] && c.latticeOk[b] && c.latticeOk[b + 1]) {
+                // The same expression in every tile: on a shared edge one term is times exactly 0.
+                c.x[i] = (c.latticeX[a] * (1.0 - fx) + c.latticeX[a + 1] * fx) * (1.0 - fy) +
+                         (c.latticeX[b] * (1.0 - fx) + c.latticeX[b + 1] * fx) * fy;
+                c.y[i] = (c.latticeY[a] * (1.0 - fx) + c.latticeY[a + 1] * fx) * (1.0 - fy) +
+                         (c.latticeY[b] * (1.0 - fx) + c.latticeY[b + 1] * fx) * fy;
+                c.inside[i] = 1;
+            } else {
+                c.x[i] = c.mercatorX[i];
+                c.y[i] = c.mercatorY[i];
+                c.inside[i] = 0;
+                h.toDem->Transform(1, &c.x[i], &c.y[i], nullptr, &c.inside[i]);
+            }
+        }
+    }
+}
+
 /// Takes the samples of `out` that still have no height to DEM pixel coordinates: c.x/c.y hold
 /// them and c.inside marks those inside the raster. Returns the pixels they reach.
 PixelBox locateWanted(DemHandle& h, const DemSource& s, bool cubic, Cursor& c, const HeightTile& out) {
-    std::copy(c.mercatorX.begin(), c.mercatorX.end(), c.x.begin());
-    std::copy(c.mercatorY.begin(), c.mercatorY.end(), c.y.begin());
-    {
-        // A failed point keeps its flag at 0 (PROJ also sets it to infinity); that is all we need.
-        QuietGdal quiet;
-        h.toDem->Transform(kHeightSampleCount, c.x.data(), c.y.data(), nullptr, c.inside.data());
-    }
+    transformSamples(h, c);
     const std::array<double, 6>& g = s.pixelFromGeo;
     PixelBox box;
     for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
