@@ -131,6 +131,10 @@ const core::io::MapLayers* MapDocument::map() const { return mSession ? &mSessio
 
 bool MapDocument::hasTerrain() const { return mSession && mSession->hasTerrain(); }
 
+pipeline::TerrainReport MapDocument::terrainReport() const {
+    return mSession ? mSession->terrainReport() : pipeline::TerrainReport{};
+}
+
 float MapDocument::groundHeight(core::Vec2 cell) const {
     constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
     if (!hasTerrain() || !(cell.x >= 0.0 && cell.y >= 0.0)) return kNone;
@@ -240,7 +244,8 @@ core::Status MapDocument::startLoad(project::Project p, const std::filesystem::p
 void MapDocument::loadFailure(const core::Error& error, bool elevation) {
     mLastError = qs(error.message);
     if (elevation) {
-        emit elevationFailed(mLastError);
+        // Cancelled (the Cancel button, or a newer change of the list): not news.
+        if (error.kind != core::ErrorKind::Cancelled) emit elevationFailed(mLastError);
         return;
     }
     emit loadFailed(mLastError);

@@ -143,9 +143,12 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     connect(mDocument, &MapDocument::demsChanged, this, &MainWindow::updateElevationActions);
     connect(mDocument, &MapDocument::demsChanged, this, [this] {
         const auto& dems = mDocument->project().dems;
-        statusBar()->showMessage(dems.empty() ? tr("No elevation: the ground is flat")
-                                              : tr("Elevation from %n DEM(s)", nullptr, int(dems.size())),
-                                 8000);
+        QString message = dems.empty() ? tr("No elevation: the ground is flat")
+                                       : tr("Elevation from %n DEM(s)", nullptr, int(dems.size()));
+        if (const auto report = mDocument->terrainReport(); report.tilesWithoutHeight > 0) {
+            message += tr("; %n tile(s) partly without height (flat there)", nullptr, int(report.tilesWithoutHeight));
+        }
+        statusBar()->showMessage(message, 15000);
     });
     connect(mDocument, &MapDocument::bakeFailed, this,
             [this](const QString& message) { statusBar()->showMessage(tr("Bake failed: %1").arg(message), 15000); });

@@ -116,6 +116,9 @@ public:
     /// (LayerSource::heights). NaN without terrain, outside the map's tiles and where no DEM
     /// reaches. Reads memory only: cheap enough for every mouse move.
     float groundHeight(core::Vec2 cell) const;
+    /// What the DEMs gave the map's tiles (filled, inpainted, without height); all zero without
+    /// terrain.
+    core::pipeline::TerrainReport terrainReport() const;
 
     // -- projects -----------------------------------------------------------------------------
     /// An empty project (no map). Throws away undo history.
