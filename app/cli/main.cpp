@@ -146,8 +146,9 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
 /// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
 void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
     cmd.add_option("--dem", dems,
-                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS); repeat for several, the finest wins "
-                   "where they overlap");
+                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
+                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
+                   "wins where they overlap");
 }
 
 void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
@@ -387,6 +388,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(0, 256));
     cmd->add_option("--ground", c->ground, "Show this expression's cells on the ground instead of the layers");
     cmd->add_flag("--grid", c->grid, "Draw the tile grid with quadkey labels");
+    addDemOption(*cmd, c->dems);
     cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")->capture_default_str();
     cmd->add_option(
            "--size",

@@ -43,6 +43,7 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     input.passes = core::pipeline::PassNeed::Optional;  // a rules document without passes still has layers
     input.catalogueFile = command.catalogue;
     input.threads = command.threads;
+    input.dems = command.dems;
     auto opened = core::pipeline::Session::open(std::move(input), progress);
     if (!opened) return renderFail(err, opened.error());
     core::pipeline::Session& session = **opened;

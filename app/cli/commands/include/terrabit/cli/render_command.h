@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/core/io/map_layers.h"
@@ -28,6 +29,8 @@ struct RenderCommand {
     int height = 800;
     std::filesystem::path out;        ///< the PNG to write
     std::filesystem::path sceneFile;  ///< also write the graph here (.osgb/.osgt) when set
+    /// Elevation (core/io/dem_reader.h): the scene is baked and drawn on this ground.
+    std::vector<std::filesystem::path> dems;
 };
 
 /// Reads and rasterizes the map (io::buildMapLayers), bakes it with the rules' passes (a rules
