@@ -146,8 +146,9 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
 /// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
 void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
     cmd.add_option("--dem", dems,
-                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS); repeat for several, the finest wins "
-                   "where they overlap");
+                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
+                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
+                   "wins where they overlap");
 }
 
 void addRasterizeCommand(CLI::App& app, CliContext& ctx) {

@@ -84,6 +84,28 @@ TEST(ProjectFile, PathsAreStoredRelativeToTheProjectFolder) {
     EXPECT_EQ(loaded->map, moved / "maps" / "city.osm.pbf");
 }
 
+TEST(ProjectFile, DemsAreStoredRelativeAndTileSetsKeepTheirEncoding) {
+    const test::TempDir dir;
+    Project p;
+    p.map = dir.path() / "maps" / "city.osm.pbf";
+    p.dems = {dir.path() / "dem" / "srtm.tif", "terrarium:" + (dir.path() / "dem" / "tiles").string(),
+              "terrain-rgb:" + (dir.path() / "dem" / "rgb.mbtiles").string()};
+    const auto file = dir.path() / "projects" / "p.terrabit";
+    std::filesystem::create_directories(file.parent_path());
+    ASSERT_TRUE(core::project::saveProject(p, file).ok());
+    const std::string text = readText(file);
+    EXPECT_NE(text.find("\"../dem/srtm.tif\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"terrarium:../dem/tiles\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"terrain-rgb:../dem/rgb.mbtiles\""), std::string::npos) << text;
+    auto loaded = core::project::loadProject(file);
+    ASSERT_TRUE(loaded.ok()) << loaded.message();
+    EXPECT_EQ(loaded->dems, p.dems);
+    const core::project::DemEntry e = core::project::splitDemEntry(p.dems[1]);
+    EXPECT_EQ(e.encoding, "terrarium:");
+    EXPECT_EQ(e.path, dir.path() / "dem" / "tiles");
+    EXPECT_EQ(core::project::splitDemEntry(p.dems[0]).encoding, "");
+}
+
 TEST(ProjectFile, BundledSampleNamesFilesThatExist) {
     auto sample = core::project::loadProject(test::resourcesDir() / "projects" / "sample.terrabit");
     ASSERT_TRUE(sample.ok()) << sample.message();

@@ -156,6 +156,8 @@ ManifestStatistics ManifestStatistics::of(const Scene& scene) {
         out.buildingsBlockedBySlope = st.buildingsBlockedBySlope;
         out.minHeight = st.minHeight;
         out.maxHeight = st.maxHeight;
+        out.cellsWithHeight = st.cellsWithHeight;
+        out.steepCells = st.steepCells;
     }
     return out;
 }
@@ -180,6 +182,8 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
             };
             out.minHeight = height(st.at("minHeight"));
             out.maxHeight = height(st.at("maxHeight"));
+            out.cellsWithHeight = st.at("cellsWithHeight").get<std::uint64_t>();
+            out.steepCells = st.at("steepCells").get<std::uint64_t>();
         }
         return out;
     } catch (const std::exception& e) {
@@ -199,6 +203,8 @@ void ManifestStatistics::add(const ManifestStatistics& other) {
     // NaN is "no height": the other side wins (fmin/fmax ignore one NaN).
     minHeight = std::fmin(minHeight, other.minHeight);
     maxHeight = std::fmax(maxHeight, other.maxHeight);
+    cellsWithHeight += other.cellsWithHeight;
+    steepCells += other.steepCells;
 }
 
 std::string ManifestStatistics::encode() const {
@@ -217,6 +223,11 @@ std::string ManifestStatistics::encode() const {
         doc["buildingsBlockedBySlope"] = buildingsBlockedBySlope;
         doc["minHeight"] = height(minHeight);
         doc["maxHeight"] = height(maxHeight);
+        doc["cellsWithHeight"] = cellsWithHeight;
+        doc["steepCells"] = steepCells;
+        doc["steepShare"] = cellsWithHeight > 0
+                                ? nlohmann::json(static_cast<double>(steepCells) / static_cast<double>(cellsWithHeight))
+                                : nlohmann::json(nullptr);
     }
     return doc.dump();
 }

@@ -1,6 +1,10 @@
 #include "terrabit/core/placement/scene_baker.h"
 
+#include "terrabit/core/algebra/relief_mask.h"
+
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -371,22 +375,41 @@ void sortSurfaces(Scene& scene) {
 /// parallel; min and max do not depend on the order they are taken in).
 void heightRange(const LayerSource& layers, std::span<const TileId> tiles, int threads, SceneStatistics& st) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
-    std::vector<std::pair<float, float>> perTile(tiles.size(), {kInf, -kInf});
+    struct TileRange {
+        float lo = kInf, hi = -kInf;
+        std::uint64_t cells = 0, steep = 0;
+    };
+    std::vector<TileRange> perTile(tiles.size());
+    // The relief layers' own definitions: a cell has a height when its four corners do, and is
+    // steep as slope(>35deg) says.
+    const auto withHeight =
+        algebra::ReliefMask::make(algebra::ReliefMask::Kind::Height, -std::numeric_limits<double>::infinity(),
+                                  std::numeric_limits<double>::infinity());
+    const auto steep = algebra::ReliefMask::make(algebra::ReliefMask::Kind::Slope, SceneStatistics::kSteepDegrees,
+                                                 std::numeric_limits<double>::infinity());
     detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
         const terrain::HeightTile* h = layers.heights(tiles[i]);
         if (!h) return;
-        float lo = kInf, hi = -kInf;
+        TileRange& r = perTile[i];
         for (const float v : h->heights) {
             if (v != v) continue;
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+            r.lo = std::min(r.lo, v);
+            r.hi = std::max(r.hi, v);
         }
-        perTile[i] = {lo, hi};
+        std::array<std::uint64_t, 4> words{};
+        for (int row = 0; row < kTileCells; ++row) {
+            withHeight.fillRow(*h, row, 0, 4, words.data());
+            for (std::uint64_t w : words) r.cells += static_cast<std::uint64_t>(std::popcount(w));
+            steep.fillRow(*h, row, 0, 4, words.data());
+            for (std::uint64_t w : words) r.steep += static_cast<std::uint64_t>(std::popcount(w));
+        }
     });
     float lo = kInf, hi = -kInf;
-    for (const auto& [l, h] : perTile) {
-        lo = std::min(lo, l);
-        hi = std::max(hi, h);
+    for (const TileRange& r : perTile) {
+        lo = std::min(lo, r.lo);
+        hi = std::max(hi, r.hi);
+        st.cellsWithHeight += r.cells;
+        st.steepCells += r.steep;
     }
     if (lo <= hi) {
         st.minHeight = lo;

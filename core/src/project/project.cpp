@@ -204,8 +204,11 @@ public:
         if (!strings(doc, {"dem"}, dems)) return *mError;
         for (std::size_t i = 0; i < dems.size(); ++i) {
             if (dems[i].empty()) return fail({"dem", i}, false, "expected the path of a DEM file, not \"\"");
-            const std::filesystem::path d(dems[i]);
-            p.dems.push_back((d.is_absolute() ? d : mBaseDir / d).lexically_normal());
+            // A tile set keeps its encoding prefix; the path after it is relative like a file's.
+            const DemEntry d = splitDemEntry(dems[i]);
+            const std::filesystem::path resolved =
+                (d.path.is_absolute() ? d.path : mBaseDir / d.path).lexically_normal();
+            p.dems.push_back(d.encoding.empty() ? resolved : std::filesystem::path(d.encoding + resolved.string()));
         }
         if (doc.contains("zoom")) {
             std::int64_t z = 0;
@@ -467,6 +470,14 @@ std::string storedPath(const std::filesystem::path& p, const std::filesystem::pa
 
 }  // namespace
 
+DemEntry splitDemEntry(const std::filesystem::path& dem) {
+    const std::string s = dem.string();
+    for (const std::string_view prefix : {std::string_view("terrarium:"), std::string_view("terrain-rgb:")}) {
+        if (s.starts_with(prefix)) return {std::string(prefix), std::filesystem::path(s.substr(prefix.size()))};
+    }
+    return {{}, dem};
+}
+
 Result<Project> parseProject(std::string_view json, std::string_view sourceName, const std::filesystem::path& baseDir) {
     Json doc;
     try {
@@ -524,7 +535,10 @@ std::string serializeProject(const Project& p, const std::filesystem::path& base
     if (!p.openOptions.empty()) doc["open_options"] = p.openOptions;
     if (!p.dems.empty()) {
         Json dems = Json::array();
-        for (const std::filesystem::path& d : p.dems) dems.push_back(storedPath(d, baseDir));
+        for (const std::filesystem::path& d : p.dems) {
+            const DemEntry e = splitDemEntry(d);
+            dems.push_back(e.encoding + storedPath(e.path, baseDir));
+        }
         doc["dem"] = dems;
     }
     doc["zoom"] = p.zoom;

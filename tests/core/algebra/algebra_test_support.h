@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "../support/memory_layer_source.h"
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/terrain/height_tile.h"
@@ -19,35 +20,7 @@ namespace terrabit::test {
 
 /// Named layers over any set of tiles, held in memory, and terrain heights for any of them.
 /// Tiles never written read as absent; tiles without heights answer nullptr.
-class MemoryLayers : public core::LayerSource {
-public:
-    explicit MemoryLayers(std::vector<std::string> names) : mNames(std::move(names)) {}
-
-    const std::vector<std::string>& layerNames() const override { return mNames; }
-    const core::BitTile* tile(const core::TileId& id, int layer) const override {
-        auto it = mTiles.find({id, layer});
-        return it == mTiles.end() ? nullptr : &it->second;
-    }
-    core::BitTile& at(const core::TileId& id, int layer) { return mTiles[{id, layer}]; }
-    void erase(const core::TileId& id, int layer) { mTiles.erase({id, layer}); }
-
-    const core::terrain::HeightTile* heights(const core::TileId& id) const override {
-        auto it = mHeights.find(id);
-        return it == mHeights.end() ? nullptr : &it->second;
-    }
-    /// The tile's heights, made (all kNoHeight) on first use.
-    core::terrain::HeightTile& heightsAt(const core::TileId& id) {
-        auto [it, inserted] = mHeights.try_emplace(id);
-        if (inserted) it->second.reset(id);
-        return it->second;
-    }
-    void eraseHeights(const core::TileId& id) { mHeights.erase(id); }
-
-private:
-    std::vector<std::string> mNames;
-    std::map<std::pair<core::TileId, int>, core::BitTile> mTiles;
-    std::map<core::TileId, core::terrain::HeightTile> mHeights;
-};
+using MemoryLayers = MemoryLayerSource;
 
 /// A rectangle of tiles at one zoom: columns x0 .. x0 + width - 1, rows y0 .. y0 + height - 1.
 struct TileBlock {

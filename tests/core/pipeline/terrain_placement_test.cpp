@@ -18,6 +18,7 @@
 
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
+#include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/project/project.h"
@@ -317,6 +318,34 @@ TEST(TerrainPlacement, AProjectsDemListReachesTheSessionAndSurvivesARoundTrip) {
     auto notAList =
         project::parseProject(R"({"format": "terrabit-project", "version": 1, "dem": 3})", "p.terrabit", base);
     EXPECT_FALSE(notAList.ok());
+}
+
+// The manifest's steep share is the share of cells slope(>35deg) holds among the cells with a
+// height, over the scene's tiles: counted again here with compose() on the session's layers.
+TEST(TerrainPlacement, TheSteepShareIsWhatTheSlopeExpressionCovers) {
+    terrabit::test::ScratchDir dir;
+    // Flat west of the centre, a 54° hillside (1 m per Mercator metre, 1.38 per ground metre)
+    // east of it, so both counts are large and neither is all.
+    const auto dem = writeDem(dir, "half.tif", [](Vec2 m) { return 50.0 + std::max(0.0, m.x - kCentre.x); });
+    auto session = openOrFail(monacoInput(dem));
+    ASSERT_TRUE(session);
+    auto scene = session->bake(seeded(7));
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    const SceneStatistics& st = scene->statistics;
+    auto steep = algebra::compose(session->layers(), scene->tiles, "slope(>35deg)", {});
+    auto any = algebra::compose(session->layers(), scene->tiles, "height(>-10000m)", {});
+    ASSERT_TRUE(steep.ok()) << steep.message();
+    ASSERT_TRUE(any.ok()) << any.message();
+    std::uint64_t steepCells = 0, cells = 0;
+    for (const BitTile& b : steep->masks) steepCells += b.count();
+    for (const BitTile& b : any->masks) cells += b.count();
+    EXPECT_EQ(st.steepCells, steepCells);
+    EXPECT_EQ(st.cellsWithHeight, cells);
+    EXPECT_GT(steepCells, cells / 10);  // both sides of the fold are in the scene
+    EXPECT_LT(steepCells, cells);
+    const std::string manifest = manifestOf(*scene);
+    EXPECT_NE(manifest.find("\"steepCells\":" + std::to_string(steepCells)), std::string::npos);
+    EXPECT_NE(manifest.find("\"steepShare\":"), std::string::npos);
 }
 
 }  // namespace

@@ -23,6 +23,8 @@ public:
         return it == mTiles.end() ? nullptr : &it->second;
     }
     core::BitTile& at(const core::TileId& id, int layer) { return mTiles[{id, layer}]; }
+    /// Drops a tile of a layer: it reads as absent again.
+    void erase(const core::TileId& id, int layer) { mTiles.erase({id, layer}); }
 
     const core::terrain::HeightTile* heights(const core::TileId& id) const override {
         auto it = mHeights.find(id);
@@ -34,6 +36,8 @@ public:
         if (inserted) it->second.reset(id);
         return it->second;
     }
+    /// Drops a tile's heights: it answers nullptr again.
+    void eraseHeights(const core::TileId& id) { mHeights.erase(id); }
 
     /// Fills a layer of a tile at random: each cell set with probability p.
     void randomize(const core::TileId& id, int layer, double p, std::mt19937_64& rng) {

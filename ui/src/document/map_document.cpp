@@ -5,9 +5,12 @@
 #include <QSaveFile>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "terrabit/core/pipeline/tile_tally.h"
 #include "terrabit/core/project/rule_edit.h"
+#include "terrabit/core/terrain/height_tile.h"
 #include "terrabit/render/scene_export.h"
 #include "value_command_p.h"
 
@@ -30,6 +33,38 @@ template <class T>
 using Command = ValueCommand<MapDocument, T>;
 
 constexpr int kRuleEditMergeId = 1;
+
+/// A change of the dem list, pushed once the map has reopened on it: its first redo() is the
+/// change already made; undo and redo reopen the map on the other list.
+class DemCommand : public QUndoCommand {
+public:
+    DemCommand(MapDocument* doc, std::vector<std::filesystem::path> before, std::vector<std::filesystem::path> after,
+               const QString& text)
+        : QUndoCommand(text), mDoc(doc), mBefore(std::move(before)), mAfter(std::move(after)) {}
+    void redo() override {
+        if (mDone) {
+            mDone = false;
+            return;
+        }
+        mDoc->applyDems(mAfter);
+    }
+    void undo() override { mDoc->applyDems(mBefore); }
+
+private:
+    MapDocument* mDoc;
+    std::vector<std::filesystem::path> mBefore;
+    std::vector<std::filesystem::path> mAfter;
+    bool mDone = true;
+};
+
+/// A DEM as the project keeps it: an absolute path, the tile-set encoding prefix kept.
+std::filesystem::path absoluteDem(const std::filesystem::path& dem) {
+    project::DemEntry e = project::splitDemEntry(dem);
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(e.path, ec);
+    if (!ec) e.path = absolute.lexically_normal();
+    return e.encoding.empty() ? e.path : std::filesystem::path(e.encoding + e.path.string());
+}
 
 }  // namespace
 
@@ -94,6 +129,25 @@ const std::string& MapDocument::rulesDocument() const {
 
 const core::io::MapLayers* MapDocument::map() const { return mSession ? &mSession->map() : nullptr; }
 
+bool MapDocument::hasTerrain() const { return mSession && mSession->hasTerrain(); }
+
+pipeline::TerrainReport MapDocument::terrainReport() const {
+    return mSession ? mSession->terrainReport() : pipeline::TerrainReport{};
+}
+
+float MapDocument::groundHeight(core::Vec2 cell) const {
+    constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
+    if (!hasTerrain() || !(cell.x >= 0.0 && cell.y >= 0.0)) return kNone;
+    const int zoom = mProject.zoom;
+    const double tileX = std::floor(cell.x / core::kTileCells), tileY = std::floor(cell.y / core::kTileCells);
+    const double side = std::ldexp(1.0, zoom);
+    if (tileX >= side || tileY >= side) return kNone;
+    const core::TileId tile{zoom, static_cast<std::uint32_t>(tileX), static_cast<std::uint32_t>(tileY)};
+    const core::terrain::HeightTile* heights = mLayers.heights(tile);
+    if (!heights || heights->heights.size() != core::terrain::kHeightSampleCount) return kNone;
+    return core::terrain::heightAt(*heights, {cell.x - tileX * core::kTileCells, cell.y - tileY * core::kTileCells});
+}
+
 core::Box2 MapDocument::extentMercator() const {
     if (!mSession) return {};
     return mSession->map().map.extent;
@@ -152,7 +206,8 @@ core::Status MapDocument::openMap(const std::filesystem::path& mapFile) {
     return startLoad(std::move(p), {}, true);
 }
 
-core::Status MapDocument::startLoad(project::Project p, const std::filesystem::path& file, bool modified) {
+core::Status MapDocument::startLoad(project::Project p, const std::filesystem::path& file, bool modified,
+                                    std::optional<DemReload> demReload) {
     if (mCatalogue->empty()) {
         return core::Error{"the asset catalogue could not be read: " + mLastError.toStdString()};
     }
@@ -160,27 +215,39 @@ core::Status MapDocument::startLoad(project::Project p, const std::filesystem::p
     cancel();
     waitIdle();
     const std::filesystem::path defaultRules = mResourcesDir / "rules" / "default.yaml";
-    auto work = [this, p = std::move(p), file, modified, defaultRules,
-                 catalogue = mCatalogue](const core::ProgressCallback& progress) -> JobRunner::Finish {
+    const bool elevation = demReload.has_value();
+    auto work = [this, p = std::move(p), file, modified, defaultRules, catalogue = mCatalogue, elevation,
+                 demReload = std::move(demReload)](const core::ProgressCallback& progress) -> JobRunner::Finish {
         auto input = pipeline::projectInput(p, defaultRules);
-        if (!input) return [this, e = input.error()](bool) { loadFailure(e); };
+        if (!input) return [this, e = input.error(), elevation](bool) { loadFailure(e, elevation); };
         input->catalogue = catalogue;
         auto session = pipeline::Session::open(std::move(*input), progress);
-        if (!session) return [this, e = session.error()](bool) { loadFailure(e); };
+        if (!session) return [this, e = session.error(), elevation](bool) { loadFailure(e, elevation); };
         // The project's rule edits must still apply to the rules they were made on.
         auto rules = (*session)->rulesWith(p.ruleEdits);
-        if (!rules) return [this, e = rules.error()](bool) { loadFailure(e); };
+        if (!rules) return [this, e = rules.error(), elevation](bool) { loadFailure(e, elevation); };
         std::shared_ptr<pipeline::Session> opened = std::move(*session);
+        if (demReload) {
+            return [this, opened, dems = p.dems, reload = *demReload](bool) mutable {
+                reloaded(std::move(opened), std::move(dems), reload);
+            };
+        }
         return [this, opened, rules = std::move(*rules), p, file, modified](bool) mutable {
             loaded(std::move(opened), std::move(rules), std::move(p), file, modified);
         };
     };
-    mJobs.start(Kind::Load, std::move(work), [this](const QString& m) { loadFailure(core::Error{m.toStdString()}); });
+    mJobs.start(Kind::Load, std::move(work),
+                [this, elevation](const QString& m) { loadFailure(core::Error{m.toStdString()}, elevation); });
     return core::Status::success();
 }
 
-void MapDocument::loadFailure(const core::Error& error) {
+void MapDocument::loadFailure(const core::Error& error, bool elevation) {
     mLastError = qs(error.message);
+    if (elevation) {
+        // Cancelled (the Cancel button, or a newer change of the list): not news.
+        if (error.kind != core::ErrorKind::Cancelled) emit elevationFailed(mLastError);
+        return;
+    }
     emit loadFailed(mLastError);
 }
 
@@ -208,6 +275,26 @@ void MapDocument::loaded(std::shared_ptr<pipeline::Session> session, core::place
     emit projectFileChanged(qs(mProjectFile.string()));
     mWasModified = this->modified();
     emit modifiedChanged(mWasModified);
+    mBakePending = true;  // the runner settles after this: startPending bakes
+}
+
+void MapDocument::reloaded(std::shared_ptr<pipeline::Session> session, std::vector<std::filesystem::path> dems,
+                           const DemReload& reload) {
+    // Only the session and the dem list change: the selection, the rule edits, the derived
+    // layers and the undo history are the document's own, and edits made while the map reopened
+    // stay. The scene stays until the bake on the new ground replaces it.
+    mSession = std::move(session);
+    mProject.dems = std::move(dems);
+    if (auto rules = mSession->rulesWith(mProject.ruleEdits)) {
+        mRules = std::move(*rules);
+        mLastError.clear();
+    } else {
+        mLastError = qs(rules.message());
+    }
+    rebuildLayers();  // relief layers read the new heights
+    emit layersChanged();
+    emit demsChanged();
+    if (reload.push) mUndo.push(new DemCommand(this, reload.before, mProject.dems, reload.text));
     mBakePending = true;  // the runner settles after this: startPending bakes
 }
 
@@ -494,6 +581,38 @@ void MapDocument::applyDerivedLayers(std::vector<project::DerivedLayer> layers) 
     mProject.expressions = std::move(layers);
     rebuildLayers();
     emit layersChanged();
+}
+
+core::Status MapDocument::addElevation(const std::filesystem::path& dem) {
+    if (!mSession) return core::Error{"no map is loaded: open a map or a project before adding elevation"};
+    const std::filesystem::path added = absoluteDem(dem);
+    std::vector<std::filesystem::path> after = mProject.dems;
+    if (std::find(after.begin(), after.end(), added) != after.end()) {
+        return core::badArguments(added.string() + " is already one of the project's DEMs");
+    }
+    after.push_back(added);
+    return changeDems(std::move(after), tr("Add elevation %1").arg(qs(added.filename().string())));
+}
+
+core::Status MapDocument::removeElevation(const std::filesystem::path& dem) {
+    if (!mSession) return core::Error{"no map is loaded"};
+    std::vector<std::filesystem::path> after = mProject.dems;
+    const auto n = std::erase(after, dem);
+    if (n == 0) return core::badArguments(dem.string() + " is not one of the project's DEMs");
+    return changeDems(std::move(after), tr("Remove elevation %1").arg(qs(dem.filename().string())));
+}
+
+core::Status MapDocument::changeDems(std::vector<std::filesystem::path> dems, const QString& text) {
+    project::Project p = currentProject();
+    p.dems = std::move(dems);
+    return startLoad(std::move(p), mProjectFile, true, DemReload{mProject.dems, true, text});
+}
+
+void MapDocument::applyDems(std::vector<std::filesystem::path> dems) {
+    if (!mSession || dems == mProject.dems) return;
+    project::Project p = currentProject();
+    p.dems = std::move(dems);
+    (void)startLoad(std::move(p), mProjectFile, true, DemReload{mProject.dems, false, {}});
 }
 
 void MapDocument::setLayerVisible(const QString& name, bool visible) {

@@ -8,6 +8,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include "terrabit/ui/panels/expression_editor.h"
 #include "terrabit/ui/views/probe_tool.h"
 
@@ -53,6 +55,10 @@ ProbePanel::ProbePanel(ProbeTool* tool, QWidget* parent) : QWidget(parent), mToo
     mLayers = new QLabel(this);
     mLayers->setWordWrap(true);
     layout->addWidget(mLayers);
+    mHeight = new QLabel(this);
+    mHeight->setObjectName("probeGroundHeight");
+    mHeight->setToolTip(tr("The ground height there, metres above the elevation data's datum"));
+    layout->addWidget(mHeight);
     layout->addStretch(1);
 
     connect(mShape, &QComboBox::currentIndexChanged, this, [this](int i) { mTool->setShape(ProbeShape(i)); });
@@ -86,6 +92,11 @@ void ProbePanel::showOutcome(const ProbeOutcome& o) {
                                .arg(o.blocked ? "#e53935" : "#43a047"));
     mLayers->setText(o.layers.isEmpty() ? tr("No layer under the probe")
                                         : tr("Layers hit: %1").arg(o.layers.join(", ")));
+    showHeight(o.groundHeight);
+}
+
+void ProbePanel::showHeight(float metres) {
+    mHeight->setText(std::isnan(metres) ? QString() : tr("Ground %1 m").arg(double(metres), 0, 'f', 1));
 }
 
 void ProbePanel::showMove() {
@@ -95,6 +106,7 @@ void ProbePanel::showMove() {
                              : tr("walking"));
     mResult->setStyleSheet(QString("border-radius: 4px; font-weight: bold; color: white; background: %1")
                                .arg(blocked ? "#ef6c00" : "#43a047"));
+    showHeight(mTool->groundHeight(m.position));
 }
 
 }  // namespace terrabit::ui

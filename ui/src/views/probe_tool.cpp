@@ -162,9 +162,12 @@ std::vector<core::Vec2> ProbeTool::outlineOf(core::Vec2 c, std::optional<core::V
     return {c};
 }
 
+float ProbeTool::groundHeight(core::Vec2 cell) const { return mDocument->groundHeight(cell); }
+
 ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corner) {
     ProbeOutcome out;
     out.centre = centre;
+    out.groundHeight = mDocument->groundHeight(centre);
     out.outline = outlineOf(centre, corner);
     if (mGrid.layerCount() > 0) {
         core::CollisionQuery query(mGrid);

@@ -3,19 +3,29 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QUndoStack>
 
+#include <cmath>
+
 #include "terrabit/core/project/project.h"
+#include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/document/recovery_store.h"
 #include "terrabit/ui/panels/export_dialog.h"
@@ -93,7 +103,13 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
 
     connect(mCancel, &QToolButton::clicked, mDocument, &MapDocument::cancel);
     connect(mMapView, &MapView::hovered, this, [this](double lon, double lat, const QString& quadkey) {
-        mCoordinates->setText(tr("%1°, %2°   %3").arg(lon, 0, 'f', 6).arg(lat, 0, 'f', 6).arg(quadkey));
+        QString text = tr("%1°, %2°   %3").arg(lon, 0, 'f', 6).arg(lat, 0, 'f', 6).arg(quadkey);
+        if (mDocument->hasTerrain()) {
+            const core::GroundFrame frame{{}, mDocument->project().zoom};
+            const float h = mDocument->groundHeight(frame.lonLatToCell({lon, lat}));
+            if (!std::isnan(h)) text += tr("   h %1 m").arg(double(h), 0, 'f', 1);
+        }
+        mCoordinates->setText(text);
     });
     connect(mTilePicker, &TilePicker::goToTile, this, [this](const core::TileId& t) {
         mMapView->goToTile(t);
@@ -121,6 +137,19 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     connect(mDocument, &MapDocument::sceneChanged, this, &MainWindow::updateSceneLabel);
     connect(mDocument, &MapDocument::loadFailed, this,
             [this](const QString& message) { reportError(tr("Cannot open"), message); });
+    connect(mDocument, &MapDocument::elevationFailed, this,
+            [this](const QString& message) { reportError(tr("Cannot use the elevation"), message); });
+    connect(mDocument, &MapDocument::mapLoaded, this, &MainWindow::updateElevationActions);
+    connect(mDocument, &MapDocument::demsChanged, this, &MainWindow::updateElevationActions);
+    connect(mDocument, &MapDocument::demsChanged, this, [this] {
+        const auto& dems = mDocument->project().dems;
+        QString message = dems.empty() ? tr("No elevation: the ground is flat")
+                                       : tr("Elevation from %n DEM(s)", nullptr, int(dems.size()));
+        if (const auto report = mDocument->terrainReport(); report.tilesWithoutHeight > 0) {
+            message += tr("; %n tile(s) partly without height (flat there)", nullptr, int(report.tilesWithoutHeight));
+        }
+        statusBar()->showMessage(message, 15000);
+    });
     connect(mDocument, &MapDocument::bakeFailed, this,
             [this](const QString& message) { statusBar()->showMessage(tr("Bake failed: %1").arg(message), 15000); });
 
@@ -137,6 +166,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     rebuildRecentMenu();
     updateTitle();
     updateSceneLabel();
+    updateElevationActions();
 }
 
 MainWindow::~MainWindow() {
@@ -204,6 +234,16 @@ void MainWindow::createActions() {
         const QString f = mChooseSaveFile();
         if (!f.isEmpty()) saveAs(f.toStdString());
     });
+    file->addSeparator();
+    // Elevation needs a map to stand under: the entries are off until one is open.
+    mAddElevation = file->addAction(tr("Add &elevation…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                                    &MainWindow::addElevationDialog);
+    mAddElevation->setObjectName("addElevationAction");
+    mAddElevationTiles = file->addAction(tr("Add elevation &tiles…"), this, &MainWindow::addElevationTilesDialog);
+    mAddElevationTiles->setObjectName("addElevationTilesAction");
+    mRemoveElevationMenu = file->addMenu(tr("Remo&ve elevation"));
+    mRemoveElevationMenu->setObjectName("removeElevationMenu");
+    connect(mRemoveElevationMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRemoveElevationMenu);
     file->addSeparator();
     file->addAction(tr("&Export…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::showExport);
     file->addSeparator();
@@ -412,6 +452,75 @@ bool MainWindow::offerRecovery() {
         return false;
     }
     return true;
+}
+
+// -- elevation ----------------------------------------------------------------------------------------
+
+void MainWindow::updateElevationActions() {
+    const bool map = mDocument->hasMap();
+    mAddElevation->setEnabled(map);
+    mAddElevationTiles->setEnabled(map);
+    mRemoveElevationMenu->setEnabled(map && !mDocument->project().dems.empty());
+    rebuildRemoveElevationMenu();
+}
+
+void MainWindow::rebuildRemoveElevationMenu() {
+    mRemoveElevationMenu->clear();
+    for (const std::filesystem::path& dem : mDocument->project().dems) {
+        const QString name = QString::fromStdString(dem.string());
+        QAction* a = mRemoveElevationMenu->addAction(QString::fromStdString(dem.filename().string()), this,
+                                                     [this, dem] { addOrRemoveElevation(dem, false); });
+        a->setToolTip(name);
+    }
+}
+
+void MainWindow::addOrRemoveElevation(const std::filesystem::path& dem, bool add) {
+    const core::Status s = add ? mDocument->addElevation(dem) : mDocument->removeElevation(dem);
+    if (!s)
+        reportError(add ? tr("Cannot add the elevation") : tr("Cannot remove the elevation"),
+                    QString::fromStdString(s.message()));
+}
+
+void MainWindow::addElevationDialog() {
+    const QString f = QFileDialog::getOpenFileName(
+        this, tr("Add elevation"), QString(), tr("Elevation rasters (*.tif *.tiff *.hgt *.vrt *.asc);;All files (*)"));
+    if (!f.isEmpty()) addOrRemoveElevation(f.toStdString(), true);
+}
+
+void MainWindow::addElevationTilesDialog() {
+    // A tile set's heights are colours: its encoding has to be named (io::DemReader).
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Add elevation tiles"));
+    auto* form = new QFormLayout(&dialog);
+    auto* encoding = new QComboBox(&dialog);
+    encoding->addItem(tr("Terrarium (Mapzen, AWS terrain tiles)"), "terrarium:");
+    encoding->addItem(tr("Terrain-RGB (Mapbox)"), "terrain-rgb:");
+    form->addRow(tr("Encoding"), encoding);
+    auto* path = new QLineEdit(&dialog);
+    path->setPlaceholderText(tr("a z/x/y folder of PNG or WebP tiles, or an .mbtiles file"));
+    path->setMinimumWidth(360);
+    auto* row = new QHBoxLayout;
+    row->addWidget(path, 1);
+    auto* folder = new QPushButton(tr("Folder…"), &dialog);
+    auto* mbtiles = new QPushButton(tr("MBTiles…"), &dialog);
+    row->addWidget(folder);
+    row->addWidget(mbtiles);
+    form->addRow(tr("Tiles"), row);
+    connect(folder, &QPushButton::clicked, &dialog, [&dialog, path] {
+        const QString d = QFileDialog::getExistingDirectory(&dialog, tr("Elevation tile folder"));
+        if (!d.isEmpty()) path->setText(d);
+    });
+    connect(mbtiles, &QPushButton::clicked, &dialog, [&dialog, path] {
+        const QString f = QFileDialog::getOpenFileName(&dialog, tr("Elevation tiles"), QString(),
+                                                       tr("MBTiles (*.mbtiles);;All files (*)"));
+        if (!f.isEmpty()) path->setText(f);
+    });
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted || path->text().trimmed().isEmpty()) return;
+    addOrRemoveElevation((encoding->currentData().toString() + path->text().trimmed()).toStdString(), true);
 }
 
 void MainWindow::showExport() {

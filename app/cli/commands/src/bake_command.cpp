@@ -52,6 +52,7 @@ struct BakeTotals {
     LonLat origin;
     std::vector<placement::PassReport> passes;  ///< tiles run and time summed over the batches
     std::size_t placed = 0, blocked = 0, unmatched = 0, blockedBySlope = 0;
+    std::uint64_t cellsWithHeight = 0, steepCells = 0;
     bool terrain = false;
     double originHeight = 0.0;
     double minHeight = std::numeric_limits<double>::quiet_NaN(), maxHeight = minHeight;
@@ -82,6 +83,8 @@ struct BakeTotals {
         blocked += s.buildingsBlocked;
         unmatched += s.buildingsUnmatched;
         blockedBySlope += s.buildingsBlockedBySlope;
+        cellsWithHeight += s.cellsWithHeight;
+        steepCells += s.steepCells;
         terrain = terrain || scene.terrain;
         originHeight = scene.originHeight;
         minHeight = std::fmin(minHeight, s.minHeight);
@@ -391,7 +394,10 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
         out << "terrain: origin height " << fixed(s.originHeight, 2) << " m; heights "
             << (s.minHeight == s.minHeight ? fixed(s.minHeight, 2) + " .. " + fixed(s.maxHeight, 2) + " m"
                                            : std::string("none"))
-            << " above the DEM's datum\n";
+            << " above the DEM's datum; "
+            << (s.cellsWithHeight > 0 ? fixed(100.0 * double(s.steepCells) / double(s.cellsWithHeight), 1) + " %"
+                                      : std::string("none"))
+            << " of the cells steeper than " << fixed(SceneStatistics::kSteepDegrees, 0) << "°\n";
     }
     out << "buildings: " << s.placed << " placed, " << s.blocked << " blocked, " << s.unmatched
         << " with no model that fits";

@@ -95,7 +95,9 @@ struct ExportSettings {
 struct Project {
     std::filesystem::path map;             ///< the map file or vector-tile folder; empty: none yet
     std::vector<std::string> openOptions;  ///< GDAL open options, "KEY=VALUE"
-    /// Raster DEMs the map stands on (pipeline::SessionInput::dems); empty: the flat world.
+    /// DEMs the map stands on (pipeline::SessionInput::dems); empty: the flat world. A raster
+    /// file, or a tile set named with its encoding, `terrarium:PATH` / `terrain-rgb:PATH`
+    /// (io::DemReader); the file says where PATH is relative to the project, the prefix kept.
     std::vector<std::filesystem::path> dems;
     int zoom = 17;                          ///< tile zoom, 0..30
     std::vector<std::string> tiles;         ///< selected tiles (quadkeys at `zoom`), in selection order
@@ -112,6 +114,14 @@ struct Project {
 
     friend bool operator==(const Project&, const Project&) = default;
 };
+
+/// A DEM entry split into its tile-set encoding prefix ("terrarium:" or "terrain-rgb:", with its
+/// colon; "" for a raster file) and the path after it.
+struct DemEntry {
+    std::string encoding;
+    std::filesystem::path path;
+};
+DemEntry splitDemEntry(const std::filesystem::path& dem);
 
 /// Parses a project document. `sourceName` names it in errors; relative paths are resolved
 /// against `baseDir` (the project file's folder). Errors: "<source>:<line>:<column>: <what>" for

@@ -177,6 +177,13 @@ struct SceneStatistics {
     /// DEM's datum; NaN when no sample has a height (or without terrain).
     double minHeight = std::numeric_limits<double>::quiet_NaN();
     double maxHeight = std::numeric_limits<double>::quiet_NaN();  ///< see minHeight, metres
+    /// With terrain: the scene tiles' cells whose four corners all have a height, and those of
+    /// them steeper than kSteepDegrees (their share is the manifest's steepShare).
+    std::uint64_t cellsWithHeight = 0;
+    std::uint64_t steepCells = 0;
+    /// The slope (degrees) beyond which a cell counts as steep: the default walkability limit
+    /// (pipeline's kSteepExpression, slope(>35deg)).
+    static constexpr double kSteepDegrees = 35.0;
 };
 
 /// The vegetation counts of one class of one pass in one tile, as the bake summed them into

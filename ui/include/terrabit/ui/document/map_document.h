@@ -109,6 +109,16 @@ public:
     QUndoStack* undoStack() { return &mUndo; }
     /// The last error a job or an edit met (cleared when a job succeeds).
     const QString& lastError() const { return mLastError; }
+    /// True when the map stands on terrain: the project has DEMs and they opened.
+    bool hasTerrain() const;
+    /// The ground height at a point (global cells at the project's zoom), metres above the DEMs'
+    /// datum: bilinear between the heights at the corners of its cell, as the layers hold them
+    /// (LayerSource::heights). NaN without terrain, outside the map's tiles and where no DEM
+    /// reaches. Reads memory only: cheap enough for every mouse move.
+    float groundHeight(core::Vec2 cell) const;
+    /// What the DEMs gave the map's tiles (filled, inpainted, without height); all zero without
+    /// terrain.
+    core::pipeline::TerrainReport terrainReport() const;
 
     // -- projects -----------------------------------------------------------------------------
     /// An empty project (no map). Throws away undo history.
@@ -146,6 +156,15 @@ public:
     core::Status addDerivedLayer(const core::project::DerivedLayer& layer);
     /// Removes a derived layer of the project.
     void removeDerivedLayer(const QString& name);
+    /// Adds a DEM to the project's dem list (a raster file, or `terrarium:PATH` /
+    /// `terrain-rgb:PATH` for a tile set, io::DemReader) and reopens the map on it in the
+    /// background; demsChanged() reports success, elevationFailed() (the Session's message,
+    /// which names the file) a DEM that cannot be used, and then the project stays as it was. Undoable
+    /// once it has opened. Errors at once: no map, a DEM the list already holds.
+    core::Status addElevation(const std::filesystem::path& dem);
+    /// Removes a DEM from the project's dem list and reopens the map without it, like
+    /// addElevation. Errors at once: no map, a DEM the list does not hold.
+    core::Status removeElevation(const std::filesystem::path& dem);
     /// Shows or hides a layer (not undoable; saved with the project).
     void setLayerVisible(const QString& name, bool visible);
     bool layerVisible(const QString& name) const;
@@ -169,6 +188,9 @@ public:
     void applySelection(std::vector<core::TileId> tiles);
     void applyDerivedLayers(std::vector<core::project::DerivedLayer> layers);
     void applySeed(std::uint64_t seed);
+    /// Reopens the map on another dem list (in the background), keeping every other part of the
+    /// project and the undo history.
+    void applyDems(std::vector<std::filesystem::path> dems);
 
 signals:
     /// A new map (or the same map at a new zoom) is loaded and its layers are in.
@@ -190,14 +212,30 @@ signals:
     /// Progress of the running job, 0..1, and what it is doing.
     void progress(double fraction, const QString& stage);
     void modifiedChanged(bool modified);
+    /// The map was reopened on another dem list (project().dems); the layers' heights changed.
+    void demsChanged();
+    /// The map could not be reopened on a changed dem list (the message names the DEM and what
+    /// is wrong with it); the project and its map stay as they were.
+    void elevationFailed(const QString& message);
     void projectFileChanged(const QString& file);
 
 private:
-    core::Status startLoad(core::project::Project project, const std::filesystem::path& file, bool modified);
+    /// How a load is used: a new project, or the same project on another dem list (which keeps
+    /// the undo history and everything but the session, and pushes `push` once it has opened).
+    struct DemReload {
+        std::vector<std::filesystem::path> before;  ///< the dem list before the change
+        bool push = false;                          ///< a new edit: push its undo step on success
+        QString text;                               ///< the undo step's text
+    };
+    core::Status startLoad(core::project::Project project, const std::filesystem::path& file, bool modified,
+                           std::optional<DemReload> demReload = std::nullopt);
+    void reloaded(std::shared_ptr<core::pipeline::Session> session, std::vector<std::filesystem::path> dems,
+                  const DemReload& reload);
+    core::Status changeDems(std::vector<std::filesystem::path> dems, const QString& text);
     // What each job does with its result, on the UI thread.
     void loaded(std::shared_ptr<core::pipeline::Session> session, core::placement::PlacementRules rules,
                 core::project::Project project, const std::filesystem::path& file, bool modified);
-    void loadFailure(const core::Error& error);
+    void loadFailure(const core::Error& error, bool elevation = false);
     void bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report, const QString& error,
                   bool cancelled);
     void exportDone(bool ok, const QString& message);

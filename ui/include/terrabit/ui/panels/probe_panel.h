@@ -1,7 +1,8 @@
 #pragma once
 /// ProbePanel: the collision-probe tool's controls — the shape (point, rectangle, triangle,
 /// character), its size, the blocking expression, the probe and walk switches — and the
-/// result: red when blocked, green when clear, with the layers under the probe.
+/// result: red when blocked, green when clear, with the layers under the probe and, on terrain,
+/// the ground height where it probed (or where the walking character stands).
 
 #include <QWidget>
 
@@ -27,10 +28,13 @@ public:
     QPushButton* probeButton() const { return mProbeButton; }
     QPushButton* walkButton() const { return mWalkButton; }
     QLabel* resultLabel() const { return mResult; }
+    /// "Ground 123.4 m" on terrain; empty otherwise.
+    QLabel* heightLabel() const { return mHeight; }
 
 private:
     void showOutcome(const ProbeOutcome& outcome);
     void showMove();
+    void showHeight(float metres);
 
     ProbeTool* mTool;
     QComboBox* mShape;
@@ -41,6 +45,7 @@ private:
     QPushButton* mWalkButton;
     QLabel* mResult;
     QLabel* mLayers;
+    QLabel* mHeight;
 };
 
 }  // namespace terrabit::ui

@@ -23,7 +23,10 @@ namespace terrabit::ui {
 class MapDocument;
 
 /// A tile of the document as the map browser shows it: the visible base layers painted in id
-/// order (later on top) over `background`, one pixel per cell, north row first.
+/// order (later on top) over `background`, one pixel per cell, north row first. Where the tile
+/// has terrain heights, the background is shaded by its relief (terrain::hillshadeTile, light
+/// from the north-west 45° up): flat ground keeps `background`, slopes facing the light are
+/// lighter, slopes facing away darker; without heights nothing changes.
 QImage tileComposite(const MapDocument& document, const core::TileId& tile, QColor background);
 
 /// The document's overlay layer in a tile, in its colour at `alpha` (0..255) over transparency;

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -35,6 +36,9 @@ struct ProbeOutcome {
     QStringList layers;               ///< every layer set under the probe (base and derived), in layer order
     std::vector<core::Vec2> outline;  ///< the probed shape, global cells (a point: one vertex)
     core::Vec2 centre;                ///< where it was probed, global cells
+    /// The ground height at the centre, metres above the DEMs' datum (MapDocument::groundHeight);
+    /// NaN without terrain or where no DEM reaches.
+    float groundHeight = std::numeric_limits<float>::quiet_NaN();
 };
 
 class ProbeTool : public QObject {
@@ -80,6 +84,8 @@ public:
     const core::MoveResult& lastMove() const { return mLastMove; }
     /// The character's footprint in cells.
     core::Footprint footprint() const;
+    /// The ground height at a point (global cells), metres; NaN without terrain there.
+    float groundHeight(core::Vec2 cell) const;
     /// Metres per cell at the map's centre (for converting sizes).
     double metresPerCell() const;
     /// The grid probes run on (rebuilt when the document's layers change).

@@ -2,8 +2,9 @@
 /// MainWindow: Terrabit's desktop window. The map browser and the 3-D viewport side by side;
 /// docks for the tile picker, the layers, the layer-expression editor, the rules and the probe
 /// (their layout is kept between runs); menus and shortcuts for projects (New, Open, Save, Save
-/// As, recent files), Undo/Redo, Export and Quit; a status bar with the pointer's longitude,
-/// latitude and quadkey, the scene's figures and the running job's progress with Cancel.
+/// As, recent files, adding and removing elevation), Undo/Redo, Export and Quit; a status bar
+/// with the pointer's longitude, latitude, quadkey and (on terrain) ground height, the scene's
+/// figures and the running job's progress with Cancel.
 /// Unsaved work is autosaved to a recovery file and offered back after a crash; closing or
 /// replacing a modified project asks first.
 
@@ -15,6 +16,7 @@
 #include <functional>
 #include <memory>
 
+class QAction;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -101,6 +103,11 @@ private:
     void openDialog();
     void openMapDialog();
     void showExport();
+    void addElevationDialog();
+    void addElevationTilesDialog();
+    void addOrRemoveElevation(const std::filesystem::path& dem, bool add);
+    void updateElevationActions();
+    void rebuildRemoveElevationMenu();
 
     MainWindowOptions mOptions;
     MapDocument* mDocument;
@@ -119,6 +126,9 @@ private:
     QToolButton* mCancel;
     QMenu* mRecentMenu = nullptr;
     QMenu* mViewMenu = nullptr;
+    QAction* mAddElevation = nullptr;
+    QAction* mAddElevationTiles = nullptr;
+    QMenu* mRemoveElevationMenu = nullptr;
     std::unique_ptr<RecoveryStore> mRecovery;
     QTimer mAutosave;
     Prompt mPrompt;

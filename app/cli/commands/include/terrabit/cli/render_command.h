@@ -29,7 +29,7 @@ struct RenderCommand {
     int height = 800;
     std::filesystem::path out;        ///< the PNG to write
     std::filesystem::path sceneFile;  ///< also write the graph here (.osgb/.osgt) when set
-    /// Elevation (SessionInput::dems): the scene stands on the terrain, the ground is its mesh.
+    /// Elevation (core/io/dem_reader.h): the scene is baked and drawn on this ground.
     std::vector<std::filesystem::path> dems;
 };
 

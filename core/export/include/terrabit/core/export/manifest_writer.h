@@ -88,6 +88,10 @@ struct ManifestStatistics {
     /// datum; NaN (written null) where no sample had a height.
     double minHeight = std::numeric_limits<double>::quiet_NaN();
     double maxHeight = std::numeric_limits<double>::quiet_NaN();  ///< see minHeight
+    /// With terrain: cells with a height and those steeper than SceneStatistics::kSteepDegrees;
+    /// written with their share, "steepShare" (steep / with height, null when none has one).
+    std::uint64_t cellsWithHeight = 0;
+    std::uint64_t steepCells = 0;
 
     /// A scene's statistics.
     static ManifestStatistics of(const Scene& scene);
