@@ -58,6 +58,27 @@ osg::ref_ptr<osg::Geometry> trianglesGeometry(const core::GroundTriangles& t, co
     return mesh;
 }
 
+/// A triangle mesh in one colour, lit (litByColour), drawn from vertex buffers, in a geode of
+/// its own: what surfaces and plinths share.
+osg::ref_ptr<osg::Geode> litGeode(const std::string& name, osg::ref_ptr<osg::Vec3Array> vertices,
+                                  osg::ref_ptr<osg::Vec3Array> normals, osg::Array::Binding normalBinding,
+                                  const osg::Vec4& rgba, osg::ref_ptr<osg::DrawElementsUInt> triangles) {
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    (*colour)[0] = rgba;
+    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
+    mesh->setName(name);
+    mesh->setVertexArray(vertices);
+    mesh->setNormalArray(normals, normalBinding);
+    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
+    mesh->addPrimitiveSet(triangles);
+    mesh->setUseDisplayList(false);
+    mesh->setUseVertexBufferObjects(true);
+    litByColour(*mesh->getOrCreateStateSet());
+    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
+    geode->addDrawable(mesh);
+    return geode;
+}
+
 }  // namespace
 
 TilePlacement tilePlacement(const core::GroundFrame& frame, const core::TileId& tile) {
@@ -126,22 +147,8 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
     }
     osg::ref_ptr<osg::Vec3Array> normal = new osg::Vec3Array(1);
     (*normal)[0].set(0.0f, 1.0f, 0.0f);
-    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
-    (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
-
-    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
-    mesh->setName(patch.layer);
-    mesh->setVertexArray(vertices);
-    mesh->setNormalArray(normal, osg::Array::BIND_OVERALL);
-    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
-    mesh->addPrimitiveSet(triangles);
-    mesh->setUseDisplayList(false);
-    mesh->setUseVertexBufferObjects(true);
-    litByColour(*mesh->getOrCreateStateSet());
-
-    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-    geode->addDrawable(mesh);
-    return geode;
+    return litGeode(patch.layer, vertices, normal, osg::Array::BIND_OVERALL,
+                    {patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f}, triangles);
 }
 
 osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths) {
@@ -162,20 +169,8 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
             for (GLuint i : {0u, 1u, 2u, 0u, 2u, 3u}) triangles->push_back(base + i);
         }
     }
-    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
-    (*colour)[0].set(150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f);
-    osg::ref_ptr<osg::Geometry> mesh = new osg::Geometry;
-    mesh->setName("plinths");
-    mesh->setVertexArray(vertices);
-    mesh->setNormalArray(normals, osg::Array::BIND_PER_VERTEX);
-    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
-    mesh->addPrimitiveSet(triangles);
-    mesh->setUseDisplayList(false);
-    mesh->setUseVertexBufferObjects(true);
-    litByColour(*mesh->getOrCreateStateSet());
-    osg::ref_ptr<osg::Geode> geode = new osg::Geode;
-    geode->addDrawable(mesh);
-    return geode;
+    return litGeode("plinths", vertices, normals, osg::Array::BIND_PER_VERTEX,
+                    {150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f}, triangles);
 }
 
 osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
