@@ -649,12 +649,15 @@ double bicubic(const Taps& t, const Window& w, const DemSource& s, bool& absurd)
 }
 
 /// The height at `t`: cubic when the taps ask for it and every pixel it weighs is a height,
-/// else bilinear (so a hole's shore keeps the heights it has), else NaN.
+/// else bilinear (so a hole's shore keeps the heights it has), else NaN. Cubic overshoots at a
+/// cliff (its negative lobes); where that would carry a height beyond ±kMaxAbsHeightMetres (a
+/// −9,999 m pixel among 100 m ones did, found by fuzz_dem), bilinear, which cannot leave
+/// its pixels' range, is used instead.
 double interpolate(const Taps& t, const Window& w, const DemSource& s, bool& absurd) {
     if (t.cubic) {
         bool cubicAbsurd = false;
         const double h = bicubic(t, w, s, cubicAbsurd);
-        if (!std::isnan(h)) return h;
+        if (!std::isnan(h) && std::abs(h) <= kMaxAbsHeightMetres) return h;
     }
     return bilinear(t, w, s, absurd);
 }
