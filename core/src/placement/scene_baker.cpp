@@ -279,6 +279,9 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
             case BuildingOutcome::BlockedBySlope:
                 ++scene.statistics.buildingsBlockedBySlope;
                 break;
+            case BuildingOutcome::Generated:
+                ++scene.statistics.buildingsGenerated;
+                break;
         }
         scene.buildings.push_back(r.record);
     }

@@ -41,6 +41,8 @@ const char* outcomeName(BuildingOutcome outcome) {
             return "blocked";
         case BuildingOutcome::BlockedBySlope:
             return "blocked: slope";
+        case BuildingOutcome::Generated:
+            return "generated";
     }
     return "unknown";
 }

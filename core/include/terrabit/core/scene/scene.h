@@ -76,9 +76,12 @@ enum class BuildingOutcome : std::uint8_t {
     /// With terrain: fitting poses were clear, but the ground under each rose more than the
     /// building pass's max_ground_step across it.
     BlockedBySlope,
+    /// No model fit, and the building pass's fallback made a building for the footprint itself
+    /// (a GeneratedBuilding in Scene::generated).
+    Generated,
 };
 
-/// "placed", "no model fits", "blocked" or "blocked: slope".
+/// "placed", "no model fits", "blocked", "blocked: slope" or "generated".
 const char* outcomeName(BuildingOutcome outcome);
 
 /// The target box of a footprint: its minimum-area oriented box, in ground metres.
@@ -134,6 +137,21 @@ struct PlinthFace {
 /// the ground and is left out).
 std::array<PlinthFace, 5> plinthFaces(const Plinth& plinth);
 
+/// A building made for its own footprint, the building pass's `generate` fallback where no
+/// prefab fits: its walls rise from the footprint's outline and its roof follows the tags.
+/// Every export builds the same mesh from this record (core/scene/generated_building_mesh.h).
+struct GeneratedBuilding {
+    TileId tile;                                 ///< the tile that placed it (holding its centre)
+    std::uint32_t source = Instance::kNoSource;  ///< index into Scene::sources
+    /// The footprint's outer ring, ground metres east and north of the origin, counter-clockwise
+    /// seen from above, not closed (the last point is not the first), no repeated points.
+    std::vector<Vec2> outline;
+    float base = 0.0f;         ///< scene y of the walls' foot, metres (0 flat; groundMin − originHeight on terrain)
+    float wallHeight = 0.0f;   ///< metres from the base to the eaves (tags `height`, `building:levels`, or the rule's)
+    float roofHeight = 0.0f;   ///< metres from the eaves to the ridge; 0 for a flat roof
+    std::string roofShape;     ///< `roof:shape` as tagged ("flat", "gabled", "hipped"…), "flat" when untagged
+};
+
 /// A merged rectangle of cells [x0, x1) × [y0, y1) within a tile (greedy meshing of a layer).
 struct CellRect {
     std::uint16_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -166,6 +184,7 @@ struct SceneStatistics {
     std::size_t buildingsPlaced = 0;
     std::size_t buildingsBlocked = 0;
     std::size_t buildingsUnmatched = 0;
+    std::size_t buildingsGenerated = 0;  ///< footprints given a GeneratedBuilding (counted in none of the above)
     std::vector<std::size_t> instancesPerAsset;  ///< indexed like Scene::assets
     std::size_t vegetationCellsRequested = 0;    ///< cells the vegetation mask allowed
     std::size_t vegetationInstances = 0;         ///< trees, bushes and grass placed
@@ -209,6 +228,7 @@ struct Scene {
     std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
     std::vector<Plinth> plinths;            ///< with terrain: sorted by (tile, source)
+    std::vector<GeneratedBuilding> generated;  ///< the `generate` fallback's buildings, sorted by (tile, source)
     /// With terrain: each tile's ground mesh, sorted like `tiles` (north to south), at most one
     /// per tile. The Session meshes every baked tile (Session::bake); a tile without one (a
     /// scene baked on a bare SceneBaker) is drawn flat at y = 0, as without terrain. Empty
