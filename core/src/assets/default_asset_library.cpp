@@ -36,6 +36,7 @@ void conform(AssetMesh& mesh) {
 
 std::vector<DefaultAsset> buildDefaultAssetLibrary() {
     std::vector<detail::ModelRecipe> recipes = detail::buildDefaultBuildings();
+    for (detail::ModelRecipe& r : detail::buildDefaultTownBuildings()) recipes.push_back(std::move(r));
     for (detail::ModelRecipe& r : detail::buildDefaultVegetation()) recipes.push_back(std::move(r));
     std::vector<DefaultAsset> out;
     out.reserve(recipes.size());

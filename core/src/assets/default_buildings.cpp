@@ -8,137 +8,15 @@
 #include <numbers>
 
 #include "default_models_p.h"
+#include "terrabit/core/assets/style_kit.h"
 
 namespace terrabit::core::detail {
 
 namespace {
 
-using Polygon = std::vector<Vec3>;  // (x, z) used; counter-clockwise seen from above
+using namespace style;
 
-// Palette, sRGB as picked by eye.
-constexpr Rgb kPlasterCream{232, 220, 190};
-constexpr Rgb kPlasterWhite{238, 236, 228};
-constexpr Rgb kPlasterOchre{220, 176, 108};
-constexpr Rgb kPlasterPink{222, 166, 152};
-constexpr Rgb kPlasterSage{176, 190, 160};
-constexpr Rgb kBrick{156, 74, 54};
-constexpr Rgb kStone{196, 188, 170};
-constexpr Rgb kStoneDark{150, 144, 130};
-constexpr Rgb kConcrete{196, 194, 188};
-constexpr Rgb kConcreteDark{120, 120, 118};
-constexpr Rgb kMarble{232, 228, 216};
-constexpr Rgb kMarbleShade{214, 208, 192};
-constexpr Rgb kRoofTerracotta{176, 82, 52};
-constexpr Rgb kRoofSlate{70, 76, 88};
-constexpr Rgb kRoofCopper{98, 152, 132};
-constexpr Rgb kRoofMetal{168, 172, 176};
-constexpr Rgb kRoofFlat{132, 128, 122};
-constexpr Rgb kGlass{64, 96, 128};
-constexpr Rgb kGlassTower{92, 136, 170};
-constexpr Rgb kFrameWhite{244, 244, 240};
-constexpr Rgb kFrameDark{60, 60, 64};
-constexpr Rgb kDoorWood{104, 68, 40};
-constexpr Rgb kShutterGreen{62, 104, 70};
-constexpr Rgb kVermilion{178, 48, 34};
-constexpr Rgb kGold{206, 158, 64};
-constexpr Rgb kRoofTemple{58, 66, 64};
-constexpr Rgb kSoffitRed{140, 56, 40};
-constexpr Rgb kSteelBlue{96, 118, 140};
-constexpr Rgb kAwningRed{190, 40, 40};
-
-// Large background bands (plinths, strips) sit closer to the wall than windows and doors, so a
-// window on a band is always in front of it.
-constexpr double kBand = MeshBuilder::kPanelOffset / 2;
-
-// A window: a frame panel and a glass pane just in front of it.
-void window(MeshBuilder& b, const Facade& f, double uc, double v0, double w, double h, Rgb frame, Rgb glass) {
-    const double o = MeshBuilder::kPanelOffset;
-    b.setColour(frame);
-    b.addQuad(f.at(uc - w / 2, v0, o), f.at(uc + w / 2, v0, o), f.at(uc + w / 2, v0 + h, o),
-              f.at(uc - w / 2, v0 + h, o));
-    const double inset = std::min(0.08, w * 0.15);
-    b.setColour(glass);
-    b.addQuad(f.at(uc - w / 2 + inset, v0 + inset, 2 * o), f.at(uc + w / 2 - inset, v0 + inset, 2 * o),
-              f.at(uc + w / 2 - inset, v0 + h - inset, 2 * o), f.at(uc - w / 2 + inset, v0 + h - inset, 2 * o));
-}
-
-// A plain panel (door, sign, band) `depth` metres in front of the wall.
-void panel(MeshBuilder& b, const Facade& f, double u0, double v0, double u1, double v1, Rgb colour,
-           double depth = MeshBuilder::kPanelOffset) {
-    b.setColour(colour);
-    b.addQuad(f.at(u0, v0, depth), f.at(u1, v0, depth), f.at(u1, v1, depth), f.at(u0, v1, depth));
-}
-
-// Windows evenly spread along a façade, one row per floor; `skipU` keeps a gap (a door) free on
-// the ground floor.
-void windowGrid(MeshBuilder& b, const Facade& f, int floors, double firstSill, double floorHeight, double w, double h,
-                double spacing, Rgb frame, Rgb glass, double skipU = -1.0, double skipHalfWidth = 0.0) {
-    const int count = std::max(1, static_cast<int>(std::floor((f.width - 0.6) / spacing)));
-    const double step = f.width / count;
-    for (int floor = 0; floor < floors; ++floor) {
-        for (int i = 0; i < count; ++i) {
-            const double uc = step * (i + 0.5);
-            if (floor == 0 && skipU >= 0 && std::abs(uc - skipU) < skipHalfWidth + w / 2) continue;
-            window(b, f, uc, firstSill + floor * floorHeight, w, h, frame, glass);
-        }
-    }
-}
-
-// Moves every vertex of the outline `t` metres inwards (mitred corners).
-Polygon inset(const Polygon& poly, double t) {
-    const std::size_t n = poly.size();
-    Polygon out(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec3& prev = poly[(i + n - 1) % n];
-        const Vec3& cur = poly[i];
-        const Vec3& next = poly[(i + 1) % n];
-        const Vec3 d1 = normalized(Vec3{cur.x - prev.x, 0, cur.z - prev.z});
-        const Vec3 d2 = normalized(Vec3{next.x - cur.x, 0, next.z - cur.z});
-        // Inward normal of an edge of a counter-clockwise outline: the outward one is (-dz, dx).
-        const Vec3 n1{d1.z, 0, -d1.x};
-        const Vec3 n2{d2.z, 0, -d2.x};
-        const double k = 1.0 + dot(n1, n2);
-        const Vec3 miter = (n1 + n2) * (t / k);
-        out[i] = {cur.x + miter.x, 0, cur.z + miter.z};
-    }
-    return out;
-}
-
-Polygon reversed(Polygon p) {
-    std::reverse(p.begin(), p.end());
-    return p;
-}
-
-// The band between two outlines with matching corners, facing up at height y.
-void ringCap(MeshBuilder& b, const Polygon& outer, const Polygon& inner, double y) {
-    const std::size_t n = outer.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t j = (i + 1) % n;
-        addQuadFacing(b, {outer[i].x, y, outer[i].z}, {outer[j].x, y, outer[j].z}, {inner[j].x, y, inner[j].z},
-                      {inner[i].x, y, inner[i].z}, {0, 1, 0});
-    }
-}
-
-// A flat roof at `y` with a parapet `h` high and `t` thick along a counter-clockwise outline.
-void parapetRoof(MeshBuilder& b, const Polygon& outline, double y, double h, double t, Rgb wall, Rgb roof) {
-    const Polygon in = inset(outline, t);
-    b.setColour(wall);
-    b.addWalls(outline, y, y + h);
-    b.addWalls(reversed(in), y, y + h);
-    ringCap(b, outline, in, y + h);
-    b.setColour(roof);
-    b.addFlatCap(in, y);
-}
-
-Polygon rectangle(double x0, double x1, double z0, double z1) {
-    return {{x0, 0, z0}, {x0, 0, z1}, {x1, 0, z1}, {x1, 0, z0}};
-}
-
-// The four façades of a rectangle's walls: front (+Z), right (+X), back (-Z), left (-X).
-std::array<Facade, 4> boxFacades(double x0, double x1, double z0, double z1, double y0, double h) {
-    return {edgeFacade({x0, 0, z1}, {x1, 0, z1}, y0, h), edgeFacade({x1, 0, z1}, {x1, 0, z0}, y0, h),
-            edgeFacade({x1, 0, z0}, {x0, 0, z0}, y0, h), edgeFacade({x0, 0, z0}, {x0, 0, z1}, y0, h)};
-}
+using Polygon = style::Outline;  // (x, z) used; counter-clockwise seen from above
 
 // A chimney: a small box with a darker cap.
 void chimney(MeshBuilder& b, double x, double z, double y0, double y1, Rgb colour) {
@@ -757,27 +635,6 @@ ModelRecipe classicalTemple() {
 }
 
 }  // namespace
-
-Facade edgeFacade(Vec3 p, Vec3 q, double y0, double height) {
-    const Vec3 d{q.x - p.x, 0, q.z - p.z};
-    const double len = std::sqrt(d.x * d.x + d.z * d.z);
-    Facade f;
-    f.origin = {p.x, y0, p.z};
-    f.right = d * (1.0 / len);
-    f.out = {-f.right.z, 0, f.right.x};
-    f.width = len;
-    f.height = height;
-    return f;
-}
-
-void addQuadFacing(MeshBuilder& b, Vec3 a, Vec3 c1, Vec3 c2, Vec3 d, Vec3 towards) {
-    const Vec3 n = cross(c1 - a, c2 - a) + cross(c2 - a, d - a);
-    if (dot(n, towards) >= 0) {
-        b.addQuad(a, c1, c2, d);
-    } else {
-        b.addQuad(d, c2, c1, a);
-    }
-}
 
 std::vector<ModelRecipe> buildDefaultBuildings() {
     std::vector<ModelRecipe> out;

@@ -7,6 +7,7 @@
 
 #include "terrabit/core/assets/default_asset_library.h"
 #include "terrabit/core/assets/mesh_builder.h"
+#include "terrabit/core/assets/style_kit.h"
 
 namespace terrabit::core::detail {
 
@@ -20,12 +21,12 @@ struct ModelRecipe {
 };
 
 std::vector<ModelRecipe> buildDefaultBuildings();
+/// Garages, sheds, kiosks, halls and the rest of what towns are made of (default_town_buildings.cpp).
+std::vector<ModelRecipe> buildDefaultTownBuildings();
 std::vector<ModelRecipe> buildDefaultVegetation();
 
-/// The façade of the wall along the edge p → q of a counter-clockwise (seen from above)
-/// outline, from height y0 up `height` metres.
-Facade edgeFacade(Vec3 p, Vec3 q, double y0, double height);
-/// A quad whose winding is chosen so that it faces along `towards` (roughly).
-void addQuadFacing(MeshBuilder& b, Vec3 a, Vec3 c1, Vec3 c2, Vec3 d, Vec3 towards);
+// The style kit's part helpers, under the names the builders have always used.
+using style::addQuadFacing;
+using style::edgeFacade;
 
 }  // namespace terrabit::core::detail

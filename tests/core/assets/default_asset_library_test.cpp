@@ -121,6 +121,47 @@ TEST(DefaultAssetLibrary, HasTheRequiredVarietyOfBuildingsAndVegetation) {
     EXPECT_TRUE(asset("office_tower").info.hasTag("tower"));
 }
 
+TEST(DefaultAssetLibrary, TownBuildingsHaveTheirRealSizes) {
+    // Width × depth ranges (metres, either way round) of the real thing, the catalogue's
+    // measured footprint including roof overhangs and awnings.
+    struct Expected {
+        const char* id;
+        double minSide, maxSide, minOther, maxOther;
+    };
+    const Expected expected[] = {
+        {"garage_single", 2.8, 3.3, 5.2, 5.8}, {"garage_double", 5.2, 5.8, 5.8, 6.3}, {"carport", 2.8, 3.3, 5.2, 5.8},
+        {"shed_tool", 1.3, 1.6, 1.6, 2.0}, {"shed_small", 2.0, 2.5, 2.4, 3.0},    {"shed_large", 4.0, 4.6, 4.0, 4.6},    {"kiosk", 2.4, 3.1, 2.8, 3.2},
+        {"hut", 3.0, 4.0, 3.5, 4.6},           {"greenhouse", 2.8, 3.2, 4.3, 4.7},    {"substation", 2.4, 2.8, 2.8, 3.2},
+        {"barn", 9.0, 12.0, 15.0, 18.0},       {"factory_hall", 38.0, 42.0, 78.0, 82.0},
+        {"supermarket", 40.0, 45.0, 58.0, 62.0}, {"sports_hall", 26.0, 30.0, 44.0, 47.0},
+        {"slab_block", 11.5, 13.0, 59.0, 61.0},
+    };
+    for (const Expected& e : expected) {
+        SCOPED_TRACE(e.id);
+        const AssetInfo& info = asset(e.id).info;
+        EXPECT_EQ(info.category, "building");
+        const double a = std::min(info.footprint.width, info.footprint.depth);
+        const double b = std::max(info.footprint.width, info.footprint.depth);
+        EXPECT_GE(a, e.minSide);
+        EXPECT_LE(a, e.maxSide);
+        EXPECT_GE(b, e.minOther);
+        EXPECT_LE(b, e.maxOther);
+    }
+    // Below the old smallest model (a 6.7 m cottage): what most unmatched footprints are.
+    EXPECT_LT(asset("shed_small").info.footprint.width * asset("shed_small").info.footprint.depth, 7.0);
+    EXPECT_TRUE(asset("garage_single").info.hasTag("garage"));
+    EXPECT_TRUE(asset("factory_hall").info.hasTag("industrial"));
+    EXPECT_TRUE(asset("supermarket").info.hasTag("retail"));
+    EXPECT_TRUE(asset("slab_block").info.hasTag("apartment"));
+}
+
+TEST(DefaultAssetLibrary, CarportIsOpenUnderItsRoof) {
+    const AssetMesh& m = asset("carport").mesh;
+    const auto middle = verticalHits(m, 0.0, 0.3);
+    ASSERT_FALSE(middle.empty());
+    EXPECT_GT(middle.back(), 2.0) << "nothing between the ground and the roof where the car stands";
+}
+
 TEST(DefaultAssetLibrary, EveryModelFollowsTheConventionsAndBudgets) {
     for (const DefaultAsset& a : library()) {
         SCOPED_TRACE(a.info.id);
@@ -231,7 +272,7 @@ TEST(DefaultAssetLibrary, ShippedCatalogueAgreesWithEveryMeshWithinOnePercent) {
         EXPECT_GT(info.weight, 0.0);
         EXPECT_FALSE(info.tags.empty());
     }
-    EXPECT_EQ(catalogue->ofCategory("building").size(), 14u);
+    EXPECT_EQ(catalogue->ofCategory("building").size(), 29u);
     AssetFilter ancient;
     ancient.category = "building";
     ancient.allTags = {"ancient"};

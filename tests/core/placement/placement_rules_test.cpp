@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
 #include "placement_test_support.h"
 #include "terrabit/core/placement/placement_rules.h"
 
@@ -23,6 +26,59 @@ std::string errorOf(const std::string& passes) {
     auto r = PlacementRules::parse(syntheticRules(passes), "rules.yaml", syntheticLayers());
     EXPECT_FALSE(r.ok()) << "expected an error for:\n" << passes;
     return r.ok() ? std::string() : r.message();
+}
+
+// The models the default building pass may give a building with these tags: the first filter
+// whose `when` holds chooses them, as the building pass does.
+std::set<std::string> modelsFor(const BuildingPassRule& rule, const AssetCatalogue& catalogue,
+                                std::vector<Tag> tags) {
+    Feature f;
+    f.tags = std::move(tags);
+    AssetFilter filter;
+    for (const ModelFilterRule& r : rule.filters) {
+        if (std::all_of(r.when.begin(), r.when.end(), [&](const TagCondition& c) { return c.holds(f); })) {
+            filter = r.models;
+            break;
+        }
+    }
+    filter.category = rule.category;
+    std::set<std::string> ids;
+    for (const AssetInfo* a : catalogue.select(filter)) ids.insert(a->id);
+    return ids;
+}
+
+TEST(PlacementRules, TheShippedDefaultGivesEachBuildingTypeTheModelsMadeForIt) {
+    auto layers = RuleSet::parse(defaultRulesText(), "default.yaml");
+    ASSERT_TRUE(layers.ok()) << layers.message();
+    auto rules = PlacementRules::parse(defaultRulesText(), "default.yaml", layers->layerInfos());
+    ASSERT_TRUE(rules.ok()) << rules.message();
+    const BuildingPassRule& b = rules->passes()[0].buildings;
+    const AssetCatalogue& c = shippedCatalogue();
+    using Ids = std::set<std::string>;
+    EXPECT_EQ(modelsFor(b, c, {{"building", "garage"}}), (Ids{"garage_single", "garage_double"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "garages"}}), (Ids{"garage_single", "garage_double"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "carport"}}), (Ids{"carport"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "shed"}}), (Ids{"shed_tool", "shed_small", "shed_large", "hut"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "hut"}}), (Ids{"shed_tool", "shed_small", "shed_large", "hut"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "kiosk"}}), (Ids{"kiosk"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "greenhouse"}}), (Ids{"greenhouse"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "transformer_tower"}}), (Ids{"substation"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "yes"}, {"power", "substation"}}), (Ids{"substation"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "barn"}}), (Ids{"barn", "shed_tool", "shed_small", "shed_large"}));
+    EXPECT_EQ(modelsFor(b, c, {{"building", "sports_hall"}}), (Ids{"sports_hall"}));
+    const Ids retail = modelsFor(b, c, {{"building", "supermarket"}});
+    EXPECT_TRUE(retail.count("supermarket") && retail.count("kiosk") && retail.count("shop_corner"));
+    const Ids industrial = modelsFor(b, c, {{"building", "industrial"}});
+    EXPECT_TRUE(industrial.count("factory_hall") && industrial.count("warehouse"));
+    // An untagged building takes ordinary models of every size, garages and slab blocks among
+    // them, but nothing made for a purpose it was not tagged with.
+    const Ids plain = modelsFor(b, c, {{"building", "yes"}});
+    for (const char* id : {"garage_single", "shed_small", "slab_block", "factory_hall", "apartment_block", "cottage_gabled"})
+        EXPECT_TRUE(plain.count(id)) << id;
+    for (const char* id : {"greenhouse", "substation", "kiosk", "carport", "barn", "supermarket", "sports_hall", "pagoda",
+                           "chapel"})
+        EXPECT_FALSE(plain.count(id)) << id;
+    EXPECT_TRUE(rules->checkCatalogue(c).ok()) << rules->checkCatalogue(c).message();
 }
 
 TEST(PlacementRules, TheShippedDefaultRunsBuildingsWaterRoadsThenVegetation) {
