@@ -1,0 +1,257 @@
+#include "terrabit/core/scene/generated_building_mesh.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "terrabit/core/assets/mesh_builder.h"
+#include "terrabit/core/assets/style_kit.h"
+#include "terrabit/core/placement/target_box.h"
+
+namespace terrabit::core {
+
+namespace {
+
+using style::Outline;
+
+// The wall colours a generated building takes: the library's plasters, brick and concrete.
+constexpr std::array<Rgb, 7> kWallColours{style::kPlasterCream, style::kPlasterWhite, style::kPlasterOchre,
+                                          style::kPlasterPink,  style::kPlasterSage,  style::kBrick,
+                                          style::kConcrete};
+constexpr std::array<Rgb, 2> kPitchedRoofColours{style::kRoofTerracotta, style::kRoofSlate};
+
+double cross(Vec2 o, Vec2 a, Vec2 b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+
+double signedArea(std::span<const Vec2> ring) {
+    double twice = 0.0;
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Vec2& p = ring[i];
+        const Vec2& q = ring[(i + 1) % ring.size()];
+        twice += p.x * q.y - q.x * p.y;
+    }
+    return twice * 0.5;
+}
+
+bool onSegment(Vec2 p, Vec2 a, Vec2 b) {
+    return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
+           p.y <= std::max(a.y, b.y);
+}
+
+// Closed segments ab and cd share a point.
+bool segmentsMeet(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+    const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+    if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+    return (d1 == 0 && onSegment(a, c, d)) || (d2 == 0 && onSegment(b, c, d)) || (d3 == 0 && onSegment(c, a, b)) ||
+           (d4 == 0 && onSegment(d, a, b));
+}
+
+// The first pair of edges (i < j) of a ring that meet other than at a shared corner of
+// neighbours; {-1, -1} when the ring is simple. O(n²): outlines have tens of corners.
+std::array<long, 2> crossingEdges(std::span<const Vec2> ring) {
+    const std::size_t n = ring.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = i + 1; j < n; ++j) {
+            const bool neighbours = j == i + 1 || (i == 0 && j == n - 1);
+            const Vec2 a = ring[i], b = ring[(i + 1) % n], c = ring[j], d = ring[(j + 1) % n];
+            if (neighbours) {
+                // Neighbours share one corner; they only fail when they fold back onto each other.
+                const Vec2 shared = j == i + 1 ? b : a;
+                const Vec2 p = j == i + 1 ? a : b;
+                const Vec2 q = j == i + 1 ? d : c;
+                if (cross(shared, p, q) == 0 && (p.x - shared.x) * (q.x - shared.x) + (p.y - shared.y) * (q.y - shared.y) > 0)
+                    return {static_cast<long>(i), static_cast<long>(j)};
+                continue;
+            }
+            if (segmentsMeet(a, b, c, d)) return {static_cast<long>(i), static_cast<long>(j)};
+        }
+    }
+    return {-1, -1};
+}
+
+std::string number(double v) {
+    std::string s = std::to_string(v);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+// A stable 64-bit hash of the outline at centimetre resolution (SplitMix64 steps): the
+// building's colours, so a footprint looks the same in every bake and every export.
+std::uint64_t outlineHash(std::span<const Vec2> ring) {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull;
+    const auto mixIn = [&h](std::int64_t v) {
+        h ^= static_cast<std::uint64_t>(v) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+        h ^= h >> 31;
+    };
+    for (const Vec2& p : ring) {
+        mixIn(std::llround(p.x * 100.0));
+        mixIn(std::llround(p.y * 100.0));
+    }
+    return h;
+}
+
+// The ground ring as MeshBuilder points relative to `centre` ((x, z) = (east, −north)).
+Outline localOutline(std::span<const Vec2> ring, Vec2 centre) {
+    Outline out;
+    out.reserve(ring.size());
+    for (const Vec2& p : ring) out.push_back({p.x - centre.x, 0.0, -(p.y - centre.y)});
+    return out;
+}
+
+std::vector<Vec2> groundRing(const Outline& local) {
+    std::vector<Vec2> ring;
+    ring.reserve(local.size());
+    for (const Vec3& p : local) ring.push_back({p.x, -p.z});
+    return ring;
+}
+
+// The parapet's inner outline, or nothing when the mitred inset is not a simple ring inside the
+// outline (a part narrower than twice the thickness, a sharp spike): the roof then has no parapet.
+std::optional<Outline> parapetInset(const Outline& outline) {
+    const Outline in = style::inset(outline, kGeneratedParapetThickness);
+    const std::vector<Vec2> outer = groundRing(outline);
+    const std::vector<Vec2> inner = groundRing(in);
+    const double outerArea = signedArea(outer);
+    const double innerArea = signedArea(inner);
+    if (!(innerArea > 0.0) || innerArea >= outerArea) return std::nullopt;
+    if (crossingEdges(inner)[0] >= 0) return std::nullopt;
+    const std::size_t n = outer.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j) {
+            if (segmentsMeet(inner[i], inner[(i + 1) % n], outer[j], outer[(j + 1) % n])) return std::nullopt;
+        }
+    }
+    return in;
+}
+
+// One wall's façade: the plinth band, a window per 3 m per storey, and the door when asked.
+void dressWall(MeshBuilder& b, const Facade& f, int storeys, double storey, bool door) {
+    if (f.width < 0.5) return;
+    style::panel(b, f, 0, 0, f.width, std::min(0.5, 0.2 * storey), style::kStoneDark, style::kBand);
+    const bool hasDoor = door && f.width >= 2.0 && storey >= 2.5;
+    if (hasDoor) style::panel(b, f, f.width / 2 - 0.6, 0, f.width / 2 + 0.6, 2.2, style::kDoorWood, 2 * MeshBuilder::kPanelOffset);
+    if (f.width < 2.0) return;
+    const double w = 1.2;
+    const double h = std::min(1.5, 0.5 * storey);
+    const double sill = std::min(0.9, 0.3 * storey);
+    style::windowGrid(b, f, storeys, sill, storey, w, h, 3.0, style::kFrameWhite, style::kGlass,
+                      hasDoor ? f.width / 2 : -1.0, 0.8);
+}
+
+}  // namespace
+
+Status checkGeneratedBuilding(const GeneratedBuilding& building) {
+    const std::vector<Vec2>& ring = building.outline;
+    if (ring.size() < 3) {
+        return Error{"its outline has " + std::to_string(ring.size()) + " points (a building needs at least 3)"};
+    }
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        if (!isFinite(ring[i])) return Error{"point " + std::to_string(i) + " of its outline is not finite"};
+    }
+    if (!std::isfinite(building.base)) return Error{"its base height is not finite"};
+    if (!(building.wallHeight > 0.0f) || !std::isfinite(building.wallHeight)) {
+        return Error{"its wall height " + number(building.wallHeight) + " m is not a positive number"};
+    }
+    if (!(building.roofHeight >= 0.0f) || !std::isfinite(building.roofHeight)) {
+        return Error{"its roof height " + number(building.roofHeight) + " m is not a number ≥ 0"};
+    }
+    if (const auto edges = crossingEdges(ring); edges[0] >= 0) {
+        return Error{"its outline is not a simple ring: edges " + std::to_string(edges[0]) + " and " +
+                     std::to_string(edges[1]) + " meet"};
+    }
+    if (signedArea(ring) == 0.0) return Error{"its outline has no area"};
+    return Status::success();
+}
+
+GeneratedRoof generatedRoof(std::string_view shape) {
+    for (std::string_view s : {"gabled", "gambrel", "saltbox", "skillion"}) {
+        if (shape == s) return GeneratedRoof::Gabled;
+    }
+    for (std::string_view s : {"hipped", "pyramidal", "half-hipped", "mansard"}) {
+        if (shape == s) return GeneratedRoof::Hipped;
+    }
+    return GeneratedRoof::Flat;
+}
+
+AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
+    if (!checkGeneratedBuilding(building)) return {};
+    std::vector<Vec2> ring = building.outline;
+    if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
+
+    // Everything is modelled around the oriented box's centre (small numbers) and moved into
+    // the scene by the builder's transform.
+    std::vector<Vec2> hull;
+    placement::convexHull(ring, hull);
+    const OrientedBox box = placement::minimumAreaBox(hull);
+    const Outline outline = localOutline(ring, box.centre);
+    const Affine toScene = Affine::translation({box.centre.x, 0.0, -box.centre.y});
+
+    const std::uint64_t hash = outlineHash(ring);
+    const Rgb wall = kWallColours[hash % kWallColours.size()];
+    const GeneratedRoof roof = generatedRoof(building.roofShape);
+    const double base = building.base;
+    const double wallHeight = building.wallHeight;
+    const int storeys = std::max(1, static_cast<int>(std::lround(wallHeight / kGeneratedStoreyMetres)));
+    const double storey = wallHeight / storeys;
+
+    MeshBuilder b;
+    b.setTransform(toScene);
+    // A flat roof's deck lies a parapet's height under the wall top, when the parapet fits.
+    const std::optional<Outline> inner = roof == GeneratedRoof::Flat && wallHeight > 2.0 * kGeneratedParapetHeight
+                                             ? parapetInset(outline)
+                                             : std::nullopt;
+    const double deck = base + wallHeight - (inner ? kGeneratedParapetHeight : 0.0);
+    b.setColour(wall);
+    b.addWalls(outline, base, deck);
+
+    std::size_t longest = 0;
+    std::vector<Facade> facades;
+    facades.reserve(outline.size());
+    for (std::size_t i = 0; i < outline.size(); ++i) {
+        facades.push_back(style::edgeFacade(outline[i], outline[(i + 1) % outline.size()], base, wallHeight));
+        if (facades[i].width > facades[longest].width) longest = i;
+    }
+    for (std::size_t i = 0; i < facades.size(); ++i) dressWall(b, facades[i], storeys, storey, i == longest);
+
+    if (roof == GeneratedRoof::Flat) {
+        if (inner) {
+            style::parapetRoof(b, outline, deck, kGeneratedParapetHeight, kGeneratedParapetThickness, wall,
+                               style::kRoofFlat);
+            // parapetRoof's deck is the inset outline; its inner ring is the one checked above.
+        } else {
+            b.setColour(style::kRoofFlat);
+            b.addFlatCap(outline, deck);
+        }
+        return b.take();
+    }
+    // Pitched: on the oriented box, turned so that its width axis is the builder's +X.
+    const double hx = box.halfExtents.x;
+    const double hz = box.halfExtents.y;
+    const double halfSpan = std::min(hx, hz);
+    const double rise = building.roofHeight > 0.0f ? building.roofHeight : std::min(6.0, 0.7 * halfSpan);
+    const double eaves = base + wallHeight;
+    b.setColour(wall);
+    b.addFlatCap(outline, eaves);  // the ceiling under the roof, seen where the box overhangs
+    b.setTransform(toScene * Affine::rotationY(box.angle));
+    b.setColour(kPitchedRoofColours[(hash >> 32) % kPitchedRoofColours.size()]);
+    if (roof == GeneratedRoof::Gabled) {
+        b.addGableRoof(-hx, hx, -hz, hz, eaves, rise, hx >= hz, 0.3, wall);
+    } else {
+        b.addHipRoof(-hx, hx, -hz, hz, eaves, rise, 0.3);
+    }
+    return b.take();
+}
+
+AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings) {
+    AssetMesh all;
+    for (const GeneratedBuilding* g : buildings) all.append(generatedBuildingMesh(*g));
+    return all;
+}
+
+}  // namespace terrabit::core

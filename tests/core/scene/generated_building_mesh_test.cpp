@@ -1,0 +1,278 @@
+// The mesh of a generated building: an L, a U and a concave footprint get closed walls facing
+// out, a roof whose area is the footprint's (GEOS measures it), nothing outside the outline's
+// prism but the façade panels; pitched roofs by tag; bad records are refused with a message.
+
+#include "terrabit/core/scene/generated_building_mesh.h"
+
+#include <geos_c.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "terrabit/core/assets/mesh_builder.h"
+
+namespace terrabit::core {
+namespace {
+
+// GEOS's area of a ring (ground metres), the reference the roof is held to.
+double geosArea(const std::vector<Vec2>& ring) {
+    GEOSContextHandle_t h = GEOS_init_r();
+    GEOSCoordSequence* seq = GEOSCoordSeq_create_r(h, static_cast<unsigned>(ring.size() + 1), 2);
+    for (std::size_t i = 0; i <= ring.size(); ++i) {
+        const Vec2& p = ring[i % ring.size()];
+        GEOSCoordSeq_setXY_r(h, seq, static_cast<unsigned>(i), p.x, p.y);
+    }
+    GEOSGeometry* shell = GEOSGeom_createLinearRing_r(h, seq);
+    GEOSGeometry* polygon = GEOSGeom_createPolygon_r(h, shell, nullptr, 0);
+    EXPECT_EQ(GEOSisValid_r(h, polygon), 1) << "the test footprint itself must be valid";
+    double area = 0.0;
+    GEOSArea_r(h, polygon, &area);
+    GEOSGeom_destroy_r(h, polygon);
+    GEOS_finish_r(h);
+    return area;
+}
+
+bool insideRing(const std::vector<Vec2>& ring, Vec2 p) {
+    bool inside = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const Vec2& a = ring[i];
+        const Vec2& b = ring[j];
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) inside = !inside;
+    }
+    return inside;
+}
+
+double distanceToRing(const std::vector<Vec2>& ring, Vec2 p) {
+    double best = 1e300;
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Vec2 a = ring[i], b = ring[(i + 1) % ring.size()];
+        const double dx = b.x - a.x, dy = b.y - a.y;
+        const double t = std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / (dx * dx + dy * dy), 0.0, 1.0);
+        best = std::min(best, std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy));
+    }
+    return best;
+}
+
+struct Triangle {
+    Vec3 a, b, c;
+    Vec3 normal;  // the stored normal of its first corner
+    double area() const {
+        const Vec3 n = cross(b - a, c - a);
+        return 0.5 * std::sqrt(dot(n, n));
+    }
+    Vec3 centroid() const { return (a + b + c) * (1.0 / 3.0); }
+};
+
+std::vector<Triangle> triangles(const AssetMesh& m) {
+    std::vector<Triangle> out;
+    const auto at = [&](std::uint32_t v) {
+        return Vec3{m.positions[v * 3], m.positions[v * 3 + 1], m.positions[v * 3 + 2]};
+    };
+    for (std::size_t t = 0; t < m.triangleCount(); ++t) {
+        const std::uint32_t i0 = m.indices[t * 3];
+        out.push_back({at(i0), at(m.indices[t * 3 + 1]), at(m.indices[t * 3 + 2]),
+                       {m.normals[i0 * 3], m.normals[i0 * 3 + 1], m.normals[i0 * 3 + 2]}});
+    }
+    return out;
+}
+
+Vec2 ground(Vec3 p) { return {p.x, -p.z}; }
+
+GeneratedBuilding building(std::vector<Vec2> outline, float wallHeight, std::string roof = "flat") {
+    GeneratedBuilding g;
+    g.tile = TileId{17, 68253, 47816};
+    g.source = 0;
+    g.outline = std::move(outline);
+    g.base = 2.5f;  // on terrain: walls stand on a base above 0
+    g.wallHeight = wallHeight;
+    g.roofShape = std::move(roof);
+    return g;
+}
+
+// An L, a U and a concave (arrow-shaped, with a sharp reflex corner) footprint, counter-clockwise
+// in ground metres, far from the origin as a real scene's are.
+std::vector<Vec2> offset(std::vector<Vec2> ring, Vec2 by) {
+    for (Vec2& p : ring) p = {p.x + by.x, p.y + by.y};
+    return ring;
+}
+const std::vector<Vec2> kL = offset({{0, 0}, {20, 0}, {20, 8}, {8, 8}, {8, 18}, {0, 18}}, {812.5, -340.25});
+const std::vector<Vec2> kU =
+    offset({{0, 0}, {30, 0}, {30, 20}, {22, 20}, {22, 7}, {8, 7}, {8, 20}, {0, 20}}, {-1520.0, 2210.0});
+const std::vector<Vec2> kConcave =
+    offset({{0, 0}, {14, 4}, {25, 0}, {21, 11}, {25, 22}, {12.5, 15}, {0, 22}, {5, 11}}, {40.0, 60.0});
+
+struct Case {
+    const char* name;
+    const std::vector<Vec2>* ring;
+};
+const Case kCases[] = {{"L", &kL}, {"U", &kU}, {"concave", &kConcave}};
+
+TEST(GeneratedBuildingMesh, FlatRoofCoversExactlyTheFootprint) {
+    for (const Case& c : kCases) {
+        SCOPED_TRACE(c.name);
+        const GeneratedBuilding g = building(*c.ring, 9.0f);
+        const AssetMesh mesh = generatedBuildingMesh(g);
+        ASSERT_FALSE(mesh.empty());
+        ASSERT_TRUE(mesh.validate());
+        // Every face looking straight up is roof (the deck and the parapet's top): together the
+        // footprint, once, measured against GEOS.
+        double up = 0.0;
+        for (const Triangle& t : triangles(mesh)) {
+            if (t.normal.y > 0.999) {
+                up += t.area();
+                EXPECT_GT(t.centroid().y, g.base + g.wallHeight - kGeneratedParapetHeight - 1e-3);
+                EXPECT_TRUE(insideRing(*c.ring, ground(t.centroid())));
+            }
+        }
+        const double area = geosArea(*c.ring);
+        EXPECT_NEAR(up, area, 0.001 * area);
+    }
+}
+
+TEST(GeneratedBuildingMesh, WallsAreClosedAndFaceOutwards) {
+    for (const Case& c : kCases) {
+        SCOPED_TRACE(c.name);
+        const std::vector<Vec2>& ring = *c.ring;
+        const GeneratedBuilding g = building(ring, 12.0f);
+        const std::vector<Triangle> tris = triangles(generatedBuildingMesh(g));
+        for (std::size_t i = 0; i < ring.size(); ++i) {
+            const Vec2 p = ring[i], q = ring[(i + 1) % ring.size()];
+            const double length = std::hypot(q.x - p.x, q.y - p.y);
+            const Vec2 out{(q.y - p.y) / length, -(q.x - p.x) / length};  // right of p→q: outside a CCW ring
+            // The faces in this wall's plane cover its whole rectangle, base to top, facing out.
+            double area = 0.0;
+            for (const Triangle& t : tris) {
+                const Vec2 m = ground(t.centroid());
+                const double along = ((m.x - p.x) * (q.x - p.x) + (m.y - p.y) * (q.y - p.y)) / length;
+                const double off = (m.x - p.x) * out.x + (m.y - p.y) * out.y;
+                if (std::abs(off) > 1e-3 || along < 0 || along > length || std::abs(t.normal.y) > 1e-6) continue;
+                EXPECT_GT(t.normal.x * out.x - t.normal.z * out.y, 0.999) << "wall " << i << " faces inwards";
+                area += t.area();
+            }
+            EXPECT_NEAR(area, length * g.wallHeight, 1e-3 * length * g.wallHeight) << "wall " << i;
+        }
+    }
+}
+
+TEST(GeneratedBuildingMesh, EveryFaceLooksOutOfTheBuilding) {
+    for (const Case& c : kCases) {
+        SCOPED_TRACE(c.name);
+        const GeneratedBuilding g = building(*c.ring, 9.0f);
+        const double deck = g.base + g.wallHeight - kGeneratedParapetHeight;
+        for (const Triangle& t : triangles(generatedBuildingMesh(g))) {
+            // A step along the normal leaves the solid: outside the outline, or above the deck.
+            const Vec3 p = t.centroid() + t.normal * 0.05;
+            EXPECT_TRUE(!insideRing(*c.ring, ground(p)) || p.y > deck)
+                << "a face at (" << t.centroid().x << ", " << t.centroid().y << ", " << t.centroid().z << ") looks in";
+        }
+    }
+}
+
+TEST(GeneratedBuildingMesh, StaysWithinTheOutlinesPrism) {
+    for (const Case& c : kCases) {
+        SCOPED_TRACE(c.name);
+        const GeneratedBuilding g = building(*c.ring, 15.0f);
+        const AssetMesh mesh = generatedBuildingMesh(g);
+        for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+            const Vec3 p{mesh.positions[v * 3], mesh.positions[v * 3 + 1], mesh.positions[v * 3 + 2]};
+            EXPECT_GE(p.y, g.base - 1e-3);
+            EXPECT_LE(p.y, g.base + g.wallHeight + 1e-3);
+            // Only façade panels stand proud of the walls, by at most three panel offsets.
+            const Vec2 q = ground(p);
+            EXPECT_TRUE(insideRing(*c.ring, q) || distanceToRing(*c.ring, q) <= 3 * MeshBuilder::kPanelOffset + 1e-3)
+                << "(" << q.x << ", " << q.y << ")";
+        }
+    }
+}
+
+TEST(GeneratedBuildingMesh, HasAWindowRowPerStoreyInTheLibrarysGlass) {
+    // 12 m of wall in 4 storeys: on the 20 m wall of the L, rows of windows at 4 heights.
+    const AssetMesh mesh = generatedBuildingMesh(building(kL, 12.0f));
+    const double glass[3] = {srgbToLinear(64 / 255.0), srgbToLinear(96 / 255.0), srgbToLinear(128 / 255.0)};
+    std::vector<double> sills;
+    for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {
+        const std::uint32_t v = mesh.indices[t * 3];
+        if (std::abs(mesh.colours[v * 4] - glass[0]) > 1e-3 || std::abs(mesh.colours[v * 4 + 2] - glass[2]) > 1e-3)
+            continue;
+        double low = 1e9;
+        for (int k = 0; k < 3; ++k) low = std::min<double>(low, mesh.positions[mesh.indices[t * 3 + k] * 3 + 1]);
+        if (std::none_of(sills.begin(), sills.end(), [&](double s) { return std::abs(s - low) < 0.2; }))
+            sills.push_back(low);
+    }
+    EXPECT_EQ(sills.size(), 4u);
+    (void)glass[1];
+}
+
+TEST(GeneratedBuildingMesh, PitchedRoofsFollowTheTags) {
+    const std::vector<Vec2> rect = offset({{0, 0}, {12, 0}, {12, 8}, {0, 8}}, {100, 100});
+    for (const char* shape : {"gabled", "hipped"}) {
+        SCOPED_TRACE(shape);
+        GeneratedBuilding g = building(rect, 6.0f, shape);
+        g.roofHeight = 3.5f;
+        const AssetMesh mesh = generatedBuildingMesh(g);
+        const ModelBounds b = mesh.bounds();
+        EXPECT_NEAR(b.max[1], g.base + g.wallHeight + g.roofHeight, 1e-3) << "the ridge";
+        // The ridge runs along the long (east-west) side: the highest vertices span more in x.
+        double minX = 1e9, maxX = -1e9, minZ = 1e9, maxZ = -1e9;
+        for (std::size_t v = 0; v < mesh.vertexCount(); ++v) {
+            if (mesh.positions[v * 3 + 1] < b.max[1] - 1e-3) continue;
+            minX = std::min<double>(minX, mesh.positions[v * 3]);
+            maxX = std::max<double>(maxX, mesh.positions[v * 3]);
+            minZ = std::min<double>(minZ, mesh.positions[v * 3 + 2]);
+            maxZ = std::max<double>(maxZ, mesh.positions[v * 3 + 2]);
+        }
+        EXPECT_GT(maxX - minX, 3.0);
+        EXPECT_LT(maxZ - minZ, 1e-3);
+    }
+    GeneratedBuilding untagged = building(rect, 6.0f, "");
+    EXPECT_NEAR(generatedBuildingMesh(untagged).bounds().max[1], untagged.base + untagged.wallHeight, 1e-3);
+    EXPECT_EQ(generatedRoof("pyramidal"), GeneratedRoof::Hipped);
+    EXPECT_EQ(generatedRoof("skillion"), GeneratedRoof::Gabled);
+    EXPECT_EQ(generatedRoof("dome"), GeneratedRoof::Flat);
+}
+
+TEST(GeneratedBuildingMesh, IsDeterministicAndTakesClockwiseOutlines) {
+    const AssetMesh a = generatedBuildingMesh(building(kU, 9.0f));
+    const AssetMesh b = generatedBuildingMesh(building(kU, 9.0f));
+    EXPECT_EQ(a.positions, b.positions);
+    EXPECT_EQ(a.colours, b.colours);
+    EXPECT_EQ(a.indices, b.indices);
+    std::vector<Vec2> clockwise(kU.rbegin(), kU.rend());
+    const AssetMesh c = generatedBuildingMesh(building(clockwise, 9.0f));
+    EXPECT_EQ(c.triangleCount(), a.triangleCount());
+    const ModelBounds ba = a.bounds(), bc = c.bounds();
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_NEAR(ba.min[k], bc.min[k], 1e-3);
+        EXPECT_NEAR(ba.max[k], bc.max[k], 1e-3);
+    }
+}
+
+TEST(GeneratedBuildingMesh, NarrowPartsDropTheParapetButKeepTheRoof) {
+    // A 0.5 m wide arm cannot hold two 0.3 m parapets: the deck covers the footprint instead.
+    const std::vector<Vec2> ring = offset({{0, 0}, {10, 0}, {10, 0.5}, {0.5, 0.5}, {0.5, 6}, {0, 6}}, {7, 7});
+    const GeneratedBuilding g = building(ring, 6.0f);
+    double up = 0.0;
+    for (const Triangle& t : triangles(generatedBuildingMesh(g))) {
+        if (t.normal.y > 0.999) up += t.area();
+    }
+    EXPECT_NEAR(up, geosArea(ring), 1e-3 * geosArea(ring));
+}
+
+TEST(GeneratedBuildingMesh, RefusesBadRecordsSayingWhy) {
+    GeneratedBuilding g = building({{0, 0}, {1, 0}}, 5.0f);
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("2 points"), std::string::npos);
+    EXPECT_TRUE(generatedBuildingMesh(g).empty());
+    g = building({{0, 0}, {4, 0}, {0, 4}, {4, 4}}, 5.0f);  // a bow tie
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("not a simple ring"), std::string::npos);
+    g = building({{0, 0}, {4, 0}, {4, 4}}, -1.0f);
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("wall height"), std::string::npos);
+    g = building({{0, 0}, {4, 0}, {std::nan(""), 4}}, 3.0f);
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("point 2"), std::string::npos);
+    g = building({{0, 0}, {4, 0}, {8, 0}}, 3.0f);
+    EXPECT_FALSE(checkGeneratedBuilding(g));
+    EXPECT_TRUE(checkGeneratedBuilding(building(kConcave, 3.0f)));
+}
+
+}  // namespace
+}  // namespace terrabit::core
