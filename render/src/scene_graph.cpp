@@ -66,6 +66,7 @@ struct SceneGraph::TileInput {
     std::vector<const core::InstanceBlock*> blocks;
     std::vector<const core::SurfacePatch*> surfaces;
     std::vector<const core::Plinth*> plinths;
+    std::vector<const core::GeneratedBuilding*> generated;
     const MaskTiles* mask = nullptr;
     /// On terrain: the tile's ground mesh (nullptr: the flat quad at y = 0).
     const core::GroundTile* ground = nullptr;
@@ -182,6 +183,10 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
             const auto it = inputs.find(p.tile);
             if (it != inputs.end()) it->second.plinths.push_back(&p);
         }
+        for (const core::GeneratedBuilding& g : scene.generated) {
+            const auto it = inputs.find(g.tile);
+            if (it != inputs.end()) it->second.generated.push_back(&g);
+        }
     }
 
     // Tiles the scene no longer holds (among those this call looks at) go.
@@ -200,7 +205,8 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
 
 void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
     TileEntry& e = it->second;
-    mReport.removed += (e.ground.node ? 1 : 0) + (e.plinths.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
+    mReport.removed += (e.ground.node ? 1 : 0) + (e.plinths.node ? 1 : 0) + (e.generated.node ? 1 : 0) +
+                       e.surfaceEntries.size() + e.blocks.size();
     mTilesGroup->removeChild(e.group);
     mTiles.erase(it);
 }
@@ -363,6 +369,33 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
     }
 
+    // Generated buildings: one mesh for the tile, rebuilt when any of their records changes.
+    {
+        Fingerprint f;
+        for (const core::GeneratedBuilding* g : input.generated) {
+            f.add(static_cast<std::uint64_t>(g->outline.size()));
+            for (const core::Vec2& p : g->outline) {
+                f.add(std::bit_cast<std::uint64_t>(p.x));
+                f.add(std::bit_cast<std::uint64_t>(p.y));
+            }
+            f.add(g->base);
+            f.add(g->wallHeight);
+            f.add(g->roofHeight);
+            f.add(std::string_view(g->roofShape));
+        }
+        const std::uint64_t key = input.generated.empty() ? 0 : f.value();
+        if (key == e.generated.key && (key == 0 || e.generated.node)) {
+            if (key != 0) ++mReport.kept;
+        } else {
+            osg::ref_ptr<osg::Node> node = makeGeneratedBuildingMesh(input.generated);
+            if (node) node->setName("generated buildings " + tile.quadkey());
+            replaceOrAdd(*e.group, e.generated.node.get(), node.get());
+            ++(e.generated.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);
+            e.generated.node = node;
+            e.generated.key = key;
+        }
+    }
+
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).
     std::map<BlockKey, Entry> blocks;
     for (const core::InstanceBlock* b : input.blocks) {
@@ -415,6 +448,7 @@ GraphCounts SceneGraph::counts() const {
         c.groundDrawables += e.ground.node ? 1 : 0;
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
         c.plinthDrawables += e.plinths.node ? 1 : 0;
+        c.generatedDrawables += e.generated.node ? 1 : 0;
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }

@@ -6,7 +6,9 @@
 #include <osg/PolygonOffset>
 #include <osg/Texture2D>
 
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
+#include "terrabit/render/asset_model.h"
 
 namespace terrabit::render {
 
@@ -171,6 +173,12 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
     }
     return litGeode("plinths", vertices, normals, osg::Array::BIND_PER_VERTEX,
                     {150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f}, triangles);
+}
+
+osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings) {
+    const core::AssetMesh mesh = core::generatedBuildingsMesh(buildings);
+    if (mesh.empty()) return nullptr;
+    return AssetModel::fromMesh(mesh).node();
 }
 
 osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,

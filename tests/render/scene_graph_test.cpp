@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "render_test_support.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/render/instanced_elements.h"
@@ -84,6 +85,66 @@ TEST(SceneGraph, OnTerrainEachTileWithPlinthsDrawsThemAsOneMeshAndDropsItWhenThe
     EXPECT_EQ(graph.counts().plinthDrawables, 0u);
     EXPECT_EQ(graph.lastUpdate().removed, 2u) << "the two plinth meshes, nothing else";
     EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().replaced, 0u);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
+}
+
+// The child of a tile's group with this name, or nullptr.
+const osg::Node* tileChild(const SceneGraph& graph, const core::TileId& tile, const std::string& name) {
+    const osg::Group* tiles = graph.tilesGroup();
+    for (unsigned i = 0; i < tiles->getNumChildren(); ++i) {
+        const osg::Group* group = tiles->getChild(i)->asGroup();
+        if (!group || group->getName() != tile.quadkey()) continue;
+        for (unsigned k = 0; k < group->getNumChildren(); ++k) {
+            if (group->getChild(k)->getName() == name) return group->getChild(k);
+        }
+    }
+    return nullptr;
+}
+
+TEST(SceneGraph, EachTileWithGeneratedBuildingsDrawsThemAsOneMeshOfTheirTriangles) {
+    AssetModelCache models;
+    core::Scene scene = test::syntheticScene();
+    // Two buildings in the first tile (an L and a gabled house), one in the second.
+    const auto add = [&](const core::TileId& tile, std::vector<core::Vec2> ring, const char* roof) {
+        const core::Vec2 c =
+            scene.frame.cellToGround({(tile.x + 0.5) * core::kTileCells, (tile.y + 0.5) * core::kTileCells});
+        core::GeneratedBuilding g;
+        g.tile = tile;
+        for (core::Vec2& p : ring) g.outline.push_back({p.x + c.x, p.y + c.y});
+        g.wallHeight = 9.0f;
+        g.roofShape = roof;
+        scene.generated.push_back(std::move(g));
+    };
+    add(scene.tiles[0], {{0, 0}, {20, 0}, {20, 8}, {8, 8}, {8, 18}, {0, 18}}, "flat");
+    add(scene.tiles[0], {{-30, -30}, {-18, -30}, {-18, -22}, {-30, -22}}, "gabled");
+    add(scene.tiles[1], {{0, 0}, {12, 0}, {12, 10}, {0, 10}}, "hipped");
+    SceneGraph graph(test::shippedCatalogue(), models);
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.counts().generatedDrawables, 2u);
+    EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
+    for (const core::TileId& tile : {scene.tiles[0], scene.tiles[1]}) {
+        std::size_t triangles = 0;
+        for (const core::GeneratedBuilding& g : scene.generated) {
+            if (g.tile == tile) triangles += core::generatedBuildingMesh(g).triangleCount();
+        }
+        const osg::Node* node = tileChild(graph, tile, "generated buildings " + tile.quadkey());
+        ASSERT_NE(node, nullptr) << tile.quadkey();
+        const osg::Geometry* geometry = node->asGeode()->getDrawable(0)->asGeometry();
+        ASSERT_NE(geometry, nullptr);
+        EXPECT_EQ(geometry->getPrimitiveSet(0)->getNumIndices(), 3 * triangles);
+        EXPECT_EQ(geometry->getColorArray()->getBinding(), osg::Array::BIND_PER_VERTEX) << "the parts' colours";
+    }
+    // The same buildings again: kept; a changed one: only its tile's mesh is rebuilt; none: gone.
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().replaced + graph.lastUpdate().removed, 0u);
+    scene.generated[2].wallHeight = 15.0f;
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.lastUpdate().replaced, 1u);
+    EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().removed, 0u);
+    scene.generated.clear();
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    EXPECT_EQ(graph.counts().generatedDrawables, 0u);
+    EXPECT_EQ(graph.lastUpdate().removed, 2u);
     EXPECT_EQ(countDrawables(*graph.tilesGroup()), graph.counts().drawables());
 }
 

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "terrabit/core/export/cell_rects.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -198,6 +199,9 @@ public:
         for (const Plinth& p : mScene.plinths) {
             if (!only || p.tile == *only) mPlinthsOf[p.tile].push_back(&p);
         }
+        for (const GeneratedBuilding& g : mScene.generated) {
+            if (!only || g.tile == *only) mGeneratedOf[g.tile].push_back(&g);
+        }
         for (const InstanceBlock& b : mScene.blocks) {
             if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
         }
@@ -336,6 +340,9 @@ private:
             if (b->instances.empty()) continue;
             children.push_back(mOptions.plainNodes ? addPlainBlock(*b) : addInstancedBlock(*b));
         }
+        if (const auto it = mGeneratedOf.find(tile); it != mGeneratedOf.end()) {
+            if (const int g = addGeneratedBuildings(tile, it->second); g >= 0) children.push_back(g);
+        }
         node.children = std::move(children);
         return mBuilder.node(std::move(node));
     }
@@ -344,8 +351,43 @@ private:
     int assetMesh(int asset) {
         const auto it = mAssetMeshes.find(asset);
         if (it != mAssetMeshes.end()) return it->second;
+        tinygltf::Mesh mesh;
+        mesh.name = mScene.assets[static_cast<std::size_t>(asset)];
+        mesh.primitives.push_back(colouredPrimitive(mMeshes[static_cast<std::size_t>(asset)]));
+        mBuilder.model.meshes.push_back(std::move(mesh));
+        const int index = static_cast<int>(mBuilder.model.meshes.size() - 1);
+        mAssetMeshes.emplace(asset, index);
+        return index;
+    }
+
+    /// A tile's generated buildings (core/scene/generated_building_mesh.h) as one node
+    /// "generated buildings <quadkey>" whose mesh holds them all, in scene coordinates, with
+    /// their source ids in its extras; -1 when none has a triangle.
+    int addGeneratedBuildings(const TileId& tile, const std::vector<const GeneratedBuilding*>& buildings) {
+        const AssetMesh all = generatedBuildingsMesh(buildings);
+        if (all.empty()) return -1;
+        const std::string name = "generated buildings " + tile.quadkey();
+        tinygltf::Mesh mesh;
+        mesh.name = name;
+        mesh.primitives.push_back(colouredPrimitive(all));
+        mBuilder.model.meshes.push_back(std::move(mesh));
+        tinygltf::Node node;
+        node.name = name;
+        node.mesh = static_cast<int>(mBuilder.model.meshes.size() - 1);
+        tinygltf::Value::Array ids;
+        for (const GeneratedBuilding* g : buildings) {
+            ids.emplace_back(g->source != Instance::kNoSource ? mScene.sources[g->source] : std::string());
+        }
+        tinygltf::Value::Object extras;
+        extras["sources"] = tinygltf::Value(std::move(ids));
+        node.extras = tinygltf::Value(std::move(extras));
+        return mBuilder.node(std::move(node));
+    }
+
+    /// One primitive of a mesh with vertex colours (a model, a tile's generated buildings) in the
+    /// material they all share.
+    tinygltf::Primitive colouredPrimitive(const AssetMesh& m) {
         if (mAssetMaterial < 0) mAssetMaterial = mBuilder.material("asset vertex colours", {1, 1, 1, 1}, 0.9);
-        const AssetMesh& m = mMeshes[static_cast<std::size_t>(asset)];
         tinygltf::Primitive p;
         p.attributes["POSITION"] = mBuilder.vec3(m.positions, kArrayBuffer, true);
         p.attributes["NORMAL"] = mBuilder.vec3(m.normals, kArrayBuffer, false);
@@ -360,13 +402,7 @@ private:
         p.indices = mBuilder.indices(m.indices, m.vertexCount());
         p.material = mAssetMaterial;
         p.mode = TINYGLTF_MODE_TRIANGLES;
-        tinygltf::Mesh mesh;
-        mesh.name = mScene.assets[static_cast<std::size_t>(asset)];
-        mesh.primitives.push_back(std::move(p));
-        mBuilder.model.meshes.push_back(std::move(mesh));
-        const int index = static_cast<int>(mBuilder.model.meshes.size() - 1);
-        mAssetMeshes.emplace(asset, index);
-        return index;
+        return p;
     }
 
     std::string blockName(const InstanceBlock& b) const {
@@ -486,6 +522,7 @@ private:
     std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
     std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
     std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;  ///< the plinths of each tile written
+    std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;
 };
 
@@ -611,6 +648,15 @@ Status checkSceneForExport(const Scene& scene) {
             !std::isfinite(p.bottom) || !std::isfinite(p.top) || p.bottom > p.top) {
             return Error{at + " has a non-finite or upside-down box"};
         }
+    }
+    for (const GeneratedBuilding& g : scene.generated) {
+        const std::string at =
+            "scene: generated building " +
+            (g.source < scene.sources.size() ? "'" + scene.sources[g.source] + "'" : std::to_string(g.source)) +
+            " of tile " + g.tile.quadkey();
+        if (!known(g.tile)) return Error{at + " is in a tile the scene does not list"};
+        if (!sourceOk(g.source)) return Error{at + " names a source outside the scene's"};
+        if (Status s = checkGeneratedBuilding(g); !s) return Error{at + ": " + s.message()};
     }
     for (const BuildingRecord& b : scene.buildings) {
         const std::string at =

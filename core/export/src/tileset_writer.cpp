@@ -8,6 +8,7 @@
 
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -106,6 +107,13 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
         for (const PlinthFace& f : plinthFaces(p)) {
             for (const Vec3f& c : f.corners) box.extend(c);
         }
+    }
+    for (const GeneratedBuilding& g : scene.generated) {
+        if (g.tile != tile) continue;
+        const ModelBounds mb = generatedBuildingMesh(g).bounds();
+        if (mb.empty()) continue;
+        box.extend(Vec3f{static_cast<float>(mb.min[0]), static_cast<float>(mb.min[1]), static_cast<float>(mb.min[2])});
+        box.extend(Vec3f{static_cast<float>(mb.max[0]), static_cast<float>(mb.max[1]), static_cast<float>(mb.max[2])});
     }
     for (const InstanceBlock& b : scene.blocks) {
         if (b.tile != tile) continue;

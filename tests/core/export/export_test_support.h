@@ -264,6 +264,29 @@ inline TestScene makeScene(const core::AssetCatalogue& catalogue, const SceneSpe
 }
 
 /// Random bit layers "building", "road", "water", "vegetation" over the scene's tiles.
+/// Adds generated buildings (Scene::generated) to a scene of at least two tiles, each with a
+/// source of its own: a 30 m high L-shaped block in the first tile, a U-shaped block and a
+/// gabled house in the second, around the tiles' centres.
+inline void addGeneratedBuildings(core::Scene& s) {
+    using namespace core;
+    const auto add = [&](const TileId& tile, std::vector<Vec2> ring, float wall, float roof, const char* shape) {
+        const Vec2 c = s.frame.cellToGround({(tile.x + 0.5) * kTileCells, (tile.y + 0.5) * kTileCells});
+        for (Vec2& p : ring) p = {p.x + c.x, p.y + c.y};
+        GeneratedBuilding g;
+        g.tile = tile;
+        s.sources.push_back("way/" + std::to_string(9000 + s.generated.size()));
+        g.source = static_cast<std::uint32_t>(s.sources.size() - 1);
+        g.outline = std::move(ring);
+        g.wallHeight = wall;
+        g.roofHeight = roof;
+        g.roofShape = shape;
+        s.generated.push_back(std::move(g));
+    };
+    add(s.tiles[0], {{0, 0}, {20, 0}, {20, 8}, {8, 8}, {8, 18}, {0, 18}}, 30.0f, 0.0f, "flat");
+    add(s.tiles[1], {{0, 0}, {30, 0}, {30, 20}, {22, 20}, {22, 7}, {8, 7}, {8, 20}, {0, 20}}, 12.0f, 0.0f, "flat");
+    add(s.tiles[1], {{-20, -20}, {-8, -20}, {-8, -12}, {-20, -12}}, 6.0f, 3.0f, "gabled");
+}
+
 inline MemoryLayerSource makeLayers(const core::Scene& scene, std::uint64_t seed = 3) {
     MemoryLayerSource layers({"building", "road", "water", "vegetation"});
     std::mt19937_64 rng(seed);

@@ -1,15 +1,19 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
 #include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/scene_assets.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 
 using namespace terrabit::core;
 using terrabit::test::accessorData;
+using terrabit::test::addGeneratedBuildings;
 using terrabit::test::collectNodes;
 using terrabit::test::indexData;
 using terrabit::test::loadGlb;
@@ -395,6 +399,85 @@ TEST(GlbSceneWriter, TileContentHoldsOnlyThatTile) {
     for (const tinygltf::Node& n : m.nodes) tileNodes += n.name.starts_with("tile ") ? 1 : 0;
     EXPECT_EQ(tileNodes, 1);
     EXPECT_EQ(m.asset.extras.Get("terrabit").Get("quadkeys").ArrayLen(), 1u);
+}
+
+namespace {
+
+// The nodes named "generated buildings <quadkey>", by name.
+std::map<std::string, const tinygltf::Node*> generatedNodes(const tinygltf::Model& m) {
+    std::map<std::string, const tinygltf::Node*> out;
+    for (const tinygltf::Node& n : m.nodes) {
+        if (n.name.starts_with("generated buildings ")) out.emplace(n.name, &n);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(GlbSceneWriter, EachTilesGeneratedBuildingsAreOneMeshOfTheirTriangles) {
+    auto test = makeScene(shippedCatalogue());
+    addGeneratedBuildings(test.scene);
+    const Scene& s = test.scene;
+    for (const bool plainNodes : {false, true}) {
+        SCOPED_TRACE(plainNodes);
+        GlbSceneOptions options;
+        options.plainNodes = plainNodes;
+        const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes, options).value());
+        const auto nodes = generatedNodes(m);
+        ASSERT_EQ(nodes.size(), 2u) << "one per tile with generated buildings";
+        for (const TileId& tile : {s.tiles[0], s.tiles[1]}) {
+            std::vector<const GeneratedBuilding*> own;
+            std::size_t triangles = 0;
+            for (const GeneratedBuilding& g : s.generated) {
+                if (g.tile != tile) continue;
+                own.push_back(&g);
+                triangles += generatedBuildingMesh(g).triangleCount();
+            }
+            const tinygltf::Node& node = *nodes.at("generated buildings " + tile.quadkey());
+            const tinygltf::Mesh& mesh = m.meshes.at(static_cast<std::size_t>(node.mesh));
+            ASSERT_EQ(mesh.primitives.size(), 1u);
+            const tinygltf::Primitive& p = mesh.primitives[0];
+            EXPECT_EQ(indexData(m, p.indices).size(), 3 * triangles);
+            EXPECT_GT(triangles, 100u) << "walls, windows and roofs, not a bare extrusion";
+            EXPECT_TRUE(p.attributes.count("COLOR_0"));
+            // The vertices are the shared mesh's, in scene coordinates, bit for bit.
+            EXPECT_EQ(accessorData<float>(m, p.attributes.at("POSITION")), generatedBuildingsMesh(own).positions);
+            ASSERT_EQ(node.extras.Get("sources").ArrayLen(), own.size());
+            for (std::size_t i = 0; i < own.size(); ++i) {
+                EXPECT_EQ(node.extras.Get("sources").Get(static_cast<int>(i)).Get<std::string>(), s.sources[own[i]->source]);
+            }
+            // The tile's node holds it.
+            const auto tileNode = std::find_if(m.nodes.begin(), m.nodes.end(),
+                                               [&](const tinygltf::Node& n) { return n.name == "tile " + tile.quadkey(); });
+            ASSERT_NE(tileNode, m.nodes.end());
+            const int index = static_cast<int>(&node - m.nodes.data());
+            EXPECT_NE(std::find(tileNode->children.begin(), tileNode->children.end(), index), tileNode->children.end());
+        }
+    }
+    // A tile's content (3D Tiles) holds its own generated buildings only; a tile without any, none.
+    const tinygltf::Model second = loadGlb(encodeTileGlb(s, s.tiles[1], test.meshes).value());
+    const auto own = generatedNodes(second);
+    ASSERT_EQ(own.size(), 1u);
+    EXPECT_EQ(own.begin()->first, "generated buildings " + s.tiles[1].quadkey());
+    EXPECT_TRUE(generatedNodes(loadGlb(encodeTileGlb(s, s.tiles[2], test.meshes).value())).empty());
+}
+
+TEST(GlbSceneWriter, AGeneratedBuildingThatCannotBeDrawnIsRefusedSayingWhichAndWhy) {
+    auto test = makeScene(shippedCatalogue());
+    addGeneratedBuildings(test.scene);
+    test.scene.generated[1].outline.resize(2);
+    auto bytes = encodeSceneGlb(test.scene, test.meshes);
+    ASSERT_FALSE(bytes);
+    EXPECT_NE(bytes.message().find("generated building 'way/9001' of tile " + test.scene.tiles[1].quadkey()),
+              std::string::npos)
+        << bytes.message();
+    EXPECT_NE(bytes.message().find("2 points"), std::string::npos) << bytes.message();
+    addGeneratedBuildings(test.scene);
+    test.scene.generated[1].outline.push_back({0, 0});
+    test.scene.generated.back().tile = TileId{17, 1, 1};
+    bytes = encodeSceneGlb(test.scene, test.meshes);
+    ASSERT_FALSE(bytes);
+    EXPECT_NE(bytes.message().find("a tile the scene does not list"), std::string::npos) << bytes.message();
 }
 
 TEST(GlbSceneWriter, BadScenesAndMeshListsAreRefusedWithTheirPlace) {

@@ -83,6 +83,22 @@ TEST(KhronosValidator, InstancedPlainAndTileContentGlbsHaveNoErrors) {
     }
 }
 
+TEST(KhronosValidator, GeneratedBuildingsHaveNoErrors) {
+    auto test = makeScene(shippedCatalogue());
+    terrabit::test::addGeneratedBuildings(test.scene);
+    TempDir dir;
+    ASSERT_TRUE(writeFileAtomically(dir / "scene.glb", encodeSceneGlb(test.scene, test.meshes).value()).ok());
+    ASSERT_TRUE(
+        writeFileAtomically(dir / "tile.glb", encodeTileGlb(test.scene, test.scene.tiles[1], test.meshes).value())
+            .ok());
+    const std::vector<json> reports = validate({dir / "scene.glb", dir / "tile.glb"});
+    ASSERT_EQ(reports.size(), 2u);
+    for (const json& r : reports) {
+        EXPECT_EQ(r["numErrors"], 0) << r["file"] << "\n" << describe(r);
+        EXPECT_EQ(r["numWarnings"], 0) << r["file"] << "\n" << describe(r);
+    }
+}
+
 TEST(KhronosValidator, FlagsAGlbWhoseAccessorBoundsAreWrong) {
     // The same pipeline on a deliberately broken file: the check above can fail.
     const auto test = makeScene(shippedCatalogue());

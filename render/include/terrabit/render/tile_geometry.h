@@ -61,4 +61,10 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
 /// scene metres) as triangles in a stone colour, lit. nullptr when there are none.
 osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths);
 
+/// A tile's generated buildings (core::Scene::generated) as one mesh in scene metres, each
+/// built by core::generatedBuildingMesh (walls, windows, roof in the library's colours), drawn
+/// as the models are (AssetModel::fromMesh: vertex colours, lit, back faces culled). nullptr
+/// when none has a triangle.
+osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings);
+
 }  // namespace terrabit::render

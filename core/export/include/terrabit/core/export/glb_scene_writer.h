@@ -14,6 +14,9 @@
 /// - per tile, per block, per asset, one child node "<asset> block <x>,<y>" drawing the asset once
 ///   per instance through EXT_mesh_gpu_instancing (TRANSLATION, ROTATION, SCALE accessors), or,
 ///   with plainNodes, a group of that name holding one node per instance with its TRS;
+/// - per tile with Scene::generated buildings, one child node "generated buildings <quadkey>"
+///   whose mesh (one primitive, vertex colours, the models' material) holds every one of them in
+///   scene coordinates (scene/generated_building_mesh.h), their source ids in `extras.sources`;
 /// - the georeference in `extras.terrabit` of the asset and of the root node: originLon/originLat
 ///   (degrees), zoom, quadkeys, seed (a decimal string: glTF numbers cannot hold 64 bits), the
 ///   frame's description, and on terrain only originHeight (metres above the DEM's datum that
