@@ -4,34 +4,19 @@
 
 #include "terrabit/core/scene/generated_building_mesh.h"
 
-#include <geos_c.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
+#include "../support/generated_mesh_checks.h"
 #include "terrabit/core/assets/mesh_builder.h"
 
 namespace terrabit::core {
 namespace {
 
-// GEOS's area of a ring (ground metres), the reference the roof is held to.
-double geosArea(const std::vector<Vec2>& ring) {
-    GEOSContextHandle_t h = GEOS_init_r();
-    GEOSCoordSequence* seq = GEOSCoordSeq_create_r(h, static_cast<unsigned>(ring.size() + 1), 2);
-    for (std::size_t i = 0; i <= ring.size(); ++i) {
-        const Vec2& p = ring[i % ring.size()];
-        GEOSCoordSeq_setXY_r(h, seq, static_cast<unsigned>(i), p.x, p.y);
-    }
-    GEOSGeometry* shell = GEOSGeom_createLinearRing_r(h, seq);
-    GEOSGeometry* polygon = GEOSGeom_createPolygon_r(h, shell, nullptr, 0);
-    EXPECT_EQ(GEOSisValid_r(h, polygon), 1) << "the test footprint itself must be valid";
-    double area = 0.0;
-    GEOSArea_r(h, polygon, &area);
-    GEOSGeom_destroy_r(h, polygon);
-    GEOS_finish_r(h);
-    return area;
-}
+using test::geosRingArea;
+using test::upwardArea;
 
 bool insideRing(const std::vector<Vec2>& ring, Vec2 p) {
     bool inside = false;
@@ -125,7 +110,7 @@ TEST(GeneratedBuildingMesh, FlatRoofCoversExactlyTheFootprint) {
                 EXPECT_TRUE(insideRing(*c.ring, ground(t.centroid())));
             }
         }
-        const double area = geosArea(*c.ring);
+        const double area = geosRingArea(*c.ring);
         EXPECT_NEAR(up, area, 0.001 * area);
     }
 }
@@ -252,11 +237,7 @@ TEST(GeneratedBuildingMesh, NarrowPartsDropTheParapetButKeepTheRoof) {
     // A 0.5 m wide arm cannot hold two 0.3 m parapets: the deck covers the footprint instead.
     const std::vector<Vec2> ring = offset({{0, 0}, {10, 0}, {10, 0.5}, {0.5, 0.5}, {0.5, 6}, {0, 6}}, {7, 7});
     const GeneratedBuilding g = building(ring, 6.0f);
-    double up = 0.0;
-    for (const Triangle& t : triangles(generatedBuildingMesh(g))) {
-        if (t.normal.y > 0.999) up += t.area();
-    }
-    EXPECT_NEAR(up, geosArea(ring), 1e-3 * geosArea(ring));
+    EXPECT_NEAR(upwardArea(generatedBuildingMesh(g)), geosRingArea(ring), 1e-3 * geosRingArea(ring));
 }
 
 TEST(GeneratedBuildingMesh, RefusesBadRecordsSayingWhy) {
