@@ -356,17 +356,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(p->bottom);
             f.add(p->top);
         }
-        const std::uint64_t key = input.plinths.empty() ? 0 : f.value();
-        if (key == e.plinths.key && (key == 0 || e.plinths.node)) {
-            if (key != 0) ++mReport.kept;
-        } else {
-            osg::ref_ptr<osg::Node> node = makePlinthMesh(input.plinths);
-            if (node) node->setName("plinths " + tile.quadkey());
-            replaceOrAdd(*e.group, e.plinths.node.get(), node.get());
-            ++(e.plinths.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);
-            e.plinths.node = node;
-            e.plinths.key = key;
-        }
+        syncTileMesh(*e.group, e.plinths, input.plinths.empty() ? 0 : f.value(),
+                     [&] { return makePlinthMesh(input.plinths); }, "plinths " + tile.quadkey());
     }
 
     // Generated buildings: one mesh for the tile, rebuilt when any of their records changes.
@@ -383,17 +374,9 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(g->roofHeight);
             f.add(std::string_view(g->roofShape));
         }
-        const std::uint64_t key = input.generated.empty() ? 0 : f.value();
-        if (key == e.generated.key && (key == 0 || e.generated.node)) {
-            if (key != 0) ++mReport.kept;
-        } else {
-            osg::ref_ptr<osg::Node> node = makeGeneratedBuildingMesh(input.generated);
-            if (node) node->setName("generated buildings " + tile.quadkey());
-            replaceOrAdd(*e.group, e.generated.node.get(), node.get());
-            ++(e.generated.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);
-            e.generated.node = node;
-            e.generated.key = key;
-        }
+        syncTileMesh(*e.group, e.generated, input.generated.empty() ? 0 : f.value(),
+                     [&] { return makeGeneratedBuildingMesh(input.generated); },
+                     "generated buildings " + tile.quadkey());
     }
 
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).
@@ -439,6 +422,20 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
     }
     e.blocks = std::move(blocks);
+}
+
+void SceneGraph::syncTileMesh(osg::Group& group, Entry& entry, std::uint64_t key,
+                              const std::function<osg::ref_ptr<osg::Node>()>& make, const std::string& name) {
+    if (key == entry.key && (key == 0 || entry.node)) {
+        if (key != 0) ++mReport.kept;
+        return;
+    }
+    osg::ref_ptr<osg::Node> node = make();
+    if (node) node->setName(name);
+    replaceOrAdd(group, entry.node.get(), node.get());
+    ++(entry.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);
+    entry.node = node;
+    entry.key = key;
 }
 
 GraphCounts SceneGraph::counts() const {

@@ -6,6 +6,7 @@
 // dressed with the style kit like the rest of the library.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -25,6 +26,13 @@ void garageDoor(MeshBuilder& b, const Facade& f, double u0, double u1, double h)
         const double v = h * k / 4.0;
         panel(b, f, u0 + 0.05, v - 0.025, u1 - 0.05, v + 0.025, kConcreteDark, 3 * MeshBuilder::kPanelOffset);
     }
+}
+
+// Walls `h` high in one colour around the rectangle [-hx, hx] × [-hz, hz], and their façades.
+std::array<Facade, 4> walledBox(MeshBuilder& b, double hx, double hz, double h, Rgb wall) {
+    b.setColour(wall);
+    b.addWalls(rectangle(-hx, hx, -hz, hz), 0, h);
+    return boxFacades(-hx, hx, -hz, hz, 0, h);
 }
 
 // A flat-roofed box with a thin fascia: the shape of garages, kiosks and substations.
@@ -167,9 +175,7 @@ ModelRecipe substation() {
 ModelRecipe barn() {
     MeshBuilder b;
     const double hx = 5.0, hz = 8.0, h = 4.5;
-    b.setColour(kBarnRed);
-    b.addWalls(rectangle(-hx, hx, -hz, hz), 0, h);
-    const auto f = boxFacades(-hx, hx, -hz, hz, 0, h);
+    const auto f = walledBox(b, hx, hz, h, kBarnRed);
     for (const Facade& face : f) panel(b, face, 0, 0, face.width, 0.5, kStoneDark, kBand);
     // The big double door on the gable end, white trim and a cross brace.
     panel(b, f[0], 2.6, 0, 7.4, 3.8, kFrameWhite, 2 * MeshBuilder::kPanelOffset);
@@ -197,9 +203,7 @@ void cladding(MeshBuilder& b, const Facade& face, double v0, double v1, double p
 ModelRecipe factoryHall() {
     MeshBuilder b;
     const double hx = 40.0, hz = 20.0, h = 10.0;
-    b.setColour(kSteelBlue);
-    b.addWalls(rectangle(-hx, hx, -hz, hz), 0, h);
-    const auto f = boxFacades(-hx, hx, -hz, hz, 0, h);
+    const auto f = walledBox(b, hx, hz, h, kSteelBlue);
     for (const Facade& face : f) {
         panel(b, face, 0, 0, face.width, 1.5, kConcrete, kBand);
         cladding(b, face, 1.5, h, 4.0, Rgb{108, 130, 152});
@@ -235,9 +239,7 @@ ModelRecipe supermarket() {
     MeshBuilder b;
     const double hx = 30.0, hz = 20.0, h = 6.5;
     const Outline outline = rectangle(-hx, hx, -hz, hz);
-    b.setColour(kConcrete);
-    b.addWalls(outline, 0, h);
-    const auto f = boxFacades(-hx, hx, -hz, hz, 0, h);
+    const auto f = walledBox(b, hx, hz, h, kConcrete);
     for (const Facade& face : f) {
         panel(b, face, 0, 0, face.width, 0.6, kConcreteDark, kBand);
         cladding(b, face, 0.6, h, 3.0, kPlasterWhite);
@@ -264,9 +266,7 @@ ModelRecipe supermarket() {
 ModelRecipe sportsHall() {
     MeshBuilder b;
     const double hx = 22.5, hz = 14.0, h = 8.0;
-    b.setColour(kPlasterWhite);
-    b.addWalls(rectangle(-hx, hx, -hz, hz), 0, h);
-    const auto f = boxFacades(-hx, hx, -hz, hz, 0, h);
+    const auto f = walledBox(b, hx, hz, h, kPlasterWhite);
     for (const Facade& face : f) {
         panel(b, face, 0, 0, face.width, 2.8, Rgb{40, 110, 160}, kBand);  // the coloured base
         panel(b, face, 0.5, 5.2, face.width - 0.5, 7.2, kGlass);          // clerestory band
@@ -300,9 +300,7 @@ ModelRecipe slabBlock() {
     const double h = floors * fh;
     const double hx = 30.0, hz = 6.0;
     const Outline outline = rectangle(-hx, hx, -hz, hz);
-    b.setColour(kConcrete);
-    b.addWalls(outline, 0, h);
-    const auto f = boxFacades(-hx, hx, -hz, hz, 0, h);
+    const auto f = walledBox(b, hx, hz, h, kConcrete);
     for (const Facade& face : f) {
         panel(b, face, 0, 0, face.width, 1.0, kConcreteDark, kBand);
         // The joints of the precast panels, one per floor.

@@ -24,15 +24,13 @@ constexpr std::array<Rgb, 7> kWallColours{style::kPlasterCream, style::kPlasterW
                                           style::kConcrete};
 constexpr std::array<Rgb, 2> kPitchedRoofColours{style::kRoofTerracotta, style::kRoofSlate};
 
-double cross(Vec2 o, Vec2 a, Vec2 b) { return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x); }
+// Twice the signed area of the triangle o, a, b (positive counter-clockwise, y north).
+double cross(Vec2 o, Vec2 a, Vec2 b) { return core::cross(a - o, b - o); }
 
+// The ring's signed area (positive counter-clockwise), square metres.
 double signedArea(std::span<const Vec2> ring) {
     double twice = 0.0;
-    for (std::size_t i = 0; i < ring.size(); ++i) {
-        const Vec2& p = ring[i];
-        const Vec2& q = ring[(i + 1) % ring.size()];
-        twice += p.x * q.y - q.x * p.y;
-    }
+    for (std::size_t i = 0; i < ring.size(); ++i) twice += core::cross(ring[i], ring[(i + 1) % ring.size()]);
     return twice * 0.5;
 }
 

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -175,6 +176,10 @@ private:
                            std::span<const core::TileId> only);
     void syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers);
     void removeTile(std::map<core::TileId, TileEntry>::iterator it);
+    /// Keeps a tile's one-mesh entry (its plinths, its generated buildings) whose content hashes
+    /// to `key` (0: nothing to draw), or builds it anew with `make` under `name` and swaps it in.
+    void syncTileMesh(osg::Group& group, Entry& entry, std::uint64_t key,
+                      const std::function<osg::ref_ptr<osg::Node>()>& make, const std::string& name);
     void rebuildGrid();
 
     const core::AssetCatalogue* mCatalogue;
