@@ -1,7 +1,10 @@
 #pragma once
 /// The default model library Terrabit ships in resources/assets/: low-poly buildings (houses,
 /// villas, apartment blocks including an L-shaped and a courtyard block, an office tower, a
-/// warehouse, a shop, a chapel, a round tower, a pagoda, a classical temple) and vegetation
+/// warehouse, a shop, a chapel, a round tower, a pagoda, a classical temple; and what towns are
+/// made of besides: garages, a carport, sheds, a hut, a kiosk, a greenhouse, a substation, a
+/// barn, factory, supermarket and sports halls, a slab block), dressed from the style kit
+/// (style_kit.h), and vegetation
 /// (conifers, broadleaf trees, a palm, bushes, grass, flowers), built procedurally with
 /// MeshBuilder. terrabit-assetgen writes them; the build is deterministic, so running it again
 /// reproduces the committed files byte for byte.
