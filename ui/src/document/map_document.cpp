@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include "terrabit/core/pipeline/tile_tally.h"
 #include "terrabit/core/project/rule_edit.h"
@@ -330,7 +331,8 @@ void MapDocument::rebake() {
         return;
     }
     mSceneComplete = false;
-    BakeInput input{mSession, mSelection, mRules, mProject.seed, mLayers, mLayersSerial, mBakeFocus};
+    BakeInput input{mSession, mSelection, mRules, mProject.seed, mLayers, mLayersSerial, mBakeFocus, {}};
+    if (mScene) input.shown = mScene->tiles;
     auto work = [this, input = std::move(input)](const core::ProgressCallback& progress) mutable {
         return bakeWork(std::move(input), progress);
     };
@@ -352,11 +354,18 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
     if (!s) return failed(s.error());
 
     // Growing batches, nearest the focus first; each bake covers the batches before it, whose
-    // cached results it reuses (only tiles whose neighbourhood grew run again).
+    // cached results it reuses (only tiles whose neighbourhood grew run again). The selected
+    // tiles already shown come first, in one batch: their cached results hold only among the
+    // same neighbours, so after a rule edit that batch recomputes only what the edit affects.
     const core::GroundFrame frame{{}, session.zoom()};
     const core::Vec2 focus = frame.lonLatToCell(input.focus ? *input.focus : core::placement::sceneOrigin(selection));
-    const std::vector<core::TileId> order = nearestFirst(selection, focus);
-    std::vector<std::size_t> ends = batchEnds(order.size());
+    const std::unordered_set<core::TileId> shown(input.shown.begin(), input.shown.end());
+    std::vector<core::TileId> held, rest;
+    for (const core::TileId& t : selection) (shown.contains(t) ? held : rest).push_back(t);
+    std::vector<core::TileId> order = std::move(held);
+    const std::size_t heldCount = order.size();
+    for (const core::TileId& t : nearestFirst(std::move(rest), focus)) order.push_back(t);
+    std::vector<std::size_t> ends = batchEnds(order.size(), std::max(kFirstBatchTiles, heldCount));
     if (ends.empty()) ends.push_back(0);  // an empty selection bakes an empty scene
     std::size_t done = 0;
     for (const std::size_t end : ends) {

@@ -198,6 +198,7 @@ void TileListModel::sort(int column, Qt::SortOrder order) {
         after << index(static_cast<int>(rowOfSlot[slot]), i.column());
     }
     changePersistentIndexList(before, after);
+    forgetFormatted();
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 

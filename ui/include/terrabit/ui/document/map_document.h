@@ -14,8 +14,10 @@
 /// A large selection bakes progressively (bake_batches.h): the tiles nearest the bake focus
 /// (the map view's centre) first, in growing batches whose scenes are shown as they come
 /// (sceneChanged() after each; sceneComplete() once the whole selection is in). The baker keeps
-/// every tile's cached results across batches and restarts, so a rule edit that cancels a bake
-/// recomputes only what it affects. What a selection costs on the UI thread does not grow with
+/// every tile's cached results across batches and restarts, and a bake that follows another
+/// (a rule edit, a seed) starts with one batch of every selected tile already shown: a tile's
+/// results depend on which tiles around it are baked, so those are reused only in the context
+/// they were made in. A rule edit thus recomputes only what it affects. What a selection costs on the UI thread does not grow with
 /// it: coverage and per-tile tallies are counted on the worker.
 
 #include <QColor>
@@ -263,6 +265,7 @@ private:
         LayerStack layers;               ///< shares the bits with the document's
         std::uint64_t layersSerial = 0;  ///< mLayersSerial when started
         std::optional<core::LonLat> focus;
+        std::vector<core::TileId> shown;  ///< the tiles of the scene shown when started
     };
     /// The bake job's work on the worker: coverage, then the batches (posted as they finish).
     JobRunner::Finish bakeWork(BakeInput input, const core::ProgressCallback& progress);

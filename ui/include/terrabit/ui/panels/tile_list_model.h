@@ -42,7 +42,7 @@ public:
     /// The tile shown in a row (an invalid row gives a default TileId).
     core::TileId tileAt(int row) const;
     /// Distinct rows whose text or bar was formatted since the rows last changed (a new
-    /// selection or bake): with a lazy view, about the rows on screen, whatever the selection.
+    /// selection, bake or order): with a lazy view, the rows on screen, whatever the selection.
     std::size_t rowsFormatted() const { return mFormattedCount; }
     /// The quadkey column's font (fixed width).
     const QFont& quadkeyFont() const { return mQuadkeyFont; }
