@@ -50,13 +50,17 @@ protected:
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
         ASSERT_TRUE(window->openFile(test::resourcesDir() / "projects" / "sample.terrabit"));
-        ASSERT_TRUE(window->document()->waitIdle());
+        ASSERT_TRUE(settle());
         ASSERT_TRUE(window->document()->scene());
         ASSERT_TRUE(window->viewport());
         QTest::qWait(200);
     }
     ui::Viewport* view() { return window->viewport(); }
     ui::MapDocument& doc() { return *window->document(); }
+    /// Waits for the bake, then for the viewport to bring its tiles in (slice by slice).
+    bool settle() {
+        return doc().waitIdle() && QTest::qWaitFor([this] { return view()->sceneShown(); }, 60000);
+    }
 
     /// Widget positions on a grid whose ground point satisfies f.
     std::vector<QPoint> pointsWhere(const std::function<bool(core::Vec2 ground)>& f) {
@@ -191,7 +195,7 @@ TEST_F(GlWindow, ProbesTheGroundUnderAClick) {
 TEST_F(GlWindow, TheViewportFollowsRuleEditsAndTheCameraIsSaved) {
     const std::size_t before = view()->modelsShown();
     ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.3"}).ok());
-    ASSERT_TRUE(doc().waitIdle());
+    ASSERT_TRUE(settle());
     EXPECT_GT(view()->modelsShown(), before);
     // The camera round-trips through the project's form.
     core::project::Camera c;
@@ -211,13 +215,13 @@ TEST_F(GlWindow, TheViewportFollowsRuleEditsAndTheCameraIsSaved) {
 TEST_F(GlWindow, AnEmptySelectionShowsAHintInsteadOfBareSky) {
     EXPECT_FALSE(view()->hint()->isVisible()) << "the sample's scene is shown";
     doc().setSelection({});
-    ASSERT_TRUE(doc().waitIdle());
+    ASSERT_TRUE(settle());
     QTest::qWait(50);
     EXPECT_TRUE(view()->hint()->isVisible());
     EXPECT_TRUE(view()->hint()->text().contains("Select tiles")) << view()->hint()->text().toStdString();
     EXPECT_EQ(view()->modelsShown(), 0u);
     doc().undoStack()->undo();
-    ASSERT_TRUE(doc().waitIdle());
+    ASSERT_TRUE(settle());
     QTest::qWait(50);
     EXPECT_FALSE(view()->hint()->isVisible());
     EXPECT_GT(view()->modelsShown(), 100u);
