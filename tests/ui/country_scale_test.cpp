@@ -17,8 +17,6 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include <time.h>
-
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -34,6 +32,7 @@
 #include "terrabit/ui/views/map_view.h"
 #include "terrabit/ui/window/main_window.h"
 #include "ui_scene_support.h"
+#include "ui_stall_watch.h"
 #include "ui_test_support.h"
 
 using namespace terrabit;
@@ -41,72 +40,6 @@ using namespace terrabit;
 namespace {
 
 constexpr qint64 kMaxUiStallMs = 50;
-
-/// The UI thread's CPU time, milliseconds.
-double uiThreadCpuMs() {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
-}
-
-/// Resident memory of this process, MiB (0 where /proc is not there).
-double residentMiB() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);) {
-        if (line.rfind("VmRSS:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
-    }
-    return 0.0;
-}
-
-/// Ticks every 5 ms on the UI thread and keeps the longest time between two ticks: as wall
-/// time, and as the UI thread's own CPU time. Work on the UI thread shows in both; a machine
-/// busy with other processes stretches only the wall time, so the CPU time is what gates.
-class StallWatch {
-public:
-    StallWatch() {
-        mTimer.setInterval(5);
-        QObject::connect(&mTimer, &QTimer::timeout, [this] { tick(); });
-    }
-    void start() {
-        mWall.start();
-        mLastWall = 0;
-        mLastCpu = uiThreadCpuMs();
-        mTimer.start();
-    }
-    void stop() {
-        tick();
-        mTimer.stop();
-    }
-    qint64 longestWallMs() const { return mLongestWall; }
-    double longestCpuMs() const { return mLongestCpu; }
-    int ticks() const { return mTicks; }
-
-private:
-    void tick() {
-        ++mTicks;
-        const qint64 wall = mWall.elapsed();
-        const double cpu = uiThreadCpuMs();
-        mLongestWall = std::max(mLongestWall, wall - mLastWall);
-        mLongestCpu = std::max(mLongestCpu, cpu - mLastCpu);
-        mLastWall = wall;
-        mLastCpu = cpu;
-    }
-    QTimer mTimer;
-    QElapsedTimer mWall;
-    qint64 mLastWall = 0, mLongestWall = 0;
-    double mLastCpu = 0, mLongestCpu = 0;
-    int mTicks = 0;
-};
-
-/// A project on the repository's monaco-region extract at zoom 17, nothing selected.
-std::filesystem::path writeRegionProject(const std::filesystem::path& dir) {
-    core::project::Project p;
-    p.map = std::filesystem::path(TERRABIT_TEST_DATA_DIR) / "monaco-region-2016-03-05.osm.pbf";
-    p.zoom = 17;
-    const auto file = dir / "region.terrabit";
-    EXPECT_TRUE(core::project::saveProject(p, file).ok());
-    return file;
-}
 
 /// Runs the event loop (never blocking the UI thread as waitIdle does) until the document's
 /// whole selection is baked.
@@ -131,7 +64,7 @@ protected:
         window->resize(1280, 800);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        ASSERT_TRUE(window->openFile(writeRegionProject(dir.path())));
+        ASSERT_TRUE(window->openFile(test::writeRegionProject(dir.path())));
         ASSERT_TRUE(doc().waitIdle(300000));
         ASSERT_TRUE(doc().hasMap()) << doc().lastError().toStdString();
         ASSERT_GT(doc().layers().tiles().size(), 1000u) << "a map of thousands of tiles";
@@ -242,8 +175,8 @@ TEST_F(RegionWindow, EveryTileBakesNearestTheViewFirstWithoutBlockingTheUiThread
         const auto* buildings = doc().bakeReport().pass("buildings");
         shown.push_back({clock.elapsed(), doc().scene()->tiles, buildings ? buildings->tilesRun : 0});
     });
-    StallWatch watch;
-    const double rssBefore = residentMiB();
+    test::StallWatch watch;
+    const double rssBefore = test::residentMiB();
     clock.start();
     watch.start();
     selectAllInMap();
@@ -280,7 +213,7 @@ TEST_F(RegionWindow, EveryTileBakesNearestTheViewFirstWithoutBlockingTheUiThread
     std::cout << "[ figures  ] " << all.size() << " tiles: selected in " << selectMs << " ms, first "
               << shown.front().tiles.size() << " tiles shown after " << shown.front().ms << " ms, all after " << allMs
               << " ms in " << shown.size() << " batches; longest UI-thread stall " << watch.longestCpuMs()
-              << " ms of its CPU (" << watch.longestWallMs() << " ms wall); resident " << residentMiB() << " MiB ("
+              << " ms of its CPU (" << watch.longestWallMs() << " ms wall); resident " << test::residentMiB() << " MiB ("
               << rssBefore << " MiB before selecting)\n";
 }
 

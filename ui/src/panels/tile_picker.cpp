@@ -11,6 +11,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/panels/tile_list_model.h"
 
@@ -48,12 +50,10 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
     QHeaderView* header = mTable->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
-    const QFontMetrics quadkeyMetrics(mModel->quadkeyFont());
-    header->resizeSection(TileListModel::TileColumn, quadkeyMetrics.horizontalAdvance(QString(18, '0')) + 12);
-    header->resizeSection(TileListModel::CoverageColumn, TileListModel::barSize().width() + 16);
-    const int figureWidth = fontMetrics().horizontalAdvance(tr("Blocked")) + 14;
-    header->resizeSection(TileListModel::PlacedColumn, figureWidth);
-    header->resizeSection(TileListModel::BlockedColumn, figureWidth);
+    const int figureWidth = fontMetrics().horizontalAdvance(tr("Blocked")) + 12;
+    for (int c = TileListModel::PlacedColumn; c < TileListModel::ColumnCount; ++c) header->resizeSection(c, figureWidth);
+    header->resizeSection(TileListModel::CoverageColumn, TileListModel::barSize().width() + 12);
+    fitQuadkeyColumn();
     mTable->setIconSize(TileListModel::barSize());
     mTable->verticalHeader()->hide();
     mTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
@@ -76,8 +76,17 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
     connect(document, &MapDocument::mapLoaded, this, [this] {
         const QSignalBlocker block(mZoom);
         mZoom->setValue(mDocument->project().zoom);
+        fitQuadkeyColumn();
         mModel->selectionChanged();
     });
+}
+
+void TilePicker::fitQuadkeyColumn() {
+    // A quadkey has one digit per zoom level.
+    const QFontMetrics metrics(mModel->quadkeyFont());
+    const int digits = std::max(1, mDocument->project().zoom);
+    mTable->horizontalHeader()->resizeSection(TileListModel::TileColumn,
+                                              metrics.horizontalAdvance(QString(digits, '0')) + 10);
 }
 
 QString TilePicker::message() const { return mMessage->isVisible() ? mMessage->text() : QString(); }

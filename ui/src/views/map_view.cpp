@@ -332,6 +332,9 @@ void MapView::paintEvent(QPaintEvent*) {
         const QRectF r = tileRect(t);
         if (!r.intersects(view)) continue;
         p.fillRect(r, QColor(kSelection.red(), kSelection.green(), kSelection.blue(), 45));
+        // Outlines only where tiles are large enough to tell apart: zoomed out over thousands
+        // of selected tiles they would hide the map under a lattice of borders.
+        if (r.width() < 12.0) continue;
         p.setPen(QPen(kSelection, 2));
         p.drawRect(r.adjusted(1, 1, -1, -1));
     }

@@ -37,6 +37,9 @@ signals:
     void goToTile(const terrabit::core::TileId& tile);
 
 private:
+    /// Makes the quadkey column as wide as a quadkey at the project's zoom.
+    void fitQuadkeyColumn();
+
     MapDocument* mDocument;
     QSpinBox* mZoom;
     QLineEdit* mQuadkey;
