@@ -134,11 +134,12 @@ void ProbeTool::buildGrid() const {
 }
 
 double ProbeTool::metresPerCell() const {
-    if (grid().layerCount() == 0) return 1.0;
-    const core::GroundFrame frame{{}, grid().zoom()};
-    const core::Vec2 centre{double(grid().cellX0()) + double(grid().cellWidth()) / 2,
-                            double(grid().cellY0()) + double(grid().cellHeight()) / 2};
-    return core::metresPerCell(frame.cellToLonLat(centre).lat, grid().zoom());
+    const core::CollisionGrid& g = grid();
+    if (g.layerCount() == 0) return 1.0;
+    const core::GroundFrame frame{{}, g.zoom()};
+    const core::Vec2 centre{double(g.cellX0()) + double(g.cellWidth()) / 2,
+                            double(g.cellY0()) + double(g.cellHeight()) / 2};
+    return core::metresPerCell(frame.cellToLonLat(centre).lat, g.zoom());
 }
 
 core::Footprint ProbeTool::footprint() const { return core::Footprint::disk(mSizeMetres / 2.0 / metresPerCell()); }
