@@ -104,12 +104,18 @@ core::Status SceneGraph::setScene(const core::Scene& scene, const core::LayerSou
 
 core::Status SceneGraph::updateTile(const core::Scene& scene, const core::LayerSource* layers,
                                     const core::TileId& tile) {
+    const core::TileId only[] = {tile};
+    return updateTiles(scene, layers, only);
+}
+
+core::Status SceneGraph::updateTiles(const core::Scene& scene, const core::LayerSource* layers,
+                                     std::span<const core::TileId> tiles) {
+    if (tiles.empty()) return core::Status::success();
     if (mHaveFrame && (scene.frame.origin != mFrame.origin || scene.frame.zoom != mFrame.zoom)) {
-        return core::Error{"update of tile " + tile.quadkey() +
+        return core::Error{"update of tile " + tiles.front().quadkey() +
                            ": the scene's frame differs from the graph's; show the new scene with setScene"};
     }
-    const core::TileId only[] = {tile};
-    return syncTiles(scene, layers, only);
+    return syncTiles(scene, layers, tiles);
 }
 
 core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSource* layers,

@@ -23,7 +23,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
@@ -42,6 +42,7 @@
 #include "terrabit/ui/panels/layers_panel.h"
 #include "terrabit/ui/panels/probe_panel.h"
 #include "terrabit/ui/panels/rules_panel.h"
+#include "terrabit/ui/panels/tile_list_model.h"
 #include "terrabit/ui/panels/tile_picker.h"
 #include "terrabit/ui/views/map_view.h"
 #include "terrabit/ui/views/probe_tool.h"
@@ -500,19 +501,39 @@ TEST_F(Window, QuadkeyEntryGoesToTheTile) {
 
 TEST_F(Window, TilePickerListsTheSelectedTilesWithTheirFigures) {
     ui::TilePicker* picker = window->tilePicker();
-    ASSERT_EQ(picker->table()->rowCount(), 4);
+    const QAbstractItemModel* model = picker->table()->model();
+    ASSERT_EQ(model->rowCount(), 4);
+    using M = ui::TileListModel;
     int placed = 0, trees = 0;
     for (int r = 0; r < 4; ++r) {
-        placed += picker->table()->item(r, 2)->text().toInt();
-        trees += picker->table()->item(r, 4)->text().toInt();
-        const QTableWidgetItem* coverage = picker->table()->item(r, 1);
-        EXPECT_FALSE(coverage->icon().isNull()) << "the coverage bar";
-        const QString figures = coverage->data(Qt::AccessibleTextRole).toString();
+        placed += model->index(r, M::PlacedColumn).data().toInt();
+        trees += model->index(r, M::TreesColumn).data().toInt();
+        const QModelIndex coverage = model->index(r, M::CoverageColumn);
+        EXPECT_FALSE(coverage.data(Qt::DecorationRole).value<QIcon>().isNull()) << "the coverage bar";
+        const QString figures = coverage.data(Qt::AccessibleTextRole).toString();
         EXPECT_TRUE(figures.contains(QRegularExpression("building \\d+ %"))) << figures.toStdString();
-        EXPECT_TRUE(coverage->toolTip().contains("road: ")) << coverage->toolTip().toStdString();
+        const QString tip = coverage.data(Qt::ToolTipRole).toString();
+        EXPECT_TRUE(tip.contains("road: ")) << tip.toStdString();
+        EXPECT_EQ(model->index(r, M::TileColumn).data().toString().toStdString(), picker->model()->tileAt(r).quadkey());
     }
     EXPECT_EQ(std::size_t(placed), doc().scene()->statistics.buildingsPlaced);
     EXPECT_GT(trees, 0);
+
+    // A click on a heading sorts; the rows keep their tiles.
+    picker->table()->sortByColumn(M::PlacedColumn, Qt::DescendingOrder);
+    std::vector<int> sorted;
+    for (int r = 0; r < 4; ++r) {
+        sorted.push_back(model->index(r, M::PlacedColumn).data().toInt());
+        const core::TileId t = picker->model()->tileAt(r);
+        ASSERT_TRUE(doc().tileTally(t));
+        EXPECT_EQ(sorted.back(), doc().tileTally(t)->buildingsPlaced);
+    }
+    EXPECT_TRUE(std::is_sorted(sorted.rbegin(), sorted.rend()));
+    // A double-click goes to the tile of its row.
+    QSignalSpy went(picker, &ui::TilePicker::goToTile);
+    emit picker->table()->doubleClicked(model->index(2, M::TileColumn));
+    ASSERT_EQ(went.size(), 1);
+    EXPECT_EQ(went.front()[0].value<core::TileId>(), picker->model()->tileAt(2));
 }
 
 TEST_F(Window, LayersPanelTogglesVisibilityAndChoosesTheOverlay) {

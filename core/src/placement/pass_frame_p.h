@@ -128,14 +128,14 @@ public:
         return runTiles(tiles, errorPrefix, std::forward<Compute>(compute), [](std::size_t, int) {});
     }
 
-    /// Commit: forgets tiles no longer baked (a later bake of them starts afresh) and fills
-    /// `report`. Results with warnings (a `warnings` member) hand them to ctx.warnings in the
-    /// index's order, over the baked tiles only: a streamed bake of a country runs thousands of
-    /// small bakes over one index.
+    /// Commit: forgets tiles no longer baked (a later bake of them starts afresh) unless
+    /// ctx.forgetUnbaked is off, and fills `report`. Results with warnings (a `warnings` member)
+    /// hand them to ctx.warnings in the index's order, over the baked tiles only: a streamed bake
+    /// of a country runs thousands of small bakes over one index.
     void commit(PassReport& report) {
         const std::unordered_set<TileId> baked(mCtx.order.begin(), mCtx.order.end());
-        std::erase_if(mCache, [&](const auto& kv) { return !baked.contains(kv.first); });
-        if constexpr (requires(const TileResult& r) { r.warnings; }) passOnWarnings();
+        if (mCtx.forgetUnbaked) std::erase_if(mCache, [&](const auto& kv) { return !baked.contains(kv.first); });
+        if constexpr (requires(const TileResult& r) { r.warnings; }) passOnWarnings(baked);
         report.name = mPass.name;
         report.kind = mPass.kind;
         report.tilesRun = static_cast<std::size_t>(std::count(mRan.begin(), mRan.end(), 1));
@@ -145,11 +145,11 @@ public:
     }
 
 private:
-    void passOnWarnings() const {
+    void passOnWarnings(const std::unordered_set<TileId>& baked) const {
         if (!mCtx.warnings) return;
         std::vector<std::pair<std::size_t, const TileResult*>> bySlot;
         for (const auto& [t, result] : mCache) {
-            if (!result.warnings.empty()) bySlot.emplace_back(mCtx.index->slot(t).value_or(0), &result);
+            if (!result.warnings.empty() && baked.contains(t)) bySlot.emplace_back(mCtx.index->slot(t).value_or(0), &result);
         }
         std::sort(bySlot.begin(), bySlot.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [slot, result] : bySlot) {

@@ -519,6 +519,7 @@ Result<Scene> SceneBaker::BakeRun::run() {
     auto order = tileOrder(mOptions, *baked);
     if (!order) return order.error();
     ctx.order = std::move(*order);
+    ctx.forgetUnbaked = mOptions.forgetUnbaked;
     auto sceneTiles = sceneTilesOf(mOptions, ctx.order);
     if (!sceneTiles) return sceneTiles.error();
     ctx.commonKey = commonKeyOf(mOptions.seed, ctx.frame, *mBaker.mCatalogue, mBaker.mRules);

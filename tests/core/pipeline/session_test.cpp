@@ -132,6 +132,43 @@ TEST(Session, ARuleEditRerunsOnlyThePassesItTouches) {
     EXPECT_EQ(*inForce, "0.2");
 }
 
+TEST(Session, ABakeOfSomeTilesKeepsTheOthersResultsWhenAskedTo) {
+    // The desktop bakes a large selection in growing batches and starts again after a rule edit:
+    // a bake of part of the tiles with forgetUnbaked off leaves the other tiles' cached results,
+    // so the next bake of every tile reuses them; with it on (the default, for streamed batches
+    // that never come back) they are gone and run again. Either way the scene is the same.
+    const auto buildingsRunAfterPart = [](bool forget, std::optional<std::string>* manifest) -> std::size_t {
+        auto session = openOrFail(monacoInput());
+        if (!session) return 0;
+        const std::vector<TileId> all = session->map().index.tiles();
+        EXPECT_TRUE(session->bake(seeded(7)).ok());
+        placement::BakeOptions part = seeded(7);
+        part.tiles.assign(all.begin(), all.begin() + std::ptrdiff_t(all.size() / 4));
+        part.forgetUnbaked = forget;
+        EXPECT_TRUE(session->bake(part).ok());
+        auto whole = session->bake(seeded(7));
+        EXPECT_TRUE(whole.ok()) << whole.message();
+        if (whole.ok()) *manifest = manifestOf(*whole);
+        return session->report().pass("buildings")->tilesRun;
+    };
+    std::optional<std::string> kept, forgotten;
+    const std::size_t runKept = buildingsRunAfterPart(false, &kept);
+    const std::size_t runForgotten = buildingsRunAfterPart(true, &forgotten);
+    auto reference = openOrFail(monacoInput());
+    ASSERT_TRUE(reference);
+    const std::size_t tiles = reference->map().index.tiles().size();
+    // Forgotten: three quarters of the tiles at least run again. Kept: only those whose
+    // neighbourhood the partial bake changed (near the quarter's edge).
+    EXPECT_GE(runForgotten, tiles - tiles / 4);
+    EXPECT_LT(runKept, runForgotten);
+    EXPECT_LT(runKept, tiles / 2);
+    auto scene = reference->bake(seeded(7));
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    ASSERT_TRUE(kept && forgotten);
+    EXPECT_EQ(*kept, manifestOf(*scene));
+    EXPECT_EQ(*forgotten, manifestOf(*scene));
+}
+
 TEST(Session, ASelectionBakesOnlyItsTilesAndAnEmptyOneNothing) {
     auto session = openOrFail(monacoInput());
     ASSERT_TRUE(session);

@@ -20,6 +20,7 @@ JobRunner::~JobRunner() {
 }
 
 void JobRunner::start(Kind kind, Work work, Failed failed) {
+    ++mSerial;
     mCancel = false;
     mRunning = kind;
     mLastPercent = -1;
@@ -50,6 +51,15 @@ void JobRunner::cancel() {
 }
 
 void JobRunner::waitForWork() { mWatcher.waitForFinished(); }
+
+void JobRunner::post(Finish partial) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, partial = std::move(partial), serial = mSerial.load()] {
+            if (serial == mSerial.load() && busy() && !mCancel.load()) partial(false);
+        },
+        Qt::QueuedConnection);
+}
 
 void JobRunner::workDone() {
     mRunning = Kind::None;

@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include "terrabit/core/pipeline/tile_tally.h"
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/terrain/height_tile.h"
+#include "terrabit/core/tile/ground_frame.h"
+#include "terrabit/ui/document/bake_batches.h"
 #include "terrabit/render/scene_export.h"
 #include "value_command_p.h"
 
@@ -166,6 +169,8 @@ void MapDocument::newProject() {
     mLayers = LayerStack{};
     mRows.clear();
     mScene.reset();
+    mSceneComplete = false;
+    mTallies.reset();
     mBakeReport = {};
     mUndo.clear();
     mDirtyOutsideUndo = false;
@@ -263,6 +268,8 @@ void MapDocument::loaded(std::shared_ptr<pipeline::Session> session, core::place
     }
     mSelection = core::sortedNorthToSouth(std::move(mSelection));
     mScene.reset();
+    mSceneComplete = false;
+    mTallies.reset();
     mBakeReport = {};
     mUndo.clear();
     mDirtyOutsideUndo = modified;
@@ -323,34 +330,94 @@ void MapDocument::rebake() {
         mBakePending = true;
         return;
     }
-    auto work = [this, session = mSession, selection = mSelection, rules = mRules,
-                 seed = mProject.seed](const core::ProgressCallback& progress) -> JobRunner::Finish {
-        core::placement::BakeOptions options;
-        options.seed = seed;
-        options.progress = progress;
-        core::Status s = session->select(selection);
-        if (s) s = session->setRules(rules);
-        auto scene = s ? session->bake(options) : core::Result<core::Scene>(s.error());
-        if (!scene) return [this, m = qs(scene.message())](bool cancelled) { bakeDone(nullptr, {}, m, cancelled); };
-        auto baked = std::make_shared<const core::Scene>(std::move(*scene));
-        return [this, baked, report = session->report()](bool) { bakeDone(baked, report, {}, false); };
+    mSceneComplete = false;
+    BakeInput input{mSession, mSelection, mRules, mProject.seed, mLayers, mLayersSerial, mBakeFocus, {}};
+    if (mScene) input.shown = mScene->tiles;
+    auto work = [this, input = std::move(input)](const core::ProgressCallback& progress) mutable {
+        return bakeWork(std::move(input), progress);
     };
-    mJobs.start(Kind::Bake, std::move(work), [this](const QString& m) { bakeDone(nullptr, {}, m, false); });
+    mJobs.start(Kind::Bake, std::move(work), [this](const QString& m) { bakeStopped(m, false); });
 }
 
-void MapDocument::bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report,
-                           const QString& error, bool cancelled) {
-    if (scene) {
-        mScene = std::move(scene);
-        mBakeReport = std::move(report);
-        mLastError.clear();
-        updateCoverage();
-        emit sceneChanged();
-    } else if (!cancelled || !mBakePending) {
-        // A bake cancelled to make way for the next one is not news.
-        mLastError = error;
-        emit bakeFailed(error);
+JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCallback& progress) {
+    pipeline::Session& session = *input.session;
+    const std::vector<core::TileId>& selection = input.selection;
+    const auto failed = [this](const core::Error& e) {
+        return [this, m = qs(e.message)](bool cancelled) { bakeStopped(m, cancelled); };
+    };
+    // The layers panel's figures first: counting bits over a large selection is work for the
+    // worker, not the UI thread.
+    mJobs.post([this, coverage = pipeline::coverageByLayer(input.layers, selection), serial = input.layersSerial](
+                   bool) { applyCoverage(coverage, serial); });
+    core::Status s = session.select(selection);
+    if (s) s = session.setRules(std::move(input.rules));
+    if (!s) return failed(s.error());
+
+    // Growing batches, nearest the focus first; each bake covers the batches before it, whose
+    // cached results it reuses (only tiles whose neighbourhood grew run again). The selected
+    // tiles already shown come first, in one batch: their cached results hold only among the
+    // same neighbours, so after a rule edit that batch recomputes only what the edit affects.
+    const core::GroundFrame frame{{}, session.zoom()};
+    const core::Vec2 focus = frame.lonLatToCell(input.focus ? *input.focus : core::placement::sceneOrigin(selection));
+    const std::unordered_set<core::TileId> shown(input.shown.begin(), input.shown.end());
+    std::vector<core::TileId> held, rest;
+    for (const core::TileId& t : selection) (shown.contains(t) ? held : rest).push_back(t);
+    std::vector<core::TileId> order = std::move(held);
+    const std::size_t heldCount = order.size();
+    for (const core::TileId& t : nearestFirst(std::move(rest), focus)) order.push_back(t);
+    std::vector<std::size_t> ends = batchEnds(order.size(), std::max(kFirstBatchTiles, heldCount));
+    if (ends.empty()) ends.push_back(0);  // an empty selection bakes an empty scene
+    std::size_t done = 0;
+    for (const std::size_t end : ends) {
+        const bool last = end == order.size();
+        core::placement::BakeOptions options;
+        options.seed = input.seed;
+        // The whole selection's progress: this batch's share is its new tiles.
+        const double total = std::max<double>(1.0, double(order.size()));
+        options.progress = [&progress, done, end, total](double f, std::string_view stage) {
+            return !progress || progress((double(done) + f * double(end - done)) / total, stage);
+        };
+        if (!last) options.tiles.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(end));
+        // The last bake holds the whole selection: tiles no longer selected may go then.
+        options.forgetUnbaked = last;
+        auto scene = session.bake(std::move(options));
+        if (!scene) return failed(scene.error());
+        Baked baked;
+        baked.scene = std::make_shared<const core::Scene>(std::move(*scene));
+        baked.report = session.report();
+        auto tallies = std::make_shared<std::unordered_map<core::TileId, pipeline::TileTally>>();
+        for (const pipeline::TileTally& t : pipeline::tallyTiles(*baked.scene, session.catalogue(), baked.scene->tiles)) {
+            tallies->emplace(t.tile, t);
+        }
+        baked.tallies = std::move(tallies);
+        baked.complete = last;
+        if (last) return [this, baked = std::move(baked)](bool) mutable { bakeDone(std::move(baked)); };
+        mJobs.post([this, baked = std::move(baked)](bool) mutable { bakeDone(std::move(baked)); });
+        done = end;
     }
+    return {};
+}
+
+void MapDocument::bakeDone(Baked baked) {
+    mScene = std::move(baked.scene);
+    mBakeReport = std::move(baked.report);
+    mTallies = std::move(baked.tallies);
+    mSceneComplete = baked.complete && !mBakePending;
+    mLastError.clear();
+    emit sceneChanged();
+}
+
+void MapDocument::bakeStopped(const QString& error, bool cancelled) {
+    // A bake cancelled to make way for the next one is not news.
+    if (cancelled && mBakePending) return;
+    mLastError = error;
+    emit bakeFailed(error);
+}
+
+const pipeline::TileTally* MapDocument::tileTally(const core::TileId& tile) const {
+    if (!mTallies) return nullptr;
+    const auto it = mTallies->find(tile);
+    return it == mTallies->end() ? nullptr : &it->second;
 }
 
 void MapDocument::cancel() {
@@ -402,6 +469,7 @@ void MapDocument::exportDone(bool ok, const QString& message) {
 // -- layers -------------------------------------------------------------------------------------------
 
 void MapDocument::rebuildLayers() {
+    ++mLayersSerial;
     mRows.clear();
     if (!mSession) {
         mLayers = LayerStack{};
@@ -441,9 +509,16 @@ void MapDocument::rebuildLayers() {
     updateCoverage();
 }
 
-void MapDocument::updateCoverage() {
+void MapDocument::updateCoverage() { setCoverage(pipeline::coverageByLayer(mLayers, mSelection)); }
+
+void MapDocument::applyCoverage(const std::vector<core::algebra::AreaCoverage>& coverage, std::uint64_t layersSerial) {
+    if (layersSerial != mLayersSerial) return;  // counted on layers since replaced (which counted their own)
+    setCoverage(coverage);
+    emit coverageChanged();
+}
+
+void MapDocument::setCoverage(const std::vector<core::algebra::AreaCoverage>& coverage) {
     const double cellsPerTile = double(core::kTileCells) * core::kTileCells;
-    const std::vector<core::algebra::AreaCoverage> coverage = pipeline::coverageByLayer(mLayers, mSelection);
     for (std::size_t i = 0; i < mRows.size() && i < coverage.size(); ++i) {
         mRows[i].coverage = coverage[i];
         mRows[i].fraction =
@@ -451,45 +526,28 @@ void MapDocument::updateCoverage() {
     }
 }
 
-std::vector<TileFigures> MapDocument::tileFigures() const {
-    const core::Scene none;
-    const std::vector<pipeline::TileTally> tallies =
-        pipeline::tallyTiles(mScene ? *mScene : none, *mCatalogue, mSelection);
-    std::vector<TileFigures> out;
-    for (const pipeline::TileTally& t : tallies) {
-        TileFigures f;
-        f.tile = t.tile;
-        for (std::size_t i = 0; i < mRows.size(); ++i) {
-            const core::BitTile* bits = mLayers.tile(t.tile, static_cast<int>(i));
-            f.layerFractions.push_back(bits ? bits->count() / 65536.0 : 0.0);
-        }
-        f.buildingsPlaced = t.buildingsPlaced;
-        f.buildingsBlocked = t.buildingsBlocked;
-        f.buildingsUnmatched = t.buildingsUnmatched;
-        f.trees = t.trees;
-        f.vegetation = t.vegetation;
-        out.push_back(std::move(f));
-    }
-    return out;
-}
-
 // -- edits -----------------------------------------------------------------------------------------------
 
-void MapDocument::setSelection(std::vector<core::TileId> tiles) {
+void MapDocument::setSelection(std::vector<core::TileId> tiles) { pushSelection(std::move(tiles), tr("Select tiles")); }
+
+void MapDocument::selectAllTiles() {
+    if (mSession) pushSelection(mLayers.tiles(), tr("Select all tiles"));
+}
+
+void MapDocument::pushSelection(std::vector<core::TileId> tiles, const QString& text) {
     tiles = core::sortedNorthToSouth(std::move(tiles));
     std::erase_if(tiles, [&](const core::TileId& t) { return t.zoom != mProject.zoom; });
     if (tiles == mSelection) return;
-    mUndo.push(new Command<std::vector<core::TileId>>(this, &MapDocument::applySelection, mSelection, std::move(tiles),
-                                                      tr("Select tiles")));
+    mUndo.push(
+        new Command<std::vector<core::TileId>>(this, &MapDocument::applySelection, mSelection, std::move(tiles), text));
 }
 
 void MapDocument::applySelection(std::vector<core::TileId> tiles) {
     mSelection = std::move(tiles);
     mProject.tiles.clear();
     for (const core::TileId& t : mSelection) mProject.tiles.push_back(t.quadkey());
-    updateCoverage();
+    // The coverage over the new selection is counted by the bake job (coverageChanged()).
     emit selectionChanged();
-    emit layersChanged();
     requestBake();
 }
 

@@ -64,6 +64,7 @@ LayersPanel::LayersPanel(MapDocument* document, QWidget* parent) : QWidget(paren
         mDocument->setOverlay(index <= 0 ? QString() : mOverlay->itemData(index).toString());
     });
     connect(document, &MapDocument::layersChanged, this, &LayersPanel::refresh);
+    connect(document, &MapDocument::coverageChanged, this, &LayersPanel::refresh);
     connect(document, &MapDocument::mapLoaded, this, &LayersPanel::refresh);
     refresh();
 }

@@ -1,45 +1,22 @@
 #include "terrabit/ui/panels/tile_picker.h"
 
-#include <QFontDatabase>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPainter>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/panels/tile_list_model.h"
 
 namespace terrabit::ui {
-
-namespace {
-
-/// The layers whose coverage the list draws, when the rules have them.
-const char* const kFigureLayers[] = {"building", "road", "vegetation", "water"};
-const QSize kBarSize(60, 12);
-
-/// A tile's coverage as one bar: a segment per layer in its colour, as long as its share of the
-/// tile (the layers can overlap, so the bar is clipped at the end).
-QIcon coverageBar(const std::vector<std::pair<QColor, double>>& segments) {
-    QPixmap pm(kBarSize);
-    pm.fill(QColor(0xe9, 0xe6, 0xdf));
-    QPainter p(&pm);
-    double x = 0.0;
-    for (const auto& [colour, fraction] : segments) {
-        const double w = fraction * kBarSize.width();
-        p.fillRect(QRectF(x, 0, w, kBarSize.height()), colour);
-        x += w;
-    }
-    p.setPen(QColor(0x80, 0x80, 0x80));
-    p.drawRect(0, 0, kBarSize.width() - 1, kBarSize.height() - 1);
-    return QIcon(pm);
-}
-
-}  // namespace
 
 TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent), mDocument(document) {
     auto* layout = new QVBoxLayout(this);
@@ -66,36 +43,50 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
     mMessage->hide();
     layout->addWidget(mMessage);
 
-    mTable = new QTableWidget(0, 5, this);
-    mTable->setHorizontalHeaderLabels({tr("Tile"), tr("Coverage"), tr("Placed"), tr("Blocked"), tr("Trees")});
-    mTable->horizontalHeaderItem(1)->setToolTip(
-        tr("Share of the tile covered by building, road, vegetation and water, in their colours"));
-    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    mTable->horizontalHeader()->setStretchLastSection(true);
-    mTable->setIconSize(kBarSize);
-    mQuadkeyFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    mQuadkeyFont.setPointSizeF(font().pointSizeF() * 0.85);
+    mModel = new TileListModel(document, this);
+    mTable = new QTableView(this);
+    mTable->setModel(mModel);
+    // Fixed column widths: sizing to contents would format every row of the selection.
+    QHeaderView* header = mTable->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    header->setStretchLastSection(true);
+    const int figureWidth = fontMetrics().horizontalAdvance(tr("Blocked")) + 12;
+    for (int c = TileListModel::PlacedColumn; c < TileListModel::ColumnCount; ++c) header->resizeSection(c, figureWidth);
+    header->resizeSection(TileListModel::CoverageColumn, TileListModel::barSize().width() + 12);
+    fitQuadkeyColumn();
+    mTable->setIconSize(TileListModel::barSize());
     mTable->verticalHeader()->hide();
+    mTable->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mTable->setToolTip(tr("Double-click a tile to go there"));
+    mTable->setWordWrap(false);
+    header->setSortIndicator(-1, Qt::AscendingOrder);
+    mTable->setSortingEnabled(true);
+    mTable->setToolTip(tr("Double-click a tile to go there; click a heading to sort"));
     layout->addWidget(mTable, 1);
 
     connect(mZoom, &QSpinBox::valueChanged, this, [this](int z) { mDocument->setZoom(z); });
     connect(mQuadkey, &QLineEdit::returnPressed, this, [this] { goToQuadkey(mQuadkey->text()); });
     connect(go, &QPushButton::clicked, this, [this] { goToQuadkey(mQuadkey->text()); });
-    connect(mTable, &QTableWidget::cellDoubleClicked, this, [this](int r, int) {
-        if (auto t = core::TileId::fromQuadkey(mTable->item(r, 0)->text().toStdString())) emit goToTile(*t);
-    });
-    connect(document, &MapDocument::selectionChanged, this, &TilePicker::refresh);
-    connect(document, &MapDocument::sceneChanged, this, &TilePicker::refresh);
-    connect(document, &MapDocument::layersChanged, this, &TilePicker::refresh);
+    connect(mTable, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { emit goToTile(mModel->tileAt(index.row())); });
+    connect(document, &MapDocument::selectionChanged, mModel, &TileListModel::selectionChanged);
+    connect(document, &MapDocument::sceneChanged, mModel, &TileListModel::figuresChanged);
+    connect(document, &MapDocument::layersChanged, mModel, &TileListModel::coverageChanged);
     connect(document, &MapDocument::mapLoaded, this, [this] {
         const QSignalBlocker block(mZoom);
         mZoom->setValue(mDocument->project().zoom);
-        refresh();
+        fitQuadkeyColumn();
+        mModel->selectionChanged();
     });
-    refresh();
+}
+
+void TilePicker::fitQuadkeyColumn() {
+    // A quadkey has one digit per zoom level.
+    const QFontMetrics metrics(mModel->quadkeyFont());
+    const int digits = std::max(1, mDocument->project().zoom);
+    mTable->horizontalHeader()->resizeSection(TileListModel::TileColumn,
+                                              metrics.horizontalAdvance(QString(digits, '0')) + 10);
 }
 
 QString TilePicker::message() const { return mMessage->isVisible() ? mMessage->text() : QString(); }
@@ -112,43 +103,6 @@ bool TilePicker::goToQuadkey(const QString& text) {
     mMessage->hide();
     emit goToTile(*tile);
     return true;
-}
-
-void TilePicker::refresh() {
-    const auto figures = mDocument->tileFigures();
-    const auto& rows = mDocument->layerRows();
-    mTable->setRowCount(static_cast<int>(figures.size()));
-    for (int r = 0; r < static_cast<int>(figures.size()); ++r) {
-        const TileFigures& f = figures[static_cast<std::size_t>(r)];
-        QStringList parts;
-        std::vector<std::pair<QColor, double>> segments;
-        QString tip = QString::fromStdString(f.tile.quadkey()) + "\n";
-        for (std::size_t l = 0; l < rows.size() && l < f.layerFractions.size(); ++l) {
-            const double v = f.layerFractions[l];
-            tip += QString("%1: %2 %\n").arg(rows[l].name).arg(v * 100.0, 0, 'f', 1);
-            for (const char* name : kFigureLayers) {
-                if (rows[l].name != name) continue;
-                parts << QString("%1 %2 %").arg(rows[l].name).arg(qRound(v * 100));
-                segments.emplace_back(rows[l].colour, v);
-            }
-        }
-        auto set = [&](int c, const QString& text) {
-            auto* item = new QTableWidgetItem(text);
-            item->setToolTip(tip.trimmed());
-            mTable->setItem(r, c, item);
-        };
-        set(0, QString::fromStdString(f.tile.quadkey()));
-        // Quadkeys are read digit by digit: a fixed-width face, and narrower so every column fits.
-        mTable->item(r, 0)->setFont(mQuadkeyFont);
-        set(1, QString());
-        mTable->item(r, 1)->setIcon(coverageBar(segments));
-        // The figures the bar draws, for screen readers and tests.
-        mTable->item(r, 1)->setData(Qt::AccessibleTextRole, parts.join(", "));
-        set(2, QString::number(f.buildingsPlaced));
-        set(3, QString::number(f.buildingsBlocked));
-        set(4, QString::number(f.trees));
-    }
-    mTable->resizeColumnsToContents();
 }
 
 }  // namespace terrabit::ui

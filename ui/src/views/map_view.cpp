@@ -1,10 +1,12 @@
 #include "terrabit/ui/views/map_view.h"
 
+#include <QElapsedTimer>
 #include <QFontMetricsF>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -22,6 +24,8 @@ namespace {
 quint64 tileKey(const core::TileId& t) { return (quint64(t.x) << 32) | t.y; }
 
 constexpr double kMinPixelsPerCell = 1.0 / 4096.0;
+/// Milliseconds a paint may spend making tile pictures.
+constexpr qint64 kImageBudgetMs = 20;
 constexpr double kMaxPixelsPerCell = 16.0;
 const QColor kBackground(0xe9, 0xe6, 0xdf);
 const QColor kSelection(0x1e, 0x88, 0xe5);
@@ -229,6 +233,11 @@ QImage MapView::atImageSide(QImage image) const {
     return image.scaled(mImageSide, mImageSide, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
 }
 
+bool MapView::hasImages(const core::TileId& tile) const {
+    const quint64 key = tileKey(tile);
+    return mImages.contains(key) && (mOverlayName.isEmpty() || mOverlayImages.contains(key));
+}
+
 const QImage& MapView::tileImage(const core::TileId& tile) {
     const quint64 key = tileKey(tile);
     auto it = mImages.find(key);
@@ -258,12 +267,24 @@ void MapView::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::SmoothPixmapTransform, mPixelsPerCell < 1.0);
     const QRectF view = rect();
     useImageSide(core::kTileCells * mPixelsPerCell);
+    // Tile pictures not made yet are made within a time budget per paint; the rest show bare
+    // until the next paint, queued at once, so a view of thousands of new tiles never blocks
+    // the UI thread for long.
+    QElapsedTimer budget;
+    budget.start();
+    bool missing = false;
     for (const core::TileId& t : mDocument->layers().tiles()) {
         const QRectF r = tileRect(t);
         if (!r.intersects(view)) continue;
+        if (budget.elapsed() >= kImageBudgetMs && !hasImages(t)) {
+            p.fillRect(r, kBackground);
+            missing = true;
+            continue;
+        }
         p.drawImage(r, tileImage(t));
         if (const QImage* overlay = overlayImage(t)) p.drawImage(r, *overlay);
     }
+    if (missing) QTimer::singleShot(0, this, qOverload<>(&QWidget::update));
 
     // The tile grid at the project's zoom, over what is in view.
     const double tilePixels = core::kTileCells * mPixelsPerCell;
@@ -311,6 +332,9 @@ void MapView::paintEvent(QPaintEvent*) {
         const QRectF r = tileRect(t);
         if (!r.intersects(view)) continue;
         p.fillRect(r, QColor(kSelection.red(), kSelection.green(), kSelection.blue(), 45));
+        // Outlines only where tiles are large enough to tell apart: zoomed out over thousands
+        // of selected tiles they would hide the map under a lattice of borders.
+        if (r.width() < 12.0) continue;
         p.setPen(QPen(kSelection, 2));
         p.drawRect(r.adjusted(1, 1, -1, -1));
     }
@@ -421,10 +445,12 @@ void MapView::mouseReleaseEvent(QMouseEvent* e) {
         if (!a || !b) return;
         for (std::uint32_t y = std::min(a->y, b->y); y <= std::max(a->y, b->y); ++y) {
             for (std::uint32_t x = std::min(a->x, b->x); x <= std::max(a->x, b->x); ++x) {
-                const core::TileId t{a->zoom, x, y};
-                if (std::find(selection.begin(), selection.end(), t) == selection.end()) selection.push_back(t);
+                selection.push_back(core::TileId{a->zoom, x, y});
             }
         }
+        // Sorted once rather than searched per tile: a drag over a country is 10^5 tiles.
+        std::sort(selection.begin(), selection.end());
+        selection.erase(std::unique(selection.begin(), selection.end()), selection.end());
     } else if (const auto t = tileAt(e->position())) {
         const auto it = std::find(selection.begin(), selection.end(), *t);
         if (shift && it != selection.end()) {

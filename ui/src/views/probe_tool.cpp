@@ -37,14 +37,14 @@ std::vector<core::TileId> probeTiles(const std::vector<core::TileId>& selection)
 }  // namespace
 
 ProbeTool::ProbeTool(MapDocument* document, QObject* parent) : QObject(parent), mDocument(document) {
-    connect(document, &MapDocument::layersChanged, this, &ProbeTool::rebuild);
-    connect(document, &MapDocument::selectionChanged, this, &ProbeTool::rebuild);
+    connect(document, &MapDocument::layersChanged, this, &ProbeTool::invalidate);
+    connect(document, &MapDocument::selectionChanged, this, &ProbeTool::invalidate);
     connect(document, &MapDocument::mapLoaded, this, [this] {
         mCharacter.reset();
         mLast.reset();
-        rebuild();
+        invalidate();
     });
-    rebuild();
+    invalidate();
 }
 
 ProbeTool::~ProbeTool() = default;
@@ -84,32 +84,41 @@ core::Status ProbeTool::setBlockingExpression(const QString& expression) {
         if (!check) return check.error();
     }
     mBlocking = expression;
-    rebuild();
+    invalidate();
     return core::Status::success();
 }
 
-void ProbeTool::rebuild() {
+void ProbeTool::invalidate() {
+    // Built when first probed, not here: a selection of thousands of tiles would copy every
+    // layer of them into a grid on the UI thread at each change, probing or not.
+    mGridStale = true;
+    emit changed();
+}
+
+const core::CollisionGrid& ProbeTool::grid() const {
+    if (mGridStale) buildGrid();
+    return mGrid;
+}
+
+int ProbeTool::blockingLayer() const {
+    if (mGridStale) buildGrid();
+    return mBlockingLayer;
+}
+
+void ProbeTool::buildGrid() const {
+    mGridStale = false;
     mGrid = core::CollisionGrid{};
     mBlockingLayer = -1;
-    if (!mDocument->hasMap()) {
-        emit changed();
-        return;
-    }
+    if (!mDocument->hasMap()) return;
     const LayerStack& layers = mDocument->layers();
     const std::vector<core::TileId> tiles = probeTiles(mDocument->selection());
-    if (tiles.empty()) {
-        emit changed();
-        return;
-    }
+    if (tiles.empty()) return;
     std::vector<std::string> names = layers.layerNames();
     if (names.size() > static_cast<std::size_t>(core::kMaxCollisionLayers - 1)) {
         names.resize(static_cast<std::size_t>(core::kMaxCollisionLayers - 1));
     }
     auto grid = core::CollisionGrid::build(layers, tiles, names);
-    if (!grid) {
-        emit changed();
-        return;
-    }
+    if (!grid) return;
     mGrid = std::move(*grid);
     auto blocking = core::algebra::compose(layers, tiles, mBlocking.toStdString());
     if (blocking) {
@@ -122,15 +131,15 @@ void ProbeTool::rebuild() {
         });
         if (id) mBlockingLayer = *id;
     }
-    emit changed();
 }
 
 double ProbeTool::metresPerCell() const {
-    if (mGrid.layerCount() == 0) return 1.0;
-    const core::GroundFrame frame{{}, mGrid.zoom()};
-    const core::Vec2 centre{double(mGrid.cellX0()) + double(mGrid.cellWidth()) / 2,
-                            double(mGrid.cellY0()) + double(mGrid.cellHeight()) / 2};
-    return core::metresPerCell(frame.cellToLonLat(centre).lat, mGrid.zoom());
+    const core::CollisionGrid& g = grid();
+    if (g.layerCount() == 0) return 1.0;
+    const core::GroundFrame frame{{}, g.zoom()};
+    const core::Vec2 centre{double(g.cellX0()) + double(g.cellWidth()) / 2,
+                            double(g.cellY0()) + double(g.cellHeight()) / 2};
+    return core::metresPerCell(frame.cellToLonLat(centre).lat, g.zoom());
 }
 
 core::Footprint ProbeTool::footprint() const { return core::Footprint::disk(mSizeMetres / 2.0 / metresPerCell()); }
@@ -169,8 +178,8 @@ ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corne
     out.centre = centre;
     out.groundHeight = mDocument->groundHeight(centre);
     out.outline = outlineOf(centre, corner);
-    if (mGrid.layerCount() > 0) {
-        core::CollisionQuery query(mGrid);
+    if (grid().layerCount() > 0) {
+        core::CollisionQuery query(grid());
         core::ProbeResult r;
         const auto& o = out.outline;
         switch (mShape) {
@@ -190,10 +199,10 @@ ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corne
                 r = query.disk(centre, mSizeMetres / 2.0 / metresPerCell());
                 break;
         }
-        out.blocked = mBlockingLayer >= 0 && ((r.layers >> mBlockingLayer) & 1u);
-        for (int i = 0; i < mGrid.layerCount(); ++i) {
-            if (i != mBlockingLayer && ((r.layers >> i) & 1u))
-                out.layers << QString::fromStdString(mGrid.layerNames()[i]);
+        out.blocked = blockingLayer() >= 0 && ((r.layers >> blockingLayer()) & 1u);
+        for (int i = 0; i < grid().layerCount(); ++i) {
+            if (i != blockingLayer() && ((r.layers >> i) & 1u))
+                out.layers << QString::fromStdString(grid().layerNames()[i]);
         }
     }
     mLast = out;
@@ -203,7 +212,7 @@ ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corne
 }
 
 ProbeOutcome ProbeTool::probeLonLat(double lon, double lat) {
-    const core::GroundFrame frame{{}, mGrid.layerCount() ? mGrid.zoom() : mDocument->project().zoom};
+    const core::GroundFrame frame{{}, grid().layerCount() ? grid().zoom() : mDocument->project().zoom};
     return probe(frame.lonLatToCell({lon, lat}));
 }
 
@@ -237,12 +246,12 @@ bool ProbeTool::walkKey(int key) {
 }
 
 core::MoveResult ProbeTool::walk(core::Vec2 metres) {
-    if (!mCharacter || mBlockingLayer < 0) return mLastMove;
+    if (!mCharacter || blockingLayer() < 0) return mLastMove;
     const double mpc = metresPerCell();
     // Ground metres are north-up; cells grow south.
     const core::Vec2 displacement{metres.x / mpc, -metres.y / mpc};
-    core::CharacterMover mover(mGrid);
-    mLastMove = mover.move(*mCharacter, displacement, footprint(), std::uint64_t{1} << mBlockingLayer);
+    core::CharacterMover mover(grid());
+    mLastMove = mover.move(*mCharacter, displacement, footprint(), std::uint64_t{1} << blockingLayer());
     mCharacter = mLastMove.position;
     emit characterMoved();
     emit changed();

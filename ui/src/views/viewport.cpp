@@ -1,8 +1,10 @@
 #include "terrabit/ui/views/viewport.h"
 
+#include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <osgGA/OrbitManipulator>
@@ -11,10 +13,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <unordered_set>
 #include <numbers>
 
 #include "terrabit/render/asset_model.h"
 #include "terrabit/render/scene_graph.h"
+#include "terrabit/ui/document/bake_batches.h"
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/views/probe_tool.h"
 
@@ -124,7 +129,7 @@ void Viewport::restyle() {
         mGroundLayers = visible;
         mGraph = std::make_unique<render::SceneGraph>(mDocument->catalogue(), *mModelCache, options);
         mViewer->setSceneData(mGraph->root());
-        if (mScene) (void)mGraph->setScene(*mScene, &mDocument->layers());
+        if (mScene) rebuildScene();  // the new graph fills slice by slice
         updateMarkers();
     }
     updateOverlay();
@@ -149,22 +154,70 @@ void Viewport::updateOverlay() {
 void Viewport::rebuildScene() {
     mScene = mDocument->scene();
     updateHint();
+    mGraph->setHighlight(nullptr);
+    mPending.clear();
+    mPendingNext = 0;
     if (mScene) {
-        if (core::Status s = mGraph->setScene(*mScene, &mDocument->layers()); !s) {
+        const core::GroundFrame& shown = mGraph->frame();
+        if (mGraph->tiles().empty() || shown.origin != mScene->frame.origin || shown.zoom != mScene->frame.zoom) {
+            // Another frame: every tile moves. The graph takes the frame now, its tiles slice by slice.
+            core::Scene frameOnly;
+            frameOnly.frame = mScene->frame;
+            frameOnly.seed = mScene->seed;
+            (void)mGraph->setScene(frameOnly, &mDocument->layers());
+        }
+        if (mHomePending && !mScene->tiles.empty()) {
+            mHomePending = false;
+            const auto& cam = mDocument->project().camera;
+            if (cam.distance > 0.0) {
+                setCameraState(cam);
+            } else {
+                home();
+            }
+        }
+        const core::Vec2 target = mScene->frame.lonLatToCell(cameraState().target);
+        mPending = nearestFirst(mScene->tiles, target);
+        // Tiles the scene no longer holds go too (a tile the scene lacks is removed by updateTiles).
+        const std::unordered_set<core::TileId> inScene(mScene->tiles.begin(), mScene->tiles.end());
+        for (const core::TileId& t : mGraph->tiles()) {
+            if (!inScene.contains(t)) mPending.push_back(t);
+        }
+        showPendingTiles();
+    }
+    updateMarkers();
+    update();
+}
+
+void Viewport::showPendingTiles() {
+    if (!mScene || sceneShown()) return;
+    // Each call re-reads the scene's block list once: slices grow while they are cheap.
+    constexpr qint64 kSliceMs = 15;
+    QElapsedTimer slice;
+    slice.start();
+    while (!sceneShown() && slice.elapsed() < kSliceMs) {
+        const std::size_t n = std::min(mSliceTiles, mPending.size() - mPendingNext);
+        QElapsedTimer call;
+        call.start();
+        const std::span<const core::TileId> tiles(mPending.data() + mPendingNext, n);
+        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), tiles); !s) {
             emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
+            mPending.clear();
+            mPendingNext = 0;
+            break;
+        }
+        mPendingNext += n;
+        if (call.elapsed() < kSliceMs / 4) {
+            mSliceTiles *= 2;
+        } else if (call.elapsed() > kSliceMs / 2 && mSliceTiles > 1) {
+            mSliceTiles /= 2;
         }
     }
-    mGraph->setHighlight(nullptr);
-    updateOverlay();
-    updateMarkers();
-    if (mHomePending && mScene && !mScene->tiles.empty()) {
-        mHomePending = false;
-        const auto& cam = mDocument->project().camera;
-        if (cam.distance > 0.0) {
-            setCameraState(cam);
-        } else {
-            home();
-        }
+    if (sceneShown()) {
+        mPending.clear();
+        mPendingNext = 0;
+        updateOverlay();  // over every tile: once they are all in
+    } else {
+        QTimer::singleShot(0, this, &Viewport::showPendingTiles);
     }
     update();
 }

@@ -111,6 +111,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
         }
         mCoordinates->setText(text);
     });
+    // A large selection bakes nearest the middle of the map view first.
+    connect(mMapView, &MapView::viewChanged, this,
+            [this] { mDocument->setBakeFocus(mMapView->viewState().centre); });
     connect(mTilePicker, &TilePicker::goToTile, this, [this](const core::TileId& t) {
         mMapView->goToTile(t);
         if (mViewport) mViewport->flyTo(t);
@@ -266,6 +269,11 @@ void MainWindow::createActions() {
     edit->addAction(tr("Re-&bake"), QKeySequence(Qt::Key_F5), mDocument, &MapDocument::rebake);
     edit->addAction(tr("&Cancel the running job"), QKeySequence(Qt::CTRL | Qt::Key_Period), mDocument,
                     &MapDocument::cancel);
+    // Ctrl+A anywhere but in a text field (which keeps it for its text): the map view's gesture.
+    QAction* selectAll =
+        edit->addAction(tr("Select &all tiles"), QKeySequence::SelectAll, mDocument, &MapDocument::selectAllTiles);
+    selectAll->setObjectName("selectAllTilesAction");
+    selectAll->setToolTip(tr("Select every tile with content at the project's zoom"));
     edit->addAction(tr("Clear the &selection"), this, [this] { mDocument->setSelection({}); });
 
     mViewMenu = menuBar()->addMenu(tr("&View"));

@@ -101,6 +101,10 @@ public:
     /// tile alone, even where `scene` differs from the graph there. A tile `scene` no longer
     /// holds is removed. Errors as setScene, and a scene whose frame differs from the graph's.
     core::Status updateTile(const core::Scene& scene, const core::LayerSource* layers, const core::TileId& tile);
+    /// updateTile for several tiles at once (one pass over the scene for all of them): how a
+    /// viewer brings a large scene in a slice of tiles at a time between frames.
+    core::Status updateTiles(const core::Scene& scene, const core::LayerSource* layers,
+                             std::span<const core::TileId> tiles);
 
     /// What the last setScene or updateTile did.
     const UpdateReport& lastUpdate() const { return mReport; }

@@ -73,7 +73,9 @@ struct PassContext {
     /// the seed, the frame, the catalogue and the named expressions.
     std::uint64_t commonKey = 0;
     std::vector<TileId> order;  ///< the baked tiles in the order they are handed out (any order gives the same scene)
-    int threads = 1;            ///< worker threads, >= 1
+    /// True: the passes forget the cached results of tiles not baked this time (BakeOptions).
+    bool forgetUnbaked = true;
+    int threads = 1;  ///< worker threads, >= 1
     LayerHashes* hashes = nullptr;
     ProgressCallback progress;                     ///< called from the calling thread only
     std::vector<std::string>* warnings = nullptr;  ///< problems worth telling the user (they do not stop the bake)

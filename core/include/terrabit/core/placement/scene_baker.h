@@ -49,6 +49,11 @@ struct BakeOptions {
     std::vector<TileId> tiles;
     /// The tiles whose results make the scene, a subset of the baked ones; empty: all baked.
     std::vector<TileId> sceneTiles;
+    /// True: the passes forget their cached results for the index's tiles not in `tiles` (a
+    /// streamed bake moves on and never comes back). False: they keep them, so a bake that
+    /// grows its tiles batch by batch (the desktop's progressive bake) and starts again after a
+    /// rule edit recomputes only what the edit affects. Either way the scene is the same.
+    bool forgetUnbaked = true;
     /// The scene origin; unset: the centre of the index's tiles. A shard passes the whole
     /// bake's origin so its tiles land exactly where the whole bake puts them.
     std::optional<LonLat> origin;

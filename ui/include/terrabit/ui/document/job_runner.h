@@ -43,6 +43,10 @@ public:
     void cancel();
     /// Blocks until the running job's work is done (its Finish runs later, from the event loop).
     void waitForWork();
+    /// Called by the running job's work, on the worker: runs `partial` on the UI thread soon —
+    /// a result that is ready before the job ends (a batch of a progressive bake) — unless the
+    /// job has been cancelled by then. Partials run in the order posted, before the job's Finish.
+    void post(Finish partial);
 
 signals:
     /// A job started (true) or ended with nothing started after it (false).
@@ -59,6 +63,7 @@ private:
     QFutureWatcher<Finish> mWatcher;
     Kind mRunning = Kind::None;
     std::atomic<bool> mCancel{false};
+    std::atomic<unsigned> mSerial{0};  ///< counts jobs started: a partial of an older job is dropped
     std::atomic<int> mLastPercent{-1};
 };
 

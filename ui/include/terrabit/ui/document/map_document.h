@@ -10,6 +10,15 @@
 /// the UI thread reads only what the Session never changes after opening (the map's layers, its
 /// rules), and each job's result is swapped in on the UI thread when it finishes. A change that
 /// needs a new bake while one runs cancels it and bakes again when it has stopped.
+///
+/// A large selection bakes progressively (bake_batches.h): the tiles nearest the bake focus
+/// (the map view's centre) first, in growing batches whose scenes are shown as they come
+/// (sceneChanged() after each; sceneComplete() once the whole selection is in). The baker keeps
+/// every tile's cached results across batches and restarts, and a bake that follows another
+/// (a rule edit, a seed) starts with one batch of every selected tile already shown: a tile's
+/// results depend on which tiles around it are baked, so those are reused only in the context
+/// they were made in. A rule edit thus recomputes only what it affects. What a selection costs on the UI thread does not grow with
+/// it: coverage and per-tile tallies are counted on the worker.
 
 #include <QColor>
 #include <QObject>
@@ -20,6 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "terrabit/core/algebra/area_coverage.h"
@@ -28,6 +38,7 @@
 #include "terrabit/core/io/map_layers.h"
 #include "terrabit/core/pipeline/layer_stack.h"
 #include "terrabit/core/pipeline/session.h"
+#include "terrabit/core/pipeline/tile_tally.h"
 #include "terrabit/core/placement/placement_rules.h"
 #include "terrabit/core/placement/scene_baker.h"
 #include "terrabit/core/project/project.h"
@@ -48,17 +59,6 @@ struct LayerRow {
     int parent = -1;                       ///< for a class layer: its parent's row
     core::algebra::AreaCoverage coverage;  ///< over the selected tiles
     double fraction = 0.0;                 ///< covered share of the selected tiles, 0..1
-};
-
-/// Per-tile figures of the current selection and bake.
-struct TileFigures {
-    core::TileId tile;
-    std::vector<double> layerFractions;  ///< per layer row, 0..1
-    int buildingsPlaced = 0;
-    int buildingsBlocked = 0;
-    int buildingsUnmatched = 0;
-    int trees = 0;       ///< placed instances of category "tree"
-    int vegetation = 0;  ///< every placed plant (trees, bushes, grass, flowers)
 };
 
 /// Writes a project file atomically through QSaveFile (paths relative to its folder).
@@ -94,14 +94,20 @@ public:
     /// The placement rules in force: the document's passes with the project's edits applied.
     const core::placement::PlacementRules& placementRules() const { return mRules; }
     const core::AssetCatalogue& catalogue() const { return *mCatalogue; }
-    /// The last baked scene; nullptr before the first successful bake.
+    /// The last baked scene (of a progressive bake: the tiles baked so far); nullptr before the
+    /// first successful bake.
     std::shared_ptr<const core::Scene> scene() const { return mScene; }
+    /// True when scene() holds every tile of the selection as the rules in force bake it (false
+    /// while a progressive bake has shown only its first batches, or a change awaits its bake).
+    bool sceneComplete() const { return mSceneComplete; }
     /// What the last bake did (passes run and reused).
     const core::placement::BakeReport& bakeReport() const { return mBakeReport; }
     /// The selected tiles (the bake), sorted north to south.
     const std::vector<core::TileId>& selection() const { return mSelection; }
-    /// Figures per selected tile, in selection order (coverage now; placements after a bake).
-    std::vector<TileFigures> tileFigures() const;
+    /// What the last bake (or batch) placed in a tile: nullptr for a tile it did not bake.
+    const core::pipeline::TileTally* tileTally(const core::TileId& tile) const;
+    /// Where a progressive bake starts (the map view's centre); unset: the selection's centre.
+    const std::optional<core::LonLat>& bakeFocus() const { return mBakeFocus; }
     /// The map's extent, EPSG:3857 metres (empty before a map is loaded).
     core::Box2 extentMercator() const;
     /// The rules document text the project uses (the file's text or the embedded text).
@@ -144,6 +150,11 @@ public:
     // -- edits (undoable unless noted) ---------------------------------------------------------
     /// Replaces the selection (quadkeys at the project's zoom) and re-bakes.
     void setSelection(std::vector<core::TileId> tiles);
+    /// Selects every tile with content at the project's zoom (one undo step) and re-bakes.
+    void selectAllTiles();
+    /// Sets where the next progressive bake starts (not undoable, not saved; a bake already
+    /// running keeps its order).
+    void setBakeFocus(core::LonLat focus) { mBakeFocus = focus; }
     /// Reloads the map at another zoom; the selection is cleared. Not undoable.
     void setZoom(int zoom);
     /// Checks and applies a rule edit (merging with the previous edit of the same path), then
@@ -202,8 +213,10 @@ signals:
     void layersChanged();
     /// The rules in force changed (an edit, an undo, a new project).
     void rulesChanged();
-    /// A bake finished; scene() holds it.
+    /// A bake or one batch of a progressive bake finished; scene() holds it.
     void sceneChanged();
+    /// The coverage of the layers over the selection (layerRows()) was counted again.
+    void coverageChanged();
     /// A bake failed (the message says why); the previous scene stays.
     void bakeFailed(const QString& message);
     void exportFinished(bool ok, const QString& message);
@@ -236,15 +249,39 @@ private:
     void loaded(std::shared_ptr<core::pipeline::Session> session, core::placement::PlacementRules rules,
                 core::project::Project project, const std::filesystem::path& file, bool modified);
     void loadFailure(const core::Error& error, bool elevation = false);
-    void bakeDone(std::shared_ptr<const core::Scene> scene, core::placement::BakeReport report, const QString& error,
-                  bool cancelled);
+    /// What a bake (or a batch of one) gives the UI thread.
+    struct Baked {
+        std::shared_ptr<const core::Scene> scene;
+        core::placement::BakeReport report;
+        std::shared_ptr<const std::unordered_map<core::TileId, core::pipeline::TileTally>> tallies;
+        bool complete = false;  ///< the whole selection
+    };
+    /// What a bake job starts from: copies of the document's state when it was started.
+    struct BakeInput {
+        std::shared_ptr<core::pipeline::Session> session;
+        std::vector<core::TileId> selection;
+        core::placement::PlacementRules rules;
+        std::uint64_t seed = 0;
+        LayerStack layers;               ///< shares the bits with the document's
+        std::uint64_t layersSerial = 0;  ///< mLayersSerial when started
+        std::optional<core::LonLat> focus;
+        std::vector<core::TileId> shown;  ///< the tiles of the scene shown when started
+    };
+    /// The bake job's work on the worker: coverage, then the batches (posted as they finish).
+    JobRunner::Finish bakeWork(BakeInput input, const core::ProgressCallback& progress);
+    void bakeDone(Baked baked);
+    void bakeStopped(const QString& error, bool cancelled);
+    void applyCoverage(const std::vector<core::algebra::AreaCoverage>& coverage, std::uint64_t layersSerial);
     void exportDone(bool ok, const QString& message);
     /// Starts the bake a change asked for while a job ran.
     void startPending();
     /// Re-evaluates the derived layers and the rows (coverage over the selection).
     void rebuildLayers();
     void updateCoverage();
+    void setCoverage(const std::vector<core::algebra::AreaCoverage>& coverage);
     void requestBake();
+    /// setSelection with the undo step's text.
+    void pushSelection(std::vector<core::TileId> tiles, const QString& text);
     void setModifiedOutsideUndo();
 
     std::filesystem::path mResourcesDir;
@@ -258,7 +295,11 @@ private:
     std::vector<core::TileId> mSelection;
     LayerStack mLayers;
     std::vector<LayerRow> mRows;
+    std::uint64_t mLayersSerial = 0;  ///< counts rebuildLayers(): coverage of older layers is dropped
     std::shared_ptr<const core::Scene> mScene;
+    bool mSceneComplete = false;
+    std::shared_ptr<const std::unordered_map<core::TileId, core::pipeline::TileTally>> mTallies;
+    std::optional<core::LonLat> mBakeFocus;
     core::placement::BakeReport mBakeReport;
     QUndoStack mUndo;
     bool mDirtyOutsideUndo = false;

@@ -3,7 +3,6 @@
 /// `1202230303022112` and press Enter), and the selected tiles with their figures: coverage of
 /// the main layers, buildings placed and blocked, trees and other plants.
 
-#include <QFont>
 #include <QWidget>
 
 #include "terrabit/core/tile/tile_id.h"
@@ -11,11 +10,12 @@
 class QLabel;
 class QLineEdit;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace terrabit::ui {
 
 class MapDocument;
+class TileListModel;
 
 class TilePicker : public QWidget {
     Q_OBJECT
@@ -24,7 +24,8 @@ public:
 
     QSpinBox* zoomBox() const { return mZoom; }
     QLineEdit* quadkeyEdit() const { return mQuadkey; }
-    QTableWidget* table() const { return mTable; }
+    QTableView* table() const { return mTable; }
+    TileListModel* model() const { return mModel; }
     /// The message under the quadkey entry ("" when the last entry was fine).
     QString message() const;
 
@@ -36,14 +37,15 @@ signals:
     void goToTile(const terrabit::core::TileId& tile);
 
 private:
-    void refresh();
+    /// Makes the quadkey column as wide as a quadkey at the project's zoom.
+    void fitQuadkeyColumn();
 
     MapDocument* mDocument;
     QSpinBox* mZoom;
     QLineEdit* mQuadkey;
     QLabel* mMessage;
-    QTableWidget* mTable;
-    QFont mQuadkeyFont;
+    TileListModel* mModel;
+    QTableView* mTable;
 };
 
 }  // namespace terrabit::ui

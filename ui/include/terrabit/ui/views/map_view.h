@@ -75,6 +75,8 @@ protected:
 
 private:
     const QImage& tileImage(const core::TileId& tile);
+    /// True when the tile's pictures (and its overlay's) are made.
+    bool hasImages(const core::TileId& tile) const;
     const QImage* overlayImage(const core::TileId& tile);
     /// Chooses the size images are kept at for tiles drawn `tilePixels` wide (dropping the
     /// cache when it changes or grows too large).

@@ -88,8 +88,9 @@ public:
     float groundHeight(core::Vec2 cell) const;
     /// Metres per cell at the map's centre (for converting sizes).
     double metresPerCell() const;
-    /// The grid probes run on (rebuilt when the document's layers change).
-    const core::CollisionGrid& grid() const { return mGrid; }
+    /// The grid probes run on: the selection's layers and a margin around it, built when first
+    /// needed after the document's layers or selection change.
+    const core::CollisionGrid& grid() const;
 
 signals:
     void activeChanged(bool active);
@@ -100,7 +101,11 @@ signals:
     void changed();
 
 private:
-    void rebuild();
+    /// The layers or the selection changed: the grid is built again when next needed.
+    void invalidate();
+    void buildGrid() const;
+    /// The grid's layer of mBlocking, -1 when it does not evaluate.
+    int blockingLayer() const;
     std::vector<core::Vec2> outlineOf(core::Vec2 centre, std::optional<core::Vec2> corner) const;
 
     MapDocument* mDocument;
@@ -109,8 +114,10 @@ private:
     ProbeShape mShape = ProbeShape::Point;
     double mSizeMetres = 4.0;
     QString mBlocking = "building | water | slope(>35deg)";
-    core::CollisionGrid mGrid;
-    int mBlockingLayer = -1;
+    // Built lazily (grid()): a cache of the document's layers, so const functions may build it.
+    mutable core::CollisionGrid mGrid;
+    mutable int mBlockingLayer = -1;
+    mutable bool mGridStale = true;
     std::optional<ProbeOutcome> mLast;
     std::optional<core::Vec2> mCharacter;
     core::MoveResult mLastMove;

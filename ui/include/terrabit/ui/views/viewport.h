@@ -10,6 +10,10 @@
 /// The scene is render::SceneGraph's: the ground of the baked tiles in the visible layers'
 /// colours, road and water surfaces, every placed model drawn instanced, the overlay layer as a
 /// translucent heat map, the picked building highlighted, the probe and the character.
+///
+/// A new scene (or a batch of a progressive bake) comes into the graph a slice of tiles at a
+/// time, nearest the camera's target first, each slice within a few milliseconds of the UI
+/// thread, so thousands of tiles never block it; sceneShown() says when the last is in.
 
 #include <QOpenGLWidget>
 
@@ -71,6 +75,8 @@ public:
     std::size_t modelsShown() const;
     /// The scene graph shown (render::SceneGraph).
     const render::SceneGraph& graph() const { return *mGraph; }
+    /// True when the graph shows the whole of the document's scene (no slice of tiles waits).
+    bool sceneShown() const { return mPendingNext >= mPending.size(); }
     /// The hint shown over an empty view ("select tiles…"); hidden while a scene is shown.
     const QLabel* hint() const { return mHint; }
 
@@ -92,6 +98,8 @@ protected:
 
 private:
     void rebuildScene();
+    /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
+    void showPendingTiles();
     void restyle();
     void updateOverlay();
     void updateMarkers();
@@ -107,6 +115,10 @@ private:
     std::unique_ptr<render::SceneGraph> mGraph;
     QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
     std::shared_ptr<const core::Scene> mScene;
+    /// Tiles of mScene (and tiles it no longer has) still to bring into the graph, from mPendingNext.
+    std::vector<core::TileId> mPending;
+    std::size_t mPendingNext = 0;
+    std::size_t mSliceTiles = 4;  ///< tiles per SceneGraph::updateTiles call, adapted to the time it takes
     QPoint mPressPos;
     /// A left press that drags a rectangle probe rather than orbiting.
     bool mProbeDrag = false;
