@@ -62,8 +62,18 @@ constexpr PassKind kVegetation[] = {PassKind::Vegetation};
 constexpr std::string_view kBoxWords[] = {"oriented", "axis_aligned"};
 constexpr std::string_view kHeightWords[] = {"tags", "model"};
 constexpr std::string_view kScatterWords[] = {"random", "noise"};
+constexpr std::string_view kFallbackWords[] = {"generate", "shrink", "none"};
 static_assert(static_cast<int>(TargetBoxKind::AxisAligned) == 1 && static_cast<int>(HeightSource::Model) == 1 &&
-              static_cast<int>(ScatterKind::Noise) == 1);
+              static_cast<int>(ScatterKind::Noise) == 1 && static_cast<int>(FallbackKind::Shrink) == 1 &&
+              static_cast<int>(FallbackKind::None) == 2);
+
+/// max_models is a count: read as a number, kept as the nearest whole one.
+ParamValue getMaxModels(const PassRule& p, const VegetationClassRule*) {
+    return static_cast<double>(p.buildings.maxModels);
+}
+void setMaxModels(PassRule& p, VegetationClassRule*, const ParamValue& v) {
+    p.buildings.maxModels = static_cast<int>(std::lround(std::get<double>(v)));
+}
 
 ParamValue getFitScale(const PassRule& p, const VegetationClassRule*) {
     return ScaleRange{p.buildings.fit.minScale, p.buildings.fit.maxScale};
@@ -214,6 +224,88 @@ const ParamSpec kParams[] = {
      .ui = {.min = 0.0, .max = 50.0},
      .get = getPass<double, &PR::buildings, &BR::maxGroundStepMetres>,
      .set = setPass<double, &PR::buildings, &BR::maxGroundStepMetres>},
+    {.key = "tolerance",
+     .type = T::Number,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .min = 0.0,
+     .max = 0.5,
+     .defaultValue = "0.03",
+     .label = "Tolerance",
+     .doc = "Share of a model's cells that may lie outside its footprint's cells (where the outline cuts cells).",
+     .ui = {.step = 0.01, .decimals = 3},
+     .get = getPass<double, &PR::buildings, &BR::tolerance>,
+     .set = setPass<double, &PR::buildings, &BR::tolerance>},
+    {.key = "keep_off",
+     .type = T::Expression,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .defaultValue = "none",
+     .label = "Keep off",
+     .doc = "Expression of the cells outside its own footprint no model may touch (roads, water, other footprints).",
+     .get = getPass<std::string, &PR::buildings, &BR::keepOff>,
+     .set = setPass<std::string, &PR::buildings, &BR::keepOff>},
+    {.key = "stretch",
+     .type = T::Number,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .min = 0.0,
+     .max = 1.0,
+     .defaultValue = "0",
+     .label = "Stretch",
+     .doc = "How far apart a model's width and depth scales may be (0.15: up to 15 %); 0 scales uniformly.",
+     .ui = {.step = 0.01, .slider = true},
+     .get = getPass<double, &PR::buildings, &BR::fit, &FitOptions::stretch>,
+     .set = setPass<double, &PR::buildings, &BR::fit, &FitOptions::stretch>},
+    {.key = "max_models",
+     .type = T::Number,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .min = 1.0,
+     .max = 32.0,
+     .defaultValue = "4",
+     .label = "Models per footprint",
+     .doc = "Most prefabs in one footprint: after the first, more go into its still-free cells, largest first.",
+     .ui = {.step = 1.0, .decimals = 0},
+     .get = getMaxModels,
+     .set = setMaxModels},
+    {.key = "min_fill",
+     .type = T::Number,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .min = 0.0,
+     .max = 1.0,
+     .defaultValue = "0",
+     .label = "Least fill",
+     .doc = "Share of its footprint's cells the prefabs must cover; below it the generate fallback takes the "
+            "footprint.",
+     .ui = {.step = 0.05, .slider = true},
+     .get = getPass<double, &PR::buildings, &BR::minFill>,
+     .set = setPass<double, &PR::buildings, &BR::minFill>},
+    {.key = "fallback",
+     .type = T::Choice,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .choices = kFallbackWords,
+     .defaultValue = "generate",
+     .label = "Fallback",
+     .doc = "Where no prefab fits: generate a building for the footprint, shrink the best prefab below its "
+            "scale range, or none.",
+     .get = getChoice<&kFallbackWords, &PR::buildings, &BR::fallback>,
+     .set = setChoice<&kFallbackWords, &PR::buildings, &BR::fallback>},
+    {.key = "wall_height",
+     .type = T::Number,
+     .scope = S::Pass,
+     .kinds = kBuildings,
+     .min = 1.0,
+     .max = 500.0,
+     .unit = "m",
+     .defaultValue = "6",
+     .label = "Generated wall height",
+     .doc = "Wall height of a generated building whose tags (height, building:levels) give none.",
+     .ui = {.min = 1.0, .max = 100.0, .step = 0.5, .decimals = 1},
+     .get = getPass<double, &PR::buildings, &BR::wallHeightMetres>,
+     .set = setPass<double, &PR::buildings, &BR::wallHeightMetres>},
     {.key = "category",
      .type = T::Text,
      .scope = S::Pass,

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "terrabit/core/map/feature.h"
+#include "terrabit/core/placement/occupancy_map.h"
 #include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/scene/scene.h"
 
@@ -41,14 +42,18 @@ namespace terrabit::core::placement {
 /// One footprint and what became of it.
 struct PlacedBuilding {
     std::string featureId;  ///< the footprint's feature id
-    /// The outcome. `asset` is a catalogue index (not yet a Scene index) and `source` is unset:
-    /// the baker numbers both when it assembles the scene.
+    /// The outcome. `asset` (and each part's) is a catalogue index (not yet a Scene index) and
+    /// `source` is unset: the baker numbers both when it assembles the scene.
     BuildingRecord record;
-    /// The placed footprint rectangle in global cells (corners in order); zero unless placed.
-    std::array<Vec2, 4> footprintCells{};
-    /// The placed model's footprint rectangle, ground metres (the target box at the model's
-    /// scaled size); unset unless placed.
+    /// The first placed model's footprint rectangle, ground metres (the target box's frame at the
+    /// model's scaled size, where it stands); unset unless placed.
     OrientedBox placedBox;
+    /// When generated: the building made for the footprint (its source unset until the baker
+    /// numbers it).
+    GeneratedBuilding generated;
+    /// Every cell the building took (its models' conservative cells, or a generated building's
+    /// footprint cells), global cells: what a reused tile marks again.
+    std::vector<CellSpan> cells;
 };
 
 /// The footprints one tile owns, in the order they were tried, and what the tile had to say.
