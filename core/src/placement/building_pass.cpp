@@ -502,7 +502,8 @@ private:
     /// until max_models stand in it or none finds a pose.
     void placeMore(const Target& target, const CellRegion& region, Scratch& s, detail::GroundSampler& ground,
                    PlacedBuilding& b) {
-        if (mRule.maxModels < 2) return;
+        const int maxModels = static_cast<int>(std::floor(mRule.maxModels));
+        if (maxModels < 2) return;
         const FitOptions& o = mRule.fit;
         s.candidates.clear();
         const double one = std::clamp(1.0, o.minScale, o.maxScale);
@@ -519,7 +520,7 @@ private:
         std::stable_sort(s.candidates.begin(), s.candidates.end(),
                          [&](const ModelFit& x, const ModelFit& y) { return area(x) > area(y); });
         std::size_t next = 0;
-        for (int placed = 1; placed < mRule.maxModels && next < s.candidates.size();) {
+        for (int placed = 1; placed < maxModels && next < s.candidates.size();) {
             const double free = static_cast<double>(s.window.freeInsideCells());
             bool found = false;
             // The free cells only shrink, so a model that found no pose never will: go on from it.

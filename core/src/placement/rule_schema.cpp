@@ -67,13 +67,6 @@ static_assert(static_cast<int>(TargetBoxKind::AxisAligned) == 1 && static_cast<i
               static_cast<int>(ScatterKind::Noise) == 1 && static_cast<int>(FallbackKind::Shrink) == 1 &&
               static_cast<int>(FallbackKind::None) == 2);
 
-/// max_models is a count: read as a number, kept as the nearest whole one.
-ParamValue getMaxModels(const PassRule& p, const VegetationClassRule*) {
-    return static_cast<double>(p.buildings.maxModels);
-}
-void setMaxModels(PassRule& p, VegetationClassRule*, const ParamValue& v) {
-    p.buildings.maxModels = static_cast<int>(std::lround(std::get<double>(v)));
-}
 
 ParamValue getFitScale(const PassRule& p, const VegetationClassRule*) {
     return ScaleRange{p.buildings.fit.minScale, p.buildings.fit.maxScale};
@@ -267,8 +260,8 @@ const ParamSpec kParams[] = {
      .label = "Models per footprint",
      .doc = "Most prefabs in one footprint: after the first, more go into its still-free cells, largest first.",
      .ui = {.step = 1.0, .decimals = 0},
-     .get = getMaxModels,
-     .set = setMaxModels},
+     .get = getPass<double, &PR::buildings, &BR::maxModels>,
+     .set = setPass<double, &PR::buildings, &BR::maxModels>},
     {.key = "min_fill",
      .type = T::Number,
      .scope = S::Pass,

@@ -117,8 +117,9 @@ struct BuildingPassRule {
     /// nothing beyond blocked_by); the default rules keep models off roads, water and other
     /// footprints.
     std::string keepOff = "none";
-    /// Most prefabs placed in one footprint: the first, then more in its still-free cells.
-    int maxModels = 4;
+    /// Most prefabs placed in one footprint: the first, then more in its still-free cells (a
+    /// count; a fraction is rounded down).
+    double maxModels = 4.0;
     /// Share of its footprint's cells the prefabs placed in it must cover, 0..1; below it the
     /// `generate` fallback takes the footprint instead.
     double minFill = 0.0;
