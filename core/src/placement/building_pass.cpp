@@ -40,7 +40,8 @@ struct Scratch {
     std::vector<Vec2> hull;
     detail::FootprintWindow window;
     Rasterizer rasterizer;
-    int poseBudget = 0;  ///< poses the current footprint may still try
+    int poseBudget = 0;  ///< poses the current footprint may still test
+    int lookBudget = 0;  ///< poses the current footprint may still look at
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -363,8 +364,9 @@ private:
         const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
         for (const auto& [i, j] : poseOrder()) {
             if (std::abs(i) > nu || std::abs(j) > nv) continue;
-            // A footprint tries a bounded number of poses (the same for any thread count).
-            if (s.poseBudget-- <= 0) return out;
+            // A footprint looks at and tests a bounded number of poses (the same for any thread
+            // count): looks are a few reads, tests rasterize the pose.
+            if (s.lookBudget-- <= 0) return out;
             const double offU = i * stepU, offV = j * stepV;
             const Vec2 mid = c0 + cu * offU + cv * offV;
             // Corners in boxCorners' order.
@@ -382,6 +384,7 @@ private:
                 out.blocked = out.blocked || refusal == detail::FootprintWindow::Refusal::Taken;
                 continue;
             }
+            if (s.poseBudget-- <= 0) return out;
             if (!footprintSpans(cells, region, s.spans)) continue;
             out.inReach = true;
             std::int64_t count = 0;
@@ -451,6 +454,16 @@ private:
         }
     }
 
+    /// Sorts candidates [from, end) by their scaled footprint area, largest first (stable).
+    void sortLargestFirst(std::vector<ModelFit>& candidates, std::size_t from) const {
+        const auto area = [&](const ModelFit& f) {
+            const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
+            return a.footprint.width * a.footprint.depth * f.scale * f.depthScale;
+        };
+        std::stable_sort(candidates.begin() + static_cast<std::ptrdiff_t>(from), candidates.end(),
+                         [&](const ModelFit& x, const ModelFit& y) { return area(x) > area(y); });
+    }
+
     /// The ground size of a fit along the box's width and depth, metres.
     std::pair<double, double> fitSize(const ModelFit& fit) const {
         const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
@@ -478,6 +491,17 @@ private:
                 s.candidates.push_back({fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover});
             }
         }
+        // Then every model at its natural size and at the range's minimum, largest first: in an
+        // irregular footprint (a ring, a U) the box says little about where a model fits.
+        const std::size_t natural = s.candidates.size();
+        const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
+        for (const int asset : mModels.allowedFor(*target.feature)) {
+            for (const bool turned : {false, true}) {
+                s.candidates.push_back({asset, turned, one, one, 0.0});
+                if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0});
+            }
+        }
+        sortLargestFirst(s.candidates, natural);
         PoseSearch summary;
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
         const double free = static_cast<double>(s.window.freeInsideCells());
@@ -513,12 +537,7 @@ private:
             }
         }
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
-        const auto area = [&](const ModelFit& f) {
-            const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
-            return a.footprint.width * a.footprint.depth * f.scale * f.depthScale;
-        };
-        std::stable_sort(s.candidates.begin(), s.candidates.end(),
-                         [&](const ModelFit& x, const ModelFit& y) { return area(x) > area(y); });
+        sortLargestFirst(s.candidates, 0);
         std::size_t next = 0;
         for (int placed = 1; placed < maxModels && next < s.candidates.size();) {
             const double free = static_cast<double>(s.window.freeInsideCells());
@@ -553,8 +572,10 @@ private:
             return b;  // no cell of it lies within reach: nothing can stand there
         }
         s.poseBudget = kPoseBudget;
+        s.lookBudget = kLookBudget;
         PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b);
         s.poseBudget = kPoseBudget;
+        s.lookBudget = kLookBudget;
         if (first.found) placeMore(target, region, s, ground, b);
         const double fill = static_cast<double>(s.window.insideTakenSinceLoad()) /
                             static_cast<double>(std::max<std::int64_t>(1, s.window.insideCells()));
@@ -583,6 +604,7 @@ private:
         } else if (mRule.fallback == FallbackKind::Shrink) {
             s.window.untake();
             s.poseBudget = kPoseBudget;
+            s.lookBudget = kLookBudget;
             const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b);
             if (shrunk.found) {
                 mOccupancy->mark(b.cells);
@@ -602,13 +624,15 @@ private:
         return b;
     }
 
-    /// The generate fallback: the footprint's free cells (unless more than the tolerance of them
-    /// are taken: then it is blocked), its outer ring as the outline, heights from the tags.
-    /// False, with the outcome saying why (blocked, blocked: slope), when nothing can be made.
+    /// The generate fallback: the footprint's free cells, its outer ring as the outline, heights
+    /// from the tags. Mapped footprints often overlap their neighbours by a few cells, so it is
+    /// blocked only when more than kGenerateBlockedShare of its cells are taken (water, an earlier
+    /// building standing there). False, with the outcome saying why (blocked, blocked: slope),
+    /// when nothing can be made.
     bool generate(const Target& target, const TileId& t, Scratch& s, detail::GroundSampler& ground,
                   PlacedBuilding& g) {
         const std::int64_t inside = s.window.insideCells();
-        if (static_cast<double>(s.window.insideTakenAtLoad()) > mRule.tolerance * static_cast<double>(inside)) {
+        if (static_cast<double>(s.window.insideTakenAtLoad()) > kGenerateBlockedShare * static_cast<double>(inside)) {
             g.record.outcome = BuildingOutcome::Blocked;
             return false;
         }
@@ -722,6 +746,9 @@ private:
     /// Poses one footprint may try for its first model, and again for the further ones: enough for
     /// every model at every offset in all but the most irregular footprints, which fall back.
     static constexpr int kPoseBudget = 1000;
+    static constexpr int kLookBudget = 20000;
+    /// The share of a footprint's cells that must be taken for its generated building to be blocked.
+    static constexpr double kGenerateBlockedShare = 0.5;
     /// Pose offsets each way from the box's centre (findPose).
     static constexpr int kSteps = 6;
     /// Cells around a footprint's bounds its window holds: the boundary spill a pose may have.
