@@ -466,6 +466,7 @@ std::vector<TileFigures> MapDocument::tileFigures() const {
         f.buildingsPlaced = t.buildingsPlaced;
         f.buildingsBlocked = t.buildingsBlocked;
         f.buildingsUnmatched = t.buildingsUnmatched;
+        f.buildingsGenerated = t.buildingsGenerated;
         f.trees = t.trees;
         f.vegetation = t.vegetation;
         out.push_back(std::move(f));

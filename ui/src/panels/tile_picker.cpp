@@ -132,6 +132,11 @@ void TilePicker::refresh() {
                 segments.emplace_back(rows[l].colour, v);
             }
         }
+        tip += QString("buildings: %1 placed, %2 generated, %3 blocked, %4 with no model that fits\n")
+                   .arg(f.buildingsPlaced)
+                   .arg(f.buildingsGenerated)
+                   .arg(f.buildingsBlocked)
+                   .arg(f.buildingsUnmatched);
         auto set = [&](int c, const QString& text) {
             auto* item = new QTableWidgetItem(text);
             item->setToolTip(tip.trimmed());

@@ -1,18 +1,35 @@
 #pragma once
-/// BuildingPass: prefab models fitted into real building footprints, never overlapping.
+/// BuildingPass: prefab models fitted into real building footprints, never overlapping, and a
+/// building made for every footprint no prefab fills.
 ///
 /// For each footprint of the pass's layer: its target box (minimum-area oriented, or
-/// axis-aligned) in ground metres; the models that fit it (ModelMatcher, filtered by the rules'
-/// tag filters), tightest first with a seeded pick among near-equal fits; then for each fit in
-/// turn, its placed footprint rasterized conservatively and checked row by row against the
-/// occupancy (buildings placed so far, plus the rules' blocked_by mask): the first clear one is
-/// placed and ORed in. Each building ends placed, "no model fits" or "blocked".
+/// axis-aligned) in ground metres, and its own cells (centre rule, as the building layer draws
+/// them) in a small window of bit rows around it (footprint_window_p.h), with what is taken
+/// there (placed buildings, blocked_by) and what is kept off (keep_off: roads, water, other
+/// footprints in the default rules). The models that fit the box (ModelMatcher, filtered by the
+/// rules' tag filters; width and depth scaled up to `stretch` apart) are tried tightest first
+/// with a seeded pick among near-equal fits, at full size and a few steps smaller, then every
+/// model at its natural size, largest first. Each is tried at poses from the box's centre
+/// outwards; a pose is the model's rectangle rasterized conservatively (rotated as placed), and
+/// it is taken only when the AND scan finds none of its cells taken, at most `tolerance` of them
+/// outside the footprint's cells and none of those kept off. After the first model, the
+/// footprint's still-free cells take further models, largest first, as they are or turned 90°,
+/// up to `max_models` (the seed method's ¶120). When no prefab found a pose, or the prefabs
+/// cover less than `min_fill` of the footprint's cells, the `fallback` decides: generate (a
+/// GeneratedBuilding on the footprint's outer ring and free cells, heights from `height`,
+/// `building:levels`, `roof:*` or `wall_height`), shrink (the best prefab below the scale range)
+/// or none. Each building ends placed, generated, "no model fits" or "blocked".
+///
+/// The search is bounded per footprint (a fixed number of poses looked at and tested, the same
+/// whatever the threads), so a huge irregular footprint costs no more than a few ordinary ones.
 ///
 /// On terrain (PassContext::terrain): a clear fit also reads the heights at every corner of
 /// every cell its footprint covers. When they differ by more than the rule's max_ground_step the
 /// fit is skipped; a building whose clear fits were all skipped so is "blocked: slope". A placed
 /// building stands at the lowest of those heights (its record keeps the lowest and highest) and
-/// the scene draws a plinth up to the highest.
+/// the scene draws a plinth up to the highest under its first model (further models stand on
+/// the lowest ground under their own cells). A generated building stands on the lowest ground
+/// under its cells.
 ///
 /// Across tiles: a building belongs to the tile holding its box's centre and its footprint may
 /// reach that tile's eight neighbours (a fit reaching farther is skipped, with a warning). Tiles

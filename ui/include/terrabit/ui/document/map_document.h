@@ -57,6 +57,7 @@ struct TileFigures {
     int buildingsPlaced = 0;
     int buildingsBlocked = 0;
     int buildingsUnmatched = 0;
+    int buildingsGenerated = 0;  ///< no prefab fits: generated for the footprint
     int trees = 0;       ///< placed instances of category "tree"
     int vegetation = 0;  ///< every placed plant (trees, bushes, grass, flowers)
 };
