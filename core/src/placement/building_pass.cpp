@@ -40,6 +40,7 @@ struct Scratch {
     std::vector<Vec2> hull;
     detail::FootprintWindow window;
     Rasterizer rasterizer;
+    std::array<Vec2, 4> corners;  ///< the pose being tested, global cells
     int poseBudget = 0;  ///< poses the current footprint may still test
     int lookBudget = 0;  ///< poses the current footprint may still look at
 };
@@ -362,6 +363,14 @@ private:
         const Vec2 cu = mCtx.frame.groundToCell(box.centre + u) - c0;
         const Vec2 cv = mCtx.frame.groundToCell(box.centre + v) - c0;
         const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
+        // The corners' offsets from the pose's centre, and the same half a cell further in (the
+        // cells looked at first).
+        const std::array<Vec2, 4> arm{Vec2{} - hw - hd, hw - hd, hw + hd, Vec2{} - hw + hd};
+        std::array<Vec2, 4> lookArm;
+        for (std::size_t c = 0; c < 4; ++c) {
+            const double len = length(arm[c]);
+            lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
+        }
         for (const auto& [i, j] : poseOrder()) {
             if (std::abs(i) > nu || std::abs(j) > nv) continue;
             // A footprint looks at and tests a bounded number of poses (the same for any thread
@@ -369,15 +378,15 @@ private:
             if (s.lookBudget-- <= 0) return out;
             const double offU = i * stepU, offV = j * stepV;
             const Vec2 mid = c0 + cu * offU + cv * offV;
-            // Corners in boxCorners' order.
-            const std::array<Vec2, 4> cells{mid - hw - hd, mid + hw - hd, mid + hw + hd, mid - hw + hd};
             // Most poses fail at their centre or a corner: look at those cells (the corners half a
             // cell in) before rasterizing the pose.
             auto refusal = s.window.look(mid);
             for (std::size_t c = 0; c < 4 && refusal == detail::FootprintWindow::Refusal::None; ++c) {
-                const Vec2 in = cells[c] - mid;
-                const double len = length(in);
-                refusal = s.window.look(len > 0.5 ? cells[c] - in * (0.5 / len) : mid);
+                refusal = s.window.look(mid + lookArm[c]);
+            }
+            if (refusal == detail::FootprintWindow::Refusal::None) {
+                // Corners in boxCorners' order.
+                for (std::size_t c = 0; c < 4; ++c) s.corners[c] = mid + arm[c];
             }
             if (refusal != detail::FootprintWindow::Refusal::None) {
                 out.inReach = out.inReach || refusal != detail::FootprintWindow::Refusal::Window;
@@ -385,7 +394,7 @@ private:
                 continue;
             }
             if (s.poseBudget-- <= 0) return out;
-            if (!footprintSpans(cells, region, s.spans)) continue;
+            if (!footprintSpans(s.corners, region, s.spans)) continue;
             out.inReach = true;
             std::int64_t count = 0;
             for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
@@ -745,8 +754,8 @@ private:
 
     /// Poses one footprint may try for its first model, and again for the further ones: enough for
     /// every model at every offset in all but the most irregular footprints, which fall back.
-    static constexpr int kPoseBudget = 1000;
-    static constexpr int kLookBudget = 20000;
+    static constexpr int kPoseBudget = 250;
+    static constexpr int kLookBudget = 4000;
     /// The share of a footprint's cells that must be taken for its generated building to be blocked.
     static constexpr double kGenerateBlockedShare = 0.5;
     /// Pose offsets each way from the box's centre (findPose).

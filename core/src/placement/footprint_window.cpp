@@ -1,6 +1,7 @@
 #include "footprint_window_p.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 
@@ -47,26 +48,44 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
     const PolygonView shape{cells, ringEnds, Vec2{static_cast<double>(mX0), static_cast<double>(mY0)}};
     if (!rasterizer.polygon(shape, RasterOptions{}, view)) return false;
 
-    // Word copies: window word w of row r is word (mX0/64 + w) % 4 of its tile's row.
+    // Word copies: window word w of row r is word (mX0/64 + w) % 4 of its tile's row. The tiles
+    // are looked up once per tile the window meets (at most 3 × 3 of them), not once per word.
+    const int zoom = occupancy.tiles().empty() ? 0 : occupancy.tiles().front().zoom;
+    struct Tiles {
+        const BitTile* own = nullptr;
+        const BitTile* block = nullptr;
+        const BitTile* off = nullptr;
+    };
+    std::int64_t cachedTy = -1;
+    std::array<Tiles, 4> columns{};  // the window's tile columns (it spans at most 4 with its pad)
+    const std::int64_t firstTx = (mX0 / 64) / BitTile::kWordsPerRow;
     for (std::int64_t r = 0; r < mRows; ++r) {
         const std::int64_t gy = mY0 + r;
         const auto ty = static_cast<std::uint32_t>(gy / kTileCells);
         const int tileRow = static_cast<int>(gy % kTileCells);
+        if (static_cast<std::int64_t>(ty) != cachedTy) {
+            cachedTy = ty;
+            for (std::size_t c = 0; c < columns.size(); ++c) {
+                const TileId id{zoom, static_cast<std::uint32_t>(firstTx + static_cast<std::int64_t>(c)), ty};
+                columns[c] = {occupancy.tile(id), blocking ? blocking->tile(id) : nullptr,
+                              keepOff ? keepOff->tile(id) : nullptr};
+            }
+        }
         for (std::int64_t w = 0; w < mWords; ++w) {
             const std::int64_t gw = mX0 / 64 + w;
-            const TileId id{occupancy.tiles().empty() ? 0 : occupancy.tiles().front().zoom,
-                            static_cast<std::uint32_t>(gw / BitTile::kWordsPerRow), ty};
+            const auto column = static_cast<std::size_t>(gw / BitTile::kWordsPerRow - firstTx);
+            const Tiles none{};
+            const Tiles& tiles = column < columns.size() ? columns[column] : none;
             const int word = static_cast<int>(gw % BitTile::kWordsPerRow);
             const std::size_t k = static_cast<std::size_t>(r * mWords + w);
-            const BitTile* own = occupancy.tile(id);
-            std::uint64_t t = own ? own->row(tileRow)[word] : ~std::uint64_t{0};
-            if (const BitTile* b = blocking ? blocking->tile(id) : nullptr) t |= b->row(tileRow)[word];
+            std::uint64_t t = tiles.own ? tiles.own->row(tileRow)[word] : ~std::uint64_t{0};
+            if (tiles.block) t |= tiles.block->row(tileRow)[word];
             // Cells beyond the region are out of reach: taken.
             const std::int64_t cx = mX0 + w * 64;
             if (cx < gx0) t |= bitRange(0, gx0 - cx);
             if (cx + 64 > gx1) t |= bitRange(std::max<std::int64_t>(0, gx1 - cx), 64) & ~std::uint64_t{0};
             mTaken[k] = t;
-            if (const BitTile* o = keepOff ? keepOff->tile(id) : nullptr) mKeepOff[k] = o->row(tileRow)[word];
+            if (tiles.off) mKeepOff[k] = tiles.off->row(tileRow)[word];
             mInsideCount += std::popcount(mInside[k]);
         }
     }
