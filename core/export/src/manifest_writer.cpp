@@ -206,11 +206,15 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
         out.buildingsPlaced = st.at("buildingsPlaced").get<std::uint64_t>();
         out.buildingsBlocked = st.at("buildingsBlocked").get<std::uint64_t>();
         out.buildingsUnmatched = st.at("buildingsUnmatched").get<std::uint64_t>();
-        out.buildingsGenerated = st.at("buildingsGenerated").get<std::uint64_t>();
-        out.footprintCells = st.at("footprintCells").get<std::uint64_t>();
-        out.footprintCellsCovered = st.at("footprintCellsCovered").get<std::uint64_t>();
-        out.placedCells = st.at("placedCells").get<std::uint64_t>();
-        out.placedCellsOutside = st.at("placedCellsOutside").get<std::uint64_t>();
+        // The building fill's counts, 0 in a manifest written before them.
+        const auto count = [&](const char* key) {
+            return st.contains(key) ? st.at(key).get<std::uint64_t>() : std::uint64_t{0};
+        };
+        out.buildingsGenerated = count("buildingsGenerated");
+        out.footprintCells = count("footprintCells");
+        out.footprintCellsCovered = count("footprintCellsCovered");
+        out.placedCells = count("placedCells");
+        out.placedCellsOutside = count("placedCellsOutside");
         out.vegetationCellsRequested = st.at("vegetationCellsRequested").get<std::uint64_t>();
         out.vegetationInstances = st.at("vegetationInstances").get<std::uint64_t>();
         for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
