@@ -1,5 +1,6 @@
 #include "terrabit/core/export/manifest_writer.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -111,6 +112,15 @@ Status writeInstances(const Scene& scene, PieceWriter& w) {
 }
 
 Status writeBuildings(const Scene& scene, PieceWriter& w) {
+    // Each generated building by its (tile, source): Scene::generated is sorted so.
+    const auto generatedOf = [&](const BuildingRecord& b) -> const GeneratedBuilding* {
+        const auto it = std::lower_bound(scene.generated.begin(), scene.generated.end(), b,
+                                         [](const GeneratedBuilding& g, const BuildingRecord& r) {
+                                             if (g.tile != r.tile) return northToSouth(g.tile, r.tile);
+                                             return g.source < r.source;
+                                         });
+        return it != scene.generated.end() && it->tile == b.tile && it->source == b.source ? &*it : nullptr;
+    };
     LineArray out(w);
     for (const BuildingRecord& b : scene.buildings) {
         json transform = nullptr;
@@ -130,6 +140,28 @@ Status writeBuildings(const Scene& scene, PieceWriter& w) {
         if (scene.terrain && b.hasGround()) {
             record["ground"] = json::array({floatJson(b.groundMin), floatJson(b.groundMax)});
         }
+        if (!b.parts.empty()) {
+            json parts = json::array();
+            for (const BuildingPart& p : b.parts) {
+                json t = json::array();
+                for (float v : transformMatrix(p.placement)) t.push_back(floatJson(v));
+                const bool known = p.asset >= 0 && static_cast<std::size_t>(p.asset) < scene.assets.size();
+                parts.push_back({{"asset", known ? json(scene.assets[static_cast<std::size_t>(p.asset)]) : json(nullptr)},
+                                 {"transform", t}});
+            }
+            record["parts"] = std::move(parts);
+        }
+        if (b.outcome == BuildingOutcome::Generated) {
+            if (const GeneratedBuilding* g = generatedOf(b)) {
+                json outline = json::array();
+                for (const Vec2 p : g->outline) outline.push_back({p.x, p.y});
+                record["generated"] = {{"base", floatJson(g->base)},
+                                       {"outline", std::move(outline)},
+                                       {"roofHeight", floatJson(g->roofHeight)},
+                                       {"roofShape", g->roofShape},
+                                       {"wallHeight", floatJson(g->wallHeight)}};
+            }
+        }
         if (Status s = out.add(record.dump()); !s) return s;
     }
     out.finish();
@@ -144,6 +176,11 @@ ManifestStatistics ManifestStatistics::of(const Scene& scene) {
     out.buildingsPlaced = st.buildingsPlaced;
     out.buildingsBlocked = st.buildingsBlocked;
     out.buildingsUnmatched = st.buildingsUnmatched;
+    out.buildingsGenerated = st.buildingsGenerated;
+    out.footprintCells = st.footprintCells;
+    out.footprintCellsCovered = st.footprintCellsCovered;
+    out.placedCells = st.placedCells;
+    out.placedCellsOutside = st.placedCellsOutside;
     for (std::size_t a = 0; a < scene.assets.size(); ++a) {
         out.instancesPerAsset[scene.assets[a]] = a < st.instancesPerAsset.size() ? st.instancesPerAsset[a] : 0;
     }
@@ -169,6 +206,15 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
         out.buildingsPlaced = st.at("buildingsPlaced").get<std::uint64_t>();
         out.buildingsBlocked = st.at("buildingsBlocked").get<std::uint64_t>();
         out.buildingsUnmatched = st.at("buildingsUnmatched").get<std::uint64_t>();
+        // The building fill's counts, 0 in a manifest written before them.
+        const auto count = [&](const char* key) {
+            return st.contains(key) ? st.at(key).get<std::uint64_t>() : std::uint64_t{0};
+        };
+        out.buildingsGenerated = count("buildingsGenerated");
+        out.footprintCells = count("footprintCells");
+        out.footprintCellsCovered = count("footprintCellsCovered");
+        out.placedCells = count("placedCells");
+        out.placedCellsOutside = count("placedCellsOutside");
         out.vegetationCellsRequested = st.at("vegetationCellsRequested").get<std::uint64_t>();
         out.vegetationInstances = st.at("vegetationInstances").get<std::uint64_t>();
         for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
@@ -195,6 +241,11 @@ void ManifestStatistics::add(const ManifestStatistics& other) {
     buildingsPlaced += other.buildingsPlaced;
     buildingsBlocked += other.buildingsBlocked;
     buildingsUnmatched += other.buildingsUnmatched;
+    buildingsGenerated += other.buildingsGenerated;
+    footprintCells += other.footprintCells;
+    footprintCellsCovered += other.footprintCellsCovered;
+    placedCells += other.placedCells;
+    placedCellsOutside += other.placedCellsOutside;
     for (const auto& [id, n] : other.instancesPerAsset) instancesPerAsset[id] += n;
     vegetationCellsRequested += other.vegetationCellsRequested;
     vegetationInstances += other.vegetationInstances;
@@ -208,11 +259,24 @@ void ManifestStatistics::add(const ManifestStatistics& other) {
 }
 
 std::string ManifestStatistics::encode() const {
+    // A share of two counts, null when the whole is 0 (the shares are derived from the counts, so
+    // merged shards agree with one bake).
+    const auto share = [](std::uint64_t part, std::uint64_t whole) {
+        return whole > 0 ? nlohmann::json(static_cast<double>(part) / static_cast<double>(whole))
+                         : nlohmann::json(nullptr);
+    };
     nlohmann::json perAsset = nlohmann::json::object();
     for (const auto& [id, n] : instancesPerAsset) perAsset[id] = n;
     nlohmann::json doc{{"buildingsPlaced", buildingsPlaced},
                        {"buildingsBlocked", buildingsBlocked},
                        {"buildingsUnmatched", buildingsUnmatched},
+                       {"buildingsGenerated", buildingsGenerated},
+                       {"footprintCells", footprintCells},
+                       {"footprintCellsCovered", footprintCellsCovered},
+                       {"footprintCoverage", share(footprintCellsCovered, footprintCells)},
+                       {"placedCells", placedCells},
+                       {"placedCellsOutside", placedCellsOutside},
+                       {"placedOutsideShare", share(placedCellsOutside, placedCells)},
                        {"instancesPerAsset", perAsset},
                        {"vegetationCellsRequested", vegetationCellsRequested},
                        {"vegetationInstances", vegetationInstances},

@@ -24,6 +24,7 @@ std::vector<TileTally> tallyTiles(const Scene& scene, const AssetCatalogue& cata
             ++t->buildingsBlocked;
         }
         if (b.outcome == BuildingOutcome::NoModelFits) ++t->buildingsUnmatched;
+        if (b.outcome == BuildingOutcome::Generated) ++t->buildingsGenerated;
     }
     // The category of each of the scene's assets, looked up once.
     std::vector<const AssetInfo*> assets;

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <sstream>
 
+#include "footprint_window_p.h"
 #include "ground_p.h"
 #include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
@@ -13,6 +14,7 @@
 #include "terrabit/core/placement/occupancy_map.h"
 #include "terrabit/core/placement/placement_hash.h"
 #include "terrabit/core/placement/target_box.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 
 namespace terrabit::core::placement {
 
@@ -21,6 +23,7 @@ namespace {
 /// One footprint to place: its feature, target box and the hash of everything about it.
 struct Target {
     const Feature* feature = nullptr;
+    std::uint32_t entry = 0;   ///< the footprint's entry in the TileIndex (its cells and rings)
     OrientedBox box;           ///< ground metres
     std::uint64_t hash = 0;    ///< feature id, geometry and tags
     std::uint64_t idHash = 0;  ///< feature id only (keys the seeded choice)
@@ -33,8 +36,14 @@ int phaseOf(const TileId& t) { return static_cast<int>((t.y % 3) * 3 + (t.x % 3)
 struct Scratch {
     std::vector<CellSpan> spans;
     std::vector<ModelFit> fits;
+    std::vector<ModelFit> candidates;
     std::vector<Vec2> ground;
     std::vector<Vec2> hull;
+    detail::FootprintWindow window;
+    Rasterizer rasterizer;
+    std::array<Vec2, 4> corners;  ///< the pose being tested, global cells
+    int poseBudget = 0;  ///< poses the current footprint may still test
+    int lookBudget = 0;  ///< poses the current footprint may still look at
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -96,13 +105,14 @@ struct Blocking {
     std::unordered_map<TileId, std::uint64_t> hashes;
 };
 
-/// Plan: evaluates the rule's blocked_by over every reachable tile ("none" blocks nothing).
-Status evaluateBlocking(const PassRule& pass, const PassContext& ctx, std::span<const TileId> reach, Blocking& out) {
-    const BuildingPassRule& rule = pass.buildings;
+/// Plan: evaluates one of the rule's masks (blocked_by, keep_off) over every reachable tile
+/// ("none" or empty: nothing).
+Status evaluateMask(const PassRule& pass, const PassContext& ctx, std::span<const TileId> reach, std::string_view key,
+                    const std::string& expression, Blocking& out) {
     out.mask = OccupancyMap(reach);
     for (const TileId& t : reach) out.hashes.emplace(t, 0);
-    if (rule.blockedBy == "none" || rule.blockedBy.empty()) return Status::success();
-    auto program = ctx.compile(pass, "blocked_by", rule.blockedBy);
+    if (expression == "none" || expression.empty()) return Status::success();
+    auto program = ctx.compile(pass, key, expression);
     if (!program) return program.error();
     std::vector<algebra::LayerEvaluator> evaluators;
     for (int w = 0; w < ctx.threads; ++w) evaluators.emplace_back(*program);
@@ -112,7 +122,7 @@ Status evaluateBlocking(const PassRule& pass, const PassContext& ctx, std::span<
         out.hashes.find(reach[i])->second = bits->any() ? bits->hash() : 0;
         return st;
     });
-    if (!s) return Error{"pass '" + pass.name + "' blocked_by: " + s.message()};
+    if (!s) return Error{"pass '" + pass.name + "' " + std::string(key) + ": " + s.message()};
     return s;
 }
 
@@ -156,6 +166,7 @@ std::vector<Target> makeTargets(const BuildingPassRule& rule, const PassContext&
         for (const Vec2 c : cells) s.ground.push_back(ctx.frame.cellToGround(c));
         Target& t = targets[i];
         t.feature = index.map().entries[entries[i]].feature;
+        t.entry = entries[i];
         if (rule.box == TargetBoxKind::Oriented) {
             convexHull(s.ground, s.hull);
             t.box = minimumAreaBox(s.hull);
@@ -197,6 +208,15 @@ std::unordered_map<TileId, std::vector<std::uint32_t>> ownedTargets(const PassCo
     return owned;
 }
 
+/// The shrink fallback's fit options: the rule's, with scales from kShrinkFloor up to the
+/// range's minimum.
+FitOptions shrinkOptions(FitOptions o) {
+    constexpr double kShrinkFloor = 0.1;
+    o.maxScale = o.minScale;
+    o.minScale = std::min(kShrinkFloor, o.minScale);
+    return o;
+}
+
 /// One run of the pass: its plan, and the kernel that places one tile's buildings.
 class BuildingRun {
 public:
@@ -207,6 +227,7 @@ public:
           mAssets(ctx.catalogue->assets()),
           mModels(mRule, *ctx.catalogue),
           mMatcher(*ctx.catalogue, mRule.fit),
+          mShrinkMatcher(*ctx.catalogue, shrinkOptions(mRule.fit)),
           mPassKey(ctx.passKey(pass)),
           mRuleKey(detail::ruleKeyOf(ctx, pass)),
           mScratch(static_cast<std::size_t>(ctx.threads)) {}
@@ -216,7 +237,8 @@ public:
     /// earlier-phase tiles around it.
     Status plan(detail::PassFrame<TileBuildings>&) {
         const std::vector<TileId> reach = detail::tilesAround(mCtx.order);
-        if (Status s = evaluateBlocking(mPass, mCtx, reach, mBlocking); !s) return s;
+        if (Status s = evaluateMask(mPass, mCtx, reach, "blocked_by", mRule.blockedBy, mBlocking); !s) return s;
+        if (Status s = evaluateMask(mPass, mCtx, reach, "keep_off", mRule.keepOff, mKeepOff); !s) return s;
         mTargets = makeTargets(mRule, mCtx, footprintEntries(mRule, mCtx), mScratch);
         mOwned = ownedTargets(mCtx, mTargets);
         for (std::size_t i = 0; i < mCtx.order.size(); ++i) mOrderIndex.emplace(mCtx.order[i], i);
@@ -259,8 +281,10 @@ private:
         std::uint64_t k = detail::tileKey(mRuleKey, t);
         for (const std::uint32_t i : mOwned.find(t)->second) k = hashCombine(k, mTargets[i].hash);
         for (const TileId& n : neighbourhoodOf(t)) {
-            const auto b = mBlocking.hashes.find(n);
-            k = hashCombine(k, b == mBlocking.hashes.end() ? 0 : b->second);
+            for (const Blocking* mask : {&mBlocking, &mKeepOff}) {
+                const auto b = mask->hashes.find(n);
+                k = hashCombine(k, b == mask->hashes.end() ? 0 : b->second);
+            }
         }
         // On terrain a footprint's base and slope come from the heights it covers (up to the
         // neighbours).
@@ -306,8 +330,245 @@ private:
         return {lo, hi};
     }
 
-    /// Tries the footprint's fits, tightest first, until one is clear of what is placed and
-    /// what blocks.
+    /// Where a pose search ended.
+    struct PoseSearch {
+        bool found = false;
+        bool inReach = false;   ///< some pose lay within the tiles around the owner
+        bool blocked = false;   ///< some pose was refused for cells taken or kept off (something stands there)
+        bool tooSteep = false;  ///< some clear pose stood on ground steeper than max_ground_step
+        OrientedBox box;        ///< the pose found, ground metres
+        std::pair<float, float> ground{terrain::kNoHeight, terrain::kNoHeight};
+    };
+
+    /// Searches the target box for a pose of a model of `w` × `d` ground metres (along the box's
+    /// width and depth): the box's centre first, then offsets ring by ring outwards (about a cell
+    /// apart, at most kSteps each way), the first pose whose conservative cells pass the AND
+    /// scan (FootprintWindow::test) and, on terrain, the ground step. Leaves its cells in s.spans.
+    PoseSearch findPose(const OrientedBox& box, double w, double d, Scratch& s, const CellRegion& region,
+                        detail::GroundSampler& ground) const {
+        PoseSearch out;
+        const double margin = mRule.fit.marginMetres;
+        const double slackU = box.halfExtents.x - margin - 0.5 * w;
+        const double slackV = box.halfExtents.y - margin - 0.5 * d;
+        if (slackU < -1e-9 || slackV < -1e-9) return out;
+        const double cell = mCtx.frame.metresPerCell();
+        const auto stepOf = [&](double slack) { return std::max(cell, slack / kSteps); };
+        const double stepU = stepOf(slackU), stepV = stepOf(slackV);
+        const int nu = std::min(kSteps, static_cast<int>(std::max(0.0, slackU) / stepU + 1e-9));
+        const int nv = std::min(kSteps, static_cast<int>(std::max(0.0, slackV) / stepV + 1e-9));
+        const Vec2 u{std::cos(box.angle), std::sin(box.angle)};
+        const Vec2 v{-u.y, u.x};
+        // Ground metres to cells is affine (Mercator is linear in ground metres at the scene's
+        // latitude): the box's centre and axes in cells once, then each pose is a few additions.
+        const Vec2 c0 = mCtx.frame.groundToCell(box.centre);
+        const Vec2 cu = mCtx.frame.groundToCell(box.centre + u) - c0;
+        const Vec2 cv = mCtx.frame.groundToCell(box.centre + v) - c0;
+        const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
+        // The corners' offsets from the pose's centre, and the same half a cell further in (the
+        // cells looked at first).
+        const std::array<Vec2, 4> arm{Vec2{} - hw - hd, hw - hd, hw + hd, Vec2{} - hw + hd};
+        std::array<Vec2, 4> lookArm;
+        for (std::size_t c = 0; c < 4; ++c) {
+            const double len = length(arm[c]);
+            lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
+        }
+        for (const auto& [i, j] : poseOrder()) {
+            if (std::abs(i) > nu || std::abs(j) > nv) continue;
+            // A footprint looks at and tests a bounded number of poses (the same for any thread
+            // count): looks are a few reads, tests rasterize the pose.
+            if (s.lookBudget-- <= 0) return out;
+            const double offU = i * stepU, offV = j * stepV;
+            const Vec2 mid = c0 + cu * offU + cv * offV;
+            // Most poses fail at their centre or a corner: look at those cells (the corners half a
+            // cell in) before rasterizing the pose.
+            auto refusal = s.window.look(mid);
+            for (std::size_t c = 0; c < 4 && refusal == detail::FootprintWindow::Refusal::None; ++c) {
+                refusal = s.window.look(mid + lookArm[c]);
+            }
+            if (refusal == detail::FootprintWindow::Refusal::None) {
+                // Corners in boxCorners' order.
+                for (std::size_t c = 0; c < 4; ++c) s.corners[c] = mid + arm[c];
+            }
+            if (refusal != detail::FootprintWindow::Refusal::None) {
+                out.inReach = out.inReach || refusal != detail::FootprintWindow::Refusal::Window;
+                out.blocked = out.blocked || refusal == detail::FootprintWindow::Refusal::Taken;
+                continue;
+            }
+            if (s.poseBudget-- <= 0) return out;
+            if (!footprintSpans(s.corners, region, s.spans)) continue;
+            out.inReach = true;
+            std::int64_t count = 0;
+            for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
+            const auto maxOutside = static_cast<std::int64_t>(std::floor(mRule.tolerance * static_cast<double>(count)));
+            const detail::FootprintWindow::Verdict verdict = s.window.test(s.spans, maxOutside);
+            if (!verdict.clear) {
+                out.blocked = out.blocked || verdict.refusal == detail::FootprintWindow::Refusal::Taken;
+                continue;
+            }
+            if (mCtx.terrain) {
+                const auto range = groundRange(s.spans, ground);
+                if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
+                    out.tooSteep = true;
+                    continue;
+                }
+                out.ground = range;
+            }
+            out.found = true;
+            out.box = box;
+            out.box.centre = box.centre + u * offU + v * offV;
+            out.box.halfExtents = {0.5 * w, 0.5 * d};
+            return out;
+        }
+        return out;
+    }
+
+    /// The pose order of findPose: (i, j) offsets in steps, by ring (Chebyshev distance), then
+    /// nearer the axes, then by value — the same for every footprint.
+    static const std::vector<std::pair<int, int>>& poseOrder() {
+        static const std::vector<std::pair<int, int>> order = [] {
+            std::vector<std::pair<int, int>> o;
+            for (int i = -kSteps; i <= kSteps; ++i) {
+                for (int j = -kSteps; j <= kSteps; ++j) o.emplace_back(i, j);
+            }
+            std::sort(o.begin(), o.end(), [](auto a, auto b) {
+                const auto key = [](std::pair<int, int> p) {
+                    return std::tuple(std::max(std::abs(p.first), std::abs(p.second)),
+                                      std::abs(p.first) + std::abs(p.second), p.first, p.second);
+                };
+                return key(a) < key(b);
+            });
+            return o;
+        }();
+        return order;
+    }
+
+    /// A found pose becomes the footprint's: its cells taken (in the window and the building's
+    /// list) and its model's instance in the record.
+    void takePose(const PoseSearch& found, const ModelFit& fit, const Target& target, Scratch& s, PlacedBuilding& b) {
+        s.window.take(s.spans);
+        b.cells.insert(b.cells.end(), s.spans.begin(), s.spans.end());
+        const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
+        Instance in = placement(found.box, fit, a, *target.feature);
+        if (found.ground.first == found.ground.first) {
+            in.position.y = static_cast<float>(double(found.ground.first) - mCtx.originHeight);
+        }
+        if (b.record.outcome != BuildingOutcome::Placed) {
+            b.record.outcome = BuildingOutcome::Placed;
+            b.record.asset = fit.asset;
+            b.record.placement = in;
+            b.record.groundMin = found.ground.first;
+            b.record.groundMax = found.ground.second;
+            b.placedBox = found.box;
+        } else {
+            b.record.parts.push_back({fit.asset, in});
+        }
+    }
+
+    /// Sorts candidates [from, end) by their scaled footprint area, largest first (stable).
+    void sortLargestFirst(std::vector<ModelFit>& candidates, std::size_t from) const {
+        const auto area = [&](const ModelFit& f) {
+            const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
+            return a.footprint.width * a.footprint.depth * f.scale * f.depthScale;
+        };
+        std::stable_sort(candidates.begin() + static_cast<std::ptrdiff_t>(from), candidates.end(),
+                         [&](const ModelFit& x, const ModelFit& y) { return area(x) > area(y); });
+    }
+
+    /// The ground size of a fit along the box's width and depth, metres.
+    std::pair<double, double> fitSize(const ModelFit& fit) const {
+        const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
+        const double mw = fit.turned ? a.footprint.depth * fit.depthScale : a.footprint.width * fit.scale;
+        const double md = fit.turned ? a.footprint.width * fit.scale : a.footprint.depth * fit.depthScale;
+        return {mw, md};
+    }
+
+    /// The first model: the matcher's fits, tightest first (with the seeded variety), each at
+    /// full size and then a few steps smaller within the scale range, until one finds a pose.
+    PoseSearch placeFirst(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
+                          detail::GroundSampler& ground, const ModelMatcher& matcher, PlacedBuilding& b) {
+        const double boxW = 2.0 * target.box.halfExtents.x;
+        const double boxD = 2.0 * target.box.halfExtents.y;
+        matcher.fits(boxW, boxD, mModels.allowedFor(*target.feature), s.fits);
+        matcher.chooseVariety(
+            s.fits, boxW * boxD,
+            draw(hashCombine(hashCombine(mPassKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
+        s.candidates.clear();
+        const double minScale = matcher.options().minScale;
+        for (int k = 0; k < kShrinkSteps; ++k) {
+            const double f = std::pow(kShrinkFactor, k);
+            for (const ModelFit& fit : s.fits) {
+                if (k > 0 && std::min(fit.scale, fit.depthScale) * f < minScale) continue;
+                s.candidates.push_back({fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover});
+            }
+        }
+        // Then every model at its natural size and at the range's minimum, largest first: in an
+        // irregular footprint (a ring, a U) the box says little about where a model fits.
+        const std::size_t natural = s.candidates.size();
+        const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
+        for (const int asset : mModels.allowedFor(*target.feature)) {
+            for (const bool turned : {false, true}) {
+                s.candidates.push_back({asset, turned, one, one, 0.0});
+                if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0});
+            }
+        }
+        sortLargestFirst(s.candidates, natural);
+        PoseSearch summary;
+        const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
+        const double free = static_cast<double>(s.window.freeInsideCells());
+        for (const ModelFit& fit : s.candidates) {
+            const auto [w, d] = fitSize(fit);
+            // A model whose area exceeds the free cells by more than the tolerance cannot pass.
+            if (w * d / cellArea * (1.0 - mRule.tolerance) > free + 1.0) continue;
+            const PoseSearch found = findPose(target.box, w, d, s, region, ground);
+            summary.inReach = summary.inReach || found.inReach;
+            summary.blocked = summary.blocked || found.blocked;
+            summary.tooSteep = summary.tooSteep || found.tooSteep;
+            if (!found.found) continue;
+            takePose(found, fit, target, s, b);
+            summary.found = true;
+            return summary;
+        }
+        return summary;
+    }
+
+    /// Further models in the footprint's still-free cells (¶120): every allowed model, as it is
+    /// and turned 90°, at scale 1 (within the range), largest first,
+    /// until max_models stand in it or none finds a pose.
+    void placeMore(const Target& target, const CellRegion& region, Scratch& s, detail::GroundSampler& ground,
+                   PlacedBuilding& b) {
+        const int maxModels = static_cast<int>(std::floor(mRule.maxModels));
+        if (maxModels < 2) return;
+        const FitOptions& o = mRule.fit;
+        s.candidates.clear();
+        const double one = std::clamp(1.0, o.minScale, o.maxScale);
+        for (const int asset : mModels.allowedFor(*target.feature)) {
+            for (const bool turned : {false, true}) {
+                s.candidates.push_back({asset, turned, one, one, 0.0});
+            }
+        }
+        const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
+        sortLargestFirst(s.candidates, 0);
+        std::size_t next = 0;
+        for (int placed = 1; placed < maxModels && next < s.candidates.size();) {
+            const double free = static_cast<double>(s.window.freeInsideCells());
+            bool found = false;
+            // The free cells only shrink, so a model that found no pose never will: go on from it.
+            for (; next < s.candidates.size(); ++next) {
+                const ModelFit& fit = s.candidates[next];
+                const auto [w, d] = fitSize(fit);
+                if (w * d / cellArea * (1.0 - mRule.tolerance) > free) continue;
+                const PoseSearch pose = findPose(target.box, w, d, s, region, ground);
+                if (!pose.found) continue;
+                takePose(pose, fit, target, s, b);
+                found = true;
+                ++placed;
+                break;
+            }
+            if (!found) break;
+        }
+    }
+
+    /// Tries the footprint's prefabs (placeFirst, placeMore), then the rule's fallback.
     PlacedBuilding placeBuilding(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
                                  detail::GroundSampler& ground, std::vector<std::string>& warnings) {
         const Feature& f = *target.feature;
@@ -316,56 +577,56 @@ private:
         b.record.tile = t;
         b.record.target = target.box;
         b.record.outcome = BuildingOutcome::NoModelFits;
-        const double boxW = 2.0 * target.box.halfExtents.x;
-        const double boxD = 2.0 * target.box.halfExtents.y;
-        mMatcher.fits(boxW, boxD, mModels.allowedFor(f), s.fits);
-        mMatcher.chooseVariety(
-            s.fits, boxW * boxD,
-            draw(hashCombine(hashCombine(mPassKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
-        bool inReach = false;
-        bool tooSteep = false;  // a fit was clear, but the ground under it too steep
-        for (const ModelFit& fit : s.fits) {
-            const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
-            const double mw = fit.turned ? a.footprint.depth : a.footprint.width;
-            const double md = fit.turned ? a.footprint.width : a.footprint.depth;
-            OrientedBox placed = target.box;
-            placed.halfExtents = {0.5 * fit.scale * mw, 0.5 * fit.scale * md};
-            const std::array<Vec2, 4> corners = boxCorners(placed);
-            std::array<Vec2, 4> cells;
-            for (std::size_t c = 0; c < 4; ++c) cells[c] = mCtx.frame.groundToCell(corners[c]);
-            if (!footprintSpans(cells, region, s.spans)) continue;
-            inReach = true;
-            // This code is hot: every fit of every building ends here until one is clear.
-            if (!mOccupancy->isClear(s.spans, &mBlocking.mask)) continue;
-            // On terrain: the ground under every cell the model covers, and its step.
-            std::pair<float, float> range{terrain::kNoHeight, terrain::kNoHeight};
-            if (mCtx.terrain) {
-                range = groundRange(s.spans, ground);
-                if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
-                    tooSteep = true;
-                    continue;
-                }
-            }
-            mOccupancy->mark(s.spans);
-            b.footprintCells = cells;
-            b.placedBox = placed;
-            b.record.outcome = BuildingOutcome::Placed;
-            b.record.asset = fit.asset;
-            b.record.placement = placement(target, fit, a, f);
-            b.record.groundMin = range.first;
-            b.record.groundMax = range.second;
-            // The base is the lowest ground under it: nothing of it floats (its plinth fills up to
-            // groundMax). Where no DEM reaches it stands at the origin's height.
-            if (range.first == range.first) {
-                b.record.placement.position.y = static_cast<float>(double(range.first) - mCtx.originHeight);
-            }
+        if (!s.window.load(mCtx.index->cells(target.entry), mCtx.index->partEnds(target.entry), kWindowPadCells, region,
+                           *mOccupancy, &mBlocking.mask, &mKeepOff.mask, s.rasterizer)) {
+            return b;  // no cell of it lies within reach: nothing can stand there
+        }
+        s.poseBudget = kPoseBudget;
+        s.lookBudget = kLookBudget;
+        PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b);
+        s.poseBudget = kPoseBudget;
+        s.lookBudget = kLookBudget;
+        if (first.found) placeMore(target, region, s, ground, b);
+        const double fill = static_cast<double>(s.window.insideTakenSinceLoad()) /
+                            static_cast<double>(std::max<std::int64_t>(1, s.window.insideCells()));
+        const bool filled = first.found && fill >= mRule.minFill;
+        if (filled || (first.found && mRule.fallback != FallbackKind::Generate)) {
+            mOccupancy->mark(b.cells);
             return b;
         }
-        if (tooSteep) {
+        if (mRule.fallback == FallbackKind::Generate) {
+            PlacedBuilding g = b;
+            g.record.outcome = BuildingOutcome::NoModelFits;
+            g.record.asset = -1;
+            g.record.placement = Instance{};
+            g.record.parts.clear();
+            g.cells.clear();
+            if (generate(target, t, s, ground, g)) {
+                mOccupancy->mark(g.cells);
+                return g;
+            }
+            if (first.found) {  // the prefabs fill too little, but nothing can be made there either
+                mOccupancy->mark(b.cells);
+                return b;
+            }
+            first.blocked = first.blocked || g.record.outcome == BuildingOutcome::Blocked;
+            first.tooSteep = first.tooSteep || g.record.outcome == BuildingOutcome::BlockedBySlope;
+        } else if (mRule.fallback == FallbackKind::Shrink) {
+            s.window.untake();
+            s.poseBudget = kPoseBudget;
+            s.lookBudget = kLookBudget;
+            const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b);
+            if (shrunk.found) {
+                mOccupancy->mark(b.cells);
+                return b;
+            }
+        }
+        if (first.tooSteep) {
             b.record.outcome = BuildingOutcome::BlockedBySlope;
-        } else if (inReach) {
+        } else if (first.blocked) {
             b.record.outcome = BuildingOutcome::Blocked;
-        } else if (!s.fits.empty()) {
+        } else if (!first.inReach && !s.fits.empty()) {
+            const double boxW = 2.0 * target.box.halfExtents.x, boxD = 2.0 * target.box.halfExtents.y;
             warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +
                                " m footprint reaches beyond the tiles next to " + t.quadkey() +
                                ", where it belongs; no model was placed");
@@ -373,29 +634,150 @@ private:
         return b;
     }
 
-    /// The model's instance for a fit: on the box's centre, turned with it, its height from the
-    /// tags when the rule says so.
-    Instance placement(const Target& target, const ModelFit& fit, const AssetInfo& a, const Feature& f) const {
+    /// The generate fallback: the footprint's free cells, its outer ring as the outline, heights
+    /// from the tags. Mapped footprints often overlap their neighbours by a few cells, so it is
+    /// blocked only when more than kGenerateBlockedShare of its cells are taken (water, an earlier
+    /// building standing there). False, with the outcome saying why (blocked, blocked: slope),
+    /// when nothing can be made.
+    bool generate(const Target& target, const TileId& t, Scratch& s, detail::GroundSampler& ground,
+                  PlacedBuilding& g) {
+        const std::int64_t inside = s.window.insideCells();
+        if (static_cast<double>(s.window.insideTakenAtLoad()) > kGenerateBlockedShare * static_cast<double>(inside)) {
+            g.record.outcome = BuildingOutcome::Blocked;
+            return false;
+        }
+        s.window.freeInsideSpans(g.cells);
+        std::pair<float, float> range{terrain::kNoHeight, terrain::kNoHeight};
+        if (mCtx.terrain) {
+            range = groundRange(g.cells, ground);
+            if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
+                g.record.outcome = BuildingOutcome::BlockedBySlope;
+                g.cells.clear();
+                return false;
+            }
+        }
+        GeneratedBuilding& out = g.generated;
+        out.tile = t;
+        outerRing(target, out.outline);
+        if (out.outline.size() < 3) {
+            g.cells.clear();
+            return false;
+        }
+        const Feature& f = *target.feature;
+        out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
+        if (out.roofShape.empty()) out.roofShape = "flat";
+        const double storey = mRule.storeyHeightMetres;
+        double roof = 0.0;
+        if (const auto h = f.metresTag("roof:height"); h && *h > 0.0) {
+            roof = *h;
+        } else if (const auto levels = numberTag(f, "roof:levels"); levels > 0.0) {
+            roof = levels * storey;
+        } else if (out.roofShape != "flat") {
+            // Untagged pitched roofs rise about 30° over half the shorter side, at most two storeys.
+            roof = std::min(0.58 * std::min(target.box.halfExtents.x, target.box.halfExtents.y), 2.0 * storey);
+        }
+        double wall = mRule.wallHeightMetres;
+        if (const auto h = f.metresTag("height"); h && *h > 0.0) {
+            wall = *h - roof;  // OSM's height is to the top of the roof
+        } else if (const auto levels = numberTag(f, "building:levels"); levels > 0.0) {
+            wall = levels * storey;
+        }
+        wall = std::max(wall, std::min(1.0, mRule.wallHeightMetres));
+        out.wallHeight = static_cast<float>(wall);
+        out.roofHeight = static_cast<float>(roof);
+        out.base = range.first == range.first ? static_cast<float>(double(range.first) - mCtx.originHeight) : 0.0f;
+        if (!checkGeneratedBuilding(out)) {
+            // A mapped ring may touch itself (a pinched courtyard, a node used twice: Monaco's
+            // w62664330); the exporters draw simple rings only, so such a building is drawn on
+            // its convex hull. Its cells, and so placement and collision, stay the footprint's.
+            std::vector<Vec2> hull;
+            convexHull(out.outline, hull);
+            out.outline = std::move(hull);
+            if (!checkGeneratedBuilding(out)) {
+                g.cells.clear();
+                return false;
+            }
+        }
+        g.record.groundMin = range.first;
+        g.record.groundMax = range.second;
+        g.record.outcome = BuildingOutcome::Generated;
+        return true;
+    }
+
+    /// The footprint's outer ring in ground metres, counter-clockwise, not closed, without
+    /// repeated points: of its rings the one enclosing the largest area (holes lie inside it).
+    void outerRing(const Target& target, std::vector<Vec2>& out) const {
+        out.clear();
+        const std::span<const Vec2> cells = mCtx.index->cells(target.entry);
+        const std::span<const std::uint32_t> ends = mCtx.index->partEnds(target.entry);
+        double best = 0.0;
+        std::uint32_t bestBegin = 0, bestEnd = 0, begin = 0;
+        for (const std::uint32_t end : ends) {
+            double area = 0.0;
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 a = cells[i], c = cells[i + 1 < end ? i + 1 : begin];
+                area += cross(a, c);
+            }
+            if (std::abs(area) > best) {
+                best = std::abs(area);
+                bestBegin = begin;
+                bestEnd = end;
+            }
+            begin = end;
+        }
+        for (std::uint32_t i = bestBegin; i < bestEnd; ++i) {
+            const Vec2 p = mCtx.frame.cellToGround(cells[i]);
+            if (!out.empty() && out.back().x == p.x && out.back().y == p.y) continue;
+            out.push_back(p);
+        }
+        while (out.size() > 1 && out.front().x == out.back().x && out.front().y == out.back().y) out.pop_back();
+        double signedArea = 0.0;
+        for (std::size_t i = 0; i < out.size(); ++i) signedArea += cross(out[i], out[(i + 1) % out.size()]);
+        if (signedArea < 0.0) std::reverse(out.begin(), out.end());
+    }
+
+    /// A tag read as a positive number; 0 when absent or not a number.
+    static double numberTag(const Feature& f, std::string_view key) {
+        const auto text = f.tag(key);
+        if (!text) return 0.0;
+        double n = 0.0;
+        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+        return ec == std::errc{} && end == text->data() + text->size() && std::isfinite(n) && n > 0.0 ? n : 0.0;
+    }
+
+    /// A model's instance in a pose: on the pose's centre, turned with it, its height from the
+    /// tags when the rule says so (else the mean of its ground scales).
+    Instance placement(const OrientedBox& pose, const ModelFit& fit, const AssetInfo& a, const Feature& f) const {
         Instance in;
-        in.position = groundToScene(target.box.centre, 0.0);
-        in.yaw = static_cast<float>(target.box.angle + (fit.turned ? std::numbers::pi / 2 : 0.0));
-        double heightScale = fit.scale;
+        in.position = groundToScene(pose.centre, 0.0);
+        in.yaw = static_cast<float>(pose.angle + (fit.turned ? std::numbers::pi / 2 : 0.0));
+        double heightScale = std::sqrt(fit.scale * fit.depthScale);
         if (mRule.height == HeightSource::Tags && a.height > 0.0) {
             const double h = taggedHeight(f, mRule.storeyHeightMetres);
             if (std::isfinite(h)) heightScale = h / a.height;
         }
-        in.scale = {static_cast<float>(fit.scale), static_cast<float>(heightScale), static_cast<float>(fit.scale)};
+        in.scale = {static_cast<float>(fit.scale), static_cast<float>(heightScale), static_cast<float>(fit.depthScale)};
         return in;
     }
 
     /// A reused tile's buildings go back into the occupancy, for the phases after it.
-    void remark(const TileId& t, const TileBuildings& cached, Scratch& s) {
-        const CellRegion region = CellRegion::around(t);
-        for (const PlacedBuilding& b : cached.buildings) {
-            if (b.record.outcome != BuildingOutcome::Placed) continue;
-            if (footprintSpans(b.footprintCells, region, s.spans)) mOccupancy->mark(s.spans);
-        }
+    void remark(const TileId&, const TileBuildings& cached, Scratch&) {
+        for (const PlacedBuilding& b : cached.buildings) mOccupancy->mark(b.cells);
     }
+
+    /// Poses one footprint may try for its first model, and again for the further ones: enough for
+    /// every model at every offset in all but the most irregular footprints, which fall back.
+    static constexpr int kPoseBudget = 250;
+    static constexpr int kLookBudget = 4000;
+    /// The share of a footprint's cells that must be taken for its generated building to be blocked.
+    static constexpr double kGenerateBlockedShare = 0.5;
+    /// Pose offsets each way from the box's centre (findPose).
+    static constexpr int kSteps = 6;
+    /// Cells around a footprint's bounds its window holds: the boundary spill a pose may have.
+    static constexpr int kWindowPadCells = 4;
+    /// The first model is tried at its fits' full size, then smaller by this factor per step.
+    static constexpr double kShrinkFactor = 0.9;
+    static constexpr int kShrinkSteps = 3;
 
     const PassRule& mPass;
     const BuildingPassRule& mRule;
@@ -403,10 +785,12 @@ private:
     std::span<const AssetInfo> mAssets;
     ModelChoice mModels;
     ModelMatcher mMatcher;
+    ModelMatcher mShrinkMatcher;  ///< the shrink fallback's: scales below the rule's range
     std::uint64_t mPassKey;
     std::uint64_t mRuleKey;
     std::vector<Scratch> mScratch;  ///< per worker
     Blocking mBlocking;
+    Blocking mKeepOff;
     std::vector<Target> mTargets;
     std::unordered_map<TileId, std::vector<std::uint32_t>> mOwned;  ///< per baked tile: its targets, in order
     std::unordered_map<TileId, std::size_t> mOrderIndex;            ///< a baked tile's place in ctx.order

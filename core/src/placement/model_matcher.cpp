@@ -25,11 +25,17 @@ void ModelMatcher::fits(double boxWidth, double boxDepth, std::span<const int> a
         for (const bool turned : {false, true}) {
             const double mw = turned ? f.depth : f.width;  // along the box's width
             const double md = turned ? f.width : f.depth;  // along the box's depth
-            const double largest = std::min(availW / mw, availD / md);
-            if (largest < mOptions.minScale) continue;
-            const double scale = std::min(largest, mOptions.maxScale);
-            const double leftover = std::max(0.0, boxArea - scale * scale * f.width * f.depth);
-            out.push_back({index, turned, scale, leftover});
+            // Each axis as far as the box and maxScale allow, then the larger one brought within
+            // `stretch` of the smaller.
+            double sw = std::min(availW / mw, mOptions.maxScale);
+            double sd = std::min(availD / md, mOptions.maxScale);
+            const double ratio = 1.0 + std::max(0.0, mOptions.stretch);
+            sw = std::min(sw, sd * ratio);
+            sd = std::min(sd, sw * ratio);
+            if (std::min(sw, sd) < mOptions.minScale) continue;
+            const double leftover = std::max(0.0, boxArea - sw * mw * sd * md);
+            // The model's own axes: turned, its width runs along the box's depth.
+            out.push_back({index, turned, turned ? sd : sw, turned ? sw : sd, leftover});
         }
     }
     // Stable: equal leftovers keep the assets' order, unturned first.

@@ -185,11 +185,18 @@ struct PlinthItem {
     Plinth plinth;
 };
 
+/// A generated building with its footprint's id, until the ids are numbered.
+struct GeneratedItem {
+    const std::string* featureId = nullptr;
+    GeneratedBuilding building;
+};
+
 /// What the passes' results hand to the scene, in pass order, then tile order.
 struct Gathered {
     std::vector<Item> items;
     std::vector<Record> records;
     std::vector<PlinthItem> plinths;
+    std::vector<GeneratedItem> generated;
     double requestedTotal = 0.0;  ///< vegetation instances asked for, summed in this order
 };
 
@@ -201,11 +208,16 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
     };
     for (const PlacedBuilding& b : r.buildings) {
         out.records.push_back({b.featureId, b.record});
+        if (b.record.outcome == BuildingOutcome::Generated) out.generated.push_back({&b.featureId, b.generated});
         if (b.record.outcome != BuildingOutcome::Placed) continue;
-        // A building's instance goes in the block holding its box's centre.
+        // A building's instances (its first model and its parts) go in the block holding its box's
+        // centre.
         const Vec2 cell = frame.groundToCell(b.record.target.centre);
-        out.items.push_back({t, local(cell.x, t.x) / blockCells, local(cell.y, t.y) / blockCells, b.record.asset,
-                             b.record.placement, &b.featureId});
+        const int bx = local(cell.x, t.x) / blockCells, by = local(cell.y, t.y) / blockCells;
+        out.items.push_back({t, bx, by, b.record.asset, b.record.placement, &b.featureId});
+        for (const BuildingPart& part : b.record.parts) {
+            out.items.push_back({t, bx, by, part.asset, part.placement, &b.featureId});
+        }
         // On terrain, ground that rises under the footprint gets a plinth up to its highest.
         if (ctx.terrain && b.record.hasGround() && b.record.groundMax > b.record.groundMin) {
             Plinth p;
@@ -240,6 +252,7 @@ std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered&
     for (const Item& i : g.items) used.push_back(i.asset);
     for (const Record& r : g.records) {
         if (r.record.asset >= 0) used.push_back(r.record.asset);
+        for (const BuildingPart& p : r.record.parts) used.push_back(p.asset);
     }
     std::sort(used.begin(), used.end());
     used.erase(std::unique(used.begin(), used.end()), used.end());
@@ -266,6 +279,10 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
         r.record.source = it->second;
         r.record.placement.source = it->second;
         if (r.record.asset >= 0) r.record.asset = sceneAsset.at(r.record.asset);
+        for (BuildingPart& p : r.record.parts) {
+            p.asset = sceneAsset.at(p.asset);
+            p.placement.source = it->second;
+        }
         switch (r.record.outcome) {
             case BuildingOutcome::Placed:
                 ++scene.statistics.buildingsPlaced;
@@ -292,6 +309,14 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
     std::sort(scene.plinths.begin(), scene.plinths.end(), [](const Plinth& a, const Plinth& b) {
         return a.tile != b.tile ? northToSouth(a.tile, b.tile) : a.source < b.source;
     });
+    for (GeneratedItem& item : g.generated) {
+        item.building.source = sourceOf.at(*item.featureId);
+        scene.generated.push_back(std::move(item.building));
+    }
+    std::sort(scene.generated.begin(), scene.generated.end(),
+              [](const GeneratedBuilding& a, const GeneratedBuilding& b) {
+                  return a.tile != b.tile ? northToSouth(a.tile, b.tile) : a.source < b.source;
+              });
     for (Item& i : g.items) {
         i.asset = sceneAsset.at(i.asset);
         // Building instances name their footprint as their source.
@@ -417,6 +442,47 @@ void heightRange(const LayerSource& layers, std::span<const TileId> tiles, int t
     if (lo <= hi) {
         st.minHeight = lo;
         st.maxHeight = hi;
+    }
+}
+
+/// The footprint figures of the statistics: per scene tile (in parallel; integer sums do not
+/// depend on the order) the cells of the building passes' footprint layers, of placed_buildings,
+/// and of both and of the latter alone.
+void footprintFigures(const LayerSource& layers, const PlacementRules& rules, std::span<const TileId> tiles,
+                      int threads, SceneStatistics& st) {
+    std::vector<int> footprintLayers;
+    for (const PassRule& p : rules.passes()) {
+        if (p.kind != PassKind::Buildings) continue;
+        const int id = layers.layerId(p.buildings.layer);
+        if (id >= 0) footprintLayers.push_back(id);
+    }
+    const int placedLayer = layers.layerId(kPlacedBuildingsLayer);
+    struct Figures {
+        std::uint64_t footprint = 0, covered = 0, placed = 0, outside = 0;
+    };
+    std::vector<Figures> perTile(tiles.size());
+    detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
+        const BitTile* placed = placedLayer >= 0 ? layers.tile(tiles[i], placedLayer) : nullptr;
+        Figures& f = perTile[i];
+        for (int row = 0; row < kTileCells; ++row) {
+            for (int w = 0; w < BitTile::kWordsPerRow; ++w) {
+                std::uint64_t foot = 0;
+                for (const int l : footprintLayers) {
+                    if (const BitTile* b = layers.tile(tiles[i], l)) foot |= b->row(row)[w];
+                }
+                const std::uint64_t p = placed ? placed->row(row)[w] : 0;
+                f.footprint += static_cast<std::uint64_t>(std::popcount(foot));
+                f.covered += static_cast<std::uint64_t>(std::popcount(foot & p));
+                f.placed += static_cast<std::uint64_t>(std::popcount(p));
+                f.outside += static_cast<std::uint64_t>(std::popcount(p & ~foot));
+            }
+        }
+    });
+    for (const Figures& f : perTile) {
+        st.footprintCells += f.footprint;
+        st.footprintCellsCovered += f.covered;
+        st.placedCells += f.placed;
+        st.placedCellsOutside += f.outside;
     }
 }
 
@@ -632,6 +698,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);
     if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, ctx.threads, scene.statistics);
+    footprintFigures(*mBaker.mLayers, mBaker.mRules, scene.tiles, ctx.threads, scene.statistics);
     return scene;
 }
 

@@ -70,9 +70,9 @@ TEST(BuildingPass, NoTwoPlacedFootprintsOverlapInTheWorstCases) {
     EXPECT_GT(scene.statistics.buildingsBlocked, 10u) << "the cluster overlaps itself";
     // Each footprint has exactly one record.
     EXPECT_EQ(scene.buildings.size(), 11u + 150u);
-    EXPECT_EQ(
-        scene.statistics.buildingsPlaced + scene.statistics.buildingsBlocked + scene.statistics.buildingsUnmatched,
-        scene.buildings.size());
+    EXPECT_EQ(scene.statistics.buildingsPlaced + scene.statistics.buildingsBlocked +
+                  scene.statistics.buildingsUnmatched + scene.statistics.buildingsGenerated,
+              scene.buildings.size());
 }
 
 TEST(BuildingPass, TouchingFootprintsBothGetModels) {
@@ -89,7 +89,7 @@ TEST(BuildingPass, OutcomesAreReportedForTinyBlockedAndDuplicateFootprints) {
     const Scene scene =
         bakeOnce(*input, testCatalogue(), parsePasses(*input, syntheticRules(defaultSyntheticPasses())));
     ASSERT_NE(recordOf(scene, "tiny"), nullptr);
-    EXPECT_EQ(recordOf(scene, "tiny")->outcome, BuildingOutcome::NoModelFits);
+    EXPECT_EQ(recordOf(scene, "tiny")->outcome, BuildingOutcome::Generated) << "no model fits: the fallback";
     EXPECT_EQ(recordOf(scene, "tiny")->asset, -1);
     EXPECT_EQ(recordOf(scene, "in_water")->outcome, BuildingOutcome::Blocked) << "blocked_by: water";
     const BuildingOutcome a = recordOf(scene, "dup_a")->outcome, b = recordOf(scene, "dup_b")->outcome;
@@ -228,7 +228,8 @@ TEST(BuildingPass, AFitReachingBeyondTheNeighbourTilesIsNotPlacedAndIsReported) 
     SyntheticMap m(3, 3);
     m.rectangle("giant", kHouse, {0, 0}, 750, 750);
     const std::string passes =
-        "passes:\n  - {name: buildings, type: buildings, scale: 60, margin: 0, filters: [{any_tags: [tower]}]}\n";
+        "passes:\n  - {name: buildings, type: buildings, scale: 60, margin: 0, fallback: none, "
+        "filters: [{any_tags: [tower]}]}\n";
     const auto input = m.build(syntheticRules(passes));
     const AssetCatalogue catalogue = testCatalogue();
     SceneBaker baker(input->index, input->store, catalogue);

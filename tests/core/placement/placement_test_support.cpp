@@ -263,14 +263,19 @@ std::vector<std::string> overlappingBuildings(const Scene& scene, const AssetCat
     std::vector<Placed> placed;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
-        const AssetInfo* a = catalogue.find(scene.assets.at(static_cast<std::size_t>(b.asset)));
-        EXPECT_NE(a, nullptr);
-        if (!a) continue;
-        Placed p;
-        p.corners = placedFootprint(b.placement, *a);
-        for (const Vec2 c : p.corners) p.bounds.extend(c);
-        p.name = scene.sources.at(b.source) + " (" + a->id + ")";
-        placed.push_back(std::move(p));
+        // The first model and the footprint's further ones alike.
+        std::vector<BuildingPart> models{{b.asset, b.placement}};
+        models.insert(models.end(), b.parts.begin(), b.parts.end());
+        for (const BuildingPart& m : models) {
+            const AssetInfo* a = catalogue.find(scene.assets.at(static_cast<std::size_t>(m.asset)));
+            EXPECT_NE(a, nullptr);
+            if (!a) continue;
+            Placed p;
+            p.corners = placedFootprint(m.placement, *a);
+            for (const Vec2 c : p.corners) p.bounds.extend(c);
+            p.name = scene.sources.at(b.source) + " (" + a->id + ")";
+            placed.push_back(std::move(p));
+        }
     }
     // Sweep along x so the check stays fast on thousands of buildings.
     std::sort(placed.begin(), placed.end(),

@@ -104,6 +104,13 @@ QVariant TileListModel::data(const QModelIndex& index, int role) const {
         for (std::size_t l = 0; l < rows.size(); ++l) {
             tip += QString("\n%1: %2 %").arg(rows[l].name).arg(f[l] * 100.0, 0, 'f', 1);
         }
+        if (const core::pipeline::TileTally* tally = mDocument->tileTally(tile)) {
+            tip += QString("\nbuildings: %1 placed, %2 generated, %3 blocked, %4 with no model that fits")
+                       .arg(tally->buildingsPlaced)
+                       .arg(tally->buildingsGenerated)
+                       .arg(tally->buildingsBlocked)
+                       .arg(tally->buildingsUnmatched);
+        }
         return tip;
     }
     if (role != Qt::DisplayRole && role != Qt::DecorationRole && role != Qt::AccessibleTextRole) return {};

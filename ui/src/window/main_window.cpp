@@ -326,10 +326,14 @@ void MainWindow::updateSceneLabel() {
         return;
     }
     const auto& s = scene->statistics;
-    mSceneLabel->setText(tr("%1 tiles · %2 buildings placed, %3 blocked · %4 plants · %5 ms")
+    const double covered = s.footprintCells > 0 ? 100.0 * double(s.footprintCellsCovered) / double(s.footprintCells) : 0.0;
+    mSceneLabel->setText(tr("%1 tiles · %2 buildings placed, %3 generated, %4 blocked · %5 % of footprints covered · "
+                            "%6 plants · %7 ms")
                              .arg(scene->tiles.size())
                              .arg(s.buildingsPlaced)
+                             .arg(s.buildingsGenerated)
                              .arg(s.buildingsBlocked)
+                             .arg(covered, 0, 'f', 1)
                              .arg(s.vegetationInstances)
                              .arg(mDocument->bakeReport().milliseconds, 0, 'f', 0));
 }

@@ -51,7 +51,8 @@ struct BakeTotals {
     std::uint64_t seed = 0;
     LonLat origin;
     std::vector<placement::PassReport> passes;  ///< tiles run and time summed over the batches
-    std::size_t placed = 0, blocked = 0, unmatched = 0, blockedBySlope = 0;
+    std::size_t placed = 0, blocked = 0, unmatched = 0, blockedBySlope = 0, generated = 0;
+    std::uint64_t footprintCells = 0, footprintCellsCovered = 0, placedCells = 0, placedCellsOutside = 0;
     std::uint64_t cellsWithHeight = 0, steepCells = 0;
     bool terrain = false;
     double originHeight = 0.0;
@@ -82,6 +83,11 @@ struct BakeTotals {
         placed += s.buildingsPlaced;
         blocked += s.buildingsBlocked;
         unmatched += s.buildingsUnmatched;
+        generated += s.buildingsGenerated;
+        footprintCells += s.footprintCells;
+        footprintCellsCovered += s.footprintCellsCovered;
+        placedCells += s.placedCells;
+        placedCellsOutside += s.placedCellsOutside;
         blockedBySlope += s.buildingsBlockedBySlope;
         cellsWithHeight += s.cellsWithHeight;
         steepCells += s.steepCells;
@@ -399,10 +405,16 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
                                       : std::string("none"))
             << " of the cells steeper than " << fixed(SceneStatistics::kSteepDegrees, 0) << "°\n";
     }
-    out << "buildings: " << s.placed << " placed, " << s.blocked << " blocked, " << s.unmatched
-        << " with no model that fits";
+    out << "buildings: " << s.placed << " placed, " << s.generated << " generated, " << s.blocked << " blocked, "
+        << s.unmatched << " with no model that fits";
     if (s.terrain) out << ", " << s.blockedBySlope << " blocked by slope";
     out << "\n";
+    const auto share = [](std::uint64_t part, std::uint64_t whole) {
+        return fixed(whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0, 1);
+    };
+    out << "footprints: " << s.footprintCellsCovered << " of " << s.footprintCells << " cells covered ("
+        << share(s.footprintCellsCovered, s.footprintCells) << " %); " << s.placedCellsOutside << " of "
+        << s.placedCells << " placed cells outside them (" << share(s.placedCellsOutside, s.placedCells) << " %)\n";
     out << "instances: " << s.instances << " in " << s.blocks << " blocks of " << command.blockCells << "×"
         << command.blockCells << " cells\n";
     for (const auto& [asset, n] : s.perAsset) {

@@ -1,18 +1,35 @@
 #pragma once
-/// BuildingPass: prefab models fitted into real building footprints, never overlapping.
+/// BuildingPass: prefab models fitted into real building footprints, never overlapping, and a
+/// building made for every footprint no prefab fills.
 ///
 /// For each footprint of the pass's layer: its target box (minimum-area oriented, or
-/// axis-aligned) in ground metres; the models that fit it (ModelMatcher, filtered by the rules'
-/// tag filters), tightest first with a seeded pick among near-equal fits; then for each fit in
-/// turn, its placed footprint rasterized conservatively and checked row by row against the
-/// occupancy (buildings placed so far, plus the rules' blocked_by mask): the first clear one is
-/// placed and ORed in. Each building ends placed, "no model fits" or "blocked".
+/// axis-aligned) in ground metres, and its own cells (centre rule, as the building layer draws
+/// them) in a small window of bit rows around it (footprint_window_p.h), with what is taken
+/// there (placed buildings, blocked_by) and what is kept off (keep_off: roads, water, other
+/// footprints in the default rules). The models that fit the box (ModelMatcher, filtered by the
+/// rules' tag filters; width and depth scaled up to `stretch` apart) are tried tightest first
+/// with a seeded pick among near-equal fits, at full size and a few steps smaller, then every
+/// model at its natural size, largest first. Each is tried at poses from the box's centre
+/// outwards; a pose is the model's rectangle rasterized conservatively (rotated as placed), and
+/// it is taken only when the AND scan finds none of its cells taken, at most `tolerance` of them
+/// outside the footprint's cells and none of those kept off. After the first model, the
+/// footprint's still-free cells take further models, largest first, as they are or turned 90°,
+/// up to `max_models` (the seed method's ¶120). When no prefab found a pose, or the prefabs
+/// cover less than `min_fill` of the footprint's cells, the `fallback` decides: generate (a
+/// GeneratedBuilding on the footprint's outer ring and free cells, heights from `height`,
+/// `building:levels`, `roof:*` or `wall_height`), shrink (the best prefab below the scale range)
+/// or none. Each building ends placed, generated, "no model fits" or "blocked".
+///
+/// The search is bounded per footprint (a fixed number of poses looked at and tested, the same
+/// whatever the threads), so a huge irregular footprint costs no more than a few ordinary ones.
 ///
 /// On terrain (PassContext::terrain): a clear fit also reads the heights at every corner of
 /// every cell its footprint covers. When they differ by more than the rule's max_ground_step the
 /// fit is skipped; a building whose clear fits were all skipped so is "blocked: slope". A placed
 /// building stands at the lowest of those heights (its record keeps the lowest and highest) and
-/// the scene draws a plinth up to the highest.
+/// the scene draws a plinth up to the highest under its first model (further models stand on
+/// the lowest ground under their own cells). A generated building stands on the lowest ground
+/// under its cells.
 ///
 /// Across tiles: a building belongs to the tile holding its box's centre and its footprint may
 /// reach that tile's eight neighbours (a fit reaching farther is skipped, with a warning). Tiles
@@ -33,6 +50,7 @@
 #include <vector>
 
 #include "terrabit/core/map/feature.h"
+#include "terrabit/core/placement/occupancy_map.h"
 #include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/scene/scene.h"
 
@@ -41,14 +59,18 @@ namespace terrabit::core::placement {
 /// One footprint and what became of it.
 struct PlacedBuilding {
     std::string featureId;  ///< the footprint's feature id
-    /// The outcome. `asset` is a catalogue index (not yet a Scene index) and `source` is unset:
-    /// the baker numbers both when it assembles the scene.
+    /// The outcome. `asset` (and each part's) is a catalogue index (not yet a Scene index) and
+    /// `source` is unset: the baker numbers both when it assembles the scene.
     BuildingRecord record;
-    /// The placed footprint rectangle in global cells (corners in order); zero unless placed.
-    std::array<Vec2, 4> footprintCells{};
-    /// The placed model's footprint rectangle, ground metres (the target box at the model's
-    /// scaled size); unset unless placed.
+    /// The first placed model's footprint rectangle, ground metres (the target box's frame at the
+    /// model's scaled size, where it stands); unset unless placed.
     OrientedBox placedBox;
+    /// When generated: the building made for the footprint (its source unset until the baker
+    /// numbers it).
+    GeneratedBuilding generated;
+    /// Every cell the building took (its models' conservative cells, or a generated building's
+    /// footprint cells), global cells: what a reused tile marks again.
+    std::vector<CellSpan> cells;
 };
 
 /// The footprints one tile owns, in the order they were tried, and what the tile had to say.

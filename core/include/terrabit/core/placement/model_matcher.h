@@ -1,8 +1,9 @@
 #pragma once
 /// ModelMatcher: which prefab models fit a building's target box, tightest first.
 ///
-/// A model fits when its footprint, uniformly scaled by some s in [minScale, maxScale], lies
-/// inside the box shrunk by the margin on every side — as it is (its width along the box's width)
+/// A model fits when its footprint, scaled by some s in [minScale, maxScale] (its width and
+/// depth by factors at most `stretch` apart), lies inside the box shrunk by the margin on every
+/// side — as it is (its width along the box's width)
 /// or turned 90° (its width along the box's depth). Each fitting pose is scaled up as far as the
 /// box and maxScale allow. The fit's leftover is the box's area minus the scaled footprint's:
 /// the tightest fit leaves the least.
@@ -23,13 +24,17 @@ struct FitOptions {
     /// Fits whose leftover exceeds the best one's by at most this fraction of the box's area are
     /// "near-equal" and chosen among by a seeded, weighted draw; 0 always takes the tightest.
     double variety = 0.0;
+    /// How far apart a model's width and depth scales may be: their ratio stays within
+    /// [1 / (1 + stretch), 1 + stretch]; 0 scales uniformly.
+    double stretch = 0.0;
 };
 
 /// One way a model fits a box.
 struct ModelFit {
     int asset = -1;         ///< index into the catalogue's assets()
     bool turned = false;    ///< turned 90°: the model's width (+X) runs along the box's depth
-    double scale = 1.0;     ///< uniform ground scale, minScale..maxScale
+    double scale = 1.0;       ///< ground scale of the model's width (+X), minScale..maxScale
+    double depthScale = 1.0;  ///< ground scale of the model's depth (+Z); equal to `scale` without stretch
     double leftover = 0.0;  ///< box area minus the scaled footprint's area, square metres (>= 0)
 };
 

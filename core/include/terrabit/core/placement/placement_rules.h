@@ -81,6 +81,13 @@ enum class TargetBoxKind : std::uint8_t {
     AxisAligned,  ///< the footprint's axis-aligned box (east-west, north-south)
 };
 
+/// What a footprint that no prefab fills gets (BuildingPassRule::fallback).
+enum class FallbackKind : std::uint8_t {
+    Generate,  ///< a building made for the footprint itself (Scene::generated)
+    Shrink,    ///< the best prefab, scaled below the scale range's minimum
+    None,      ///< nothing: the footprint stays empty ("no model fits", "blocked")
+};
+
 enum class HeightSource : std::uint8_t {
     Tags,   ///< the building's height tag, or building:levels × storey height; else the model's
     Model,  ///< the model's own height (times its ground scale)
@@ -104,6 +111,21 @@ struct BuildingPassRule {
     /// With terrain: the largest height difference of the ground under a placed footprint,
     /// metres; a building whose every clear fit stands on more is `blocked: slope`.
     double maxGroundStepMetres = 8.0;
+    /// Share of a model's cells that may lie outside its footprint's cells, 0..1 (the boundary).
+    double tolerance = 0.03;
+    /// Expression of the cells outside its own footprint that no model may touch ("none":
+    /// nothing beyond blocked_by); the default rules keep models off roads, water and other
+    /// footprints.
+    std::string keepOff = "none";
+    /// Most prefabs placed in one footprint: the first, then more in its still-free cells (a
+    /// count; a fraction is rounded down).
+    double maxModels = 4.0;
+    /// Share of its footprint's cells the prefabs placed in it must cover, 0..1; below it the
+    /// `generate` fallback takes the footprint instead.
+    double minFill = 0.0;
+    FallbackKind fallback = FallbackKind::Generate;
+    /// Wall height of a generated building whose tags give none, metres.
+    double wallHeightMetres = 6.0;
     std::vector<ModelFilterRule> filters;  ///< the first whose `when` holds applies; none: any model
 };
 

@@ -91,6 +91,14 @@ struct OrientedBox {
     double angle = 0.0;  ///< radians, counter-clockwise from east to the box's width axis
 };
 
+/// A further prefab in a footprint that already holds one (the seed method's ¶120: where a box
+/// holds a building, the area still free may take another).
+struct BuildingPart {
+    int asset = -1;      ///< the model (index into Scene::assets)
+    Instance placement;  ///< where it stands; its source is the footprint's
+    friend bool operator==(const BuildingPart&, const BuildingPart&) = default;
+};
+
 /// One building footprint and its outcome.
 struct BuildingRecord {
     std::uint32_t source = Instance::kNoSource;  ///< index into Scene::sources
@@ -99,6 +107,9 @@ struct BuildingRecord {
     BuildingOutcome outcome = BuildingOutcome::NoModelFits;
     int asset = -1;      ///< the placed model (index into Scene::assets), -1 when none
     Instance placement;  ///< where it was placed (valid when outcome == Placed)
+    /// When placed: the footprint's further prefabs after the first (`asset`, `placement`), in
+    /// the order they were placed; empty otherwise.
+    std::vector<BuildingPart> parts;
     /// With terrain, when placed: the lowest and highest terrain height under the placed
     /// footprint's cells (every corner of every cell it touches), metres above the DEM's datum.
     /// The instance stands at groundMin (y = groundMin − Scene::originHeight) and its plinth
@@ -185,6 +196,13 @@ struct SceneStatistics {
     std::size_t buildingsBlocked = 0;
     std::size_t buildingsUnmatched = 0;
     std::size_t buildingsGenerated = 0;  ///< footprints given a GeneratedBuilding (counted in none of the above)
+    /// Over the scene tiles, in cells: those of the building passes' footprint layers, those of
+    /// them under a placed or generated building (placed_buildings), every placed cell, and the
+    /// placed cells outside every footprint (spill onto yards, streets, water).
+    std::uint64_t footprintCells = 0;
+    std::uint64_t footprintCellsCovered = 0;
+    std::uint64_t placedCells = 0;
+    std::uint64_t placedCellsOutside = 0;
     std::vector<std::size_t> instancesPerAsset;  ///< indexed like Scene::assets
     std::size_t vegetationCellsRequested = 0;    ///< cells the vegetation mask allowed
     std::size_t vegetationInstances = 0;         ///< trees, bushes and grass placed

@@ -7,13 +7,17 @@
 /// Shape (a JSON object; one array element per line for "buildings" and "instances"):
 ///
 ///     assets        [catalogue id, …] as Scene::assets
-///     buildings     [{asset (id or null), ground [min, max] (with terrain, when placed on
-///                     heights: metres above the DEM's datum under the footprint's cells),
-///                     outcome ("placed", "no model fits", "blocked", "blocked: slope"),
+///     buildings     [{asset (id or null), generated (when generated: {base (scene y, metres),
+///                     outline [[east, north], …] (ground metres, counter-clockwise, not closed),
+///                     roofHeight, roofShape, wallHeight (metres)}), ground [min, max] (with
+///                     terrain, when placed or generated on heights: metres above the DEM's datum
+///                     under the footprint's cells), outcome ("placed", "generated", "no model
+///                     fits", "blocked", "blocked: slope"), parts (when the footprint holds more
+///                     than one prefab: [{asset, transform [16]}, …] after the first),
 ///                     source (feature id or null), target {angle (radians ccw from east),
 ///                     centre [east, north] (ground metres), halfExtents [width/2, depth/2]
-///                     (metres)}, tile (quadkey), transform (16 numbers, column-major, or
-///                     null unless placed)}, …]
+///                     (metres)}, tile (quadkey), transform (16 numbers, column-major, of the
+///                     first prefab, or null unless placed)}, …]
 ///     format        "terrabit-manifest"
 ///     frame         {axes, origin {lat, lon} (degrees), originHeight (with terrain only: metres
 ///                    above the DEM's datum that y = 0 stands for), zoom, metresPerCell}
@@ -21,7 +25,9 @@
 ///     instances     [{asset, block [x, y], source (or null), tile, transform [16]}, …]
 ///     rulesSha256   64 hex digits of the rules document given
 ///     seed          the scene seed (an unsigned 64-bit integer)
-///     statistics    {buildingsBlocked, buildingsPlaced, buildingsUnmatched, instancesPerAsset
+///     statistics    {buildingsBlocked, buildingsGenerated, buildingsPlaced, buildingsUnmatched,
+///                    footprintCells, footprintCellsCovered, footprintCoverage, placedCells,
+///                    placedCellsOutside, placedOutsideShare, instancesPerAsset
 ///                    {id: count}, requestedDensity, achievedDensity, vegetationCellsRequested,
 ///                    vegetationInstances; with terrain also buildingsBlockedBySlope, minHeight and
 ///                    maxHeight (metres above the DEM's datum, null when no height)}
@@ -76,6 +82,14 @@ struct ManifestStatistics {
     std::uint64_t buildingsPlaced = 0;
     std::uint64_t buildingsBlocked = 0;
     std::uint64_t buildingsUnmatched = 0;
+    std::uint64_t buildingsGenerated = 0;
+    /// Footprint figures (SceneStatistics), written with their shares "footprintCoverage"
+    /// (covered / footprint cells) and "placedOutsideShare" (outside / placed cells), null when
+    /// the whole is 0.
+    std::uint64_t footprintCells = 0;
+    std::uint64_t footprintCellsCovered = 0;
+    std::uint64_t placedCells = 0;
+    std::uint64_t placedCellsOutside = 0;
     std::map<std::string, std::uint64_t> instancesPerAsset;  ///< by asset id
     std::uint64_t vegetationCellsRequested = 0;
     std::uint64_t vegetationInstances = 0;

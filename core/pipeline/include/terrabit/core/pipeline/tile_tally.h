@@ -19,6 +19,7 @@ struct TileTally {
     int buildingsPlaced = 0;
     int buildingsBlocked = 0;    ///< by what is placed or blocks, or (on terrain) by slope
     int buildingsUnmatched = 0;  ///< no model fits the footprint
+    int buildingsGenerated = 0;  ///< no prefab fits: the fallback generated a building
     int trees = 0;               ///< placed instances of category "tree"
     int vegetation = 0;          ///< every placed plant (trees, bushes, grass, flowers)
 };

@@ -1,0 +1,381 @@
+// Buildings that fill their footprints (#19): synthetic footprints (an L, a U, a courtyard ring, a
+// 3 × 5 m garage, a 120 × 60 m hall, a sliver) each get what the rules say; on the bundled Monaco
+// every placed model lies within its footprint up to the tolerance and off every road and water
+// polygon the footprint does not cover (exact outlines through GEOS, up to one cell of
+// rasterization); and the coverage and spill figures, counted from the layers, meet the goals.
+
+#include <geos_c.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+
+#include "placement_test_support.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+using namespace core::placement;
+
+// -- GEOS in global cells ---------------------------------------------------------------------------
+
+GEOSContextHandle_t geos() {
+    static GEOSContextHandle_t ctx = GEOS_init_r();
+    return ctx;
+}
+
+struct GeomDeleter {
+    void operator()(GEOSGeometry* g) const {
+        if (g) GEOSGeom_destroy_r(geos(), g);
+    }
+};
+using Geom = std::unique_ptr<GEOSGeometry, GeomDeleter>;
+
+GEOSGeometry* ringOf(std::span<const Vec2> points) {
+    GEOSCoordSequence* seq = GEOSCoordSeq_create_r(geos(), static_cast<unsigned>(points.size() + 1), 2);
+    for (std::size_t i = 0; i <= points.size(); ++i) {
+        const Vec2 p = points[i % points.size()];
+        GEOSCoordSeq_setXY_r(geos(), seq, static_cast<unsigned>(i), p.x, p.y);
+    }
+    return GEOSGeom_createLinearRing_r(geos(), seq);
+}
+
+/// A polygon from rings (the first outer), made valid.
+Geom polygonOf(const std::vector<std::vector<Vec2>>& rings) {
+    GEOSGeometry* shell = ringOf(rings[0]);
+    std::vector<GEOSGeometry*> holes;
+    for (std::size_t r = 1; r < rings.size(); ++r) holes.push_back(ringOf(rings[r]));
+    Geom raw(GEOSGeom_createPolygon_r(geos(), shell, holes.data(), static_cast<unsigned>(holes.size())));
+    return Geom(GEOSMakeValid_r(geos(), raw.get()));
+}
+
+double areaOf(const GEOSGeometry* g) {
+    double a = 0.0;
+    GEOSArea_r(geos(), g, &a);
+    return a;
+}
+
+/// An index entry's shape in global cells: an area's rings as a polygon (even-odd rings are
+/// holes), a line buffered by its half width.
+Geom entryShape(const TileIndex& index, std::uint32_t e) {
+    const std::span<const Vec2> cells = index.cells(e);
+    const std::span<const std::uint32_t> ends = index.partEnds(e);
+    if (index.kind(e) == FeatureKind::Area) {
+        Geom all;
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : ends) {
+            if (end - begin >= 3) {
+                Geom ring = polygonOf({std::vector<Vec2>(cells.begin() + begin, cells.begin() + end)});
+                // Even-odd: a ring inside another is a hole, so XOR the rings.
+                all = all ? Geom(GEOSSymDifference_r(geos(), all.get(), ring.get())) : std::move(ring);
+            }
+            begin = end;
+        }
+        return all;
+    }
+    if (index.kind(e) == FeatureKind::Line) {
+        Geom all;
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : ends) {
+            GEOSCoordSequence* seq = GEOSCoordSeq_create_r(geos(), end - begin, 2);
+            for (std::uint32_t i = begin; i < end; ++i) GEOSCoordSeq_setXY_r(geos(), seq, i - begin, cells[i].x, cells[i].y);
+            Geom line(GEOSGeom_createLineString_r(geos(), seq));
+            Geom buffered(GEOSBuffer_r(geos(), line.get(), index.sizeCells(e), 8));
+            all = all ? Geom(GEOSUnion_r(geos(), all.get(), buffered.get())) : std::move(buffered);
+            begin = end;
+        }
+        return all;
+    }
+    return {};
+}
+
+/// A placed model's outline in global cells.
+Geom modelOutline(const Scene& scene, const Instance& in, const AssetInfo& a) {
+    std::vector<Vec2> corners;
+    for (const Vec2 c : placedFootprint(in, a)) corners.push_back(scene.frame.groundToCell(c));
+    return polygonOf({corners});
+}
+
+/// Every model (first and parts) of every placed footprint, with the footprint's feature id.
+struct PlacedModel {
+    std::string source;
+    Instance instance;
+    const AssetInfo* asset = nullptr;
+};
+std::vector<PlacedModel> placedModels(const Scene& scene, const AssetCatalogue& catalogue) {
+    std::vector<PlacedModel> out;
+    for (const BuildingRecord& b : scene.buildings) {
+        if (b.outcome != BuildingOutcome::Placed) continue;
+        out.push_back({scene.sources.at(b.source), b.placement,
+                       catalogue.find(scene.assets.at(static_cast<std::size_t>(b.asset)))});
+        for (const BuildingPart& p : b.parts) {
+            out.push_back({scene.sources.at(b.source), p.placement,
+                           catalogue.find(scene.assets.at(static_cast<std::size_t>(p.asset)))});
+        }
+    }
+    return out;
+}
+
+/// The outline checks of the issue, in cells: (1) a model lies within its footprint up to the
+/// tolerance (the share of its area) plus the boundary cells its conservative cells may cut
+/// (at most a cell's diagonal along its outline); (2) shrunk by a cell, it meets no road or water
+/// shape beyond a cell of its own footprint. Returns the failures.
+std::vector<std::string> outlineFailures(const Scene& scene, const AssetCatalogue& catalogue, const TileIndex& index,
+                                         double tolerance) {
+    std::unordered_map<std::string, std::uint32_t> footprintOf;
+    std::vector<std::uint32_t> streets;  // road and water entries
+    const ClassifiedMap& map = index.map();
+    const auto layerIs = [&](std::uint16_t l, std::string_view name) {
+        return map.layers[l].name == name || (map.layers[l].parent >= 0 &&
+                                              map.layers[static_cast<std::size_t>(map.layers[l].parent)].name == name);
+    };
+    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
+        const std::uint16_t l = map.entries[e].layer;
+        if (layerIs(l, "building")) footprintOf.emplace(map.entries[e].feature->id, e);
+        if ((layerIs(l, "road") || layerIs(l, "water")) && map.entries[e].feature->kind != FeatureKind::Point) {
+            streets.push_back(e);
+        }
+    }
+    std::vector<Geom> streetShapes;
+    std::vector<Box2> streetBounds;
+    for (const std::uint32_t e : streets) {
+        streetShapes.push_back(entryShape(index, e));
+        streetBounds.push_back(index.reach(e));
+    }
+    std::vector<std::string> out;
+    for (const PlacedModel& m : placedModels(scene, catalogue)) {
+        const Geom outline = modelOutline(scene, m.instance, *m.asset);
+        const auto it = footprintOf.find(m.source);
+        if (it == footprintOf.end()) {
+            out.push_back(m.source + ": no footprint");
+            continue;
+        }
+        const Geom footprint = entryShape(index, it->second);
+        const Geom spill(GEOSDifference_r(geos(), outline.get(), footprint.get()));
+        double perimeter = 0.0;
+        GEOSLength_r(geos(), outline.get(), &perimeter);
+        const double allowed = tolerance * areaOf(outline.get()) + std::sqrt(2.0) * perimeter;
+        if (areaOf(spill.get()) > allowed) {
+            out.push_back(m.source + " (" + m.asset->id + "): " + std::to_string(areaOf(spill.get())) +
+                          " cells outside its footprint, allowed " + std::to_string(allowed));
+        }
+        const Geom core(GEOSBuffer_r(geos(), outline.get(), -1.0, 8));
+        const Geom near(GEOSBuffer_r(geos(), footprint.get(), 1.0, 8));
+        Box2 bounds;
+        for (const Vec2 c : placedFootprint(m.instance, *m.asset)) bounds.extend(scene.frame.groundToCell(c));
+        for (std::size_t k = 0; k < streetShapes.size(); ++k) {
+            if (!streetShapes[k] || !streetBounds[k].intersects(bounds)) continue;
+            const Geom beyond(GEOSDifference_r(geos(), streetShapes[k].get(), near.get()));
+            if (GEOSIntersects_r(geos(), core.get(), beyond.get()) == 1) {
+                out.push_back(m.source + " (" + m.asset->id + ") stands on " + map.entries[streets[k]].feature->id);
+            }
+        }
+    }
+    return out;
+}
+
+// -- synthetic footprints -----------------------------------------------------------------------------
+
+const std::vector<Tag> kHouse{{"building", "yes"}};
+
+std::string fillPasses(const std::string& extra) {
+    return R"yaml(
+passes:
+  - name: buildings
+    type: buildings
+    layer: building
+    blocked_by: water
+    keep_off: road | water | building
+    tolerance: 0.03
+    margin: 0.2
+    scale: [0.8, 1.5]
+    stretch: 0.15
+    variety: 0
+    max_models: 4
+)yaml" + extra;
+}
+
+/// L, U, courtyard ring, garage, hall and sliver, far enough apart, with a street along the L.
+SyntheticMap fillShapes() {
+    SyntheticMap m;
+    const auto at = [](Vec2 o, std::vector<Vec2> ring) {
+        for (Vec2& p : ring) p = p + o;
+        return ring;
+    };
+    m.area("ell", kHouse, {at({-150, 20}, {{0, 0}, {30, 0}, {30, 12}, {12, 12}, {12, 30}, {0, 30}})});
+    m.line("street", {{"highway", "residential"}}, {{-160, 16}, {-100, 16}});
+    m.area("you", kHouse, {at({-80, 20}, {{0, 0}, {36, 0}, {36, 30}, {26, 30}, {26, 10}, {10, 10}, {10, 30}, {0, 30}})});
+    m.area("ring", kHouse,
+           {at({0, 20}, {{0, 0}, {40, 0}, {40, 40}, {0, 40}}), at({0, 20}, {{10, 10}, {10, 30}, {30, 30}, {30, 10}})});
+    m.rectangle("garage", {{"building", "garage"}, {"roof:shape", "gabled"}, {"building:levels", "1"}}, {80, 40}, 3,
+                5);
+    m.rectangle("hall", {{"building", "industrial"}}, {-60, -80}, 120, 60);
+    m.rectangle("sliver", kHouse, {90, -20}, 1.2, 25);
+    m.rectangle("wide", kHouse, {40, -20}, 11, 9.4);
+    return m;
+}
+
+const BuildingRecord& recordOf(const Scene& scene, std::string_view id) {
+    for (const BuildingRecord& b : scene.buildings) {
+        if (scene.sources.at(b.source) == id) return b;
+    }
+    ADD_FAILURE() << "no record of " << id;
+    static const BuildingRecord none;
+    return none;
+}
+
+const GeneratedBuilding* generatedOf(const Scene& scene, const BuildingRecord& b) {
+    for (const GeneratedBuilding& g : scene.generated) {
+        if (g.source == b.source) return &g;
+    }
+    return nullptr;
+}
+
+struct FillBake {
+    std::unique_ptr<BakeInput> input;
+    Scene scene;
+};
+
+FillBake bakeShapes(const std::string& extra) {
+    FillBake out;
+    const std::string rules = syntheticRules(fillPasses(extra));
+    out.input = fillShapes().build(rules);
+    out.scene = bakeOnce(*out.input, testCatalogue(), parsePasses(*out.input, rules));
+    return out;
+}
+
+TEST(BuildingFill, EveryShapeGetsAPrefabOrAGeneratedBuildingAndPrefabsStayInside) {
+    const FillBake b = bakeShapes("    min_fill: 0\n");
+    const AssetCatalogue catalogue = testCatalogue();
+    for (const char* id : {"ell", "you", "ring", "hall", "wide"}) {
+        EXPECT_EQ(recordOf(b.scene, id).outcome, BuildingOutcome::Placed) << id;
+    }
+    // The smallest model, 4 × 4 m at 0.8, is wider than the garage less its margins; the sliver
+    // takes nothing either.
+    EXPECT_EQ(recordOf(b.scene, "garage").outcome, BuildingOutcome::Generated);
+    EXPECT_EQ(recordOf(b.scene, "sliver").outcome, BuildingOutcome::Generated);
+    // The hall holds several prefabs: the first, then more in its free cells up to max_models.
+    EXPECT_EQ(recordOf(b.scene, "hall").parts.size(), 3u);
+    EXPECT_EQ(overlappingBuildings(b.scene, catalogue), std::vector<std::string>{});
+    EXPECT_EQ(outlineFailures(b.scene, catalogue, b.input->index, 0.03), std::vector<std::string>{});
+}
+
+TEST(BuildingFill, ThinlyFilledFootprintsAreGeneratedWhenTheRuleAsksForMore) {
+    const FillBake loose = bakeShapes("    min_fill: 0\n");
+    const FillBake strict = bakeShapes("    min_fill: 0.9\n");
+    // The hall's four prefabs cover far less than 90 % of it: generated instead.
+    EXPECT_EQ(loose.scene.statistics.buildingsGenerated, 2u);
+    EXPECT_EQ(recordOf(strict.scene, "hall").outcome, BuildingOutcome::Generated);
+    EXPECT_TRUE(recordOf(strict.scene, "hall").parts.empty());
+    EXPECT_GT(strict.scene.statistics.footprintCellsCovered, loose.scene.statistics.footprintCellsCovered);
+    EXPECT_GE(static_cast<double>(strict.scene.statistics.footprintCellsCovered),
+              0.97 * static_cast<double>(strict.scene.statistics.footprintCells));
+}
+
+TEST(BuildingFill, AGeneratedBuildingFollowsItsOutlineAndTags) {
+    const FillBake b = bakeShapes("    min_fill: 0\n    wall_height: 7\n");
+    const BuildingRecord& garage = recordOf(b.scene, "garage");
+    const GeneratedBuilding* g = generatedOf(b.scene, garage);
+    ASSERT_NE(g, nullptr);
+    ASSERT_EQ(g->outline.size(), 4u);
+    double area2 = 0.0;
+    for (std::size_t i = 0; i < 4; ++i) area2 += cross(g->outline[i], g->outline[(i + 1) % 4]);
+    EXPECT_NEAR(area2 / 2, 15.0, 0.01) << "3 × 5 m, counter-clockwise";
+    EXPECT_NEAR(g->wallHeight, 3.0, 1e-6) << "building:levels 1 × storey_height 3";
+    EXPECT_EQ(g->roofShape, "gabled");
+    EXPECT_GT(g->roofHeight, 0.0f);
+    EXPECT_EQ(g->base, 0.0f);
+    const GeneratedBuilding* sliver = generatedOf(b.scene, recordOf(b.scene, "sliver"));
+    ASSERT_NE(sliver, nullptr);
+    EXPECT_NEAR(sliver->wallHeight, 7.0, 1e-6) << "no tags: the rule's wall_height";
+    EXPECT_EQ(sliver->roofShape, "flat");
+    EXPECT_EQ(sliver->roofHeight, 0.0f);
+}
+
+TEST(BuildingFill, TheFallbackRuleDecidesWhatAnUnfitFootprintGets) {
+    const FillBake none = bakeShapes("    fallback: none\n");
+    EXPECT_EQ(recordOf(none.scene, "garage").outcome, BuildingOutcome::NoModelFits);
+    EXPECT_EQ(recordOf(none.scene, "sliver").outcome, BuildingOutcome::NoModelFits);
+    EXPECT_TRUE(none.scene.generated.empty());
+    const FillBake shrink = bakeShapes("    fallback: shrink\n");
+    const BuildingRecord& garage = recordOf(shrink.scene, "garage");
+    ASSERT_EQ(garage.outcome, BuildingOutcome::Placed) << "the best prefab below its minimum scale";
+    EXPECT_LT(garage.placement.scale.x, 0.8f);
+    EXPECT_TRUE(shrink.scene.generated.empty());
+}
+
+TEST(BuildingFill, StretchScalesWidthAndDepthApartWithinTheRule) {
+    const FillBake b = bakeShapes("    min_fill: 0\n");
+    for (const PlacedModel& m : placedModels(b.scene, testCatalogue())) {
+        const double ratio = m.instance.scale.x / m.instance.scale.z;
+        EXPECT_LE(ratio, 1.15 + 1e-6) << m.source;
+        EXPECT_GE(ratio, 1.0 / 1.15 - 1e-6) << m.source;
+    }
+    // The 11 × 9.4 m footprint: a square model fills it tighter stretched 15 % along its width.
+    const BuildingRecord& wide = recordOf(b.scene, "wide");
+    ASSERT_EQ(wide.outcome, BuildingOutcome::Placed);
+    const double ratio = wide.placement.scale.x / wide.placement.scale.z;
+    EXPECT_NEAR(std::max(ratio, 1.0 / ratio), 1.15, 1e-4);
+}
+
+// -- the bundled map ----------------------------------------------------------------------------------
+
+PlacementRules monacoRules() {
+    auto rules = PlacementRules::parse(defaultRulesText(), "default.yaml", monaco().classified.layers);
+    EXPECT_TRUE(rules.ok()) << rules.message();
+    return rules.ok() ? std::move(*rules) : PlacementRules();
+}
+
+TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
+    const AssetCatalogue& catalogue = shippedCatalogue();
+    SceneBaker baker(monaco().index, monaco().store, catalogue);
+    ASSERT_TRUE(baker.setRules(monacoRules()).ok());
+    auto scene = baker.bake();
+    ASSERT_TRUE(scene.ok()) << scene.message();
+    const LayerSource& layers = baker.layers();
+    const int building = layers.layerId("building"), placed = layers.layerId(kPlacedBuildingsLayer);
+    const int road = layers.layerId("road"), water = layers.layerId("water");
+    std::uint64_t footprint = 0, covered = 0, placedCells = 0, outside = 0, onStreets = 0;
+    const auto word = [&](const TileId& t, int layer, int row, int w) -> std::uint64_t {
+        const BitTile* b = layers.tile(t, layer);
+        return b ? b->row(row)[w] : 0;
+    };
+    for (const TileId& t : scene->tiles) {
+        for (int row = 0; row < kTileCells; ++row) {
+            for (int w = 0; w < BitTile::kWordsPerRow; ++w) {
+                const std::uint64_t f = word(t, building, row, w), p = word(t, placed, row, w);
+                const std::uint64_t streets = word(t, road, row, w) | word(t, water, row, w);
+                footprint += std::popcount(f);
+                covered += std::popcount(f & p);
+                placedCells += std::popcount(p);
+                outside += std::popcount(p & ~f);
+                onStreets += std::popcount(p & streets & ~f);
+            }
+        }
+    }
+    const SceneStatistics& s = scene->statistics;
+    EXPECT_EQ(s.footprintCells, footprint);
+    EXPECT_EQ(s.footprintCellsCovered, covered);
+    EXPECT_EQ(s.placedCells, placedCells);
+    EXPECT_EQ(s.placedCellsOutside, outside);
+    // The issue's goals: ≥ 90 % of footprint cells covered, ≤ 3 % of placed cells outside
+    // footprints, none on a road or water cell the footprint does not cover.
+    EXPECT_GE(static_cast<double>(covered), 0.90 * static_cast<double>(footprint));
+    EXPECT_LE(static_cast<double>(outside), 0.03 * static_cast<double>(placedCells));
+    EXPECT_EQ(onStreets, 0u);
+    // Nearly every building gets a prefab or a generated building (blocked: water or a building
+    // mapped over another).
+    EXPECT_GE(static_cast<double>(s.buildingsPlaced + s.buildingsGenerated),
+              0.985 * static_cast<double>(scene->buildings.size()));
+}
+
+TEST(BuildingFillMonaco, PlacedOutlinesStayInTheirFootprintsAndOffStreetsAndWater) {
+    const AssetCatalogue& catalogue = shippedCatalogue();
+    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    EXPECT_EQ(overlappingBuildings(scene, catalogue), std::vector<std::string>{});
+    EXPECT_EQ(outlineFailures(scene, catalogue, monaco().index, 0.03), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace terrabit::test
