@@ -66,6 +66,7 @@ struct SceneGraph::TileInput {
     std::vector<const core::InstanceBlock*> blocks;
     std::vector<const core::SurfacePatch*> surfaces;
     std::vector<const core::Plinth*> plinths;
+    std::vector<const core::BridgeDeck*> bridges;
     const MaskTiles* mask = nullptr;
     /// On terrain: the tile's ground mesh (nullptr: the flat quad at y = 0).
     const core::GroundTile* ground = nullptr;
@@ -182,6 +183,10 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
             const auto it = inputs.find(p.tile);
             if (it != inputs.end()) it->second.plinths.push_back(&p);
         }
+    }
+    for (const core::BridgeDeck& b : scene.bridges) {
+        const auto it = inputs.find(b.tile);
+        if (it != inputs.end()) it->second.bridges.push_back(&b);
     }
 
     // Tiles the scene no longer holds (among those this call looks at) go.
@@ -339,7 +344,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     }
     e.surfaceEntries = std::move(surfaces);
 
-    // Plinths (scenes on terrain only): one mesh for the tile.
+    // Plinths and bridge decks (scenes on terrain only): one node for the tile.
     {
         Fingerprint f;
         for (const core::Plinth* p : input.plinths) {
@@ -350,11 +355,29 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(p->bottom);
             f.add(p->top);
         }
-        const std::uint64_t key = input.plinths.empty() ? 0 : f.value();
+        for (const core::BridgeDeck* b : input.bridges) {
+            f.add(b->width);
+            for (const core::Vec3f& c : b->centreline) {
+                f.add(c.x);
+                f.add(c.y);
+                f.add(c.z);
+            }
+        }
+        const std::uint64_t key = input.plinths.empty() && input.bridges.empty() ? 0 : f.value();
         if (key == e.plinths.key && (key == 0 || e.plinths.node)) {
             if (key != 0) ++mReport.kept;
         } else {
             osg::ref_ptr<osg::Node> node = makePlinthMesh(input.plinths);
+            if (osg::ref_ptr<osg::Node> decks = makeBridgeMesh(input.bridges)) {
+                if (node) {
+                    osg::ref_ptr<osg::Group> both = new osg::Group;
+                    both->addChild(node);
+                    both->addChild(decks);
+                    node = both;
+                } else {
+                    node = decks;
+                }
+            }
             if (node) node->setName("plinths " + tile.quadkey());
             replaceOrAdd(*e.group, e.plinths.node.get(), node.get());
             ++(e.plinths.node ? (node ? mReport.replaced : mReport.removed) : mReport.added);

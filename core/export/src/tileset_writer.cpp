@@ -8,6 +8,7 @@
 
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -104,6 +105,12 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
     for (const Plinth& p : scene.plinths) {
         if (p.tile != tile) continue;
         for (const PlinthFace& f : plinthFaces(p)) {
+            for (const Vec3f& c : f.corners) box.extend(c);
+        }
+    }
+    for (const BridgeDeck& b : scene.bridges) {
+        if (b.tile != tile) continue;
+        for (const PlinthFace& f : bridgeDeckFaces(b)) {
             for (const Vec3f& c : f.corners) box.extend(c);
         }
     }

@@ -61,4 +61,8 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
 /// scene metres) as triangles in a stone colour, lit. nullptr when there are none.
 osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths);
 
+/// A tile's bridge decks (on terrain): each one's faces (core::bridgeDeckFaces, scene metres)
+/// as triangles in core::kBridgeColour, lit. nullptr when there are none.
+osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges);
+
 }  // namespace terrabit::render

@@ -46,8 +46,6 @@
 
 namespace terrabit::core::terrain {
 
-/// The default of the steepest road grade (rise over run, 0.12 = 12 %).
-inline constexpr double kDefaultMaxRoadGrade = 0.12;
 /// The horizontal run of an embankment or cut per metre of height, metres (1.5: about 34°, under
 /// the default walkability limit slope(>35deg), so a road's sides never count as steep).
 inline constexpr double kEmbankmentRun = 1.5;
@@ -81,7 +79,9 @@ std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map);
 
 /// The grading's one rule.
 struct GradingOptions {
-    double maxRoadGrade = kDefaultMaxRoadGrade;  ///< rise over run along roads and bridges, ≥ 0
+    /// Rise over run along roads and bridges, ≥ 0 (the rules' surface passes' max_road_grade,
+    /// core/placement/rule_schema.h, whose default this is).
+    double maxRoadGrade = 0.12;
 };
 
 /// A bridge's deck: its centreline and the deck's height along it.
