@@ -35,7 +35,14 @@ std::optional<GradedKind> kindOf(const Feature& f) {
     if (f.kind == FeatureKind::Line) {
         if (f.tag("highway")) {
             if (isSet(f, "tunnel")) return std::nullopt;
-            return isSet(f, "bridge") ? GradedKind::Bridge : GradedKind::Road;
+            if (isSet(f, "bridge")) return GradedKind::Bridge;
+            // Ways for feet climb as steeply as the ground (steps, paths): not graded.
+            if (isOneOf(f.tag("highway"), {"steps", "footway", "path", "pedestrian", "bridleway", "cycleway",
+                                           "corridor", "elevator", "escalator", "via_ferrata", "platform"}) ||
+                isOneOf(f.tag("class"), {"path"})) {
+                return std::nullopt;
+            }
+            return GradedKind::Road;
         }
         if (isOneOf(f.tag("waterway"), {"river", "canal", "stream", "brook", "ditch", "drain"})) {
             if (isSet(f, "tunnel")) return std::nullopt;
@@ -337,7 +344,15 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
     std::vector<float> negLower = lowerEnvelope(negated, start, next, options.maxRoadGrade);
     std::vector<float> graded(smooth.size(), std::numeric_limits<float>::quiet_NaN());
     for (std::size_t v = 0; v < graded.size(); ++v) {
-        if (std::isfinite(upper[v]) && std::isfinite(negLower[v])) graded[v] = 0.5F * (upper[v] - negLower[v]);
+        if (!std::isfinite(upper[v]) || !std::isfinite(negLower[v])) continue;
+        graded[v] = 0.5F * (upper[v] - negLower[v]);
+        // Bounded by the terrain: where it is steeper than the bound for longer than a cut or
+        // fill of kMaxCutMetres can make up, the road follows it at that distance.
+        const float terrain = roads.terrain[v];
+        if (terrain == terrain) {
+            graded[v] = std::clamp(graded[v], terrain - static_cast<float>(kMaxCutMetres),
+                                   terrain + static_cast<float>(kMaxCutMetres));
+        }
     }
     g.mStats.roadNodes = roads.cells.size();
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -61,17 +62,18 @@ double metresOf(const GroundGrading::Segment& s) {
 }
 
 TEST(GroundGrading, RoadGradesStayWithinTheBoundOnASteepSlopeAndFollowAGentleOne) {
-    // A hillside rising 30 % eastwards: a road straight up it must be lifted and cut to 10 %.
-    const Terrain steep = [](Vec2 c) { return 100.0 + 0.3 * (c.x - kOrigin.x) * 0.86; };
-    const GroundGrading g = gradeOrFail({feature(GradedKind::Road, "w1", {{10, 128}, {120, 128}, {246, 128}})}, steep);
+    // A ramp rising 30 % for 40 m (12 m), flat either side: a road over it is spread to 10 %,
+    // cut into the top and lifted at the foot.
+    const Terrain ramp = [](Vec2 c) { return 100.0 + 0.3 * 0.863 * std::clamp(c.x - kOrigin.x - 100.0, 0.0, 47.0); };
+    const GroundGrading g = gradeOrFail({feature(GradedKind::Road, "w1", {{10, 128}, {120, 128}, {246, 128}})}, ramp);
     ASSERT_FALSE(g.segments().empty());
-    double rise = 0.0, run = 0.0;
+    double deepest = 0.0;
     for (const auto& s : g.segments()) {
         EXPECT_LE(std::abs(double(s.hb) - s.ha), 0.1 * metresOf(s) + 1e-3) << "a step steeper than 10 %";
-        rise += double(s.hb) - s.ha;
-        run += metresOf(s);
+        EXPECT_LE(std::abs(s.hb - ramp(s.b)), kMaxCutMetres + 1e-3);
+        deepest = std::max(deepest, std::abs(s.hb - ramp(s.b)));
     }
-    EXPECT_GT(rise / run, 0.099) << "the road climbs at the bound where the hill is steeper";
+    EXPECT_GT(deepest, 2.0) << "the road leaves the ramp to keep its grade";
 
     // A 4 % slope is within the bound: the road keeps the terrain's heights (a plane is a fixed
     // point of the smoothing, and its own envelope).
@@ -84,8 +86,19 @@ TEST(GroundGrading, RoadGradesStayWithinTheBoundOnASteepSlopeAndFollowAGentleOne
     }
 }
 
+TEST(GroundGrading, ARoadUpALongerSteepHillStaysWithinTheDeepestCutOfTheTerrain) {
+    // 30 % for 200 m: no cut of 10 m makes 10 % of it; the road follows the hill at that distance.
+    const Terrain hill = [](Vec2 c) { return 100.0 + 0.3 * 0.863 * (c.x - kOrigin.x); };
+    const GroundGrading g = gradeOrFail({feature(GradedKind::Road, "w1", {{10, 128}, {246, 128}})}, hill);
+    ASSERT_FALSE(g.segments().empty());
+    double deepest = 0.0;
+    for (const auto& s : g.segments()) deepest = std::max(deepest, std::abs(s.hb - hill(s.b)));
+    EXPECT_LE(deepest, kMaxCutMetres + 1e-3);
+    EXPECT_GT(deepest, kMaxCutMetres - 0.5) << "it does cut and fill as deep as it may";
+}
+
 TEST(GroundGrading, TheGradedTileCarriesTheRoadAndBlendsItsSidesIntoTheTerrain) {
-    const Terrain steep = [](Vec2 c) { return 100.0 + 0.3 * (c.x - kOrigin.x); };
+    const Terrain steep = [](Vec2 c) { return 100.0 + 0.3 * std::clamp(c.x - kOrigin.x - 100.0, 0.0, 40.0); };
     const GroundGrading g = gradeOrFail({feature(GradedKind::Road, "w1", {{0, 128}, {256, 128}}, 8.0)}, steep);
     HeightTile h = rawTile(steep, kTile);
     GradingScratch scratch;

@@ -12,13 +12,18 @@
 /// diffusion along the graph; the graded height is the midpoint of the largest and the smallest
 /// functions that rise at most `maxRoadGrade` per metre along the graph and stay below / above
 /// the smoothed heights (the McShane–Whitney envelopes: the grade-bounded profile nearest the
-/// terrain in the largest deviation). So every step along a road rises at most the grade bound
-/// times its length. A bridge's interior nodes have no terrain height (the valley under it is
+/// terrain in the largest deviation), kept within kMaxCutMetres of the terrain. So every step
+/// along a road rises at most the grade bound times its length wherever a cut or fill of at
+/// most kMaxCutMetres allows it; where the terrain stays steeper for longer, the road follows it
+/// at that distance (a mapped road is rarely steeper than its DEM says for long). A bridge's interior nodes have no terrain height (the valley under it is
 /// not its ground): its ends are graded with the network and its deck runs linearly between
 /// them. Rivers are a directed graph along their ways' drawing order (OSM draws waterways
 /// downstream): a node's height is the lowest terrain height of every node upstream of it, the
 /// height inside a lake being the lake's level. A lake's level is the lowest raw height on its
 /// rings (vertices and points at most one cell apart).
+///
+/// Ways for feet (highway steps, footway, path, pedestrian, cycleway, bridleway…) follow the
+/// ground as it is, but a footbridge keeps its deck like any bridge.
 ///
 /// Applying it to a tile: a sample within a road's or river's half width of its centreline
 /// takes the profile's height at the nearest point; beyond that an embankment blends it into
@@ -52,6 +57,9 @@ inline constexpr double kEmbankmentRun = 1.5;
 /// The widest embankment beside a road or river, metres; beyond a larger height difference the
 /// side is steeper.
 inline constexpr double kMaxShoulderMetres = 12.0;
+/// The deepest cut or highest fill under a road, metres: how far its profile may leave the
+/// (smoothed) terrain to keep its grade.
+inline constexpr double kMaxCutMetres = 10.0;
 
 /// What a graded feature is.
 enum class GradedKind : std::uint8_t {
@@ -71,7 +79,8 @@ struct GradedFeature {
 };
 
 /// The features of a classified map that shape the ground, each once, in entry order: lines
-/// tagged highway (not tunnels; bridge=* other than "no" makes a Bridge), lines tagged waterway
+/// tagged highway (not tunnels, nor ways for feet; bridge=* other than "no" makes a Bridge,
+/// footbridges too), lines tagged waterway
 /// river, canal, stream, brook, ditch or drain (not in a tunnel or culvert), and areas that are
 /// lakes or reservoirs (natural=water unless water=river/stream/canal/riverbank/…,
 /// landuse=reservoir/basin, water=lake/reservoir/pond). A line's width is its entry's.
