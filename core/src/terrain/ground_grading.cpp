@@ -485,14 +485,17 @@ void GroundGrading::apply(HeightTile& heights, GradingScratch& scratch) const {
             const int r1 = std::min(kTileCells, static_cast<int>(std::ceil(std::max(s.a.y, s.b.y) + reach - oy)));
             const Vec2 ab = s.b - s.a;
             const double len2 = ab.x * ab.x + ab.y * ab.y;
+            const double reach2 = reach * reach;
             for (int r = r0; r <= r1; ++r) {
                 for (int c = c0; c <= c1; ++c) {
                     const Vec2 ap = Vec2{ox + c, oy + r} - s.a;
                     const double t = len2 > 0.0 ? std::clamp((ap.x * ab.x + ap.y * ab.y) / len2, 0.0, 1.0) : 0.0;
-                    const double d = std::hypot(ap.x - ab.x * t, ap.y - ab.y * t) * s.metresPerCell;
-                    const float key = static_cast<float>(d - s.halfWidthMetres);
+                    const double dx = ap.x - ab.x * t, dy = ap.y - ab.y * t;
+                    const double d2 = dx * dx + dy * dy;
+                    if (d2 >= reach2) continue;  // most of the box: no square root
+                    const float key = static_cast<float>(std::sqrt(d2) * s.metresPerCell - s.halfWidthMetres);
                     const std::size_t i = HeightTile::index(r, c);
-                    if (key < static_cast<float>(kMaxShoulderMetres) && key < scratch.key[i]) {
+                    if (key < scratch.key[i]) {
                         scratch.key[i] = key;
                         scratch.target[i] = static_cast<float>(s.ha + (double(s.hb) - s.ha) * t);
                     }
