@@ -5,11 +5,14 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <thread>
 #include <tuple>
 
 #include "terrabit/core/algebra/compose.h"
+#include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/io/dem_reader.h"
+#include "terrabit/core/raster/rasterizer.h"
 #include "terrabit/core/placement/rule_schema.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/tile/ground_frame.h"
@@ -387,6 +390,35 @@ void Session::addBridges(Scene& scene) const {
     });
 }
 
+void Session::clearSurfacesUnderBridges(Scene& scene) const {
+    // Per scene tile, the cells of the bridges (their width, centre rule) by the layer they
+    // were drawn in; the scene's surfaces of those layers lose them.
+    std::map<std::pair<TileId, std::string>, BitTile> under;
+    Rasterizer raster;
+    const double metresPerCell = scene.frame.metresPerCell();
+    for (const terrain::BridgeProfile& b : mGrading->bridges()) {
+        Box2 box;
+        for (const Vec2& c : b.cells) box.extend(c);
+        const double reach = b.widthMetres / metresPerCell;
+        for (const TileId& t : scene.tiles) {
+            const Box2 tileBox{{double(t.x) * kTileCells - reach, double(t.y) * kTileCells - reach},
+                               {double(t.x + 1) * kTileCells + reach, double(t.y + 1) * kTileCells + reach}};
+            if (!tileBox.intersects(box)) continue;
+            std::vector<Vec2> local;
+            for (const Vec2& c : b.cells) local.push_back(c - Vec2{double(t.x) * kTileCells, double(t.y) * kTileCells});
+            for (const std::string& layer : b.layers) {
+                (void)raster.polyline(local, b.widthMetres / metresPerCell, Coverage::CellCentre, under[{t, layer}]);
+            }
+        }
+    }
+    if (under.empty()) return;
+    for (SurfacePatch& patch : scene.surfaces) {
+        const auto it = under.find({patch.tile, patch.layer});
+        if (it == under.end() || patch.rects.empty()) continue;
+        patch.rects = mergeCellsIntoRects(cellsOfRects(patch.rects) & ~it->second);
+    }
+}
+
 TerrainReport Session::terrainReport() const {
     std::lock_guard lock(mHeightsMutex);
     return mTerrainReport;
@@ -517,6 +549,7 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
     if (mDems && scene->terrain) {
         if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
         addBridges(*scene);
+        clearSurfacesUnderBridges(*scene);
     }
     return scene;
 }

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 #include <queue>
-#include <unordered_set>
+#include <cstdint>
 
 #include "terrabit/core/tile/ground_frame.h"
 
@@ -221,9 +221,15 @@ void tilesOf(const Box2& box, int zoom, Emit&& emit) {
 
 std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map) {
     std::vector<GradedFeature> out;
-    std::unordered_set<const Feature*> seen;
+    std::unordered_map<const Feature*, std::size_t> seen;
     for (const LayerEntry& e : map.entries) {
-        if (!e.feature || !seen.insert(e.feature).second) continue;
+        if (!e.feature) continue;
+        const std::string& layer = e.layer < map.layers.size() ? map.layers[e.layer].name : std::string();
+        if (auto it = seen.find(e.feature); it != seen.end()) {
+            if (it->second < out.size()) out[it->second].layers.push_back(layer);
+            continue;
+        }
+        seen.emplace(e.feature, kindOf(*e.feature) && !e.feature->points.empty() ? out.size() : SIZE_MAX);
         const auto kind = kindOf(*e.feature);
         if (!kind || e.feature->points.empty()) continue;
         GradedFeature g;
@@ -232,6 +238,7 @@ std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map) {
         g.points = e.feature->points;
         g.partEnds = e.feature->partEnds;
         g.widthMetres = e.sizeMetres;
+        g.layers.push_back(layer);
         out.push_back(std::move(g));
     }
     return out;
@@ -374,6 +381,7 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
         if (!std::isfinite(h0) || !std::isfinite(h1)) continue;
         BridgeProfile deck;
         deck.id = features[line.feature].id;
+        deck.layers = features[line.feature].layers;
         deck.widthMetres = bridgeWidths[i];
         std::vector<double> along(1, 0.0);
         for (std::size_t k = 1; k < line.nodes.size(); ++k) {

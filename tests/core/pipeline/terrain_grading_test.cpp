@@ -169,6 +169,22 @@ TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDr
     }
     EXPECT_GT(double(deck.centreline[deck.centreline.size() / 2].y) + scene->originHeight - groundAt(*session, {0, 0}),
               45.0);
+    // The road surface is not draped into the valley under the deck, and is on the approaches.
+    const auto roadCovers = [&](Vec2 offset) {
+        const Vec2 cell = scene->frame.mercatorToCell(kCentre + offset);
+        for (const SurfacePatch& p : scene->surfaces) {
+            if (p.layer != "road") continue;
+            const double x = cell.x - double(p.tile.x) * kTileCells, y = cell.y - double(p.tile.y) * kTileCells;
+            for (const CellRect& r : p.rects) {
+                if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) return true;
+            }
+        }
+        return false;
+    };
+    EXPECT_FALSE(roadCovers({0, 0}));
+    EXPECT_FALSE(roadCovers({-50, 0}));
+    EXPECT_TRUE(roadCovers({-200, 0}));
+    EXPECT_TRUE(roadCovers({200, 0}));
     // The deck is drawn: faces on top at its height, and the GLB has the bridge's material.
     const std::vector<PlinthFace> faces = bridgeDeckFaces(deck);
     ASSERT_FALSE(faces.empty());

@@ -76,6 +76,7 @@ struct GradedFeature {
     std::vector<Vec2> points;             ///< EPSG:3857 metres, parts one after another (as Feature)
     std::vector<std::uint32_t> partEnds;  ///< where each part ends in points (lines; lake rings)
     double widthMetres = 0.0;             ///< lines: the full width on the ground, metres; lakes: unused
+    std::vector<std::string> layers;      ///< the layers (or classes) the map drew it in, in entry order
 };
 
 /// The features of a classified map that shape the ground, each once, in entry order: lines
@@ -96,6 +97,7 @@ struct GradingOptions {
 /// A bridge's deck: its centreline and the deck's height along it.
 struct BridgeProfile {
     std::string id;              ///< the source feature's id
+    std::vector<std::string> layers;  ///< its feature's layers (GradedFeature::layers)
     std::vector<Vec2> cells;     ///< the centreline, global cells at the grading's zoom (x east, y south)
     std::vector<float> heights;  ///< the deck's top at each point, metres above the DEM's datum
     double widthMetres = 0.0;    ///< the deck's width, metres

@@ -226,6 +226,9 @@ private:
     Result<bool> gradeFor(const placement::PlacementRules* rules);
     /// Makes the bridges' decks of the scene's tiles (Scene::bridges) from the grading.
     void addBridges(Scene& scene) const;
+    /// Takes the bridges' cells out of the scene's surfaces of the layers the bridges are in:
+    /// a road surface is draped on the ground, and a bridge's deck is not on it.
+    void clearSurfacesUnderBridges(Scene& scene) const;
     const TileIndex& bakeIndex() const { return mSelected ? mSelectionIndex : mMap->index; }
 
     std::unique_ptr<io::MapLayers> mMap;
