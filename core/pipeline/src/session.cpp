@@ -212,6 +212,9 @@ Result<bool> Session::gradeFor(const placement::PlacementRules* rules) {
     {
         std::lock_guard lock(mHeightsMutex);
         mGrading = std::make_shared<const terrain::GroundGrading>(std::move(*grading));
+        // The tiles graded before stay alive: the desktop's UI thread may still be reading one
+        // through the layers while the worker attaches the new ones.
+        for (auto& [tile, heights] : mHeights) mRetiredHeights.push_back(std::move(heights));
         mHeights.clear();
     }
     {

@@ -258,6 +258,8 @@ private:
     std::vector<terrain::GradedFeature> mGradedFeatures;
     std::shared_ptr<const terrain::GroundGrading> mGrading = std::make_shared<const terrain::GroundGrading>();
     double mGradedFor = -1.0;
+    /// Graded tiles of earlier gradings, kept for the session's life (see gradeFor()).
+    std::vector<std::shared_ptr<const terrain::HeightTile>> mRetiredHeights;
     mutable TerrainReport mTerrainReport;  ///< guarded by mHeightsMutex
     /// groundTile()'s RTIN errors per tile and meshes per tile for mGroundError; guarded by
     /// mGroundMutex (meshing runs on several threads).
