@@ -188,8 +188,11 @@ TEST_F(TerrainDocument, HillshadeShadesTheBackgroundWhereThereAreHeightsAndAFlat
         }
     }
     ASSERT_GT(background0, 100);
-    // Every background cell faces the light but where grading cut a road or a basin into it.
-    EXPECT_GE(lighter, background0 * 9 / 10) << "the background faces the light";
+    // Every background cell faces the light but where grading cut a road or a basin into the
+    // plane: its 14 % is steeper than roads may climb, so Monaco's dense streets cut into it and
+    // their embankments (on background cells) face every way; about a fifth of them here.
+    EXPECT_GE(lighter, background0 * 3 / 4) << "the background faces the light";
+    EXPECT_LT(lighter, background0) << "the graded roads' embankments are shaded too";
     EXPECT_EQ(layersSame, layerPixels);
 }
 
