@@ -67,6 +67,7 @@ struct SceneGraph::TileInput {
     std::vector<const core::SurfacePatch*> surfaces;
     std::vector<const core::Plinth*> plinths;
     std::vector<const core::GeneratedBuilding*> generated;
+    std::vector<const core::BridgeDeck*> bridges;
     const MaskTiles* mask = nullptr;
     /// On terrain: the tile's ground mesh (nullptr: the flat quad at y = 0).
     const core::GroundTile* ground = nullptr;
@@ -193,6 +194,10 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
             const auto it = inputs.find(g.tile);
             if (it != inputs.end()) it->second.generated.push_back(&g);
         }
+    }
+    for (const core::BridgeDeck& b : scene.bridges) {
+        const auto it = inputs.find(b.tile);
+        if (it != inputs.end()) it->second.bridges.push_back(&b);
     }
 
     // Tiles the scene no longer holds (among those this call looks at) go.
@@ -351,7 +356,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     }
     e.surfaceEntries = std::move(surfaces);
 
-    // Plinths (scenes on terrain only): one mesh for the tile.
+    // Plinths and bridge decks (scenes on terrain only): one node for the tile.
     {
         Fingerprint f;
         for (const core::Plinth* p : input.plinths) {
@@ -362,8 +367,24 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(p->bottom);
             f.add(p->top);
         }
-        syncTileMesh(*e.group, e.plinths, input.plinths.empty() ? 0 : f.value(),
-                     [&] { return makePlinthMesh(input.plinths); }, "plinths " + tile.quadkey());
+        for (const core::BridgeDeck* b : input.bridges) {
+            f.add(b->width);
+            for (const core::Vec3f& c : b->centreline) {
+                f.add(c.x);
+                f.add(c.y);
+                f.add(c.z);
+            }
+        }
+        const std::uint64_t key = input.plinths.empty() && input.bridges.empty() ? 0 : f.value();
+        syncTileMesh(*e.group, e.plinths, key, [&]() -> osg::ref_ptr<osg::Node> {
+            osg::ref_ptr<osg::Node> plinths = makePlinthMesh(input.plinths);
+            osg::ref_ptr<osg::Node> decks = makeBridgeMesh(input.bridges);
+            if (!plinths || !decks) return plinths ? plinths : decks;
+            osg::ref_ptr<osg::Group> both = new osg::Group;
+            both->addChild(plinths);
+            both->addChild(decks);
+            return both;
+        }, "plinths " + tile.quadkey());
     }
 
     // Generated buildings: one mesh for the tile, rebuilt when any of their records changes.

@@ -7,6 +7,7 @@
 #include <osg/Texture2D>
 
 #include "terrabit/core/scene/generated_building_mesh.h"
+#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/render/asset_model.h"
 
@@ -153,26 +154,49 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
                     {patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f}, triangles);
 }
 
-osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths) {
-    if (plinths.empty()) return nullptr;
+namespace {
+
+/// Faces (four corners and a normal each) as triangles in one colour, lit: what plinths and
+/// bridge decks share. nullptr for no faces.
+osg::ref_ptr<osg::Geode> faceMesh(const std::string& name, const std::vector<core::PlinthFace>& faces,
+                                  const osg::Vec4& rgba) {
+    if (faces.empty()) return nullptr;
     osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array;
     osg::ref_ptr<osg::Vec3Array> normals = new osg::Vec3Array;
-    vertices->reserve(plinths.size() * 20);
-    normals->reserve(plinths.size() * 20);
+    vertices->reserve(faces.size() * 4);
+    normals->reserve(faces.size() * 4);
     osg::ref_ptr<osg::DrawElementsUInt> triangles = new osg::DrawElementsUInt(GL_TRIANGLES);
-    triangles->reserve(plinths.size() * 30);
-    for (const core::Plinth* p : plinths) {
-        for (const core::PlinthFace& f : core::plinthFaces(*p)) {
-            const auto base = static_cast<GLuint>(vertices->size());
-            for (const core::Vec3f& c : f.corners) {
-                vertices->push_back({c.x, c.y, c.z});
-                normals->push_back({f.normal.x, f.normal.y, f.normal.z});
-            }
-            for (GLuint i : {0u, 1u, 2u, 0u, 2u, 3u}) triangles->push_back(base + i);
+    triangles->reserve(faces.size() * 6);
+    for (const core::PlinthFace& f : faces) {
+        const auto base = static_cast<GLuint>(vertices->size());
+        for (const core::Vec3f& c : f.corners) {
+            vertices->push_back({c.x, c.y, c.z});
+            normals->push_back({f.normal.x, f.normal.y, f.normal.z});
         }
+        for (GLuint i : {0u, 1u, 2u, 0u, 2u, 3u}) triangles->push_back(base + i);
     }
-    return litGeode("plinths", vertices, normals, osg::Array::BIND_PER_VERTEX,
-                    {150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f}, triangles);
+    return litGeode(name, vertices, normals, osg::Array::BIND_PER_VERTEX, rgba, triangles);
+}
+
+}  // namespace
+
+osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> plinths) {
+    std::vector<core::PlinthFace> faces;
+    faces.reserve(plinths.size() * 5);
+    for (const core::Plinth* p : plinths) {
+        for (const core::PlinthFace& f : core::plinthFaces(*p)) faces.push_back(f);
+    }
+    return faceMesh("plinths", faces, {150 / 255.0f, 140 / 255.0f, 125 / 255.0f, 1.0f});
+}
+
+osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges) {
+    std::vector<core::PlinthFace> faces;
+    for (const core::BridgeDeck* b : bridges) {
+        const std::vector<core::PlinthFace> deck = core::bridgeDeckFaces(*b);
+        faces.insert(faces.end(), deck.begin(), deck.end());
+    }
+    const auto& c = core::kBridgeColour;
+    return faceMesh("bridges", faces, {c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, 1.0f});
 }
 
 osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings) {

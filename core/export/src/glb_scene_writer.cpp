@@ -14,6 +14,7 @@
 
 #include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
+#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -202,6 +203,9 @@ public:
         for (const GeneratedBuilding& g : mScene.generated) {
             if (!only || g.tile == *only) mGeneratedOf[g.tile].push_back(&g);
         }
+        for (const BridgeDeck& b : mScene.bridges) {
+            if (!only || b.tile == *only) mBridgesOf[b.tile].push_back(&b);
+        }
         for (const InstanceBlock& b : mScene.blocks) {
             if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
         }
@@ -327,6 +331,17 @@ private:
             }
             if (mPlinthMaterial < 0) mPlinthMaterial = mBuilder.material("plinth", linearColour({150, 140, 125}), 0.9);
             mesh.primitives.push_back(primitive(plinths, mPlinthMaterial));
+        }
+        // On terrain: the decks of the tile's bridges, one primitive.
+        if (const auto it = mBridgesOf.find(tile); it != mBridgesOf.end()) {
+            QuadMesh decks;
+            for (const BridgeDeck* b : it->second) {
+                for (const PlinthFace& f : bridgeDeckFaces(*b)) {
+                    decks.add(f.corners[0], f.corners[1], f.corners[2], f.corners[3], f.normal);
+                }
+            }
+            if (mBridgeMaterial < 0) mBridgeMaterial = mBuilder.material("bridge", linearColour(kBridgeColour), 0.85);
+            if (!decks.empty()) mesh.primitives.push_back(primitive(decks, mBridgeMaterial));
         }
 
         tinygltf::Node node;
@@ -524,6 +539,8 @@ private:
     std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;  ///< the plinths of each tile written
     std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;
+    std::map<TileId, std::vector<const BridgeDeck*>> mBridgesOf;  ///< the bridge decks of each tile written
+    int mBridgeMaterial = -1;
 };
 
 Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
@@ -638,6 +655,16 @@ Status checkSceneForExport(const Scene& scene) {
             if (v.column > kTileCells || v.row > kTileCells || !std::isfinite(v.height)) {
                 return Error{at + " has a vertex outside the tile or without a finite height"};
             }
+        }
+    }
+    for (const BridgeDeck& b : scene.bridges) {
+        const std::string at = "scene: bridge '" + b.id + "' of tile " + b.tile.quadkey();
+        if (!known(b.tile)) return Error{at + " is in a tile the scene does not list"};
+        if (b.centreline.size() < 2 || !std::isfinite(b.width) || b.width < 0.0f) {
+            return Error{at + " has fewer than two points or a bad width"};
+        }
+        for (const Vec3f& p : b.centreline) {
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return Error{at + " has a non-finite point"};
         }
     }
     for (const Plinth& p : scene.plinths) {

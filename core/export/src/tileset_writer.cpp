@@ -9,6 +9,7 @@
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
+#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -114,6 +115,12 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
         if (mb.empty()) continue;
         box.extend(Vec3f{static_cast<float>(mb.min[0]), static_cast<float>(mb.min[1]), static_cast<float>(mb.min[2])});
         box.extend(Vec3f{static_cast<float>(mb.max[0]), static_cast<float>(mb.max[1]), static_cast<float>(mb.max[2])});
+    }
+    for (const BridgeDeck& b : scene.bridges) {
+        if (b.tile != tile) continue;
+        for (const PlinthFace& f : bridgeDeckFaces(b)) {
+            for (const Vec3f& c : f.corners) box.extend(c);
+        }
     }
     for (const InstanceBlock& b : scene.blocks) {
         if (b.tile != tile) continue;

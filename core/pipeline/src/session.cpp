@@ -5,10 +5,15 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <thread>
+#include <tuple>
 
 #include "terrabit/core/algebra/compose.h"
+#include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/io/dem_reader.h"
+#include "terrabit/core/raster/rasterizer.h"
+#include "terrabit/core/placement/rule_schema.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tiling/rasterize_some.h"
@@ -126,6 +131,10 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
                    : io::readMapIndex(input.map, std::move(*layerRules), input.tiles, input.threads, progress);
     if (!map) return map.error();
     s->mMap = std::move(*map);
+    if (s->mDems) {
+        s->mGradedFeatures = terrain::gradedFeatures(s->mMap->classified);
+        if (auto graded = s->gradeFor(s->mBaseRules ? &s->mRules : nullptr); !graded) return graded.error();
+    }
     if (Status st = s->attachHeights(progress); !st) return st.error();
     return s;
 }
@@ -159,10 +168,89 @@ Status Session::attachHeights(const ProgressCallback& progress) {
     return Status::success();
 }
 
+namespace {
+
+/// The grade the rules ask the roads for: the smallest max_road_grade of their surface passes,
+/// else the schema's default (also without passes, so every front end grades alike).
+double roadGradeOf(const placement::PlacementRules* rules) {
+    double grade = std::numeric_limits<double>::infinity();
+    if (rules) {
+        for (const placement::PassRule& p : rules->passes()) {
+            if (p.kind == placement::PassKind::Surface) grade = std::min(grade, p.surface.maxRoadGrade);
+        }
+    }
+    if (std::isfinite(grade)) return grade;
+    const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "max_road_grade");
+    const auto& fallback = placement::defaultOf(*spec);
+    return fallback ? std::get<double>(*fallback) : terrain::GradingOptions{}.maxRoadGrade;
+}
+
+}  // namespace
+
+Result<bool> Session::gradeFor(const placement::PlacementRules* rules) {
+    if (!mDems) return false;
+    const double grade = roadGradeOf(rules);
+    if (grade == mGradedFor) return false;
+    // The raw height at a global cell: bilinear in the tile holding it (the last tile kept, as
+    // a road's points come in order).
+    std::shared_ptr<const terrain::HeightTile> last;
+    const terrain::HeightSampler raw = [&](Vec2 cell) -> Result<float> {
+        const double n = std::ldexp(1.0, mZoom);
+        const auto tileOf = [&](double v) {
+            return static_cast<std::uint32_t>(std::clamp(std::floor(v / kTileCells), 0.0, n - 1.0));
+        };
+        const TileId t{mZoom, tileOf(cell.x), tileOf(cell.y)};
+        if (!last || last->tile != t) {
+            auto h = rawHeightTile(t);
+            if (!h) return h.error();
+            last = *h;
+        }
+        return terrain::heightAt(*last, {cell.x - double(t.x) * kTileCells, cell.y - double(t.y) * kTileCells});
+    };
+    auto grading = terrain::GroundGrading::build(mGradedFeatures, mZoom, {grade}, raw);
+    if (!grading) return grading.error();
+    {
+        std::lock_guard lock(mHeightsMutex);
+        mGrading = std::make_shared<const terrain::GroundGrading>(std::move(*grading));
+        // The tiles graded before stay alive: the desktop's UI thread may still be reading one
+        // through the layers while the worker attaches the new ones.
+        for (auto& [tile, heights] : mHeights) mRetiredHeights.push_back(std::move(heights));
+        mHeights.clear();
+    }
+    {
+        std::lock_guard lock(mGroundMutex);
+        mRtin.clear();
+        mGround.clear();
+    }
+    mGradedFor = grade;
+    return true;
+}
+
 Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId tile) const {
+    std::shared_ptr<const terrain::GroundGrading> grading;
     {
         std::lock_guard lock(mHeightsMutex);
         if (auto it = mHeights.find(tile); it != mHeights.end()) return it->second;
+        grading = mGrading;
+    }
+    auto raw = rawHeightTile(tile);
+    if (!raw) return raw.error();
+    std::shared_ptr<const terrain::HeightTile> ground = *raw;
+    if (!grading->empty()) {
+        // A copy graded; a tile no feature reaches stays the same bits (apply changes nothing).
+        thread_local terrain::GradingScratch scratch;
+        auto graded = std::make_shared<terrain::HeightTile>(**raw);
+        grading->apply(*graded, scratch);
+        if (graded->heights != (*raw)->heights) ground = std::move(graded);
+    }
+    std::lock_guard lock(mHeightsMutex);
+    return mHeights.emplace(tile, std::move(ground)).first->second;
+}
+
+Result<std::shared_ptr<const terrain::HeightTile>> Session::rawHeightTile(TileId tile) const {
+    {
+        std::lock_guard lock(mHeightsMutex);
+        if (auto it = mRawHeights.find(tile); it != mRawHeights.end()) return it->second;
     }
     // Sampled outside the lock: two threads asking for one tile both sample it (the same
     // values), and the first one stored is kept.
@@ -175,7 +263,7 @@ Result<std::shared_ptr<const terrain::HeightTile>> Session::heightTile(TileId ti
         report = *sampled;
     }
     std::lock_guard lock(mHeightsMutex);
-    auto [it, added] = mHeights.emplace(tile, std::move(heights));
+    auto [it, added] = mRawHeights.emplace(tile, std::move(heights));
     if (added && mDems) {
         ++mTerrainReport.tiles;
         mTerrainReport.filledFromCoarser += report.filledFromCoarser;
@@ -281,6 +369,59 @@ Status Session::meshGround(Scene& scene, float maxErrorMetres, int threads) cons
     return Status::success();
 }
 
+void Session::addBridges(Scene& scene) const {
+    scene.bridges.clear();
+    for (const terrain::BridgeProfile& b : mGrading->bridges()) {
+        if (b.cells.size() < 2) continue;
+        // A deck belongs to the tile holding its middle point, and is drawn once.
+        const Vec2 middle = b.cells[b.cells.size() / 2];
+        const TileId owner{mZoom, static_cast<std::uint32_t>(std::floor(middle.x / kTileCells)),
+                           static_cast<std::uint32_t>(std::floor(middle.y / kTileCells))};
+        if (std::find(scene.tiles.begin(), scene.tiles.end(), owner) == scene.tiles.end()) continue;
+        BridgeDeck deck;
+        deck.tile = owner;
+        deck.id = b.id;
+        deck.width = static_cast<float>(b.widthMetres);
+        for (std::size_t k = 0; k < b.cells.size(); ++k) {
+            deck.centreline.push_back(
+                groundToScene(scene.frame.cellToGround(b.cells[k]), double(b.heights[k]) - scene.originHeight));
+        }
+        scene.bridges.push_back(std::move(deck));
+    }
+    std::sort(scene.bridges.begin(), scene.bridges.end(), [](const BridgeDeck& a, const BridgeDeck& b) {
+        return std::tie(a.tile.y, a.tile.x, a.id) < std::tie(b.tile.y, b.tile.x, b.id);
+    });
+}
+
+void Session::clearSurfacesUnderBridges(Scene& scene) const {
+    // Per scene tile, the cells of the bridges (their width, centre rule) by the layer they
+    // were drawn in; the scene's surfaces of those layers lose them.
+    std::map<std::pair<TileId, std::string>, BitTile> under;
+    Rasterizer raster;
+    const double metresPerCell = scene.frame.metresPerCell();
+    for (const terrain::BridgeProfile& b : mGrading->bridges()) {
+        Box2 box;
+        for (const Vec2& c : b.cells) box.extend(c);
+        const double reach = b.widthMetres / metresPerCell;
+        for (const TileId& t : scene.tiles) {
+            const Box2 tileBox{{double(t.x) * kTileCells - reach, double(t.y) * kTileCells - reach},
+                               {double(t.x + 1) * kTileCells + reach, double(t.y + 1) * kTileCells + reach}};
+            if (!tileBox.intersects(box)) continue;
+            std::vector<Vec2> local;
+            for (const Vec2& c : b.cells) local.push_back(c - Vec2{double(t.x) * kTileCells, double(t.y) * kTileCells});
+            for (const std::string& layer : b.layers) {
+                (void)raster.polyline(local, b.widthMetres / metresPerCell, Coverage::CellCentre, under[{t, layer}]);
+            }
+        }
+    }
+    if (under.empty()) return;
+    for (SurfacePatch& patch : scene.surfaces) {
+        const auto it = under.find({patch.tile, patch.layer});
+        if (it == under.end() || patch.rects.empty()) continue;
+        patch.rects = mergeCellsIntoRects(cellsOfRects(patch.rects) & ~it->second);
+    }
+}
+
 TerrainReport Session::terrainReport() const {
     std::lock_guard lock(mHeightsMutex);
     return mTerrainReport;
@@ -328,6 +469,13 @@ Result<placement::PlacementRules> Session::rulesWith(const std::vector<project::
 Status Session::setRules(placement::PlacementRules rules) {
     if (Status s = rules.check(mMap->rules.layerInfos()); !s) return s;
     if (Status s = rules.checkCatalogue(*mCatalogue); !s) return s;
+    // A new road grade grades the ground again: every reader of the heights gets the new ones
+    // (the passes' keys hash the heights, so what stands on changed ground is baked again).
+    auto regraded = gradeFor(&rules);
+    if (!regraded) return regraded.error();
+    if (*regraded) {
+        if (Status s = attachHeights({}); !s) return s;
+    }
     mRules = std::move(rules);
     mRulesInBaker = false;
     return Status::success();
@@ -403,6 +551,8 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
     mBaked = true;
     if (mDems && scene->terrain) {
         if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
+        addBridges(*scene);
+        clearSurfacesUnderBridges(*scene);
     }
     return scene;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/scene.h"
 
 using namespace terrabit::core;
@@ -94,4 +95,64 @@ TEST(Scene, APlinthsFacesCloseItsFootprintGrownByTheOutsetAndFaceOutwards) {
     }
     EXPECT_EQ(faces[4].normal, (Vec3f{0.0f, 1.0f, 0.0f})) << "the last face is the top";
     for (const Vec3f& q : faces[4].corners) EXPECT_EQ(q.y, p.top);
+}
+
+namespace {
+
+Vec3f minus(Vec3f a, Vec3f b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+Vec3f crossOf(Vec3f a, Vec3f b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+float dotOf(Vec3f a, Vec3f b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+
+}  // namespace
+
+TEST(BridgeDeck, AStraightDeckIsASlabOfItsWidthUnderItsTopWoundOutwards) {
+    BridgeDeck deck;
+    deck.width = 8.0f;
+    deck.centreline = {{0, 10, 0}, {20, 11, 0}, {40, 12, 0}};  // eastwards, rising 5 %
+    const std::vector<PlinthFace> faces = bridgeDeckFaces(deck);
+    ASSERT_EQ(faces.size(), 2u * 4u + 2u) << "top, bottom and sides per piece, and two caps";
+    const Vec3f middle{20, 11 - 0.5f * kBridgeDeckThicknessMetres, 0};
+    int tops = 0;
+    for (const PlinthFace& f : faces) {
+        // Counter-clockwise seen from outside: the corners' own normal is the face's, and it
+        // points away from the slab's middle line.
+        const Vec3f n = crossOf(minus(f.corners[1], f.corners[0]), minus(f.corners[3], f.corners[0]));
+        EXPECT_GT(dotOf(n, f.normal), 0.0f);
+        EXPECT_NEAR(std::sqrt(dotOf(f.normal, f.normal)), 1.0f, 1e-5f);
+        Vec3f centre{};
+        for (const Vec3f& c : f.corners) centre = {centre.x + c.x / 4, centre.y + c.y / 4, centre.z + c.z / 4};
+        const Vec3f out = minus(centre, Vec3f{centre.x, middle.y + (centre.x - 20) * 0.05f, 0});
+        if (std::abs(centre.x - 20) < 19.0f) {
+            EXPECT_GT(dotOf(out, f.normal), 0.0f) << "a face turned inwards";
+        }
+        if (f.normal.y > 0.9f) {
+            ++tops;
+            for (const Vec3f& c : f.corners) {
+                EXPECT_NEAR(c.y, 10.0f + c.x * 0.05f, 1e-4f) << "the top is the deck's height";
+                EXPECT_NEAR(std::abs(c.z), 4.0f, 1e-4f) << "half the width either side";
+            }
+        }
+    }
+    EXPECT_EQ(tops, 2);
+}
+
+TEST(BridgeDeck, ABendKeepsTheWidthAndADegenerateDeckDrawsNothing) {
+    BridgeDeck deck;
+    deck.width = 6.0f;
+    deck.centreline = {{0, 5, 0}, {30, 5, 0}, {30, 5, -30}};  // east, then north
+    const std::vector<PlinthFace> faces = bridgeDeckFaces(deck);
+    ASSERT_FALSE(faces.empty());
+    // The first piece's top ends at the bend's mitre: its far corners lie 3 m from both pieces'
+    // centrelines (the mitre's diagonal).
+    const PlinthFace& top = faces[0];
+    for (const Vec3f& c : top.corners) {
+        if (c.x < 15.0f) continue;
+        EXPECT_NEAR(std::abs(c.z), 3.0f, 1e-4f);
+        EXPECT_NEAR(std::abs(c.x - 30.0f), 3.0f, 1e-4f);
+    }
+    deck.width = 0.0f;
+    EXPECT_TRUE(bridgeDeckFaces(deck).empty());
+    deck.width = 6.0f;
+    deck.centreline.resize(1);
+    EXPECT_TRUE(bridgeDeckFaces(deck).empty());
 }

@@ -123,10 +123,12 @@ int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, 
 
 namespace {
 
-/// `files` with the tile's heights written beside its layers (<quadkey>/height.tif).
+/// `files` with the tile's heights written beside its layers (<quadkey>/height.tif): the DEMs'
+/// own heights resampled onto the cell corners (the ground graded by roads and water is what
+/// the bake's meshes and collision grid carry).
 Result<TileFiles> withHeights(const pipeline::Session& session, const TileId& tile, const std::filesystem::path& outDir,
                               TileFiles files) {
-    auto heights = session.heightTile(tile);
+    auto heights = session.rawHeightTile(tile);
     if (!heights) return heights.error();
     files.height = tile.quadkey() + "/height.tif";
     if (Status s = writeHeightTiff(**heights, outDir / files.height); !s) return s.error();
@@ -182,7 +184,7 @@ using Json = nlohmann::ordered_json;
 /// A tile's heights in summary.json: its file, lowest and highest height (metres, null when it
 /// has none) and the samples without a height.
 Json heightSummary(const pipeline::Session& session, const TileId& tile, const std::string& file) {
-    const auto heights = session.heightTile(tile);  // sampled already: writeTiles wrote them
+    const auto heights = session.rawHeightTile(tile);  // sampled already: writeTiles wrote them
     Json j;
     j["file"] = file;
     j["min_m"] = nullptr;

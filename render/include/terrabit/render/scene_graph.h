@@ -71,7 +71,7 @@ struct GraphCounts {
     std::size_t tiles = 0;
     std::size_t groundDrawables = 0;     ///< one per tile with ground
     std::size_t surfaceDrawables = 0;    ///< one per surface patch
-    std::size_t plinthDrawables = 0;     ///< on terrain: one per tile with plinths
+    std::size_t plinthDrawables = 0;     ///< on terrain: one per tile with plinths or bridge decks
     std::size_t generatedDrawables = 0;  ///< one per tile with generated buildings
     std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
     std::size_t instances = 0;           ///< instances those draw
@@ -168,7 +168,7 @@ private:
         osg::ref_ptr<osg::Group> surfaces;
         osg::ref_ptr<osg::Group> instances;
         Entry ground;
-        Entry plinths;    ///< on terrain: the tile's plinths, one mesh
+        Entry plinths;    ///< on terrain: the tile's plinths and bridge decks, one node
         Entry generated;  ///< the tile's generated buildings, one mesh
         std::map<std::string, Entry, std::less<>> surfaceEntries;
         std::map<BlockKey, Entry> blocks;

@@ -66,5 +66,8 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
 /// as the models are (AssetModel::fromMesh: vertex colours, lit, back faces culled). nullptr
 /// when none has a triangle.
 osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings);
+/// A tile's bridge decks (on terrain): each one's faces (core::bridgeDeckFaces, scene metres)
+/// as triangles in core::kBridgeColour, lit. nullptr when there are none.
+osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges);
 
 }  // namespace terrabit::render

@@ -133,6 +133,10 @@ struct SurfacePassRule {
     std::string layer;             ///< the layer whose cells (per class) become patches
     std::string mask;              ///< expression of the cells to cover (empty: the layer itself)
     double elevationMetres = 0.0;  ///< height of the surface above the ground plane, metres
+    /// With a DEM: the steepest grade the ground is graded to along roads (rise over run, 0.12 =
+    /// 12 %; terrain/ground_grading.h). The Session grades every road to the smallest value of
+    /// the rules' surface passes.
+    double maxRoadGrade = 0.12;
     std::optional<Rgb> colour;     ///< overrides the layers' colours when set
 };
 

@@ -163,6 +163,17 @@ struct GeneratedBuilding {
     std::string roofShape;     ///< `roof:shape` as tagged ("flat", "gabled", "hipped"…), "flat" when untagged
 };
 
+/// With terrain: the deck of a bridge (a highway line tagged bridge), kept between its ends at
+/// the graded road heights there instead of draped into the valley; the ground under it stays
+/// the natural terrain. Every export draws it through bridgeDeckFaces
+/// (core/scene/bridge_deck.h).
+struct BridgeDeck {
+    TileId tile;                    ///< the tile holding its middle point (the one that draws it)
+    std::string id;                 ///< the source feature's id
+    std::vector<Vec3f> centreline;  ///< the top of the deck along its centre, scene metres, ≥ 2 points
+    float width = 0.0f;             ///< the deck's width, metres
+};
+
 /// A merged rectangle of cells [x0, x1) × [y0, y1) within a tile (greedy meshing of a layer).
 struct CellRect {
     std::uint16_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
@@ -246,6 +257,7 @@ struct Scene {
     std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
     std::vector<Plinth> plinths;            ///< with terrain: sorted by (tile, source)
+    std::vector<BridgeDeck> bridges;        ///< with terrain: the bridges' decks, sorted by (tile, id)
     std::vector<GeneratedBuilding> generated;  ///< the `generate` fallback's buildings, sorted by (tile, source)
     /// With terrain: each tile's ground mesh, sorted like `tiles` (north to south), at most one
     /// per tile. The Session meshes every baked tile (Session::bake); a tile without one (a

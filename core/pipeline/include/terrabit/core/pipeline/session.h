@@ -37,6 +37,7 @@
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/scene/scene.h"
+#include "terrabit/core/terrain/ground_grading.h"
 #include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/core/terrain/height_tile.h"
 
@@ -141,10 +142,20 @@ public:
     // -- terrain --------------------------------------------------------------------------------
     /// True when DEMs were opened (SessionInput::dems).
     bool hasTerrain() const { return mDems != nullptr; }
-    /// The heights of a tile at the map's zoom, sampled once and kept (the same object for every
-    /// later call). Without DEMs, or where no DEM reaches, the samples have no height. Safe to
-    /// call from several threads. Errors: a DEM whose pixels can no longer be read (BadInput).
+    /// The ground's heights of a tile at the map's zoom: the DEMs' heights graded by the map's
+    /// roads, bridges, lakes and rivers (grading()), made once and kept (the same object for
+    /// every later call, until a rule edit changes the grading). Every reader of the ground —
+    /// the layers' heights (relief expressions, placement, collision), groundHeight(), the
+    /// ground meshes — reads these. Without DEMs, or where no DEM reaches, the samples have no
+    /// height. Safe to call from several threads. Errors: a DEM whose pixels can no longer be
+    /// read (BadInput).
     Result<std::shared_ptr<const terrain::HeightTile>> heightTile(TileId tile) const;
+    /// The DEMs' own heights of a tile, before grading: sampled once and kept.
+    Result<std::shared_ptr<const terrain::HeightTile>> rawHeightTile(TileId tile) const;
+    /// The grading of the ground (terrain/ground_grading.h): made at open() from the map's
+    /// features and the rules' max_road_grade (the smallest of the surface passes', else the
+    /// schema's default), again when a rule edit changes it. Empty without DEMs.
+    const terrain::GroundGrading& grading() const { return *mGrading; }
     /// The ground height at a point (EPSG:3857 metres), bilinear between the corners of the cell
     /// it lies in; kNoHeight where there is none (no DEM, outside every DEM, nodata).
     Result<float> groundHeight(Vec2 mercator) const;
@@ -210,6 +221,14 @@ private:
     /// With DEMs: samples the heights of every tile of the map's store (heightTile()) and sets
     /// them into it, so every reader of the layers (expressions, passes, exports) has them.
     Status attachHeights(const ProgressCallback& progress);
+    /// With DEMs: grades the ground for `rules` (their max_road_grade) unless it already is;
+    /// a new grading (true) forgets the graded tiles and meshes; the caller attaches them.
+    Result<bool> gradeFor(const placement::PlacementRules* rules);
+    /// Makes the bridges' decks of the scene's tiles (Scene::bridges) from the grading.
+    void addBridges(Scene& scene) const;
+    /// Takes the bridges' cells out of the scene's surfaces of the layers the bridges are in:
+    /// a road surface is draped on the ground, and a bridge's deck is not on it.
+    void clearSurfacesUnderBridges(Scene& scene) const;
     const TileIndex& bakeIndex() const { return mSelected ? mSelectionIndex : mMap->index; }
 
     std::unique_ptr<io::MapLayers> mMap;
@@ -233,7 +252,14 @@ private:
     std::unique_ptr<io::DemReader> mDems;
     /// heightTile()'s tiles; mutable: sampling a tile once is not a change of the session.
     mutable std::mutex mHeightsMutex;
-    mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;
+    mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;  ///< graded
+    mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mRawHeights;
+    /// The map's features that shape the ground, and their grading at mGradedFor (a grade).
+    std::vector<terrain::GradedFeature> mGradedFeatures;
+    std::shared_ptr<const terrain::GroundGrading> mGrading = std::make_shared<const terrain::GroundGrading>();
+    double mGradedFor = -1.0;
+    /// Graded tiles of earlier gradings, kept for the session's life (see gradeFor()).
+    std::vector<std::shared_ptr<const terrain::HeightTile>> mRetiredHeights;
     mutable TerrainReport mTerrainReport;  ///< guarded by mHeightsMutex
     /// groundTile()'s RTIN errors per tile and meshes per tile for mGroundError; guarded by
     /// mGroundMutex (meshing runs on several threads).
