@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <numbers>
 #include <string>
 
@@ -34,6 +35,7 @@ struct SurfaceShaper::Impl {
     std::string message;
     // Scratch, kept between tiles: no allocation once grown.
     std::vector<double> coords;
+    std::vector<Vec2> reduced;
     std::vector<GEOSGeometry*> geoms;
     std::vector<CellRect> rects;
     BitTile meshScratch;
@@ -60,6 +62,8 @@ struct SurfaceShaper::Impl {
         explicit operator bool() const { return g != nullptr; }
     };
 
+    std::map<int, Geom> layerShapes;  ///< this tile's shape of each layer asked for
+
     Geom own(GEOSGeometry* g) { return {ctx, g}; }
     Geom empty() { return own(GEOSGeom_createEmptyPolygon_r(ctx)); }
     Geom box(double lo, double hi) { return own(GEOSGeom_createRectangle_r(ctx, lo, lo, hi, hi)); }
@@ -81,34 +85,62 @@ struct SurfaceShaper::Impl {
         return own(GEOSUnaryUnion_r(ctx, all.g));
     }
 
-    /// An area feature's rings under the even-odd rule, clipped to the window.
-    Geom area(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset) {
+    /// An area feature's rings under the even-odd rule, clipped to the window. Runs of a large
+    /// ring far beyond one side of the window become their chord (as the rasterizer does): both
+    /// lie beyond that side, so the clip leaves the same shape, and a sea of thousands of
+    /// vertices costs a tile little more than its nearby ones.
+    Geom area(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, std::span<const Box2> chunks,
+              Vec2 offset) {
+        const Box2 window{{offset.x - kWindowCells, offset.y - kWindowCells},
+                          {offset.x + kTileCells + kWindowCells, offset.y + kTileCells + kWindowCells}};
         Geom shape;
         std::uint32_t begin = 0;
+        std::size_t chunk = 0;
         for (const std::uint32_t end : partEnds) {
-            const std::span<const Vec2> ring = cells.subspan(begin, end - begin);
+            std::span<const Vec2> ring = cells.subspan(begin, end - begin);
             begin = end;
+            if (!chunks.empty()) {
+                reduced.clear();
+                const auto n = static_cast<std::uint32_t>(ring.size());
+                for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
+                    const Box2& box = chunks[chunk];
+                    const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
+                    const bool far = box.max.x < window.min.x || box.min.x > window.max.x ||
+                                     box.max.y < window.min.y || box.min.y > window.max.y;
+                    if (far) {
+                        reduced.push_back(ring[c]);
+                        if (last != c) reduced.push_back(ring[last]);
+                    } else {
+                        reduced.insert(reduced.end(), ring.begin() + c, ring.begin() + last + 1);
+                    }
+                }
+                reduced.erase(std::unique(reduced.begin(), reduced.end()), reduced.end());
+                ring = reduced;
+            }
             if (ring.size() < 3) continue;
             const bool closed = ring.front() == ring.back();
+            if (closed && ring.size() < 4) continue;
             GEOSGeometry* shell = GEOSGeom_createLinearRing_r(ctx, sequence(ring, offset, !closed));
             if (!shell) return {};
             Geom polygon = own(GEOSGeom_createPolygon_r(ctx, shell, nullptr, 0));
             if (!polygon) return {};
-            if (GEOSisValid_r(ctx, polygon.g) != 1) {
-                polygon = own(GEOSMakeValid_r(ctx, polygon.g));
-                if (!polygon) return {};
-            }
+            // Clipped first: a ring's trouble far away (a chord across a bay) does not count.
             Geom clipped = own(GEOSClipByRect_r(ctx, polygon.g, -kWindowCells, -kWindowCells,
                                                 kTileCells + kWindowCells, kTileCells + kWindowCells));
             if (!clipped) return {};
+            if (GEOSisValid_r(ctx, clipped.g) != 1) {
+                clipped = own(GEOSMakeValid_r(ctx, clipped.g));
+                if (!clipped) return {};
+            }
             shape = shape ? own(GEOSSymDifference_r(ctx, shape.g, clipped.g)) : std::move(clipped);
             if (!shape) return {};
         }
         return shape ? std::move(shape) : empty();
     }
 
-    /// A line feature buffered by half width r: its runs of segments that come within r and
-    /// the window of the tile, each unchanged (so two tiles buffer the same segments).
+    /// A line feature's runs of segments that come within r and the window of the tile, each
+    /// unchanged (so two tiles buffer the same segments), into `out` (points for one-point
+    /// parts). The caller buffers all runs of one half width r at once.
     bool line(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset, double r,
               std::vector<GEOSGeometry*>& out) {
         if (!(r > 0.0)) return true;  // a line of no width covers no cell centre
@@ -118,23 +150,18 @@ struct SurfaceShaper::Impl {
             return std::max(a.x, b.x) >= lo && std::min(a.x, b.x) <= hi && std::max(a.y, b.y) >= lo &&
                    std::min(a.y, b.y) <= hi;
         };
-        const int segments = quadrantSegments(r);
-        const auto buffer = [&](std::span<const Vec2> run) {
+        const auto add = [&](std::span<const Vec2> run) {
             GEOSCoordSequence* seq = sequence(run, offset, false);
             GEOSGeometry* g = run.size() == 1 ? GEOSGeom_createPoint_r(ctx, seq) : GEOSGeom_createLineString_r(ctx, seq);
-            if (!g) return false;
-            Geom owned = own(g);
-            GEOSGeometry* b = GEOSBufferWithStyle_r(ctx, owned.g, r, segments, GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5.0);
-            if (!b) return false;
-            out.push_back(b);
-            return true;
+            if (g) out.push_back(g);
+            return g != nullptr;
         };
         std::uint32_t begin = 0;
         for (const std::uint32_t end : partEnds) {
             const std::span<const Vec2> part = cells.subspan(begin, end - begin);
             begin = end;
             if (part.size() == 1) {
-                if (near(part[0], part[0]) && !buffer(part)) return false;
+                if (near(part[0], part[0]) && !add(part)) return false;
                 continue;
             }
             std::size_t runStart = 0;
@@ -143,18 +170,42 @@ struct SurfaceShaper::Impl {
                 const bool keep = near(part[i], part[i + 1]);
                 if (keep && !inRun) runStart = i, inRun = true;
                 if (!keep && inRun) {
-                    if (!buffer(part.subspan(runStart, i + 1 - runStart))) return false;
+                    if (!add(part.subspan(runStart, i + 1 - runStart))) return false;
                     inRun = false;
                 }
             }
-            if (inRun && !buffer(part.subspan(runStart))) return false;
+            if (inRun && !add(part.subspan(runStart))) return false;
         }
         return true;
+    }
+
+    /// The lines and points of one half width r (consumed) buffered together, with round caps
+    /// and joins: GEOS nodes all their offset curves at once, which is far cheaper than uniting
+    /// one buffer per line.
+    GEOSGeometry* buffer(std::vector<GEOSGeometry*>& lines, double r) {
+        GEOSGeometry* all = GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, lines.data(),
+                                                        static_cast<unsigned>(lines.size()));
+        lines.clear();
+        if (!all) return nullptr;
+        Geom owned = own(all);
+        return GEOSBufferWithStyle_r(ctx, owned.g, r, quadrantSegments(r), GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5.0);
+    }
+
+    /// The shape of `layer` (with its classes) in this tile, built once per shapeTile call.
+    const GEOSGeometry* shapeOf(const TileIndex& index, std::size_t slot, Vec2 offset, int layer) {
+        auto it = layerShapes.find(layer);
+        if (it == layerShapes.end()) {
+            Geom g = layerShape(index, slot, offset, familyOf(index.map(), layer));
+            if (!g) return nullptr;
+            it = layerShapes.emplace(layer, std::move(g)).first;
+        }
+        return it->second.g;
     }
 
     /// The shape of every feature of `layer` and its classes in the tile's window.
     Geom layerShape(const TileIndex& index, std::size_t slot, Vec2 offset, const std::vector<char>& inLayer) {
         std::vector<GEOSGeometry*> parts;
+        std::map<double, std::vector<GEOSGeometry*>> linesByWidth;  // half width → runs, buffered together
         for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
             if (!inLayer[info.layer]) continue;
             const std::span<const Vec2> cells = index.cells(info);
@@ -162,26 +213,38 @@ struct SurfaceShaper::Impl {
             bool ok = true;
             switch (info.kind) {
                 case FeatureKind::Area: {
-                    Geom a = area(cells, partEnds, offset);
+                    Geom a = area(cells, partEnds, index.chunks(info), offset);
                     ok = static_cast<bool>(a);
                     if (ok) parts.push_back(a.release());
                     break;
                 }
                 case FeatureKind::Line:
-                    ok = line(cells, partEnds, offset, info.sizeCells, parts);
+                    ok = line(cells, partEnds, offset, info.sizeCells, linesByWidth[info.sizeCells]);
                     break;
                 case FeatureKind::Point:
                     for (const Vec2& c : cells) {
                         if (ok) ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
-                                          info.sizeCells, parts);
+                                          info.sizeCells, linesByWidth[info.sizeCells]);
                     }
                     break;
             }
             if (!ok) {
                 for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+                for (auto& [r, lines] : linesByWidth) {
+                    for (GEOSGeometry* g : lines) GEOSGeom_destroy_r(ctx, g);
+                }
                 message = "feature " + index.map().entries[info.entry].feature->id + ": " + message;
                 return {};
             }
+        }
+        for (auto& [r, lines] : linesByWidth) {
+            if (lines.empty()) continue;
+            GEOSGeometry* b = buffer(lines, r);
+            if (!b) {
+                for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+                return {};
+            }
+            parts.push_back(b);
         }
         return unite(parts);
     }
@@ -253,7 +316,8 @@ struct SurfaceShaper::Impl {
         switch (n.op) {
             case ExprOp::Layer:
                 if (n.layer < 0 || static_cast<std::size_t>(n.layer) >= mapLayers) break;
-                return layerShape(index, slot, offset, familyOf(index.map(), n.layer));
+                if (const GEOSGeometry* g = shapeOf(index, slot, offset, n.layer)) return own(GEOSGeom_clone_r(ctx, g));
+                return {};
             case ExprOp::All:
                 return box(-kWindowCells, kTileCells + kWindowCells);
             case ExprOp::None:
@@ -277,6 +341,33 @@ struct SurfaceShaper::Impl {
         }
         exact = false;
         return {};
+    }
+
+    /// A part's shape within the mask. The usual masks need no overlay of their own: the
+    /// part's layer itself is the part, and `layer - other` is the part less the other's shape.
+    template <class MaskShape>
+    Geom cut(const GEOSGeometry* shape, int layer, MaskShape&& maskShape, const algebra::ExpressionAst& ast,
+             std::size_t slot, Vec2 offset, const TileIndex& index) {
+        using algebra::ExprOp;
+        const auto& nodes = ast.nodes;
+        const algebra::ExprNode& root = nodes[static_cast<std::size_t>(ast.root)];
+        const auto isLayer = [&](int node) {
+            const algebra::ExprNode& n = nodes[static_cast<std::size_t>(node)];
+            return n.op == ExprOp::Layer && n.layer == layer;
+        };
+        if (isLayer(ast.root)) return own(GEOSGeom_clone_r(ctx, shape));
+        if (root.op == ExprOp::AndNot && isLayer(root.a)) {
+            const algebra::ExprNode& b = nodes[static_cast<std::size_t>(root.b)];
+            if (b.op == ExprOp::Layer && b.layer >= 0 && static_cast<std::size_t>(b.layer) < index.map().layers.size()) {
+                if (const GEOSGeometry* other = shapeOf(index, slot, offset, b.layer)) {
+                    return own(GEOSDifference_r(ctx, shape, other));
+                }
+                return {};
+            }
+        }
+        const GEOSGeometry* mask = maskShape();
+        if (!mask) return {};
+        return own(GEOSIntersection_r(ctx, shape, mask));
     }
 
     /// Which layers a layer's shape takes features from: itself and its classes, recursively.
@@ -311,28 +402,35 @@ Status SurfaceShaper::shapeTile(const TileIndex& index, const TileId& tile, std:
     const std::optional<std::size_t> slot = index.slot(tile);
     if (!slot) return Status::success();  // the index holds nothing for it: no feature reaches it
     const Vec2 offset{double(tile.x) * kTileCells, double(tile.y) * kTileCells};
+    m.layerShapes.clear();
 
+    // The mask's own shape, built only when a part needs it (Impl::cut).
     Geom mask;
-    if (maskAst && maskAst->root >= 0) {
-        bool exact = true;
-        mask = m.maskShape(*maskAst, maskAst->root, index, *slot, offset, exact);
-        if (!exact) mask = m.cellsShape(maskBits);
-        if (!mask) return failed("the mask's shape");
-    }
+    bool maskBuilt = false;
+    const auto maskShape = [&]() -> const GEOSGeometry* {
+        if (!maskBuilt) {
+            maskBuilt = true;
+            bool exact = true;
+            mask = m.maskShape(*maskAst, maskAst->root, index, *slot, offset, exact);
+            if (!exact) mask = m.cellsShape(maskBits);
+        }
+        return mask.g;
+    };
+    const bool masked = maskAst && maskAst->root >= 0;
     Geom taken = m.empty();
-    Geom square = m.box(0.0, kTileCells);
     for (std::size_t k = 0; k < parts.size(); ++k) {
-        Geom shape = m.layerShape(index, *slot, offset, Impl::familyOf(index.map(), parts[k]));
+        const GEOSGeometry* base = m.shapeOf(index, *slot, offset, parts[k]);
+        Geom shape = base ? m.own(GEOSGeom_clone_r(m.ctx, base)) : Geom{};
         if (!shape) return failed("the shape of layer '" + index.map().layers[std::size_t(parts[k])].name + "'");
         if (GEOSisEmpty_r(m.ctx, shape.g)) continue;
-        if (mask) shape = m.own(GEOSIntersection_r(m.ctx, shape.g, mask.g));
+        if (masked) shape = m.cut(shape.g, parts[k], maskShape, *maskAst, *slot, offset, index);
         if (shape && k > 0) shape = m.own(GEOSDifference_r(m.ctx, shape.g, taken.g));
         if (!shape) return failed("cutting a surface by its mask");
         if (k + 1 < parts.size()) {
             taken = m.own(GEOSUnion_r(m.ctx, taken.g, shape.g));
             if (!taken) return failed("uniting the surfaces");
         }
-        Geom clipped = m.own(GEOSIntersection_r(m.ctx, shape.g, square.g));
+        Geom clipped = m.own(GEOSClipByRect_r(m.ctx, shape.g, 0.0, 0.0, kTileCells, kTileCells));
         if (!clipped || !m.write(clipped.g, out[k])) return failed("triangulating a surface");
     }
     return Status::success();
