@@ -282,20 +282,56 @@ struct SurfaceShaper::Impl {
             for (int h = 0; h < holes; ++h) ringOf(GEOSGetInteriorRingN_r(ctx, polygon, h));
             out.polygonEnds.push_back(static_cast<std::uint32_t>(out.ringEnds.size()));
         }
-        Geom triangles = own(GEOSConstrainedDelaunayTriangulation_r(ctx, snapped.g));
-        if (!triangles) return false;
-        const int n = GEOSGetNumGeometries_r(ctx, triangles.g);
-        out.triangles.reserve(std::size_t(n) * 3);
-        for (int i = 0; i < n; ++i) {
-            const GEOSGeometry* t = GEOSGetGeometryN_r(ctx, triangles.g, i);
-            const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, GEOSGetExteriorRing_r(ctx, t));
-            double c[8];
-            GEOSCoordSeq_copyToBuffer_r(ctx, seq, c, 0, 0);
-            Vec2 a{c[0], c[1]}, b{c[2], c[3]}, d{c[4], c[5]};
-            const double turn = cross(b - a, d - a);
-            if (turn == 0.0) continue;
-            if (turn > 0.0) std::swap(b, d);  // counter-clockwise seen from above: y runs south
-            out.triangles.insert(out.triangles.end(), {a, b, d});
+        for (int i = 0; i < count; ++i) {
+            const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
+            if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
+            if (!triangulate(polygon, out.triangles, 0)) return false;
+        }
+        return true;
+    }
+
+    /// Appends the constrained Delaunay triangulation of `polygon` to `triangles`, three
+    /// corners each, counter-clockwise seen from above. GEOS 3.11's triangulator gives up on some
+    /// polygons whose holes touch their shell ("Unable to find a convex corner"); such a polygon
+    /// is cut in two halves along a grid line, and each half triangulated, a few times at most.
+    bool triangulate(const GEOSGeometry* polygon, std::vector<Vec2>& triangles, int depth) {
+        Geom cdt = own(GEOSConstrainedDelaunayTriangulation_r(ctx, polygon));
+        if (cdt) {
+            const int n = GEOSGetNumGeometries_r(ctx, cdt.g);
+            for (int i = 0; i < n; ++i) {
+                const GEOSGeometry* t = GEOSGetGeometryN_r(ctx, cdt.g, i);
+                const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, GEOSGetExteriorRing_r(ctx, t));
+                double c[8];
+                GEOSCoordSeq_copyToBuffer_r(ctx, seq, c, 0, 0);
+                Vec2 a{c[0], c[1]}, b{c[2], c[3]}, d{c[4], c[5]};
+                const double turn = cross(b - a, d - a);
+                if (turn == 0.0) continue;
+                if (turn > 0.0) std::swap(b, d);  // counter-clockwise seen from above: y runs south
+                triangles.insert(triangles.end(), {a, b, d});
+            }
+            return true;
+        }
+        if (depth >= 8) return false;
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        if (!GEOSGeom_getXMin_r(ctx, polygon, &x0) || !GEOSGeom_getYMin_r(ctx, polygon, &y0) ||
+            !GEOSGeom_getXMax_r(ctx, polygon, &x1) || !GEOSGeom_getYMax_r(ctx, polygon, &y1)) {
+            return false;
+        }
+        const bool alongX = x1 - x0 >= y1 - y0;
+        const double mid = std::round((alongX ? x0 + x1 : y0 + y1) * 0.5 / kSurfaceGridCells) * kSurfaceGridCells;
+        for (int half = 0; half < 2; ++half) {
+            const double hx0 = alongX && half ? mid : x0, hx1 = alongX && !half ? mid : x1;
+            const double hy0 = !alongX && half ? mid : y0, hy1 = !alongX && !half ? mid : y1;
+            Geom piece = own(GEOSClipByRect_r(ctx, polygon, hx0, hy0, hx1, hy1));
+            if (!piece) return false;
+            Geom fixed = own(GEOSGeom_setPrecision_r(ctx, piece.g, kSurfaceGridCells, 0));
+            if (!fixed) return false;
+            const int n = GEOSGetNumGeometries_r(ctx, fixed.g);
+            for (int i = 0; i < n; ++i) {
+                const GEOSGeometry* p = GEOSGetGeometryN_r(ctx, fixed.g, i);
+                if (GEOSGeomTypeId_r(ctx, p) != GEOS_POLYGON || GEOSisEmpty_r(ctx, p)) continue;
+                if (!triangulate(p, triangles, depth + 1)) return false;
+            }
         }
         return true;
     }

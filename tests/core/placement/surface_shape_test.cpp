@@ -235,5 +235,98 @@ TEST(SurfaceShape, MonacoStaircaseShareAndTriangleCountMeetTheGoals) {
     EXPECT_LE(triangles, 2 * greedyTriangles);
 }
 
+/// Roads meeting every way they do — a crossing, a T, an acute Y, a bend, a dead end inside
+/// another road, a loop — of several widths, and a square mapped as an area.
+SyntheticMap junctions(std::uint32_t seed) {
+    SyntheticMap m;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> pos(-320, 320);
+    m.line("main", {{"highway", "primary"}}, {{-330, 12}, {330, -20}});
+    m.line("cross", {{"highway", "residential"}}, {{5, -330}, {-8, 330}});
+    m.line("tee", {{"highway", "footway"}}, {{-150, 200}, {-150, 3}});
+    m.line("wye", {{"highway", "service"}}, {{100, -3}, {240, 60}, {300, 75}});
+    m.line("bend", {{"highway", "track"}}, {{-300, -300}, {-120, -120}, {-300, -60}});
+    m.line("stub", {{"highway", "path"}}, {{60, -2}, {62, 5}});
+    m.line("loop", {{"highway", "cycleway"}}, {{150, 150}, {250, 150}, {250, 250}, {150, 250}, {150, 150}});
+    m.area("square", {{"highway", "pedestrian"}, {"area", "yes"}}, {{{-60, -60}, {-10, -75}, {-20, -20}, {-70, -25}}});
+    // And random ways crossing all of them.
+    for (int i = 0; i < 12; ++i) {
+        m.line("r" + std::to_string(i), {{"highway", i % 2 ? "residential" : "footway"}},
+               {{pos(rng), pos(rng)}, {pos(rng), pos(rng)}, {pos(rng), pos(rng)}});
+    }
+    return m;
+}
+
+std::string junctionRules() {
+    std::string rules = syntheticRules(defaultSyntheticPasses());
+    const std::string from = R"(    match: [{kind: line, tags: {highway: "*"}}]
+    width: {default: 6})";
+    const std::string to = R"(    match: [{kind: [line, area], tags: {highway: "*"}}]
+    width:
+      by: [highway]
+      values: {primary: 10, residential: 6, service: 4, track: 3, cycleway: 2.5, footway: 2, path: 1.5}
+      default: 3)";
+    rules.replace(rules.find(from), from.size(), to);
+    return rules;
+}
+
+/// GEOS's own union of the road layer's features in a tile (buffers with 64 segments a quarter
+/// circle), clipped to the tile: the area the surface must have.
+double geosRoadArea(const BakeInput& in, const TileId& tile, int roadLayer) {
+    GEOSContextHandle_t ctx = GEOS_init_r();
+    const Vec2 offset{double(tile.x) * kTileCells, double(tile.y) * kTileCells};
+    std::vector<GEOSGeometry*> parts;
+    const auto slot = in.index.slot(tile);
+    for (const TileIndex::EntryInfo& info : in.index.entryInfos(*slot)) {
+        if (info.layer != roadLayer) continue;
+        std::vector<double> xy;
+        const auto cells = in.index.cells(info);
+        for (const Vec2& c : cells) xy.insert(xy.end(), {c.x - offset.x, c.y - offset.y});
+        if (info.kind == FeatureKind::Area && !(cells.front() == cells.back())) {
+            xy.insert(xy.end(), {cells.front().x - offset.x, cells.front().y - offset.y});
+        }
+        GEOSCoordSequence* seq = GEOSCoordSeq_copyFromBuffer_r(ctx, xy.data(), xy.size() / 2, 0, 0);
+        if (info.kind == FeatureKind::Area) {
+            parts.push_back(GEOSGeom_createPolygon_r(ctx, GEOSGeom_createLinearRing_r(ctx, seq), nullptr, 0));
+        } else {
+            GEOSGeometry* line = GEOSGeom_createLineString_r(ctx, seq);
+            parts.push_back(GEOSBufferWithStyle_r(ctx, line, info.sizeCells, 64, GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5));
+            GEOSGeom_destroy_r(ctx, line);
+        }
+    }
+    GEOSGeometry* all = GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, parts.data(), unsigned(parts.size()));
+    GEOSGeometry* united = GEOSUnaryUnion_r(ctx, all);
+    GEOSGeometry* clipped = GEOSClipByRect_r(ctx, united, 0, 0, kTileCells, kTileCells);
+    double area = 0.0;
+    GEOSArea_r(ctx, clipped, &area);
+    for (GEOSGeometry* g : {all, united, clipped}) GEOSGeom_destroy_r(ctx, g);
+    GEOS_finish_r(ctx);
+    return area;
+}
+
+TEST(SurfaceShape, JunctionsHaveTheAreaOfGeosUnionWithoutGapsOrOverlaps) {
+    for (const std::uint32_t seed : {1u, 2u, 3u}) {
+        const auto in = junctions(seed).build(junctionRules());
+        ASSERT_TRUE(in);
+        const Scene scene = bakeOnce(*in, testCatalogue(), parsePasses(*in, junctionRules()));
+        int road = -1;
+        for (std::size_t l = 0; l < in->classified.layers.size(); ++l) {
+            if (in->classified.layers[l].name == "road") road = int(l);
+        }
+        std::size_t checked = 0;
+        for (const SurfacePatch& p : scene.surfaces) {
+            if (p.layer != "road") continue;
+            const double expected = geosRoadArea(*in, p.tile, road);
+            // Overlapping triangles would add up to more than the union, gaps to less; the arcs'
+            // chords lose a sliver.
+            EXPECT_NEAR(triangleArea(p.shape), expected, 0.001 * expected) << "seed " << seed << " " << p.tile.quadkey();
+            const Agreement a = agreement(p, kArcToleranceCells + 0.01 * 5.0 + 1e-4);
+            EXPECT_EQ(a.beyondTolerance, 0u) << a.firstBeyond;
+            ++checked;
+        }
+        EXPECT_EQ(checked, 9u);
+    }
+}
+
 }  // namespace
 }  // namespace terrabit::test
