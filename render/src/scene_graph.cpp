@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "terrabit/core/placement/surface_shape.h"
 #include "terrabit/render/instanced_block.h"
 #include "terrabit/render/mask_tiles.h"
 #include "terrabit/render/tile_geometry.h"
@@ -38,6 +39,17 @@ public:
 private:
     std::uint64_t mState = 0x2545f4914f6cdd1dULL;
 };
+
+/// What a real-shape surface looks like: its triangles' corners.
+std::uint64_t shapeKey(const core::SurfaceShape& shape) {
+    Fingerprint f;
+    f.add(static_cast<std::uint64_t>(shape.triangles.size()));
+    for (const core::Vec2& v : shape.triangles) {
+        f.add(std::bit_cast<std::uint64_t>(v.x));
+        f.add(std::bit_cast<std::uint64_t>(v.y));
+    }
+    return f.value();
+}
 
 osg::BoundingBox tileBox(const TilePlacement& p) {
     const osg::Vec3d a = p.at(0, 0), b = p.at(core::kTileCells, core::kTileCells);
@@ -240,10 +252,17 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     const TilePlacement placement = tilePlacement(mFrame, tile);
 
     // Surfaces below the ground show through holes cut into it.
+    // Around sunken surfaces in their real shapes the ground takes their outline instead.
     std::vector<core::CellRect> holes;
+    std::vector<const core::SurfaceShape*> sunkenShapes;
     if (mOptions.surfaces) {
         for (const core::SurfacePatch* p : input.surfaces) {
-            if (p->elevation < 0.0f) holes.insert(holes.end(), p->rects.begin(), p->rects.end());
+            if (p->elevation >= 0.0f) continue;
+            if (p->shape.empty()) {
+                holes.insert(holes.end(), p->rects.begin(), p->rects.end());
+            } else {
+                sunkenShapes.push_back(&p->shape);
+            }
         }
     }
 
@@ -285,6 +304,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                   static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
         }
         if (input.ground) f.add(meshKey);
+        for (const core::SurfaceShape* shape : sunkenShapes) f.add(shapeKey(*shape));
         const std::uint64_t key = f.value();
         if (e.ground.node && e.ground.key == key) {
             ++mReport.kept;
@@ -300,8 +320,15 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 image = makeMaskGroundImage(core::BitTile{}, mOptions.style.bare, mOptions.style);
             }
             cutGroundHoles(*image, holes);
+            core::SurfaceShape around;
+            if (!sunkenShapes.empty()) {
+                core::placement::SurfaceShaper shaper;
+                if (!shaper.groundAround(sunkenShapes, around)) around = {};  // the ground whole, as without shapes
+            }
             osg::ref_ptr<osg::Geode> node =
-                input.ground ? makeGroundMesh(*input.scene, *input.ground, image) : makeGroundQuad(placement, image);
+                !around.empty() ? makeGroundAround(*input.scene, tile, input.ground, around, image)
+                : input.ground  ? makeGroundMesh(*input.scene, *input.ground, image)
+                                : makeGroundQuad(placement, image);
             node->setName("ground " + tile.quadkey());
             if (e.ground.node) {
                 e.group->replaceChild(e.ground.node, node);
@@ -331,6 +358,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
+            f.add(shapeKey(p->shape));
             Entry entry;
             entry.key = f.value();
             const auto old = e.surfaceEntries.find(name);
@@ -338,8 +366,9 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 entry = old->second;
                 ++mReport.kept;
             } else {
-                entry.node = input.ground ? makeDrapedSurfaceMesh(*input.scene, *input.ground, *p)
-                                          : makeSurfaceMesh(placement, *p);
+                entry.node = !p->shape.empty() ? makeShapedSurfaceMesh(*input.scene, input.ground, *p)
+                             : input.ground    ? makeDrapedSurfaceMesh(*input.scene, *input.ground, *p)
+                                               : makeSurfaceMesh(placement, *p);
                 if (entry.node) entry.node->setName(name + " " + tile.quadkey());
                 replaceOrAdd(*e.surfaces, old != e.surfaceEntries.end() ? old->second.node.get() : nullptr,
                              entry.node.get());
@@ -465,14 +494,31 @@ void SceneGraph::syncTileMesh(osg::Group& group, Entry& entry, std::uint64_t key
     entry.key = key;
 }
 
+namespace {
+
+/// The drawables (draw calls) under a node: a tile's one-mesh entries may hold several (a
+/// generated building mesh draws its opaque and its glass parts apart; plinths and bridge
+/// decks are two geodes).
+std::size_t drawablesIn(const osg::Node* node) {
+    if (!node) return 0;
+    if (const osg::Geode* geode = node->asGeode()) return geode->getNumDrawables();
+    std::size_t n = 0;
+    if (const osg::Group* group = node->asGroup()) {
+        for (unsigned i = 0; i < group->getNumChildren(); ++i) n += drawablesIn(group->getChild(i));
+    }
+    return n;
+}
+
+}  // namespace
+
 GraphCounts SceneGraph::counts() const {
     GraphCounts c;
     c.tiles = mTiles.size();
     for (const auto& [tile, e] : mTiles) {
         c.groundDrawables += e.ground.node ? 1 : 0;
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
-        c.plinthDrawables += e.plinths.node ? 1 : 0;
-        c.generatedDrawables += e.generated.node ? 1 : 0;
+        c.plinthDrawables += drawablesIn(e.plinths.node.get());
+        c.generatedDrawables += drawablesIn(e.generated.node.get());
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }

@@ -205,9 +205,10 @@ osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::Generat
     return AssetModel::fromMesh(mesh).node();
 }
 
-osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
-                                        osg::ref_ptr<osg::Image> image) {
-    const core::GroundTriangles t = core::groundTriangles(scene, ground);
+namespace {
+
+/// Ground triangles textured with the layer image as makeGroundQuad is.
+osg::ref_ptr<osg::Geode> texturedGround(const core::GroundTriangles& t, osg::ref_ptr<osg::Image> image) {
     osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, "ground");
     // The layer image's texel (column, row) covers cell (column, row); image row 0 is south.
     constexpr float n = core::kTileCells;
@@ -223,10 +224,8 @@ osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::Gr
     return geode;
 }
 
-osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const core::GroundTile& ground,
-                                               const core::SurfacePatch& patch) {
-    if (patch.rects.empty()) return nullptr;
-    const core::GroundTriangles t = core::drapeRects(scene, ground, patch.rects, patch.elevation);
+/// Surface triangles in the patch's colour, lit; nullptr for none.
+osg::ref_ptr<osg::Geode> colouredSurface(const core::GroundTriangles& t, const core::SurfacePatch& patch) {
     if (t.empty()) return nullptr;
     osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, patch.layer);
     osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
@@ -236,6 +235,31 @@ osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const c
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(mesh);
     return geode;
+}
+
+}  // namespace
+
+osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                        osg::ref_ptr<osg::Image> image) {
+    return texturedGround(core::groundTriangles(scene, ground), image);
+}
+
+osg::ref_ptr<osg::Geode> makeGroundAround(const core::Scene& scene, const core::TileId& tile,
+                                          const core::GroundTile* ground, const core::SurfaceShape& around,
+                                          osg::ref_ptr<osg::Image> image) {
+    return texturedGround(core::drapeTriangles(scene, tile, ground, around.triangles, 0.0f), image);
+}
+
+osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const core::GroundTile& ground,
+                                               const core::SurfacePatch& patch) {
+    if (patch.rects.empty()) return nullptr;
+    return colouredSurface(core::drapeRects(scene, ground, patch.rects, patch.elevation), patch);
+}
+
+osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
+                                               const core::SurfacePatch& patch) {
+    return colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation),
+                           patch);
 }
 
 }  // namespace terrabit::render

@@ -308,7 +308,14 @@ TEST_F(MonacoRender, DrawCallsAreOnePerAssetPerBlockNotPerInstance) {
     // the (asset, block) pairs.
     const GraphCounts counts = graph.counts();
     EXPECT_EQ(frame->drawCalls, counts.drawables());
-    EXPECT_EQ(frame->drawCalls, assetBlocks.size() + m.scene.tiles.size() + m.scene.surfaces.size());
+    // Per tile: its ground, its surfaces, the mesh of its generated buildings if it has any (a
+    // draw call or two: opaque and glass parts), never one per building.
+    std::set<core::TileId> generatedTiles;
+    for (const core::GeneratedBuilding& g : m.scene.generated) generatedTiles.insert(g.tile);
+    EXPECT_GE(counts.generatedDrawables, generatedTiles.size());
+    EXPECT_LE(counts.generatedDrawables, 2 * generatedTiles.size());
+    EXPECT_EQ(frame->drawCalls,
+              assetBlocks.size() + m.scene.tiles.size() + m.scene.surfaces.size() + counts.generatedDrawables);
     EXPECT_EQ(frame->instancedDrawCalls, assetBlocks.size());
     EXPECT_LT(frame->drawCalls, m.scene.instanceCount());
 

@@ -15,6 +15,7 @@
 #include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/bridge_deck.h"
+#include "terrabit/core/placement/surface_shape.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -216,6 +217,7 @@ public:
             const int tileNode = addTile(tile, surfacesOf[tile], blocksOf[tile]);
             model.nodes[static_cast<std::size_t>(rootIndex)].children.push_back(tileNode);
         }
+        if (!mStatus) return mStatus.error();
 
         tinygltf::Scene gltfScene;
         gltfScene.name = "terrabit";
@@ -292,15 +294,29 @@ private:
         // Ground: every cell not under a surface that lies below it (water), so sunken surfaces
         // show through holes instead of hiding under the ground plane.
         BitTile sunken;
+        std::vector<const SurfaceShape*> sunkenShapes;
+        bool sunkenShaped = true;
         for (const SurfacePatch* s : surfaces) {
-            if (s->elevation < 0.0f) sunken |= cellsOfRects(s->rects);
+            if (s->elevation >= 0.0f) continue;
+            sunken |= cellsOfRects(s->rects);
+            sunkenShaped = sunkenShaped && !s->shape.empty();
+            sunkenShapes.push_back(&s->shape);
         }
         tinygltf::Mesh mesh;
         mesh.name = "ground " + tile.quadkey();
         // On terrain: the tile's ground mesh, and the surfaces draped on it.
         const GroundTile* terrain = mScene.terrain ? mScene.groundOf(tile) : nullptr;
         if (terrain && terrain->mesh.empty()) terrain = nullptr;
-        if (terrain) {
+        // Around sunken surfaces in their real shapes the ground has their outline (a staircase
+        // of cells would show instead of the shore).
+        SurfaceShape around;
+        if (!sunkenShapes.empty() && sunkenShaped) {
+            if (Status st = mShaper.groundAround(sunkenShapes, around); !st) mStatus = st;
+        }
+        if (!around.empty()) {
+            const GroundTriangles ground = drapeTriangles(mScene, tile, terrain, around.triangles, 0.0f);
+            if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
+        } else if (terrain) {
             const GroundTriangles ground = sunken.none()
                                                ? groundTriangles(mScene, *terrain)
                                                : drapeRects(mScene, *terrain, mergeCellsIntoRects(~sunken), 0.0f);
@@ -311,6 +327,11 @@ private:
             if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
         }
         for (const SurfacePatch* s : surfaces) {
+            if (!s->shape.empty()) {
+                const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
+                if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
+                continue;
+            }
             if (s->rects.empty()) continue;
             if (terrain) {
                 const GroundTriangles draped = drapeRects(mScene, *terrain, s->rects, s->elevation);
@@ -541,6 +562,8 @@ private:
     int mPlinthMaterial = -1;
     std::map<TileId, std::vector<const BridgeDeck*>> mBridgesOf;  ///< the bridge decks of each tile written
     int mBridgeMaterial = -1;
+    placement::SurfaceShaper mShaper;  ///< the ground around sunken real-shape surfaces
+    Status mStatus;                    ///< the first failure of a tile
 };
 
 Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
@@ -635,6 +658,13 @@ Status checkSceneForExport(const Scene& scene) {
             if (r.x0 >= r.x1 || r.y0 >= r.y1 || r.x1 > kTileCells || r.y1 > kTileCells) {
                 return Error{at + ": rectangle [" + std::to_string(r.x0) + ", " + std::to_string(r.x1) + ") x [" +
                              std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
+            }
+        }
+        if (s.shape.triangles.size() % 3 != 0) return Error{at + " has an incomplete triangle"};
+        for (const Vec2& v : s.shape.triangles) {
+            if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {
+                return Error{at + ": triangle corner (" + std::to_string(v.x) + ", " + std::to_string(v.y) +
+                             ") is not a finite point of the tile"};
             }
         }
     }

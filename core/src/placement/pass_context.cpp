@@ -95,21 +95,28 @@ std::uint64_t PassContext::passKey(const PassRule& pass) const {
     return placement::passKey(sceneSeed, pass.seed, hashText(pass.name));
 }
 
-Result<algebra::LayerProgram> PassContext::compile(const PassRule& pass, std::string_view key,
-                                                   std::string_view expression) const {
+Result<algebra::ExpressionAst> PassContext::parse(const PassRule& pass, std::string_view key,
+                                                  std::string_view expression) const {
     algebra::ExpressionOptions options;
     options.zoom = frame.zoom;
     options.latitude = frame.origin.lat;
     // random() and noise() take a seed up to 2^53; the pass key is folded into the scene seed.
     options.seed = passKey(pass);
     algebra::ExpressionDiagnostic diagnostic;
-    auto program = algebra::LayerProgram::compile(rules->expressionDocument(expression), layers->layerNames(), options,
-                                                  &diagnostic);
-    if (!program) {
+    auto ast = algebra::ExpressionAst::parse(rules->expressionDocument(expression), layers->layerNames(), options,
+                                             &diagnostic);
+    if (!ast) {
         return Error{rules->source() + ":" + std::to_string(pass.line) + ": pass '" + pass.name + "' " +
                      std::string(key) + ": expression '" + std::string(expression) + "': " + diagnostic.what};
     }
-    return program;
+    return ast;
+}
+
+Result<algebra::LayerProgram> PassContext::compile(const PassRule& pass, std::string_view key,
+                                                   std::string_view expression) const {
+    auto ast = parse(pass, key, expression);
+    if (!ast) return ast.error();
+    return algebra::LayerProgram::compile(*ast);
 }
 
 std::vector<TileId> neighbourhoodOf(const TileId& tile) {

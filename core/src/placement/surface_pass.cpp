@@ -6,6 +6,7 @@
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/greedy_mesh.h"
 #include "terrabit/core/placement/placement_hash.h"
+#include "terrabit/core/placement/surface_shape.h"
 
 namespace terrabit::core::placement {
 
@@ -26,15 +27,17 @@ public:
             return Error{mCtx.rules->source() + ":" + std::to_string(mPass.line) + ": pass '" + mPass.name +
                          "': no layer '" + mRule.layer + "'"};
         }
-        auto program = mCtx.compile(mPass, "mask", mRule.mask.empty() ? mRule.layer : mRule.mask);
-        if (!program) return program.error();
-        mMask = std::move(*program);
+        auto ast = mCtx.parse(mPass, "mask", mRule.mask.empty() ? mRule.layer : mRule.mask);
+        if (!ast) return ast.error();
+        mMaskAst = std::move(*ast);
+        mMask = algebra::LayerProgram::compile(mMaskAst);
         const auto colourOf = [&](int id) {
             const Rgb c = mRule.colour ? *mRule.colour : infos[static_cast<std::size_t>(id)].colour;
             return std::array<std::uint8_t, 3>{c.r, c.g, c.b};
         };
         for (const int c : infos[static_cast<std::size_t>(layer)].classes) mParts.push_back({c, colourOf(c)});
         mParts.push_back({layer, colourOf(layer)});
+        for (const Part& p : mParts) mPartLayers.push_back(p.layer);
 
         std::vector<int> layersRead(mMask.layersRead().begin(), mMask.layersRead().end());
         for (const Part& p : mParts) layersRead.push_back(p.layer);
@@ -73,6 +76,8 @@ private:
         algebra::LayerEvaluator evaluator;
         BitTile mask, cells, taken, mesh;
         std::vector<CellRect> rects;
+        SurfaceShaper shaper;
+        std::vector<SurfaceShape> shapes;
     };
 
     /// A tile's patches, part by part; a cell goes to the first part that has it.
@@ -81,7 +86,13 @@ private:
         out.patches.clear();
         if (Status st = s.evaluator.evaluate(source, t, s.mask); !st) return st;
         s.taken.reset();
-        for (const Part& part : mParts) {
+        // The real shapes of the parts, each cut like its cells (the mask, then the parts before).
+        s.shaper.setLeaveOutBridges(mCtx.terrain);
+        if (Status st = s.shaper.shapeTile(*mCtx.index, t, mPartLayers, &mMaskAst, s.mask, s.shapes); !st) {
+            return st;
+        }
+        for (std::size_t k = 0; k < mParts.size(); ++k) {
+            const Part& part = mParts[k];
             const BitTile* bits = source.tile(t, part.layer);
             if (!bits) continue;
             s.cells = s.mask;
@@ -96,6 +107,7 @@ private:
             patch.elevation = static_cast<float>(mRule.elevationMetres);
             patch.colour = part.colour;
             patch.rects = s.rects;
+            patch.shape = std::move(s.shapes[k]);
             out.patches.push_back(std::move(patch));
         }
         return Status::success();
@@ -104,8 +116,10 @@ private:
     const PassRule& mPass;
     const SurfacePassRule& mRule;
     PassContext& mCtx;
+    algebra::ExpressionAst mMaskAst;
     algebra::LayerProgram mMask;
     std::vector<Part> mParts;  ///< the layer's classes in order, the layer itself last
+    std::vector<int> mPartLayers;  ///< the parts' layers, in the same order
 };
 
 }  // namespace

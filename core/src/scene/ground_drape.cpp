@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace terrabit::core {
 
@@ -228,6 +229,121 @@ GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const s
             clipEdge(scratch, 0, r.x1, -1.0, poly);
             clipEdge(poly, 1, r.y0, 1.0, scratch);
             clipEdge(scratch, 1, r.y1, -1.0, poly);
+            emit.polygon(poly);
+        }
+    }
+    return out;
+}
+
+namespace {
+
+/// Keeps the part of convex `in` on the left of the line p→q (side ≥ 0 times `sign`), cutting
+/// each crossing edge from its lexicographically smaller end: two pieces sharing an edge cut it
+/// at the same point.
+void clipLine(const std::vector<ClipVertex>& in, Vec2 p, Vec2 q, double sign, std::vector<ClipVertex>& out) {
+    out.clear();
+    const std::size_t n = in.size();
+    const auto side = [&](const ClipVertex& v) { return sign * cross(q - p, Vec2{v.x, v.y} - p); };
+    for (std::size_t i = 0; i < n; ++i) {
+        const ClipVertex& a = in[i];
+        const ClipVertex& b = in[(i + 1) % n];
+        const double da = side(a), db = side(b);
+        if (da >= 0) out.push_back(a);
+        if ((da >= 0) != (db >= 0)) {
+            const bool swap = std::tie(b.x, b.y) < std::tie(a.x, a.y);
+            const ClipVertex& u = swap ? b : a;
+            const ClipVertex& v = swap ? a : b;
+            const double du = swap ? db : da, dv = swap ? da : db;
+            out.push_back(lerp(u, v, du / (du - dv)));
+        }
+    }
+}
+
+/// The ground triangles of a mesh in square buckets of kBucketCells, so a surface triangle
+/// looks at the few it may meet.
+constexpr int kBucketCells = 8;
+constexpr int kBuckets = kTileCells / kBucketCells;
+
+}  // namespace
+
+GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
+                               std::span<const Vec2> triangles, float offset) {
+    GroundTriangles out;
+    if (ground && ground->mesh.empty()) ground = nullptr;
+    Emitter emit(scene, tile, offset, out);
+    std::vector<ClipVertex> poly, scratch;
+    if (!ground) {
+        // Flat: y = offset wherever the scene's origin height puts the datum.
+        for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+            poly.clear();
+            for (std::size_t k = 0; k < 3; ++k) {
+                ClipVertex v;
+                v.x = triangles[i + k].x, v.y = triangles[i + k].y, v.h = scene.originHeight;
+                poly.push_back(v);
+            }
+            emit.polygon(poly);
+        }
+        return out;
+    }
+    const auto& idx = ground->mesh.indices;
+    const auto& vs = ground->mesh.vertices;
+    const std::uint32_t count = static_cast<std::uint32_t>(idx.size() / 3);
+    std::vector<std::vector<std::uint32_t>> buckets(std::size_t{kBuckets} * kBuckets);
+    const auto bucketOf = [](double v) { return std::clamp(static_cast<int>(std::floor(v / kBucketCells)), 0, kBuckets - 1); };
+    for (std::uint32_t t = 0; t < count; ++t) {
+        const GroundVertex& a = vs[idx[t * 3]];
+        const GroundVertex& b = vs[idx[t * 3 + 1]];
+        const GroundVertex& c = vs[idx[t * 3 + 2]];
+        const int x0 = bucketOf(std::min({a.column, b.column, c.column}));
+        const int x1 = bucketOf(std::max({a.column, b.column, c.column}) - 1e-9);
+        const int y0 = bucketOf(std::min({a.row, b.row, c.row}));
+        const int y1 = bucketOf(std::max({a.row, b.row, c.row}) - 1e-9);
+        for (int y = y0; y <= y1; ++y) {
+            for (int x = x0; x <= x1; ++x) buckets[std::size_t(y) * kBuckets + std::size_t(x)].push_back(t);
+        }
+    }
+    std::vector<std::uint32_t> stamp(count, kNone), candidates;
+    for (std::uint32_t i = 0; i + 2 < triangles.size(); i += 3) {
+        const Vec2 a = triangles[i], b = triangles[i + 1], c = triangles[i + 2];
+        candidates.clear();
+        for (int y = bucketOf(std::min({a.y, b.y, c.y})); y <= bucketOf(std::max({a.y, b.y, c.y})); ++y) {
+            for (int x = bucketOf(std::min({a.x, b.x, c.x})); x <= bucketOf(std::max({a.x, b.x, c.x})); ++x) {
+                for (const std::uint32_t t : buckets[std::size_t(y) * kBuckets + std::size_t(x)]) {
+                    if (stamp[t] != i) stamp[t] = i, candidates.push_back(t);
+                }
+            }
+        }
+        std::sort(candidates.begin(), candidates.end());  // mesh order: the same bytes every run
+        for (const std::uint32_t t : candidates) {
+            const ClipVertex g[3] = {clipVertex(*ground, idx[t * 3]), clipVertex(*ground, idx[t * 3 + 1]),
+                                     clipVertex(*ground, idx[t * 3 + 2])};
+            const Vec2 p[3] = {{g[0].x, g[0].y}, {g[1].x, g[1].y}, {g[2].x, g[2].y}};
+            const double area = cross(p[1] - p[0], p[2] - p[0]);
+            if (area == 0.0) continue;
+            const double sign = area > 0 ? 1.0 : -1.0;
+            poly.clear();
+            for (const Vec2& v : {a, b, c}) {
+                ClipVertex cv;
+                cv.x = v.x, cv.y = v.y;
+                poly.push_back(cv);
+            }
+            for (int e = 0; e < 3 && poly.size() >= 3; ++e) {
+                clipLine(poly, p[e], p[(e + 1) % 3], sign, scratch);
+                std::swap(poly, scratch);
+            }
+            if (poly.size() < 3) continue;
+            // The piece lies in the ground triangle's plane: heights and normals by barycentric
+            // weights.
+            for (ClipVertex& v : poly) {
+                const Vec2 q{v.x, v.y};
+                const double w0 = cross(p[1] - q, p[2] - q) / area;
+                const double w1 = cross(p[2] - q, p[0] - q) / area;
+                const double w2 = 1.0 - w0 - w1;
+                v.h = w0 * g[0].h + w1 * g[1].h + w2 * g[2].h;
+                v.nx = w0 * g[0].nx + w1 * g[1].nx + w2 * g[2].nx;
+                v.ny = w0 * g[0].ny + w1 * g[1].ny + w2 * g[2].ny;
+                v.nz = w0 * g[0].nz + w1 * g[1].nz + w2 * g[2].nz;
+            }
             emit.polygon(poly);
         }
     }

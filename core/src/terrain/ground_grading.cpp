@@ -35,7 +35,7 @@ std::optional<GradedKind> kindOf(const Feature& f) {
     if (f.kind == FeatureKind::Line) {
         if (f.tag("highway")) {
             if (isSet(f, "tunnel")) return std::nullopt;
-            if (isSet(f, "bridge")) return GradedKind::Bridge;
+            if (isBridgeWay(f)) return GradedKind::Bridge;
             // Ways for feet climb as steeply as the ground (steps, paths): not graded.
             if (isOneOf(f.tag("highway"), {"steps", "footway", "path", "pedestrian", "bridleway", "cycleway",
                                            "corridor", "elevator", "escalator", "via_ferrata", "platform"}) ||
@@ -218,6 +218,10 @@ void tilesOf(const Box2& box, int zoom, Emit&& emit) {
 }
 
 }  // namespace
+
+bool isBridgeWay(const Feature& f) {
+    return f.kind == FeatureKind::Line && f.tag("highway") && !isSet(f, "tunnel") && isSet(f, "bridge");
+}
 
 std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map) {
     std::vector<GradedFeature> out;

@@ -169,7 +169,8 @@ TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDr
     }
     EXPECT_GT(double(deck.centreline[deck.centreline.size() / 2].y) + scene->originHeight - groundAt(*session, {0, 0}),
               45.0);
-    // The road surface is not draped into the valley under the deck, and is on the approaches.
+    // The road surface is not draped into the valley under the deck, and is on the approaches:
+    // neither its cells nor its real shape (what the exports draw) reach under the deck.
     const auto roadCovers = [&](Vec2 offset) {
         const Vec2 cell = scene->frame.mercatorToCell(kCentre + offset);
         for (const SurfacePatch& p : scene->surfaces) {
@@ -181,10 +182,26 @@ TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDr
         }
         return false;
     };
-    EXPECT_FALSE(roadCovers({0, 0}));
-    EXPECT_FALSE(roadCovers({-50, 0}));
-    EXPECT_TRUE(roadCovers({-200, 0}));
-    EXPECT_TRUE(roadCovers({200, 0}));
+    const auto shapeCovers = [&](Vec2 offset) {
+        const Vec2 cell = scene->frame.mercatorToCell(kCentre + offset);
+        for (const SurfacePatch& p : scene->surfaces) {
+            if (p.layer != "road") continue;
+            const Vec2 q{cell.x - double(p.tile.x) * kTileCells, cell.y - double(p.tile.y) * kTileCells};
+            for (std::size_t i = 0; i + 2 < p.shape.triangles.size(); i += 3) {
+                const Vec2 a = p.shape.triangles[i], b = p.shape.triangles[i + 1], c = p.shape.triangles[i + 2];
+                const auto side = [&](Vec2 u, Vec2 v) { return (v.x - u.x) * (q.y - u.y) - (v.y - u.y) * (q.x - u.x); };
+                const double d1 = side(a, b), d2 = side(b, c), d3 = side(c, a);
+                if ((d1 <= 0 && d2 <= 0 && d3 <= 0) || (d1 >= 0 && d2 >= 0 && d3 >= 0)) return true;
+            }
+        }
+        return false;
+    };
+    for (const auto& covers : {std::function<bool(Vec2)>(roadCovers), std::function<bool(Vec2)>(shapeCovers)}) {
+        EXPECT_FALSE(covers({0, 0}));
+        EXPECT_FALSE(covers({-50, 0}));
+        EXPECT_TRUE(covers({-200, 0}));
+        EXPECT_TRUE(covers({200, 0}));
+    }
     // The deck is drawn: faces on top at its height, and the GLB has the bridge's material.
     const std::vector<PlinthFace> faces = bridgeDeckFaces(deck);
     ASSERT_FALSE(faces.empty());

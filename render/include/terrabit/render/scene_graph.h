@@ -71,8 +71,8 @@ struct GraphCounts {
     std::size_t tiles = 0;
     std::size_t groundDrawables = 0;     ///< one per tile with ground
     std::size_t surfaceDrawables = 0;    ///< one per surface patch
-    std::size_t plinthDrawables = 0;     ///< on terrain: one per tile with plinths or bridge decks
-    std::size_t generatedDrawables = 0;  ///< one per tile with generated buildings
+    std::size_t plinthDrawables = 0;     ///< on terrain: the draw calls of tiles' plinths and bridge decks
+    std::size_t generatedDrawables = 0;  ///< the draw calls of tiles' generated buildings (one mesh per tile)
     std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
     std::size_t instances = 0;           ///< instances those draw
     /// Every drawable of the scene part (not overlays or probes): one draw call each.

@@ -47,6 +47,19 @@ osg::ref_ptr<osg::Geode> makeGroundQuad(const TilePlacement& placement, osg::ref
 osg::ref_ptr<osg::Geode> makeGroundMesh(const core::Scene& scene, const core::GroundTile& ground,
                                         osg::ref_ptr<osg::Image> image);
 
+/// A tile's ground around its sunken surfaces in their real shapes (`around`, from
+/// placement::SurfaceShaper::groundAround): draped on `ground` (core::drapeTriangles), flat at
+/// y = 0 without one, textured and in the state of makeGroundQuad.
+osg::ref_ptr<osg::Geode> makeGroundAround(const core::Scene& scene, const core::TileId& tile,
+                                          const core::GroundTile* ground, const core::SurfaceShape& around,
+                                          osg::ref_ptr<osg::Image> image);
+
+/// A road or water surface in its real shape (SurfacePatch::shape): draped on `ground` at the
+/// patch's elevation, or flat at it without a ground (core::drapeTriangles), in its colour, lit.
+/// nullptr for a patch without triangles.
+osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
+                                               const core::SurfacePatch& patch);
+
 /// A road or water surface on terrain: its cells draped on the tile's ground mesh at the
 /// patch's elevation (core::drapeRects), in its colour, lit. nullptr for a patch without
 /// rectangles.

@@ -9,10 +9,12 @@
 /// elevation. A surface therefore never floats above the ground drawn nor sinks under it (but
 /// for its own elevation), however coarse the mesh is there. A piece is a convex polygon of at
 /// most 7 corners, fanned into triangles; a mesh triangle whose bounding cells all lie in the
-/// rectangles is taken whole.
+/// rectangles is taken whole. Real-shape surfaces (SurfaceShape's triangles) drape the same way,
+/// each triangle cut along the mesh's.
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "terrabit/core/scene/scene.h"
@@ -55,6 +57,15 @@ GroundTriangles groundTriangles(const Scene& scene, const GroundTile& ground);
 /// less some holes is the drape of the rectangles of the cells left, at offset 0.
 GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const std::vector<CellRect>& rects,
                            float offset);
+
+/// Triangles in the tile's cells (three corners each, counter-clockwise seen from above, as
+/// SurfaceShape::triangles) draped on `ground` `offset` metres above it: each is cut along the
+/// mesh's triangles and every piece lies in the plane of the one it was cut from, normals
+/// interpolated from the mesh's. Without a ground (nullptr or an empty mesh) they lie flat,
+/// `offset` metres above y = 0, facing up. The GLB, 3D Tiles and render draw real-shape surfaces
+/// (and the ground around sunken ones) through this.
+GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
+                               std::span<const Vec2> triangles, float offset);
 
 /// The height of the ground mesh at a point of the tile (cells, x east, y south, 0..256), in
 /// metres above the DEM's datum: the plane of the mesh triangle holding it. NaN outside the tile

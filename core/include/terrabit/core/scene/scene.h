@@ -180,13 +180,39 @@ struct CellRect {
     friend bool operator==(const CellRect&, const CellRect&) = default;
 };
 
-/// A flat ground surface of one layer in one tile (a road or water mesh), as merged cell runs.
+/// A surface in its real shape within one tile, in the tile's cells (x east, y south; 0..256,
+/// clipped exactly at the tile's edges, so two tiles put the same corners on the edge they
+/// share). Corners lie on a grid of kSurfaceGridCells, so they are the same bits in both tiles.
+struct SurfaceShape {
+    /// The outline's polygons: every ring's corners (open: the last is not the first).
+    std::vector<Vec2> outline;
+    std::vector<std::uint32_t> ringEnds;     ///< end of each ring in `outline`
+    std::vector<std::uint32_t> polygonEnds;  ///< end of each polygon in `ringEnds`; its first ring is the shell
+    /// Its constrained Delaunay triangulation: three corners per triangle, counter-clockwise
+    /// seen from above (x east, y south: a negative cross product), without overlaps or gaps.
+    std::vector<Vec2> triangles;
+
+    bool empty() const { return triangles.empty(); }
+    std::size_t triangleCount() const { return triangles.size() / 3; }
+};
+
+/// The grid (cells) every SurfaceShape corner is rounded to: 2^-16 cell, so a corner in 0..256
+/// is exact in a float, and two tiles computing a shared corner apart by a rounding error get
+/// the same one.
+inline constexpr double kSurfaceGridCells = 1.0 / 65536.0;
+
+/// A flat ground surface of one layer in one tile (a road or water mesh): the cells the layer's
+/// bits mark, as merged cell runs, and the same place in its real shape, which exports draw.
 struct SurfacePatch {
     TileId tile;
     std::string layer;       ///< the layer it comes from ("road", "water"…)
     float elevation = 0.0f;  ///< metres above the ground plane (water lies slightly below: < 0)
     std::array<std::uint8_t, 3> colour{128, 128, 128};  ///< sRGB
     std::vector<CellRect> rects;
+    /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
+    /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
+    /// patch made without the map (then exports draw `rects`).
+    SurfaceShape shape;
 };
 
 /// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its

@@ -87,6 +87,11 @@ struct GradedFeature {
 /// landuse=reservoir/basin, water=lake/reservoir/pond). A line's width is its entry's.
 std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map);
 
+/// True for a way a bridge deck carries on terrain (a `highway` line tagged `bridge` other than
+/// "no", not a tunnel): grading gives it a deck, and the real-shape road surface leaves it out
+/// (the deck stands for it; draped, it would run down into the valley).
+bool isBridgeWay(const Feature& feature);
+
 /// The grading's one rule.
 struct GradingOptions {
     /// Rise over run along roads and bridges, ≥ 0 (the rules' surface passes' max_road_grade,

@@ -1,0 +1,545 @@
+#include "terrabit/core/placement/surface_shape.h"
+
+#include <geos_c.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <string>
+
+#include "terrabit/core/placement/greedy_mesh.h"
+#include "terrabit/core/terrain/ground_grading.h"
+
+namespace terrabit::core::placement {
+
+namespace {
+
+/// Cells beyond the tile's edge that shapes keep until the final clip: what TileIndex keeps.
+constexpr double kWindowCells = kClipMarginCells;
+
+/// GEOS's message for the last error of a context, kept by its handler.
+void keepMessage(const char* message, void* userdata) { *static_cast<std::string*>(userdata) = message; }
+
+/// Quarter-circle segments for a buffer of radius r whose chords lie within kArcToleranceCells
+/// of the circle: the sagitta of a chord over angle a is r (1 − cos(a/2)).
+int quadrantSegments(double r) {
+    if (r <= kArcToleranceCells) return 1;
+    const double half = std::acos(1.0 - kArcToleranceCells / r);
+    return std::clamp(static_cast<int>(std::ceil(std::numbers::pi / 4.0 / half)), 1, 32);
+}
+
+}  // namespace
+
+struct SurfaceShaper::Impl {
+    GEOSContextHandle_t ctx = GEOS_init_r();
+    std::string message;
+    bool leaveOutBridges = false;  ///< setLeaveOutBridges
+    // Scratch, kept between tiles: no allocation once grown.
+    std::vector<double> coords;
+    std::vector<Vec2> reduced;
+    std::vector<GEOSGeometry*> geoms;
+    std::vector<CellRect> rects;
+    BitTile meshScratch;
+
+    Impl() { GEOSContext_setErrorMessageHandler_r(ctx, keepMessage, &message); }
+    ~Impl() { GEOS_finish_r(ctx); }
+
+    /// An owned GEOS geometry.
+    struct Geom {
+        GEOSContextHandle_t ctx = nullptr;
+        GEOSGeometry* g = nullptr;
+        Geom() = default;
+        Geom(GEOSContextHandle_t c, GEOSGeometry* p) : ctx(c), g(p) {}
+        Geom(Geom&& o) noexcept : ctx(o.ctx), g(o.g) { o.g = nullptr; }
+        Geom& operator=(Geom&& o) noexcept {
+            std::swap(ctx, o.ctx);
+            std::swap(g, o.g);
+            return *this;
+        }
+        ~Geom() {
+            if (g) GEOSGeom_destroy_r(ctx, g);
+        }
+        GEOSGeometry* release() { return std::exchange(g, nullptr); }
+        explicit operator bool() const { return g != nullptr; }
+    };
+
+    std::map<int, Geom> layerShapes;  ///< this tile's shape of each layer asked for
+
+    Geom own(GEOSGeometry* g) { return {ctx, g}; }
+    Geom empty() { return own(GEOSGeom_createEmptyPolygon_r(ctx)); }
+    Geom box(double lo, double hi) { return own(GEOSGeom_createRectangle_r(ctx, lo, lo, hi, hi)); }
+
+    GEOSCoordSequence* sequence(std::span<const Vec2> points, Vec2 offset, bool close) {
+        coords.clear();
+        for (const Vec2& p : points) coords.insert(coords.end(), {p.x - offset.x, p.y - offset.y});
+        if (close) coords.insert(coords.end(), {points.front().x - offset.x, points.front().y - offset.y});
+        return GEOSCoordSeq_copyFromBuffer_r(ctx, coords.data(), coords.size() / 2, 0, 0);
+    }
+
+    /// Every geometry of `parts` united (consumed).
+    Geom unite(std::vector<GEOSGeometry*>& parts) {
+        if (parts.empty()) return empty();
+        Geom all = own(GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, parts.data(),
+                                                   static_cast<unsigned>(parts.size())));
+        parts.clear();
+        if (!all) return {};
+        return own(GEOSUnaryUnion_r(ctx, all.g));
+    }
+
+    /// An area feature's rings under the even-odd rule, clipped to the window. Runs of a large
+    /// ring far beyond one side of the window become their chord (as the rasterizer does): both
+    /// lie beyond that side, so the clip leaves the same shape, and a sea of thousands of
+    /// vertices costs a tile little more than its nearby ones.
+    Geom area(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, std::span<const Box2> chunks,
+              Vec2 offset) {
+        const Box2 window{{offset.x - kWindowCells, offset.y - kWindowCells},
+                          {offset.x + kTileCells + kWindowCells, offset.y + kTileCells + kWindowCells}};
+        Geom shape;
+        std::uint32_t begin = 0;
+        std::size_t chunk = 0;
+        for (const std::uint32_t end : partEnds) {
+            std::span<const Vec2> ring = cells.subspan(begin, end - begin);
+            begin = end;
+            if (!chunks.empty()) {
+                reduced.clear();
+                const auto n = static_cast<std::uint32_t>(ring.size());
+                for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
+                    const Box2& box = chunks[chunk];
+                    const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
+                    const bool far = box.max.x < window.min.x || box.min.x > window.max.x ||
+                                     box.max.y < window.min.y || box.min.y > window.max.y;
+                    if (far) {
+                        reduced.push_back(ring[c]);
+                        if (last != c) reduced.push_back(ring[last]);
+                    } else {
+                        reduced.insert(reduced.end(), ring.begin() + c, ring.begin() + last + 1);
+                    }
+                }
+                reduced.erase(std::unique(reduced.begin(), reduced.end()), reduced.end());
+                ring = reduced;
+            }
+            if (ring.size() < 3) continue;
+            const bool closed = ring.front() == ring.back();
+            if (closed && ring.size() < 4) continue;
+            GEOSGeometry* shell = GEOSGeom_createLinearRing_r(ctx, sequence(ring, offset, !closed));
+            if (!shell) return {};
+            Geom polygon = own(GEOSGeom_createPolygon_r(ctx, shell, nullptr, 0));
+            if (!polygon) return {};
+            // Clipped first: a ring's trouble far away (a chord across a bay) does not count.
+            Geom clipped = own(GEOSClipByRect_r(ctx, polygon.g, -kWindowCells, -kWindowCells,
+                                                kTileCells + kWindowCells, kTileCells + kWindowCells));
+            if (!clipped) return {};
+            if (GEOSisValid_r(ctx, clipped.g) != 1) {
+                clipped = own(GEOSMakeValid_r(ctx, clipped.g));
+                if (!clipped) return {};
+            }
+            shape = shape ? own(GEOSSymDifference_r(ctx, shape.g, clipped.g)) : std::move(clipped);
+            if (!shape) return {};
+        }
+        return shape ? std::move(shape) : empty();
+    }
+
+    /// A line feature's runs of segments that come within r and the window of the tile, each
+    /// unchanged (so two tiles buffer the same segments), into `out` (points for one-point
+    /// parts). The caller buffers all runs of one half width r at once.
+    bool line(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset, double r,
+              std::vector<GEOSGeometry*>& out) {
+        if (!(r > 0.0)) return true;  // a line of no width covers no cell centre
+        const double lo = -kWindowCells - r, hi = kTileCells + kWindowCells + r;
+        const auto near = [&](Vec2 a, Vec2 b) {
+            a = a - offset, b = b - offset;
+            return std::max(a.x, b.x) >= lo && std::min(a.x, b.x) <= hi && std::max(a.y, b.y) >= lo &&
+                   std::min(a.y, b.y) <= hi;
+        };
+        const auto add = [&](std::span<const Vec2> run) {
+            GEOSCoordSequence* seq = sequence(run, offset, false);
+            GEOSGeometry* g = run.size() == 1 ? GEOSGeom_createPoint_r(ctx, seq) : GEOSGeom_createLineString_r(ctx, seq);
+            if (g) out.push_back(g);
+            return g != nullptr;
+        };
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : partEnds) {
+            const std::span<const Vec2> part = cells.subspan(begin, end - begin);
+            begin = end;
+            if (part.size() == 1) {
+                if (near(part[0], part[0]) && !add(part)) return false;
+                continue;
+            }
+            std::size_t runStart = 0;
+            bool inRun = false;
+            for (std::size_t i = 0; i + 1 < part.size(); ++i) {
+                const bool keep = near(part[i], part[i + 1]);
+                if (keep && !inRun) runStart = i, inRun = true;
+                if (!keep && inRun) {
+                    if (!add(part.subspan(runStart, i + 1 - runStart))) return false;
+                    inRun = false;
+                }
+            }
+            if (inRun && !add(part.subspan(runStart))) return false;
+        }
+        return true;
+    }
+
+    /// The lines and points of one half width r (consumed) buffered together, with round caps
+    /// and joins: GEOS nodes all their offset curves at once, which is far cheaper than uniting
+    /// one buffer per line.
+    GEOSGeometry* buffer(std::vector<GEOSGeometry*>& lines, double r) {
+        GEOSGeometry* all = GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, lines.data(),
+                                                        static_cast<unsigned>(lines.size()));
+        lines.clear();
+        if (!all) return nullptr;
+        Geom owned = own(all);
+        return GEOSBufferWithStyle_r(ctx, owned.g, r, quadrantSegments(r), GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5.0);
+    }
+
+    /// The shape of `layer` (with its classes) in this tile, built once per shapeTile call.
+    const GEOSGeometry* shapeOf(const TileIndex& index, std::size_t slot, Vec2 offset, int layer) {
+        auto it = layerShapes.find(layer);
+        if (it == layerShapes.end()) {
+            Geom g = layerShape(index, slot, offset, familyOf(index.map(), layer));
+            if (!g) return nullptr;
+            it = layerShapes.emplace(layer, std::move(g)).first;
+        }
+        return it->second.g;
+    }
+
+    /// The shape of every feature of `layer` and its classes in the tile's window.
+    Geom layerShape(const TileIndex& index, std::size_t slot, Vec2 offset, const std::vector<char>& inLayer) {
+        std::vector<GEOSGeometry*> parts;
+        std::map<double, std::vector<GEOSGeometry*>> linesByWidth;  // half width → runs, buffered together
+        for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
+            if (!inLayer[info.layer]) continue;
+            if (leaveOutBridges && terrain::isBridgeWay(*index.map().entries[info.entry].feature)) continue;
+            const std::span<const Vec2> cells = index.cells(info);
+            const std::span<const std::uint32_t> partEnds = index.partEnds(info);
+            bool ok = true;
+            switch (info.kind) {
+                case FeatureKind::Area: {
+                    Geom a = area(cells, partEnds, index.chunks(info), offset);
+                    ok = static_cast<bool>(a);
+                    if (ok) parts.push_back(a.release());
+                    break;
+                }
+                case FeatureKind::Line:
+                    ok = line(cells, partEnds, offset, info.sizeCells, linesByWidth[info.sizeCells]);
+                    break;
+                case FeatureKind::Point:
+                    for (const Vec2& c : cells) {
+                        if (ok) ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
+                                          info.sizeCells, linesByWidth[info.sizeCells]);
+                    }
+                    break;
+            }
+            if (!ok) {
+                for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+                for (auto& [r, lines] : linesByWidth) {
+                    for (GEOSGeometry* g : lines) GEOSGeom_destroy_r(ctx, g);
+                }
+                message = "feature " + index.map().entries[info.entry].feature->id + ": " + message;
+                return {};
+            }
+        }
+        for (auto& [r, lines] : linesByWidth) {
+            if (lines.empty()) continue;
+            GEOSGeometry* b = buffer(lines, r);
+            if (!b) {
+                for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+                return {};
+            }
+            parts.push_back(b);
+        }
+        return unite(parts);
+    }
+
+    /// The set cells of `bits` as unit squares, united.
+    Geom cellsShape(const BitTile& bits) {
+        greedyMesh(bits, rects, meshScratch);
+        std::vector<GEOSGeometry*> parts;
+        for (const CellRect& r : rects) parts.push_back(GEOSGeom_createRectangle_r(ctx, r.x0, r.y0, r.x1, r.y1));
+        return unite(parts);
+    }
+
+    /// Writes a polygonal geometry's rings into `out` (outline) and its constrained Delaunay
+    /// triangulation (triangles), with corners on the kSurfaceGridCells grid.
+    bool write(GEOSGeometry* shape, SurfaceShape& out) {
+        out = {};
+        Geom snapped = own(GEOSGeom_setPrecision_r(ctx, shape, kSurfaceGridCells, 0));
+        if (!snapped) return false;
+        if (GEOSisEmpty_r(ctx, snapped.g)) return true;
+        const auto ringOf = [&](const GEOSGeometry* ring) {
+            const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, ring);
+            unsigned n = 0;
+            GEOSCoordSeq_getSize_r(ctx, seq, &n);
+            coords.resize(std::size_t{n} * 2);
+            GEOSCoordSeq_copyToBuffer_r(ctx, seq, coords.data(), 0, 0);
+            for (unsigned i = 0; i + 1 < n; ++i) out.outline.push_back({coords[2 * i], coords[2 * i + 1]});
+            out.ringEnds.push_back(static_cast<std::uint32_t>(out.outline.size()));
+        };
+        const int count = GEOSGetNumGeometries_r(ctx, snapped.g);
+        for (int i = 0; i < count; ++i) {
+            const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
+            if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
+            ringOf(GEOSGetExteriorRing_r(ctx, polygon));
+            const int holes = GEOSGetNumInteriorRings_r(ctx, polygon);
+            for (int h = 0; h < holes; ++h) ringOf(GEOSGetInteriorRingN_r(ctx, polygon, h));
+            out.polygonEnds.push_back(static_cast<std::uint32_t>(out.ringEnds.size()));
+        }
+        for (int i = 0; i < count; ++i) {
+            const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
+            if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
+            if (!triangulate(polygon, out.triangles, 0)) return false;
+        }
+        return true;
+    }
+
+    /// Appends the constrained Delaunay triangulation of `polygon` to `triangles`, three
+    /// corners each, counter-clockwise seen from above. GEOS 3.11's triangulator gives up on some
+    /// polygons whose holes touch their shell ("Unable to find a convex corner"); such a polygon
+    /// is cut in two halves along a grid line, and each half triangulated, a few times at most.
+    bool triangulate(const GEOSGeometry* polygon, std::vector<Vec2>& triangles, int depth) {
+        Geom cdt = own(GEOSConstrainedDelaunayTriangulation_r(ctx, polygon));
+        if (cdt) {
+            const int n = GEOSGetNumGeometries_r(ctx, cdt.g);
+            for (int i = 0; i < n; ++i) {
+                const GEOSGeometry* t = GEOSGetGeometryN_r(ctx, cdt.g, i);
+                const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, GEOSGetExteriorRing_r(ctx, t));
+                double c[8];
+                GEOSCoordSeq_copyToBuffer_r(ctx, seq, c, 0, 0);
+                Vec2 a{c[0], c[1]}, b{c[2], c[3]}, d{c[4], c[5]};
+                const double turn = cross(b - a, d - a);
+                if (turn == 0.0) continue;
+                if (turn > 0.0) std::swap(b, d);  // counter-clockwise seen from above: y runs south
+                triangles.insert(triangles.end(), {a, b, d});
+            }
+            return true;
+        }
+        if (depth >= 8) return false;
+        double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        if (!GEOSGeom_getXMin_r(ctx, polygon, &x0) || !GEOSGeom_getYMin_r(ctx, polygon, &y0) ||
+            !GEOSGeom_getXMax_r(ctx, polygon, &x1) || !GEOSGeom_getYMax_r(ctx, polygon, &y1)) {
+            return false;
+        }
+        const bool alongX = x1 - x0 >= y1 - y0;
+        const double mid = std::round((alongX ? x0 + x1 : y0 + y1) * 0.5 / kSurfaceGridCells) * kSurfaceGridCells;
+        for (int half = 0; half < 2; ++half) {
+            const double hx0 = alongX && half ? mid : x0, hx1 = alongX && !half ? mid : x1;
+            const double hy0 = !alongX && half ? mid : y0, hy1 = !alongX && !half ? mid : y1;
+            Geom piece = own(GEOSClipByRect_r(ctx, polygon, hx0, hy0, hx1, hy1));
+            if (!piece) return false;
+            Geom fixed = own(GEOSGeom_setPrecision_r(ctx, piece.g, kSurfaceGridCells, 0));
+            if (!fixed) return false;
+            const int n = GEOSGetNumGeometries_r(ctx, fixed.g);
+            for (int i = 0; i < n; ++i) {
+                const GEOSGeometry* p = GEOSGetGeometryN_r(ctx, fixed.g, i);
+                if (GEOSGeomTypeId_r(ctx, p) != GEOS_POLYGON || GEOSisEmpty_r(ctx, p)) continue;
+                if (!triangulate(p, triangles, depth + 1)) return false;
+            }
+        }
+        return true;
+    }
+
+    /// The shape of a mask node, or nothing when it holds a function without an exact shape.
+    Geom maskShape(const algebra::ExpressionAst& ast, int node, const TileIndex& index, std::size_t slot,
+                   Vec2 offset, bool& exact) {
+        using algebra::ExprOp;
+        const algebra::ExprNode& n = ast.nodes[static_cast<std::size_t>(node)];
+        const std::size_t mapLayers = index.map().layers.size();
+        const auto sub = [&](int child) { return maskShape(ast, child, index, slot, offset, exact); };
+        const auto binary = [&](auto op) -> Geom {
+            Geom a = sub(n.a);
+            Geom b = sub(n.b);
+            if (!exact || !a || !b) return {};
+            return own(op(ctx, a.g, b.g));
+        };
+        switch (n.op) {
+            case ExprOp::Layer:
+                if (n.layer < 0 || static_cast<std::size_t>(n.layer) >= mapLayers) break;
+                if (const GEOSGeometry* g = shapeOf(index, slot, offset, n.layer)) return own(GEOSGeom_clone_r(ctx, g));
+                return {};
+            case ExprOp::All:
+                return box(-kWindowCells, kTileCells + kWindowCells);
+            case ExprOp::None:
+                return empty();
+            case ExprOp::Not: {
+                Geom a = sub(n.a);
+                if (!exact || !a) return {};
+                Geom all = box(-kWindowCells, kTileCells + kWindowCells);
+                return own(GEOSDifference_r(ctx, all.g, a.g));
+            }
+            case ExprOp::Or:
+                return binary(GEOSUnion_r);
+            case ExprOp::And:
+                return binary(GEOSIntersection_r);
+            case ExprOp::AndNot:
+                return binary(GEOSDifference_r);
+            case ExprOp::Xor:
+                return binary(GEOSSymDifference_r);
+            default:
+                break;
+        }
+        exact = false;
+        return {};
+    }
+
+    /// A part's shape within the mask. The usual masks need no overlay of their own: the
+    /// part's layer itself is the part, and `layer - other` is the part less the other's shape.
+    template <class MaskShape>
+    Geom cut(const GEOSGeometry* shape, int layer, MaskShape&& maskShape, const algebra::ExpressionAst& ast,
+             std::size_t slot, Vec2 offset, const TileIndex& index) {
+        using algebra::ExprOp;
+        const auto& nodes = ast.nodes;
+        const algebra::ExprNode& root = nodes[static_cast<std::size_t>(ast.root)];
+        const auto isLayer = [&](int node) {
+            const algebra::ExprNode& n = nodes[static_cast<std::size_t>(node)];
+            return n.op == ExprOp::Layer && n.layer == layer;
+        };
+        if (isLayer(ast.root)) return own(GEOSGeom_clone_r(ctx, shape));
+        if (root.op == ExprOp::AndNot && isLayer(root.a)) {
+            const algebra::ExprNode& b = nodes[static_cast<std::size_t>(root.b)];
+            if (b.op == ExprOp::Layer && b.layer >= 0 && static_cast<std::size_t>(b.layer) < index.map().layers.size()) {
+                if (const GEOSGeometry* other = shapeOf(index, slot, offset, b.layer)) {
+                    return own(GEOSDifference_r(ctx, shape, other));
+                }
+                return {};
+            }
+        }
+        const GEOSGeometry* mask = maskShape();
+        if (!mask) return {};
+        return own(GEOSIntersection_r(ctx, shape, mask));
+    }
+
+    /// Which layers a layer's shape takes features from: itself and its classes, recursively.
+    static std::vector<char> familyOf(const ClassifiedMap& map, int layer) {
+        std::vector<char> in(map.layers.size(), 0);
+        std::vector<int> todo{layer};
+        while (!todo.empty()) {
+            const int l = todo.back();
+            todo.pop_back();
+            if (in[static_cast<std::size_t>(l)]) continue;
+            in[static_cast<std::size_t>(l)] = 1;
+            for (const int c : map.layers[static_cast<std::size_t>(l)].classes) todo.push_back(c);
+        }
+        return in;
+    }
+};
+
+SurfaceShaper::SurfaceShaper() : mImpl(std::make_unique<Impl>()) {}
+SurfaceShaper::~SurfaceShaper() = default;
+SurfaceShaper::SurfaceShaper(SurfaceShaper&&) noexcept = default;
+SurfaceShaper& SurfaceShaper::operator=(SurfaceShaper&&) noexcept = default;
+
+void SurfaceShaper::setLeaveOutBridges(bool leaveOut) { mImpl->leaveOutBridges = leaveOut; }
+
+Status SurfaceShaper::shapeTile(const TileIndex& index, const TileId& tile, std::span<const int> parts,
+                                const algebra::ExpressionAst* maskAst, const BitTile& maskBits,
+                                std::vector<SurfaceShape>& out) {
+    Impl& m = *mImpl;
+    using Geom = Impl::Geom;
+    out.assign(parts.size(), SurfaceShape{});
+    const auto failed = [&](const std::string& what) {
+        return Error{"tile " + tile.quadkey() + ": " + what + ": " + m.message, ErrorKind::BadInput};
+    };
+    const std::optional<std::size_t> slot = index.slot(tile);
+    if (!slot) return Status::success();  // the index holds nothing for it: no feature reaches it
+    const Vec2 offset{double(tile.x) * kTileCells, double(tile.y) * kTileCells};
+    m.layerShapes.clear();
+
+    // The mask's own shape, built only when a part needs it (Impl::cut).
+    Geom mask;
+    bool maskBuilt = false;
+    const auto maskShape = [&]() -> const GEOSGeometry* {
+        if (!maskBuilt) {
+            maskBuilt = true;
+            bool exact = true;
+            mask = m.maskShape(*maskAst, maskAst->root, index, *slot, offset, exact);
+            if (!exact) mask = m.cellsShape(maskBits);
+        }
+        return mask.g;
+    };
+    const bool masked = maskAst && maskAst->root >= 0;
+    Geom taken = m.empty();
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const GEOSGeometry* base = m.shapeOf(index, *slot, offset, parts[k]);
+        Geom shape = base ? m.own(GEOSGeom_clone_r(m.ctx, base)) : Geom{};
+        if (!shape) return failed("the shape of layer '" + index.map().layers[std::size_t(parts[k])].name + "'");
+        if (GEOSisEmpty_r(m.ctx, shape.g)) continue;
+        if (masked) shape = m.cut(shape.g, parts[k], maskShape, *maskAst, *slot, offset, index);
+        if (shape && k > 0) shape = m.own(GEOSDifference_r(m.ctx, shape.g, taken.g));
+        if (!shape) return failed("cutting a surface by its mask");
+        if (k + 1 < parts.size()) {
+            taken = m.own(GEOSUnion_r(m.ctx, taken.g, shape.g));
+            if (!taken) return failed("uniting the surfaces");
+        }
+        Geom clipped = m.own(GEOSClipByRect_r(m.ctx, shape.g, 0.0, 0.0, kTileCells, kTileCells));
+        if (!clipped || !m.write(clipped.g, out[k])) return failed("triangulating a surface");
+    }
+    return Status::success();
+}
+
+Status SurfaceShaper::groundAround(std::span<const SurfaceShape* const> holes, SurfaceShape& out) {
+    Impl& m = *mImpl;
+    std::vector<GEOSGeometry*> parts;
+    bool ok = true;
+    for (const SurfaceShape* s : holes) {
+        std::uint32_t ring = 0, begin = 0;
+        for (const std::uint32_t polygonEnd : s->polygonEnds) {
+            std::vector<GEOSGeometry*> rings;
+            for (; ring < polygonEnd; ++ring) {
+                const std::uint32_t end = s->ringEnds[ring];
+                const std::span<const Vec2> pts(s->outline.data() + begin, end - begin);
+                begin = end;
+                GEOSGeometry* r = pts.size() >= 3 ? GEOSGeom_createLinearRing_r(m.ctx, m.sequence(pts, {}, true)) : nullptr;
+                if (r) rings.push_back(r);
+                ok = ok && r;
+            }
+            if (rings.empty()) continue;
+            GEOSGeometry* p = GEOSGeom_createPolygon_r(m.ctx, rings[0], rings.data() + 1,
+                                                       static_cast<unsigned>(rings.size() - 1));
+            if (p) parts.push_back(p);
+            ok = ok && p;
+        }
+    }
+    Impl::Geom all = m.unite(parts);
+    Impl::Geom square = m.box(0.0, kTileCells);
+    Impl::Geom ground = all ? m.own(GEOSDifference_r(m.ctx, square.g, all.g)) : Impl::Geom{};
+    if (!ok || !ground || !m.write(ground.g, out)) {
+        return Error{"the ground around the sunken surfaces: " + m.message, ErrorKind::Internal};
+    }
+    return Status::success();
+}
+
+double staircaseShare(std::span<const SurfacePatch* const> patches, const Box2& cutCells) {
+    double total = 0.0, staircase = 0.0;
+    // Corners lie on the kSurfaceGridCells grid, so a corner on a cut is within half a step of it.
+    const auto on = [](double v, double line) { return std::abs(v - line) <= kSurfaceGridCells; };
+    for (const SurfacePatch* p : patches) {
+        const SurfaceShape& s = p->shape;
+        const Vec2 offset{double(p->tile.x) * kTileCells, double(p->tile.y) * kTileCells};
+        const auto cut = [&](Vec2 a, Vec2 b) {
+            if (a.x == b.x && (a.x == 0.0 || a.x == kTileCells)) return true;
+            if (a.y == b.y && (a.y == 0.0 || a.y == kTileCells)) return true;
+            if (cutCells.empty()) return false;
+            a = a + offset, b = b + offset;
+            return (on(a.x, cutCells.min.x) && on(b.x, cutCells.min.x)) ||
+                   (on(a.x, cutCells.max.x) && on(b.x, cutCells.max.x)) ||
+                   (on(a.y, cutCells.min.y) && on(b.y, cutCells.min.y)) ||
+                   (on(a.y, cutCells.max.y) && on(b.y, cutCells.max.y));
+        };
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : s.ringEnds) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 a = s.outline[i];
+                const Vec2 b = s.outline[i + 1 == end ? begin : i + 1];
+                if (cut(a, b)) continue;
+                const double len = length(b - a);
+                total += len;
+                if (a.x == b.x || a.y == b.y) staircase += len;
+            }
+            begin = end;
+        }
+    }
+    return total > 0.0 ? staircase / total : 0.0;
+}
+
+}  // namespace terrabit::core::placement
