@@ -325,10 +325,10 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 core::placement::SurfaceShaper shaper;
                 if (!shaper.groundAround(sunkenShapes, around)) around = {};  // the ground whole, as without shapes
             }
-            osg::ref_ptr<osg::Geode> node =
-                !around.empty() ? makeGroundAround(*input.scene, tile, input.ground, around, image)
-                : input.ground  ? makeGroundMesh(*input.scene, *input.ground, image)
-                                : makeGroundQuad(placement, image);
+            osg::ref_ptr<osg::Geode> node = !around.empty()
+                                                ? makeGroundAround(*input.scene, tile, input.ground, around, image)
+                                            : input.ground ? makeGroundMesh(*input.scene, *input.ground, image)
+                                                           : makeGroundQuad(placement, image);
             node->setName("ground " + tile.quadkey());
             if (e.ground.node) {
                 e.group->replaceChild(e.ground.node, node);
@@ -405,15 +405,18 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             }
         }
         const std::uint64_t key = input.plinths.empty() && input.bridges.empty() ? 0 : f.value();
-        syncTileMesh(*e.group, e.plinths, key, [&]() -> osg::ref_ptr<osg::Node> {
-            osg::ref_ptr<osg::Node> plinths = makePlinthMesh(input.plinths);
-            osg::ref_ptr<osg::Node> decks = makeBridgeMesh(input.bridges);
-            if (!plinths || !decks) return plinths ? plinths : decks;
-            osg::ref_ptr<osg::Group> both = new osg::Group;
-            both->addChild(plinths);
-            both->addChild(decks);
-            return both;
-        }, "plinths " + tile.quadkey());
+        syncTileMesh(
+            *e.group, e.plinths, key,
+            [&]() -> osg::ref_ptr<osg::Node> {
+                osg::ref_ptr<osg::Node> plinths = makePlinthMesh(input.plinths);
+                osg::ref_ptr<osg::Node> decks = makeBridgeMesh(input.bridges);
+                if (!plinths || !decks) return plinths ? plinths : decks;
+                osg::ref_ptr<osg::Group> both = new osg::Group;
+                both->addChild(plinths);
+                both->addChild(decks);
+                return both;
+            },
+            "plinths " + tile.quadkey());
     }
 
     // Generated buildings: one mesh for the tile, rebuilt when any of their records changes.
@@ -430,9 +433,9 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(g->roofHeight);
             f.add(std::string_view(g->roofShape));
         }
-        syncTileMesh(*e.group, e.generated, input.generated.empty() ? 0 : f.value(),
-                     [&] { return makeGeneratedBuildingMesh(input.generated); },
-                     "generated buildings " + tile.quadkey());
+        syncTileMesh(
+            *e.group, e.generated, input.generated.empty() ? 0 : f.value(),
+            [&] { return makeGeneratedBuildingMesh(input.generated); }, "generated buildings " + tile.quadkey());
     }
 
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).

@@ -6,8 +6,8 @@
 #include <osg/PolygonOffset>
 #include <osg/Texture2D>
 
-#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/bridge_deck.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/render/asset_model.h"
 

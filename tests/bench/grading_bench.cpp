@@ -26,8 +26,8 @@ constexpr int kZoom = 17;
 constexpr std::uint32_t kTx = 68238, kTy = 47793;  // Monaco
 const GroundFrame kCells{{}, kZoom};
 const Vec2 kOrigin{double(kTx) * kTileCells, double(kTy) * kTileCells};
-constexpr double kSpan = 2300.0;   // cells, about 2 km
-constexpr double kBlock = 93.0;    // cells between streets, about 80 m
+constexpr double kSpan = 2300.0;  // cells, about 2 km
+constexpr double kBlock = 93.0;   // cells between streets, about 80 m
 
 double hillside(Vec2 cell) {
     struct Cone {
@@ -91,8 +91,8 @@ HeightTile middleTile() {
     t.reset(TileId{kZoom, kTx + 4, kTy + 4});
     for (int r = 0; r <= kTileCells; ++r)
         for (int c = 0; c <= kTileCells; ++c)
-            t.heights[HeightTile::index(r, c)] =
-                static_cast<float>(hillside(Vec2{double(t.tile.x) * kTileCells + c, double(t.tile.y) * kTileCells + r}));
+            t.heights[HeightTile::index(r, c)] = static_cast<float>(
+                hillside(Vec2{double(t.tile.x) * kTileCells + c, double(t.tile.y) * kTileCells + r}));
     return t;
 }
 

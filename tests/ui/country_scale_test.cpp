@@ -57,9 +57,8 @@ protected:
         options.viewport = false;
         options.autosaveSeconds = 0;
         window = std::make_unique<ui::MainWindow>(options);
-        window->setPrompt([](const QString&, const QString&, QMessageBox::StandardButtons) {
-            return QMessageBox::Discard;
-        });
+        window->setPrompt(
+            [](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
         window->setErrorReporter([this](const QString&, const QString& message) { errors << message; });
         window->resize(1280, 800);
         window->show();
@@ -213,8 +212,8 @@ TEST_F(RegionWindow, EveryTileBakesNearestTheViewFirstWithoutBlockingTheUiThread
     std::cout << "[ figures  ] " << all.size() << " tiles: selected in " << selectMs << " ms, first "
               << shown.front().tiles.size() << " tiles shown after " << shown.front().ms << " ms, all after " << allMs
               << " ms in " << shown.size() << " batches; longest UI-thread stall " << watch.longestCpuMs()
-              << " ms of its CPU (" << watch.longestWallMs() << " ms wall); resident " << test::residentMiB() << " MiB ("
-              << rssBefore << " MiB before selecting)\n";
+              << " ms of its CPU (" << watch.longestWallMs() << " ms wall); resident " << test::residentMiB()
+              << " MiB (" << rssBefore << " MiB before selecting)\n";
 }
 
 TEST_F(RegionWindow, ARuleEditDuringTheBakeRestartsOnlyWhatItAffectsAndEndsWithTheWholeBake) {

@@ -13,9 +13,9 @@
 #include <tuple>
 
 #include "terrabit/core/export/cell_rects.h"
-#include "terrabit/core/scene/generated_building_mesh.h"
-#include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/placement/surface_shape.h"
+#include "terrabit/core/scene/bridge_deck.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -557,7 +557,7 @@ private:
     std::vector<float> mInstanceData[3];   ///< their floats, in block order
     std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
     std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
-    std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;  ///< the plinths of each tile written
+    std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;               ///< the plinths of each tile written
     std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;
     std::map<TileId, std::vector<const BridgeDeck*>> mBridgesOf;  ///< the bridge decks of each tile written
@@ -694,7 +694,8 @@ Status checkSceneForExport(const Scene& scene) {
             return Error{at + " has fewer than two points or a bad width"};
         }
         for (const Vec3f& p : b.centreline) {
-            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return Error{at + " has a non-finite point"};
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+                return Error{at + " has a non-finite point"};
         }
     }
     for (const Plinth& p : scene.plinths) {

@@ -146,8 +146,9 @@ Status writeBuildings(const Scene& scene, PieceWriter& w) {
                 json t = json::array();
                 for (float v : transformMatrix(p.placement)) t.push_back(floatJson(v));
                 const bool known = p.asset >= 0 && static_cast<std::size_t>(p.asset) < scene.assets.size();
-                parts.push_back({{"asset", known ? json(scene.assets[static_cast<std::size_t>(p.asset)]) : json(nullptr)},
-                                 {"transform", t}});
+                parts.push_back(
+                    {{"asset", known ? json(scene.assets[static_cast<std::size_t>(p.asset)]) : json(nullptr)},
+                     {"transform", t}});
             }
             record["parts"] = std::move(parts);
         }

@@ -8,8 +8,8 @@
 
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
-#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/bridge_deck.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {

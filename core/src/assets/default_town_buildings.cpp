@@ -93,8 +93,8 @@ MeshBuilder timberHouse(double halfX, double halfZ, double h, double rise, doubl
 ModelRecipe shed(const char* id, double width, double depth) {
     MeshBuilder b = timberHouse(width / 2, depth / 2, 2.1, 0.5 + 0.15 * width, 0.15, kRoofSlate);
     const double pane = std::min(0.7, 0.4 * depth);
-    window(b, edgeFacade({width / 2, 0, depth / 2}, {width / 2, 0, -depth / 2}, 0, 2.1), depth / 2, 1.0, pane,
-           0.6, kFrameWhite, kGlass);
+    window(b, edgeFacade({width / 2, 0, depth / 2}, {width / 2, 0, -depth / 2}, 0, 2.1), depth / 2, 1.0, pane, 0.6,
+           kFrameWhite, kGlass);
     return {id, "building", {"shed", "outbuilding", "rural", "small"}, 1.0, b.take()};
 }
 
@@ -123,7 +123,8 @@ ModelRecipe kiosk() {
         const double x0 = -1.45 + 2.9 * i / 6.0;
         const double x1 = -1.45 + 2.9 * (i + 1) / 6.0;
         b.setColour(i % 2 == 0 ? kAwningRed : kFrameWhite);
-        b.addDoubleSidedQuad({x0, 1.95, 1.2 + 0.5}, {x1, 1.95, 1.2 + 0.5}, {x1, 2.1, 1.2 + 0.05}, {x0, 2.1, 1.2 + 0.05});
+        b.addDoubleSidedQuad({x0, 1.95, 1.2 + 0.5}, {x1, 1.95, 1.2 + 0.5}, {x1, 2.1, 1.2 + 0.05},
+                             {x0, 2.1, 1.2 + 0.05});
     }
     return {"kiosk", "building", {"kiosk", "commercial", "retail", "urban", "small"}, 1.0, b.take()};
 }
@@ -182,7 +183,8 @@ ModelRecipe barn() {
     panel(b, f[0], 2.75, 0, 4.95, 3.65, kBarnRed, 3 * MeshBuilder::kPanelOffset);
     panel(b, f[0], 5.05, 0, 7.25, 3.65, kBarnRed, 3 * MeshBuilder::kPanelOffset);
     for (int side : {1, 3}) {
-        for (double u : {3.0, 8.0, 13.0}) window(b, f[static_cast<std::size_t>(side)], u, 2.4, 1.0, 0.8, kFrameWhite, kGlass);
+        for (double u : {3.0, 8.0, 13.0})
+            window(b, f[static_cast<std::size_t>(side)], u, 2.4, 1.0, 0.8, kFrameWhite, kGlass);
     }
     b.setColour(kRoofSlate);
     b.addGableRoof(-hx, hx, -hz, hz, h, 4.2, false, 0.4, kBarnRed);
@@ -246,7 +248,8 @@ ModelRecipe supermarket() {
     }
     // The glazed front with the entrance, a canopy and the sign band.
     panel(b, f[0], 24.0, 0, 58.0, 4.2, kFrameDark, 2 * MeshBuilder::kPanelOffset);
-    for (double u = 24.2; u + 2.0 < 58.0; u += 2.3) panel(b, f[0], u, 0.4, u + 2.0, 4.0, kGlass, 3 * MeshBuilder::kPanelOffset);
+    for (double u = 24.2; u + 2.0 < 58.0; u += 2.3)
+        panel(b, f[0], u, 0.4, u + 2.0, 4.0, kGlass, 3 * MeshBuilder::kPanelOffset);
     panel(b, f[0], 26.0, 0, 30.0, 3.0, Rgb{150, 180, 200}, 4 * MeshBuilder::kPanelOffset);  // sliding doors
     panel(b, f[0], 4.0, 4.6, 22.0, 6.1, Rgb{200, 40, 40});
     b.setColour(kConcreteDark);
@@ -256,7 +259,8 @@ ModelRecipe supermarket() {
         b.addBox({x, 0, hz + 2.6}, {x + 0.2, 4.3, hz + 2.8});
     }
     // Loading docks at the back.
-    for (double u : {8.0, 13.0, 18.0}) panel(b, f[2], u - 1.5, 0.9, u + 1.5, 4.0, kConcreteDark, 2 * MeshBuilder::kPanelOffset);
+    for (double u : {8.0, 13.0, 18.0})
+        panel(b, f[2], u - 1.5, 0.9, u + 1.5, 4.0, kConcreteDark, 2 * MeshBuilder::kPanelOffset);
     parapetRoof(b, outline, h, 0.8, 0.3, kConcrete, kRoofFlat);
     b.setColour(kRoofMetal);
     for (double x : {-18.0, -6.0, 6.0, 18.0}) b.addBox({x - 1.5, h, -8.0}, {x + 1.5, h + 1.4, -5.0});  // plant
@@ -312,12 +316,14 @@ ModelRecipe slabBlock() {
     const double entrances[] = {10.0, 30.0, 50.0};
     for (double u : entrances) {
         panel(b, f[0], u - 0.9, 0, u + 0.9, 2.4, kFrameDark, 2 * MeshBuilder::kPanelOffset);
-        for (int floor = 1; floor < floors; ++floor) window(b, f[0], u, floor * fh - 1.1, 1.0, 1.0, kFrameWhite, kGlass);
+        for (int floor = 1; floor < floors; ++floor)
+            window(b, f[0], u, floor * fh - 1.1, 1.0, 1.0, kFrameWhite, kGlass);
     }
     for (int floor = 0; floor < floors; ++floor) {
         for (int i = 0; i < 20; ++i) {
             const double u = 1.5 + 3.0 * i;
-            if (std::any_of(std::begin(entrances), std::end(entrances), [&](double e) { return std::abs(u - e) < 1.6; }))
+            if (std::any_of(std::begin(entrances), std::end(entrances),
+                            [&](double e) { return std::abs(u - e) < 1.6; }))
                 continue;
             window(b, f[0], u, 0.9 + floor * fh, 1.4, 1.4, kFrameWhite, kGlass);
         }

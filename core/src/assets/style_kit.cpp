@@ -42,8 +42,7 @@ void window(MeshBuilder& b, const Facade& f, double uc, double v0, double w, dou
 }
 
 // A plain panel (door, sign, band) `depth` metres in front of the wall.
-void panel(MeshBuilder& b, const Facade& f, double u0, double v0, double u1, double v1, Rgb colour,
-           double depth) {
+void panel(MeshBuilder& b, const Facade& f, double u0, double v0, double u1, double v1, Rgb colour, double depth) {
     b.setColour(colour);
     b.addQuad(f.at(u0, v0, depth), f.at(u1, v0, depth), f.at(u1, v1, depth), f.at(u0, v1, depth));
 }

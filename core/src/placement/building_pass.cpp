@@ -42,8 +42,8 @@ struct Scratch {
     detail::FootprintWindow window;
     Rasterizer rasterizer;
     std::array<Vec2, 4> corners;  ///< the pose being tested, global cells
-    int poseBudget = 0;  ///< poses the current footprint may still test
-    int lookBudget = 0;  ///< poses the current footprint may still look at
+    int poseBudget = 0;           ///< poses the current footprint may still test
+    int lookBudget = 0;           ///< poses the current footprint may still look at
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -639,8 +639,7 @@ private:
     /// blocked only when more than kGenerateBlockedShare of its cells are taken (water, an earlier
     /// building standing there). False, with the outcome saying why (blocked, blocked: slope),
     /// when nothing can be made.
-    bool generate(const Target& target, const TileId& t, Scratch& s, detail::GroundSampler& ground,
-                  PlacedBuilding& g) {
+    bool generate(const Target& target, const TileId& t, Scratch& s, detail::GroundSampler& ground, PlacedBuilding& g) {
         const std::int64_t inside = s.window.insideCells();
         if (static_cast<double>(s.window.insideTakenAtLoad()) > kGenerateBlockedShare * static_cast<double>(inside)) {
             g.record.outcome = BuildingOutcome::Blocked;

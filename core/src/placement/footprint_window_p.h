@@ -44,10 +44,10 @@ public:
     };
     /// How a pose's cells lie in the window.
     struct Verdict {
-        bool clear = false;          ///< every condition holds (see the top of this file)
+        bool clear = false;  ///< every condition holds (see the top of this file)
         Refusal refusal = Refusal::None;
-        std::int64_t cells = 0;      ///< cells of the pose
-        std::int64_t outside = 0;    ///< of them outside the footprint (counted up to the first failure)
+        std::int64_t cells = 0;    ///< cells of the pose
+        std::int64_t outside = 0;  ///< of them outside the footprint (counted up to the first failure)
     };
     /// Tests a pose's row spans (global cells, as footprintSpans gives them): clear when they lie
     /// in the window, touch nothing taken, and at most `maxOutside` cells lie outside the

@@ -149,7 +149,8 @@ private:
         if (!mCtx.warnings) return;
         std::vector<std::pair<std::size_t, const TileResult*>> bySlot;
         for (const auto& [t, result] : mCache) {
-            if (!result.warnings.empty() && baked.contains(t)) bySlot.emplace_back(mCtx.index->slot(t).value_or(0), &result);
+            if (!result.warnings.empty() && baked.contains(t))
+                bySlot.emplace_back(mCtx.index->slot(t).value_or(0), &result);
         }
         std::sort(bySlot.begin(), bySlot.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& [slot, result] : bySlot) {

@@ -67,7 +67,6 @@ static_assert(static_cast<int>(TargetBoxKind::AxisAligned) == 1 && static_cast<i
               static_cast<int>(ScatterKind::Noise) == 1 && static_cast<int>(FallbackKind::Shrink) == 1 &&
               static_cast<int>(FallbackKind::None) == 2);
 
-
 ParamValue getFitScale(const PassRule& p, const VegetationClassRule*) {
     return ScaleRange{p.buildings.fit.minScale, p.buildings.fit.maxScale};
 }

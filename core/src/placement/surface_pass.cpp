@@ -118,7 +118,7 @@ private:
     PassContext& mCtx;
     algebra::ExpressionAst mMaskAst;
     algebra::LayerProgram mMask;
-    std::vector<Part> mParts;  ///< the layer's classes in order, the layer itself last
+    std::vector<Part> mParts;      ///< the layer's classes in order, the layer itself last
     std::vector<int> mPartLayers;  ///< the parts' layers, in the same order
 };
 

@@ -107,8 +107,8 @@ struct SurfaceShaper::Impl {
                 for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
                     const Box2& box = chunks[chunk];
                     const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
-                    const bool far = box.max.x < window.min.x || box.min.x > window.max.x ||
-                                     box.max.y < window.min.y || box.min.y > window.max.y;
+                    const bool far = box.max.x < window.min.x || box.min.x > window.max.x || box.max.y < window.min.y ||
+                                     box.min.y > window.max.y;
                     if (far) {
                         reduced.push_back(ring[c]);
                         if (last != c) reduced.push_back(ring[last]);
@@ -127,8 +127,8 @@ struct SurfaceShaper::Impl {
             Geom polygon = own(GEOSGeom_createPolygon_r(ctx, shell, nullptr, 0));
             if (!polygon) return {};
             // Clipped first: a ring's trouble far away (a chord across a bay) does not count.
-            Geom clipped = own(GEOSClipByRect_r(ctx, polygon.g, -kWindowCells, -kWindowCells,
-                                                kTileCells + kWindowCells, kTileCells + kWindowCells));
+            Geom clipped = own(GEOSClipByRect_r(ctx, polygon.g, -kWindowCells, -kWindowCells, kTileCells + kWindowCells,
+                                                kTileCells + kWindowCells));
             if (!clipped) return {};
             if (GEOSisValid_r(ctx, clipped.g) != 1) {
                 clipped = own(GEOSMakeValid_r(ctx, clipped.g));
@@ -154,7 +154,8 @@ struct SurfaceShaper::Impl {
         };
         const auto add = [&](std::span<const Vec2> run) {
             GEOSCoordSequence* seq = sequence(run, offset, false);
-            GEOSGeometry* g = run.size() == 1 ? GEOSGeom_createPoint_r(ctx, seq) : GEOSGeom_createLineString_r(ctx, seq);
+            GEOSGeometry* g =
+                run.size() == 1 ? GEOSGeom_createPoint_r(ctx, seq) : GEOSGeom_createLineString_r(ctx, seq);
             if (g) out.push_back(g);
             return g != nullptr;
         };
@@ -226,8 +227,9 @@ struct SurfaceShaper::Impl {
                     break;
                 case FeatureKind::Point:
                     for (const Vec2& c : cells) {
-                        if (ok) ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
-                                          info.sizeCells, linesByWidth[info.sizeCells]);
+                        if (ok)
+                            ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
+                                      info.sizeCells, linesByWidth[info.sizeCells]);
                     }
                     break;
             }
@@ -340,8 +342,8 @@ struct SurfaceShaper::Impl {
     }
 
     /// The shape of a mask node, or nothing when it holds a function without an exact shape.
-    Geom maskShape(const algebra::ExpressionAst& ast, int node, const TileIndex& index, std::size_t slot,
-                   Vec2 offset, bool& exact) {
+    Geom maskShape(const algebra::ExpressionAst& ast, int node, const TileIndex& index, std::size_t slot, Vec2 offset,
+                   bool& exact) {
         using algebra::ExprOp;
         const algebra::ExprNode& n = ast.nodes[static_cast<std::size_t>(node)];
         const std::size_t mapLayers = index.map().layers.size();
@@ -397,7 +399,8 @@ struct SurfaceShaper::Impl {
         if (isLayer(ast.root)) return own(GEOSGeom_clone_r(ctx, shape));
         if (root.op == ExprOp::AndNot && isLayer(root.a)) {
             const algebra::ExprNode& b = nodes[static_cast<std::size_t>(root.b)];
-            if (b.op == ExprOp::Layer && b.layer >= 0 && static_cast<std::size_t>(b.layer) < index.map().layers.size()) {
+            if (b.op == ExprOp::Layer && b.layer >= 0 &&
+                static_cast<std::size_t>(b.layer) < index.map().layers.size()) {
                 if (const GEOSGeometry* other = shapeOf(index, slot, offset, b.layer)) {
                     return own(GEOSDifference_r(ctx, shape, other));
                 }
@@ -489,13 +492,14 @@ Status SurfaceShaper::groundAround(std::span<const SurfaceShape* const> holes, S
                 const std::uint32_t end = s->ringEnds[ring];
                 const std::span<const Vec2> pts(s->outline.data() + begin, end - begin);
                 begin = end;
-                GEOSGeometry* r = pts.size() >= 3 ? GEOSGeom_createLinearRing_r(m.ctx, m.sequence(pts, {}, true)) : nullptr;
+                GEOSGeometry* r =
+                    pts.size() >= 3 ? GEOSGeom_createLinearRing_r(m.ctx, m.sequence(pts, {}, true)) : nullptr;
                 if (r) rings.push_back(r);
                 ok = ok && r;
             }
             if (rings.empty()) continue;
-            GEOSGeometry* p = GEOSGeom_createPolygon_r(m.ctx, rings[0], rings.data() + 1,
-                                                       static_cast<unsigned>(rings.size() - 1));
+            GEOSGeometry* p =
+                GEOSGeom_createPolygon_r(m.ctx, rings[0], rings.data() + 1, static_cast<unsigned>(rings.size() - 1));
             if (p) parts.push_back(p);
             ok = ok && p;
         }

@@ -61,10 +61,10 @@ std::vector<PlinthFace> bridgeDeckFaces(const BridgeDeck& deck) {
         const Vec3f l0 = plus(p[i], left[i]), l1 = plus(p[i + 1], left[i + 1]);
         const Vec3f r0 = sub(p[i], left[i]), r1 = sub(p[i + 1], left[i + 1]);
         const Vec3f side = leftOf(i);
-        addFace(faces, l0, r0, r1, l1, {0.0f, 1.0f, 0.0f});                                              // top
+        addFace(faces, l0, r0, r1, l1, {0.0f, 1.0f, 0.0f});                                                   // top
         addFace(faces, plus(l0, down), plus(l1, down), plus(r1, down), plus(r0, down), {0.0f, -1.0f, 0.0f});  // bottom
-        addFace(faces, l0, l1, plus(l1, down), plus(l0, down), side);                                     // left
-        addFace(faces, r0, plus(r0, down), plus(r1, down), r1, {-side.x, 0.0f, -side.z});                 // right
+        addFace(faces, l0, l1, plus(l1, down), plus(l0, down), side);                                         // left
+        addFace(faces, r0, plus(r0, down), plus(r1, down), r1, {-side.x, 0.0f, -side.z});                     // right
     }
     // The ends' caps, facing away from the deck.
     const Vec3f first = sub(p[0], p[1]), last = sub(p.back(), p[p.size() - 2]);

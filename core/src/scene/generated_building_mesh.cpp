@@ -60,7 +60,8 @@ std::array<long, 2> crossingEdges(std::span<const Vec2> ring) {
                 const Vec2 shared = j == i + 1 ? b : a;
                 const Vec2 p = j == i + 1 ? a : b;
                 const Vec2 q = j == i + 1 ? d : c;
-                if (cross(shared, p, q) == 0 && (p.x - shared.x) * (q.x - shared.x) + (p.y - shared.y) * (q.y - shared.y) > 0)
+                if (cross(shared, p, q) == 0 &&
+                    (p.x - shared.x) * (q.x - shared.x) + (p.y - shared.y) * (q.y - shared.y) > 0)
                     return {static_cast<long>(i), static_cast<long>(j)};
                 continue;
             }
@@ -133,7 +134,9 @@ void dressWall(MeshBuilder& b, const Facade& f, int storeys, double storey, bool
     if (f.width < 0.5) return;
     style::panel(b, f, 0, 0, f.width, std::min(0.5, 0.2 * storey), style::kStoneDark, style::kBand);
     const bool hasDoor = door && f.width >= 2.0 && storey >= 2.5;
-    if (hasDoor) style::panel(b, f, f.width / 2 - 0.6, 0, f.width / 2 + 0.6, 2.2, style::kDoorWood, 2 * MeshBuilder::kPanelOffset);
+    if (hasDoor)
+        style::panel(b, f, f.width / 2 - 0.6, 0, f.width / 2 + 0.6, 2.2, style::kDoorWood,
+                     2 * MeshBuilder::kPanelOffset);
     if (f.width < 2.0) return;
     const double w = 1.2;
     const double h = std::min(1.5, 0.5 * storey);

@@ -289,7 +289,9 @@ GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const Gro
     const auto& vs = ground->mesh.vertices;
     const std::uint32_t count = static_cast<std::uint32_t>(idx.size() / 3);
     std::vector<std::vector<std::uint32_t>> buckets(std::size_t{kBuckets} * kBuckets);
-    const auto bucketOf = [](double v) { return std::clamp(static_cast<int>(std::floor(v / kBucketCells)), 0, kBuckets - 1); };
+    const auto bucketOf = [](double v) {
+        return std::clamp(static_cast<int>(std::floor(v / kBucketCells)), 0, kBuckets - 1);
+    };
     for (std::uint32_t t = 0; t < count; ++t) {
         const GroundVertex& a = vs[idx[t * 3]];
         const GroundVertex& b = vs[idx[t * 3 + 1]];

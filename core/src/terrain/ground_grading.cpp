@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <optional>
-#include <string_view>
 #include <queue>
-#include <cstdint>
+#include <string_view>
 
 #include "terrabit/core/tile/ground_frame.h"
 
@@ -82,14 +82,16 @@ struct PointKey {
     friend bool operator==(const PointKey&, const PointKey&) = default;
 };
 struct PointKeyHash {
-    std::size_t operator()(const PointKey& k) const { return std::hash<std::uint64_t>()(k.x * 0x9e3779b97f4a7c15ULL ^ k.y); }
+    std::size_t operator()(const PointKey& k) const {
+        return std::hash<std::uint64_t>()(k.x * 0x9e3779b97f4a7c15ULL ^ k.y);
+    }
 };
 
 /// A graph over the lines' points: nodes at the vertices (shared by exact position) and between.
 struct Graph {
-    std::vector<Vec2> cells;        ///< per node, global cells
-    std::vector<float> terrain;     ///< per node, its height (NaN: none, e.g. a bridge's interior)
-    std::vector<bool> hasTerrain;   ///< the node takes its terrain height (not only a bridge's interior)
+    std::vector<Vec2> cells;       ///< per node, global cells
+    std::vector<float> terrain;    ///< per node, its height (NaN: none, e.g. a bridge's interior)
+    std::vector<bool> hasTerrain;  ///< the node takes its terrain height (not only a bridge's interior)
     /// Edges (from, to, metres), as added; undirected for roads, directed for rivers.
     struct Edge {
         std::uint32_t from, to;
@@ -112,7 +114,8 @@ struct Graph {
         return n;
     }
     /// Compressed adjacency: for node v, neighbours [start[v], start[v+1]) of `next`.
-    void adjacency(bool directed, std::vector<std::uint32_t>& start, std::vector<std::pair<std::uint32_t, float>>& next) const {
+    void adjacency(bool directed, std::vector<std::uint32_t>& start,
+                   std::vector<std::pair<std::uint32_t, float>>& next) const {
         start.assign(cells.size() + 1, 0);
         for (const Edge& e : edges) {
             ++start[e.from + 1];
@@ -452,7 +455,8 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
             }
         }
     }
-    for (std::size_t i = 0; i < riverLines.size(); ++i) addSegments(rivers, riverLines[i], downhill, riverWidths[i], false);
+    for (std::size_t i = 0; i < riverLines.size(); ++i)
+        addSegments(rivers, riverLines[i], downhill, riverWidths[i], false);
     g.mStats.riverNodes = rivers.cells.size();
 
     // Which tiles each segment and lake may reach.
@@ -542,7 +546,8 @@ void GroundGrading::apply(HeightTile& heights, GradingScratch& scratch) const {
                 for (const std::uint32_t end : lake.ringEnds) {
                     for (std::uint32_t i = begin, j = end - 1; i < end; j = i++) {
                         const Vec2 a = lake.cells[j], b = lake.cells[i];
-                        if ((a.y <= y) != (b.y <= y)) scratch.crossings.push_back(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
+                        if ((a.y <= y) != (b.y <= y))
+                            scratch.crossings.push_back(a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x));
                     }
                     begin = end;
                 }

@@ -203,10 +203,10 @@ TEST(ComposeCommand, TheExecutableTakesDems) {
     std::ofstream(rules) << "version: 1\nlayers:\n  - name: building\n    match:\n      - kind: area\n"
                             "        tags: {building: \"*\"}\n";
     const std::string qk = harbour().quadkeys.front();
-    const auto ok = test::runCli({"-q", "compose", test::monacoPbf().string(), "--rules", rules.string(), "--zoom",
-                                  "17", "--tiles", qk, "--expr", "slope(>20deg) & aspect(W, 5deg)", "--dem",
-                                  dem.string(), "--out", (out / "result").string()},
-                                 out);
+    const auto ok = test::runCli(
+        {"-q", "compose", test::monacoPbf().string(), "--rules", rules.string(), "--zoom", "17", "--tiles", qk,
+         "--expr", "slope(>20deg) & aspect(W, 5deg)", "--dem", dem.string(), "--out", (out / "result").string()},
+        out);
     ASSERT_EQ(ok.exitCode, 0) << ok.err;
     std::ifstream in(out / "result" / "coverage.json");
     const nlohmann::json summary = nlohmann::json::parse(in);

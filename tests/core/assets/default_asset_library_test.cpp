@@ -129,10 +129,12 @@ TEST(DefaultAssetLibrary, TownBuildingsHaveTheirRealSizes) {
         double minSide, maxSide, minOther, maxOther;
     };
     const Expected expected[] = {
-        {"garage_single", 2.8, 3.3, 5.2, 5.8}, {"garage_double", 5.2, 5.8, 5.8, 6.3}, {"carport", 2.8, 3.3, 5.2, 5.8},
-        {"shed_tool", 1.3, 1.6, 1.6, 2.0}, {"shed_small", 2.0, 2.5, 2.4, 3.0},    {"shed_large", 4.0, 4.6, 4.0, 4.6},    {"kiosk", 2.4, 3.1, 2.8, 3.2},
-        {"hut", 3.0, 4.0, 3.5, 4.6},           {"greenhouse", 2.8, 3.2, 4.3, 4.7},    {"substation", 2.4, 2.8, 2.8, 3.2},
-        {"barn", 9.0, 12.0, 15.0, 18.0},       {"factory_hall", 38.0, 42.0, 78.0, 82.0},
+        {"garage_single", 2.8, 3.3, 5.2, 5.8},   {"garage_double", 5.2, 5.8, 5.8, 6.3},
+        {"carport", 2.8, 3.3, 5.2, 5.8},         {"shed_tool", 1.3, 1.6, 1.6, 2.0},
+        {"shed_small", 2.0, 2.5, 2.4, 3.0},      {"shed_large", 4.0, 4.6, 4.0, 4.6},
+        {"kiosk", 2.4, 3.1, 2.8, 3.2},           {"hut", 3.0, 4.0, 3.5, 4.6},
+        {"greenhouse", 2.8, 3.2, 4.3, 4.7},      {"substation", 2.4, 2.8, 2.8, 3.2},
+        {"barn", 9.0, 12.0, 15.0, 18.0},         {"factory_hall", 38.0, 42.0, 78.0, 82.0},
         {"supermarket", 40.0, 45.0, 58.0, 62.0}, {"sports_hall", 26.0, 30.0, 44.0, 47.0},
         {"slab_block", 11.5, 13.0, 59.0, 61.0},
     };

@@ -444,11 +444,13 @@ TEST(GlbSceneWriter, EachTilesGeneratedBuildingsAreOneMeshOfTheirTriangles) {
             EXPECT_EQ(accessorData<float>(m, p.attributes.at("POSITION")), generatedBuildingsMesh(own).positions);
             ASSERT_EQ(node.extras.Get("sources").ArrayLen(), own.size());
             for (std::size_t i = 0; i < own.size(); ++i) {
-                EXPECT_EQ(node.extras.Get("sources").Get(static_cast<int>(i)).Get<std::string>(), s.sources[own[i]->source]);
+                EXPECT_EQ(node.extras.Get("sources").Get(static_cast<int>(i)).Get<std::string>(),
+                          s.sources[own[i]->source]);
             }
             // The tile's node holds it.
-            const auto tileNode = std::find_if(m.nodes.begin(), m.nodes.end(),
-                                               [&](const tinygltf::Node& n) { return n.name == "tile " + tile.quadkey(); });
+            const auto tileNode = std::find_if(m.nodes.begin(), m.nodes.end(), [&](const tinygltf::Node& n) {
+                return n.name == "tile " + tile.quadkey();
+            });
             ASSERT_NE(tileNode, m.nodes.end());
             const int index = static_cast<int>(&node - m.nodes.data());
             EXPECT_NE(std::find(tileNode->children.begin(), tileNode->children.end(), index), tileNode->children.end());

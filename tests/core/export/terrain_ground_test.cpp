@@ -155,7 +155,8 @@ double cellTwist(const terrain::HeightTile& h, Vec2 cell) {
         for (const double dy : {-1e-6, 1e-6}) {
             const int c = std::clamp(static_cast<int>(std::floor(cell.x + dx)), 0, kTileCells - 1);
             const int r = std::clamp(static_cast<int>(std::floor(cell.y + dy)), 0, kTileCells - 1);
-            twist = std::max(twist, std::abs(double(h.at(r, c)) - h.at(r, c + 1) - h.at(r + 1, c) + h.at(r + 1, c + 1)) / 4.0);
+            twist = std::max(twist,
+                             std::abs(double(h.at(r, c)) - h.at(r, c + 1) - h.at(r + 1, c) + h.at(r + 1, c + 1)) / 4.0);
         }
     }
     return twist;

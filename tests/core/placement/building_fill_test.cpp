@@ -79,7 +79,8 @@ Geom entryShape(const TileIndex& index, std::uint32_t e) {
         std::uint32_t begin = 0;
         for (const std::uint32_t end : ends) {
             GEOSCoordSequence* seq = GEOSCoordSeq_create_r(geos(), end - begin, 2);
-            for (std::uint32_t i = begin; i < end; ++i) GEOSCoordSeq_setXY_r(geos(), seq, i - begin, cells[i].x, cells[i].y);
+            for (std::uint32_t i = begin; i < end; ++i)
+                GEOSCoordSeq_setXY_r(geos(), seq, i - begin, cells[i].x, cells[i].y);
             Geom line(GEOSGeom_createLineString_r(geos(), seq));
             Geom buffered(GEOSBuffer_r(geos(), line.get(), index.sizeCells(e), 8));
             all = all ? Geom(GEOSUnion_r(geos(), all.get(), buffered.get())) : std::move(buffered);
@@ -127,8 +128,8 @@ std::vector<std::string> outlineFailures(const Scene& scene, const AssetCatalogu
     std::vector<std::uint32_t> streets;  // road and water entries
     const ClassifiedMap& map = index.map();
     const auto layerIs = [&](std::uint16_t l, std::string_view name) {
-        return map.layers[l].name == name || (map.layers[l].parent >= 0 &&
-                                              map.layers[static_cast<std::size_t>(map.layers[l].parent)].name == name);
+        return map.layers[l].name == name ||
+               (map.layers[l].parent >= 0 && map.layers[static_cast<std::size_t>(map.layers[l].parent)].name == name);
     };
     for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
         const std::uint16_t l = map.entries[e].layer;
@@ -205,11 +206,11 @@ SyntheticMap fillShapes() {
     };
     m.area("ell", kHouse, {at({-150, 20}, {{0, 0}, {30, 0}, {30, 12}, {12, 12}, {12, 30}, {0, 30}})});
     m.line("street", {{"highway", "residential"}}, {{-160, 16}, {-100, 16}});
-    m.area("you", kHouse, {at({-80, 20}, {{0, 0}, {36, 0}, {36, 30}, {26, 30}, {26, 10}, {10, 10}, {10, 30}, {0, 30}})});
+    m.area("you", kHouse,
+           {at({-80, 20}, {{0, 0}, {36, 0}, {36, 30}, {26, 30}, {26, 10}, {10, 10}, {10, 30}, {0, 30}})});
     m.area("ring", kHouse,
            {at({0, 20}, {{0, 0}, {40, 0}, {40, 40}, {0, 40}}), at({0, 20}, {{10, 10}, {10, 30}, {30, 30}, {30, 10}})});
-    m.rectangle("garage", {{"building", "garage"}, {"roof:shape", "gabled"}, {"building:levels", "1"}}, {80, 40}, 3,
-                5);
+    m.rectangle("garage", {{"building", "garage"}, {"roof:shape", "gabled"}, {"building:levels", "1"}}, {80, 40}, 3, 5);
     m.rectangle("hall", {{"building", "industrial"}}, {-60, -80}, 120, 60);
     m.rectangle("sliver", kHouse, {90, -20}, 1.2, 25);
     m.rectangle("wide", kHouse, {40, -20}, 11, 9.4);

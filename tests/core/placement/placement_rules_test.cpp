@@ -30,8 +30,7 @@ std::string errorOf(const std::string& passes) {
 
 // The models the default building pass may give a building with these tags: the first filter
 // whose `when` holds chooses them, as the building pass does.
-std::set<std::string> modelsFor(const BuildingPassRule& rule, const AssetCatalogue& catalogue,
-                                std::vector<Tag> tags) {
+std::set<std::string> modelsFor(const BuildingPassRule& rule, const AssetCatalogue& catalogue, std::vector<Tag> tags) {
     Feature f;
     f.tags = std::move(tags);
     AssetFilter filter;
@@ -73,10 +72,11 @@ TEST(PlacementRules, TheShippedDefaultGivesEachBuildingTypeTheModelsMadeForIt) {
     // An untagged building takes ordinary models of every size, garages and slab blocks among
     // them, but nothing made for a purpose it was not tagged with.
     const Ids plain = modelsFor(b, c, {{"building", "yes"}});
-    for (const char* id : {"garage_single", "shed_small", "slab_block", "factory_hall", "apartment_block", "cottage_gabled"})
+    for (const char* id :
+         {"garage_single", "shed_small", "slab_block", "factory_hall", "apartment_block", "cottage_gabled"})
         EXPECT_TRUE(plain.count(id)) << id;
-    for (const char* id : {"greenhouse", "substation", "kiosk", "carport", "barn", "supermarket", "sports_hall", "pagoda",
-                           "chapel"})
+    for (const char* id :
+         {"greenhouse", "substation", "kiosk", "carport", "barn", "supermarket", "sports_hall", "pagoda", "chapel"})
         EXPECT_FALSE(plain.count(id)) << id;
     EXPECT_TRUE(rules->checkCatalogue(c).ok()) << rules->checkCatalogue(c).message();
 }

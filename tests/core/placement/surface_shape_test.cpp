@@ -2,8 +2,8 @@
 // for cell, junctions have neither gaps nor overlaps (their area is GEOS's union area), tiles
 // meet without T-junctions, and on the Monaco sample the staircase is gone.
 
-#include <gtest/gtest.h>
 #include <geos_c.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -123,7 +123,8 @@ TEST(SurfaceShape, MonacoSurfacesAgreeWithTheirBitsUpToTheArcTolerance) {
     // Arcs are chords within kArcToleranceCells, and GEOS simplifies a buffer's offset curves by
     // up to 1 % of the half width.
     double widest = 0.0;
-    for (std::uint32_t e = 0; e < monaco().classified.entries.size(); ++e) widest = std::max(widest, monaco().index.sizeCells(e));
+    for (std::uint32_t e = 0; e < monaco().classified.entries.size(); ++e)
+        widest = std::max(widest, monaco().index.sizeCells(e));
     const double tolerance = kArcToleranceCells + 0.01 * widest + 1e-4;
     std::size_t cells = 0, differ = 0;
     for (const SurfacePatch& p : scene.surfaces) {
@@ -154,7 +155,9 @@ TEST(SurfaceShape, MonacoTrianglesNeitherOverlapNorLeaveGaps) {
                 }
                 begin = end;
                 GEOSGeometry* g = GEOSGeom_createPolygon_r(
-                    ctx, GEOSGeom_createLinearRing_r(ctx, GEOSCoordSeq_copyFromBuffer_r(ctx, xy.data(), xy.size() / 2, 0, 0)),
+                    ctx,
+                    GEOSGeom_createLinearRing_r(ctx,
+                                                GEOSCoordSeq_copyFromBuffer_r(ctx, xy.data(), xy.size() / 2, 0, 0)),
                     nullptr, 0);
                 double a = 0.0;
                 GEOSArea_r(ctx, g, &a);
@@ -220,8 +223,10 @@ TEST(SurfaceShape, MonacoStaircaseShareAndTriangleCountMeetTheGoals) {
             SurfacePatch g = *p;
             g.shape = {};
             for (const CellRect& r : p->rects) {
-                g.shape.outline.insert(g.shape.outline.end(), {{double(r.x0), double(r.y0)}, {double(r.x1), double(r.y0)},
-                                                               {double(r.x1), double(r.y1)}, {double(r.x0), double(r.y1)}});
+                g.shape.outline.insert(g.shape.outline.end(), {{double(r.x0), double(r.y0)},
+                                                               {double(r.x1), double(r.y0)},
+                                                               {double(r.x1), double(r.y1)},
+                                                               {double(r.x0), double(r.y1)}});
                 g.shape.ringEnds.push_back(static_cast<std::uint32_t>(g.shape.outline.size()));
             }
             greedy.push_back(std::move(g));
@@ -290,7 +295,8 @@ double geosRoadArea(const BakeInput& in, const TileId& tile, int roadLayer) {
             parts.push_back(GEOSGeom_createPolygon_r(ctx, GEOSGeom_createLinearRing_r(ctx, seq), nullptr, 0));
         } else {
             GEOSGeometry* line = GEOSGeom_createLineString_r(ctx, seq);
-            parts.push_back(GEOSBufferWithStyle_r(ctx, line, info.sizeCells, 64, GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5));
+            parts.push_back(
+                GEOSBufferWithStyle_r(ctx, line, info.sizeCells, 64, GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5));
             GEOSGeom_destroy_r(ctx, line);
         }
     }
@@ -319,7 +325,8 @@ TEST(SurfaceShape, JunctionsHaveTheAreaOfGeosUnionWithoutGapsOrOverlaps) {
             const double expected = geosRoadArea(*in, p.tile, road);
             // Overlapping triangles would add up to more than the union, gaps to less; the arcs'
             // chords lose a sliver.
-            EXPECT_NEAR(triangleArea(p.shape), expected, 0.001 * expected) << "seed " << seed << " " << p.tile.quadkey();
+            EXPECT_NEAR(triangleArea(p.shape), expected, 0.001 * expected)
+                << "seed " << seed << " " << p.tile.quadkey();
             const Agreement a = agreement(p, kArcToleranceCells + 0.01 * 5.0 + 1e-4);
             EXPECT_EQ(a.beyondTolerance, 0u) << a.firstBeyond;
             ++checked;

@@ -56,7 +56,9 @@ std::vector<Triangle> triangles(const AssetMesh& m) {
     };
     for (std::size_t t = 0; t < m.triangleCount(); ++t) {
         const std::uint32_t i0 = m.indices[t * 3];
-        out.push_back({at(i0), at(m.indices[t * 3 + 1]), at(m.indices[t * 3 + 2]),
+        out.push_back({at(i0),
+                       at(m.indices[t * 3 + 1]),
+                       at(m.indices[t * 3 + 2]),
                        {m.normals[i0 * 3], m.normals[i0 * 3 + 1], m.normals[i0 * 3 + 2]}});
     }
     return out;

@@ -50,7 +50,8 @@ Tally checkEveryBuilding(const std::filesystem::path& file) {
 }
 
 TEST(GeneratedBuildingReal, EveryMonacoBuildingGetsARoofOfItsArea) {
-    const Tally t = checkEveryBuilding(std::filesystem::path(TERRABIT_RESOURCES_DIR) / "maps/monaco-2022-07-19.osm.pbf");
+    const Tally t =
+        checkEveryBuilding(std::filesystem::path(TERRABIT_RESOURCES_DIR) / "maps/monaco-2022-07-19.osm.pbf");
     EXPECT_GT(t.drawn, 900u);
     EXPECT_LT(t.refused, t.drawn / 100 + 1);
 }

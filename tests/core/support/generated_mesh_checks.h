@@ -36,8 +36,10 @@ inline double upwardArea(const core::AssetMesh& m) {
     for (std::size_t t = 0; t < m.triangleCount(); ++t) {
         const std::uint32_t i0 = m.indices[t * 3], i1 = m.indices[t * 3 + 1], i2 = m.indices[t * 3 + 2];
         if (m.normals[i0 * 3 + 1] <= 0.999f) continue;
-        const double ux = m.positions[i1 * 3] - m.positions[i0 * 3], uz = m.positions[i1 * 3 + 2] - m.positions[i0 * 3 + 2];
-        const double vx = m.positions[i2 * 3] - m.positions[i0 * 3], vz = m.positions[i2 * 3 + 2] - m.positions[i0 * 3 + 2];
+        const double ux = m.positions[i1 * 3] - m.positions[i0 * 3],
+                     uz = m.positions[i1 * 3 + 2] - m.positions[i0 * 3 + 2];
+        const double vx = m.positions[i2 * 3] - m.positions[i0 * 3],
+                     vz = m.positions[i2 * 3 + 2] - m.positions[i0 * 3 + 2];
         area += 0.5 * std::abs(ux * vz - uz * vx);
     }
     return area;

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 
@@ -57,9 +57,7 @@ GroundGrading gradeOrFail(const std::vector<GradedFeature>& features, const Terr
     return g.ok() ? std::move(*g) : GroundGrading();
 }
 
-double metresOf(const GroundGrading::Segment& s) {
-    return std::hypot(s.b.x - s.a.x, s.b.y - s.a.y) * s.metresPerCell;
-}
+double metresOf(const GroundGrading::Segment& s) { return std::hypot(s.b.x - s.a.x, s.b.y - s.a.y) * s.metresPerCell; }
 
 TEST(GroundGrading, RoadGradesStayWithinTheBoundOnASteepSlopeAndFollowAGentleOne) {
     // A ramp rising 30 % for 40 m (12 m), flat either side: a road over it is spread to 10 %,

@@ -13,8 +13,8 @@
 #include "terrabit/core/project/rule_edit.h"
 #include "terrabit/core/terrain/height_tile.h"
 #include "terrabit/core/tile/ground_frame.h"
-#include "terrabit/ui/document/bake_batches.h"
 #include "terrabit/render/scene_export.h"
+#include "terrabit/ui/document/bake_batches.h"
 #include "value_command_p.h"
 
 namespace terrabit::ui {
@@ -347,8 +347,8 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
     };
     // The layers panel's figures first: counting bits over a large selection is work for the
     // worker, not the UI thread.
-    mJobs.post([this, coverage = pipeline::coverageByLayer(input.layers, selection), serial = input.layersSerial](
-                   bool) { applyCoverage(coverage, serial); });
+    mJobs.post([this, coverage = pipeline::coverageByLayer(input.layers, selection),
+                serial = input.layersSerial](bool) { applyCoverage(coverage, serial); });
     core::Status s = session.select(selection);
     if (s) s = session.setRules(std::move(input.rules));
     if (!s) return failed(s.error());
@@ -386,7 +386,8 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
         baked.scene = std::make_shared<const core::Scene>(std::move(*scene));
         baked.report = session.report();
         auto tallies = std::make_shared<std::unordered_map<core::TileId, pipeline::TileTally>>();
-        for (const pipeline::TileTally& t : pipeline::tallyTiles(*baked.scene, session.catalogue(), baked.scene->tiles)) {
+        for (const pipeline::TileTally& t :
+             pipeline::tallyTiles(*baked.scene, session.catalogue(), baked.scene->tiles)) {
             tallies->emplace(t.tile, t);
         }
         baked.tallies = std::move(tallies);

@@ -51,7 +51,8 @@ TilePicker::TilePicker(MapDocument* document, QWidget* parent) : QWidget(parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     const int figureWidth = fontMetrics().horizontalAdvance(tr("Blocked")) + 12;
-    for (int c = TileListModel::PlacedColumn; c < TileListModel::ColumnCount; ++c) header->resizeSection(c, figureWidth);
+    for (int c = TileListModel::PlacedColumn; c < TileListModel::ColumnCount; ++c)
+        header->resizeSection(c, figureWidth);
     header->resizeSection(TileListModel::CoverageColumn, TileListModel::barSize().width() + 12);
     fitQuadkeyColumn();
     mTable->setIconSize(TileListModel::barSize());

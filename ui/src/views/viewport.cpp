@@ -13,9 +13,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <span>
 #include <unordered_set>
-#include <numbers>
 
 #include "terrabit/render/asset_model.h"
 #include "terrabit/render/scene_graph.h"

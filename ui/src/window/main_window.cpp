@@ -112,8 +112,7 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
         mCoordinates->setText(text);
     });
     // A large selection bakes nearest the middle of the map view first.
-    connect(mMapView, &MapView::viewChanged, this,
-            [this] { mDocument->setBakeFocus(mMapView->viewState().centre); });
+    connect(mMapView, &MapView::viewChanged, this, [this] { mDocument->setBakeFocus(mMapView->viewState().centre); });
     connect(mTilePicker, &TilePicker::goToTile, this, [this](const core::TileId& t) {
         mMapView->goToTile(t);
         if (mViewport) mViewport->flyTo(t);
@@ -326,7 +325,8 @@ void MainWindow::updateSceneLabel() {
         return;
     }
     const auto& s = scene->statistics;
-    const double covered = s.footprintCells > 0 ? 100.0 * double(s.footprintCellsCovered) / double(s.footprintCells) : 0.0;
+    const double covered =
+        s.footprintCells > 0 ? 100.0 * double(s.footprintCellsCovered) / double(s.footprintCells) : 0.0;
     mSceneLabel->setText(tr("%1 tiles · %2 buildings placed, %3 generated, %4 blocked · %5 % of footprints covered · "
                             "%6 plants · %7 ms")
                              .arg(scene->tiles.size())

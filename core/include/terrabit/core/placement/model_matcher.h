@@ -31,11 +31,11 @@ struct FitOptions {
 
 /// One way a model fits a box.
 struct ModelFit {
-    int asset = -1;         ///< index into the catalogue's assets()
-    bool turned = false;    ///< turned 90°: the model's width (+X) runs along the box's depth
+    int asset = -1;           ///< index into the catalogue's assets()
+    bool turned = false;      ///< turned 90°: the model's width (+X) runs along the box's depth
     double scale = 1.0;       ///< ground scale of the model's width (+X), minScale..maxScale
     double depthScale = 1.0;  ///< ground scale of the model's depth (+Z); equal to `scale` without stretch
-    double leftover = 0.0;  ///< box area minus the scaled footprint's area, square metres (>= 0)
+    double leftover = 0.0;    ///< box area minus the scaled footprint's area, square metres (>= 0)
 };
 
 class ModelMatcher {

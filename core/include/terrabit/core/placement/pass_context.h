@@ -88,8 +88,7 @@ struct PassContext {
     Result<algebra::LayerProgram> compile(const PassRule& pass, std::string_view key,
                                           std::string_view expression) const;
     /// The same expression parsed but not compiled (for what reads its shape, not its cells).
-    Result<algebra::ExpressionAst> parse(const PassRule& pass, std::string_view key,
-                                         std::string_view expression) const;
+    Result<algebra::ExpressionAst> parse(const PassRule& pass, std::string_view key, std::string_view expression) const;
 };
 
 /// The 3 × 3 tiles around a tile (itself first, then row by row from the north-west); tiles

@@ -137,7 +137,7 @@ struct SurfacePassRule {
     /// 12 %; terrain/ground_grading.h). The Session grades every road to the smallest value of
     /// the rules' surface passes.
     double maxRoadGrade = 0.12;
-    std::optional<Rgb> colour;     ///< overrides the layers' colours when set
+    std::optional<Rgb> colour;  ///< overrides the layers' colours when set
 };
 
 /// A species and its relative weight within a vegetation class.

@@ -157,10 +157,10 @@ struct GeneratedBuilding {
     /// The footprint's outer ring, ground metres east and north of the origin, counter-clockwise
     /// seen from above, not closed (the last point is not the first), no repeated points.
     std::vector<Vec2> outline;
-    float base = 0.0f;         ///< scene y of the walls' foot, metres (0 flat; groundMin − originHeight on terrain)
-    float wallHeight = 0.0f;   ///< metres from the base to the eaves (tags `height`, `building:levels`, or the rule's)
-    float roofHeight = 0.0f;   ///< metres from the eaves to the ridge; 0 for a flat roof
-    std::string roofShape;     ///< `roof:shape` as tagged ("flat", "gabled", "hipped"…), "flat" when untagged
+    float base = 0.0f;        ///< scene y of the walls' foot, metres (0 flat; groundMin − originHeight on terrain)
+    float wallHeight = 0.0f;  ///< metres from the base to the eaves (tags `height`, `building:levels`, or the rule's)
+    float roofHeight = 0.0f;  ///< metres from the eaves to the ridge; 0 for a flat roof
+    std::string roofShape;    ///< `roof:shape` as tagged ("flat", "gabled", "hipped"…), "flat" when untagged
 };
 
 /// With terrain: the deck of a bridge (a highway line tagged bridge), kept between its ends at
@@ -273,17 +273,17 @@ struct VegetationTileTally {
 
 /// A baked scene.
 struct Scene {
-    GroundFrame frame;                      ///< origin and zoom; metres and cells convert through it
-    std::uint64_t seed = 0;                 ///< the scene seed every random choice was keyed with
-    std::vector<TileId> tiles;              ///< the baked tiles, sorted (y, x)
-    int blockCells = 32;                    ///< n of the n × n cell blocks
-    std::vector<std::string> assets;        ///< catalogue ids of the assets used, sorted
-    std::vector<std::string> sources;       ///< source feature ids referenced by instances and records
-    std::vector<InstanceBlock> blocks;      ///< sorted by (tile, blockY, blockX, asset)
-    std::vector<BuildingRecord> buildings;  ///< sorted by source feature id
-    std::vector<SurfacePatch> surfaces;     ///< sorted by (tile, layer)
-    std::vector<Plinth> plinths;            ///< with terrain: sorted by (tile, source)
-    std::vector<BridgeDeck> bridges;        ///< with terrain: the bridges' decks, sorted by (tile, id)
+    GroundFrame frame;                         ///< origin and zoom; metres and cells convert through it
+    std::uint64_t seed = 0;                    ///< the scene seed every random choice was keyed with
+    std::vector<TileId> tiles;                 ///< the baked tiles, sorted (y, x)
+    int blockCells = 32;                       ///< n of the n × n cell blocks
+    std::vector<std::string> assets;           ///< catalogue ids of the assets used, sorted
+    std::vector<std::string> sources;          ///< source feature ids referenced by instances and records
+    std::vector<InstanceBlock> blocks;         ///< sorted by (tile, blockY, blockX, asset)
+    std::vector<BuildingRecord> buildings;     ///< sorted by source feature id
+    std::vector<SurfacePatch> surfaces;        ///< sorted by (tile, layer)
+    std::vector<Plinth> plinths;               ///< with terrain: sorted by (tile, source)
+    std::vector<BridgeDeck> bridges;           ///< with terrain: the bridges' decks, sorted by (tile, id)
     std::vector<GeneratedBuilding> generated;  ///< the `generate` fallback's buildings, sorted by (tile, source)
     /// With terrain: each tile's ground mesh, sorted like `tiles` (north to south), at most one
     /// per tile. The Session meshes every baked tile (Session::bake); a tile without one (a

@@ -15,12 +15,11 @@
 /// terrain in the largest deviation), kept within kMaxCutMetres of the terrain. So every step
 /// along a road rises at most the grade bound times its length wherever a cut or fill of at
 /// most kMaxCutMetres allows it; where the terrain stays steeper for longer, the road follows it
-/// at that distance (a mapped road is rarely steeper than its DEM says for long). A bridge's interior nodes have no terrain height (the valley under it is
-/// not its ground): its ends are graded with the network and its deck runs linearly between
-/// them. Rivers are a directed graph along their ways' drawing order (OSM draws waterways
-/// downstream): a node's height is the lowest terrain height of every node upstream of it, the
-/// height inside a lake being the lake's level. A lake's level is the lowest raw height on its
-/// rings (vertices and points at most one cell apart).
+/// at that distance (a mapped road is rarely steeper than its DEM says for long). A bridge's interior nodes have no
+/// terrain height (the valley under it is not its ground): its ends are graded with the network and its deck runs
+/// linearly between them. Rivers are a directed graph along their ways' drawing order (OSM draws waterways downstream):
+/// a node's height is the lowest terrain height of every node upstream of it, the height inside a lake being the lake's
+/// level. A lake's level is the lowest raw height on its rings (vertices and points at most one cell apart).
 ///
 /// Ways for feet (highway steps, footway, path, pedestrian, cycleway, bridleway…) follow the
 /// ground as it is, but a footbridge keeps its deck like any bridge.
@@ -101,11 +100,11 @@ struct GradingOptions {
 
 /// A bridge's deck: its centreline and the deck's height along it.
 struct BridgeProfile {
-    std::string id;              ///< the source feature's id
+    std::string id;                   ///< the source feature's id
     std::vector<std::string> layers;  ///< its feature's layers (GradedFeature::layers)
-    std::vector<Vec2> cells;     ///< the centreline, global cells at the grading's zoom (x east, y south)
-    std::vector<float> heights;  ///< the deck's top at each point, metres above the DEM's datum
-    double widthMetres = 0.0;    ///< the deck's width, metres
+    std::vector<Vec2> cells;          ///< the centreline, global cells at the grading's zoom (x east, y south)
+    std::vector<float> heights;       ///< the deck's top at each point, metres above the DEM's datum
+    double widthMetres = 0.0;         ///< the deck's width, metres
 };
 
 /// The raw ground height at a point in global cells at the grading's zoom, metres; NaN where
@@ -115,9 +114,9 @@ using HeightSampler = std::function<Result<float>(Vec2 globalCell)>;
 /// What GroundGrading::apply needs between calls; one per thread, reused: no allocation after
 /// the first tile.
 struct GradingScratch {
-    std::vector<float> key;          ///< per sample, the distance beyond the nearest corridor, metres
-    std::vector<float> target;       ///< per sample, the profile height there, metres
-    std::vector<double> crossings;   ///< a lake row's edge crossings, global cells
+    std::vector<float> key;         ///< per sample, the distance beyond the nearest corridor, metres
+    std::vector<float> target;      ///< per sample, the profile height there, metres
+    std::vector<double> crossings;  ///< a lake row's edge crossings, global cells
 };
 
 /// Figures of a grading.
@@ -154,10 +153,10 @@ public:
     /// ends, its half width. Public for the tests that check profiles.
     struct Segment {
         Vec2 a, b;
-        float ha = 0.0F, hb = 0.0F;      ///< metres above the datum
+        float ha = 0.0F, hb = 0.0F;  ///< metres above the datum
         float halfWidthMetres = 0.0F;
-        float metresPerCell = 1.0F;      ///< ground metres per cell at the feature
-        bool road = true;                ///< false: a river
+        float metresPerCell = 1.0F;  ///< ground metres per cell at the feature
+        bool road = true;            ///< false: a river
     };
     /// Every corridor segment, roads first then rivers, in feature order.
     const std::vector<Segment>& segments() const { return mSegments; }

@@ -17,8 +17,8 @@
 /// every tile's cached results across batches and restarts, and a bake that follows another
 /// (a rule edit, a seed) starts with one batch of every selected tile already shown: a tile's
 /// results depend on which tiles around it are baked, so those are reused only in the context
-/// they were made in. A rule edit thus recomputes only what it affects. What a selection costs on the UI thread does not grow with
-/// it: coverage and per-tile tallies are counted on the worker.
+/// they were made in. A rule edit thus recomputes only what it affects. What a selection costs on the UI thread does
+/// not grow with it: coverage and per-tile tallies are counted on the worker.
 
 #include <QColor>
 #include <QObject>
