@@ -37,7 +37,13 @@ run: build
 asan-test: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS) --target terrabit_core_tests
-	ASAN_OPTIONS=detect_leaks=1 $(ASAN)/tests/core/terrabit_core_tests --gtest_brief=1
+	@# One gtest shard per core: the suite is one process, so unsharded it leaves a core idle.
+	@rm -f $(ASAN)/shard-*.log; pids=""; for i in $$(seq 0 $$(($(JOBS) - 1))); do \
+	  GTEST_TOTAL_SHARDS=$(JOBS) GTEST_SHARD_INDEX=$$i ASAN_OPTIONS=detect_leaks=1 \
+	    $(ASAN)/tests/core/terrabit_core_tests --gtest_brief=1 >$(ASAN)/shard-$$i.log 2>&1 & \
+	  pids="$$pids $$!"; \
+	done; status=0; for p in $$pids; do wait $$p || status=1; done; \
+	cat $(ASAN)/shard-*.log; exit $$status
 
 # The libFuzzer targets of tests/fuzz (clang, ASan + UBSan). The smoke runs each for 20 s on its
 # corpus (CTest label fuzz); `make fuzz` runs each for FUZZ_SECONDS and keeps what it finds in
