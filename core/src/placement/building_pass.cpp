@@ -372,7 +372,10 @@ private:
             const double len = length(arm[c]);
             lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
         }
+        const int lastRing = std::max(nu, nv);
         for (const auto& [i, j] : poseOrder()) {
+            // The order goes ring by ring: past the last ring no pose lies within the slack.
+            if (std::max(std::abs(i), std::abs(j)) > lastRing) break;
             if (std::abs(i) > nu || std::abs(j) > nv) continue;
             // A footprint looks at and tests a bounded number of poses (the same for any thread
             // count): looks are a few reads, tests rasterize the pose.

@@ -22,7 +22,7 @@ std::int64_t floorDiv(std::int64_t v, std::int64_t d) { return v >= 0 ? v / d : 
 bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uint32_t> ringEnds, int padCells,
                            const CellRegion& region, const OccupancyMap& occupancy, const OccupancyMap* blocking,
                            const OccupancyMap* keepOff, Rasterizer& rasterizer) {
-    mWords = mRows = mInsideCount = 0;
+    mWords = mRows = mInsideCount = mInsideTakenAtLoad = mInsideTakenSinceLoad = 0;
     Box2 bounds;
     for (const Vec2 c : cells) {
         if (!isFinite(c)) return false;
@@ -90,6 +90,9 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
         }
     }
     mLoaded = mTaken;
+    mInsideTakenAtLoad = 0;
+    for (std::size_t k = 0; k < mInside.size(); ++k) mInsideTakenAtLoad += std::popcount(mInside[k] & mLoaded[k]);
+    mInsideTakenSinceLoad = 0;
     return mInsideCount > 0;
 }
 
@@ -133,28 +136,14 @@ void FootprintWindow::take(std::span<const CellSpan> spans) {
         const std::int64_t a = s.x0 - mX0, b = s.x1 - mX0;
         if (r < 0 || r >= mRows || a < 0 || b > mWords * 64 || a >= b) continue;
         std::uint64_t* taken = row(mTaken, r);
+        const std::uint64_t* in = row(mInside, r);
         for (std::int64_t w = a >> 6; w <= (b - 1) >> 6; ++w) {
-            taken[w] |= bitRange(std::max<std::int64_t>(a - w * 64, 0), std::min<std::int64_t>(b - w * 64, 64));
+            const std::uint64_t m =
+                bitRange(std::max<std::int64_t>(a - w * 64, 0), std::min<std::int64_t>(b - w * 64, 64));
+            mInsideTakenSinceLoad += std::popcount(m & ~taken[w] & in[w]);
+            taken[w] |= m;
         }
     }
-}
-
-std::int64_t FootprintWindow::freeInsideCells() const {
-    std::int64_t n = 0;
-    for (std::size_t k = 0; k < mInside.size(); ++k) n += std::popcount(mInside[k] & ~mTaken[k]);
-    return n;
-}
-
-std::int64_t FootprintWindow::insideTakenSinceLoad() const {
-    std::int64_t n = 0;
-    for (std::size_t k = 0; k < mInside.size(); ++k) n += std::popcount(mInside[k] & mTaken[k] & ~mLoaded[k]);
-    return n;
-}
-
-std::int64_t FootprintWindow::insideTakenAtLoad() const {
-    std::int64_t n = 0;
-    for (std::size_t k = 0; k < mInside.size(); ++k) n += std::popcount(mInside[k] & mLoaded[k]);
-    return n;
 }
 
 void FootprintWindow::freeInsideSpans(std::vector<CellSpan>& out) const {

@@ -58,9 +58,15 @@ public:
     /// a pose covering it — Taken when taken, Outside when outside the footprint, Window beyond
     /// the window, None when it is a free cell of the footprint.
     Refusal look(Vec2 cell) const {
-        const auto x = static_cast<std::int64_t>(std::floor(cell.x)) - mX0;
-        const auto r = static_cast<std::int64_t>(std::floor(cell.y)) - mY0;
-        if (!(cell.x == cell.x) || x < 0 || r < 0 || r >= mRows || x >= mWords * 64) return Refusal::Window;
+        // The window's origin is an integer, so the subtractions are exact and truncating the
+        // non-negative differences is their floor (std::floor is a libm call here, and the
+        // building pass looks at millions of cells).
+        const double fx = cell.x - static_cast<double>(mX0), fy = cell.y - static_cast<double>(mY0);
+        if (!(fx >= 0.0 && fy >= 0.0 && fx < static_cast<double>(mWords * 64) && fy < static_cast<double>(mRows))) {
+            return Refusal::Window;  // NaN too
+        }
+        const auto x = static_cast<std::int64_t>(fx);
+        const auto r = static_cast<std::int64_t>(fy);
         const std::size_t k = static_cast<std::size_t>(r * mWords + (x >> 6));
         const std::uint64_t bit = std::uint64_t{1} << (x & 63);
         if (mTaken[k] & bit) return Refusal::Taken;
@@ -70,16 +76,19 @@ public:
     /// Marks the spans taken (they must lie in the window, as test() checked).
     void take(std::span<const CellSpan> spans);
     /// Restores `taken` to what load() read (forgets every take()).
-    void untake() { mTaken = mLoaded; }
+    void untake() {
+        mTaken = mLoaded;
+        mInsideTakenSinceLoad = 0;
+    }
 
     /// The footprint's cells.
     std::int64_t insideCells() const { return mInsideCount; }
     /// The footprint's cells not taken now.
-    std::int64_t freeInsideCells() const;
+    std::int64_t freeInsideCells() const { return mInsideCount - mInsideTakenAtLoad - mInsideTakenSinceLoad; }
     /// The footprint's cells taken since load() (by take()).
-    std::int64_t insideTakenSinceLoad() const;
+    std::int64_t insideTakenSinceLoad() const { return mInsideTakenSinceLoad; }
     /// The footprint's cells that load() found taken (placed buildings, blocked_by).
-    std::int64_t insideTakenAtLoad() const;
+    std::int64_t insideTakenAtLoad() const { return mInsideTakenAtLoad; }
     /// The footprint's cells that were not taken at load(), as row spans of global cells.
     void freeInsideSpans(std::vector<CellSpan>& out) const;
 
@@ -96,6 +105,8 @@ private:
     std::int64_t mWords = 0;        ///< words per row
     std::int64_t mRows = 0;
     std::int64_t mInsideCount = 0;
+    std::int64_t mInsideTakenAtLoad = 0;     ///< inside cells taken when load() read the maps
+    std::int64_t mInsideTakenSinceLoad = 0;  ///< inside cells take() has taken since, kept as it goes
     std::vector<std::uint64_t> mInside, mTaken, mLoaded, mKeepOff;
 };
 
