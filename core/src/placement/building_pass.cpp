@@ -250,6 +250,7 @@ public:
     /// Kernel, phase by phase (see building_pass.h): tiles of one phase write regions that never
     /// meet, so they run in parallel; a reused tile still marks its buildings for later phases.
     Status kernel(detail::PassFrame<TileBuildings>& frame) {
+        mFrame = &frame;
         std::vector<std::size_t> byPhase[9];
         for (std::size_t i = 0; i < frame.tileCount(); ++i) byPhase[phaseOf(frame.tile(i))].push_back(i);
         for (int phase = 0; phase < 9; ++phase) {
@@ -306,7 +307,7 @@ private:
         const CellRegion region = CellRegion::around(t);
         detail::GroundSampler ground(*mCtx.layers, t.zoom);
         for (const std::uint32_t i : mOwned.find(t)->second) {
-            out.buildings.push_back(placeBuilding(mTargets[i], t, region, s, ground, out.warnings));
+            out.buildings.push_back(placeBuilding(mTargets[i], t, region, s, ground, out));
         }
     }
 
@@ -573,7 +574,7 @@ private:
 
     /// Tries the footprint's prefabs (placeFirst, placeMore), then the rule's fallback.
     PlacedBuilding placeBuilding(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
-                                 detail::GroundSampler& ground, std::vector<std::string>& warnings) {
+                                 detail::GroundSampler& ground, TileBuildings& out) {
         const Feature& f = *target.feature;
         PlacedBuilding b;
         b.featureId = f.id;
@@ -628,13 +629,57 @@ private:
             b.record.outcome = BuildingOutcome::BlockedBySlope;
         } else if (first.blocked) {
             b.record.outcome = BuildingOutcome::Blocked;
+            nameBlocker(t, out, s, b);
         } else if (!first.inReach && !s.fits.empty()) {
             const double boxW = 2.0 * target.box.halfExtents.x, boxD = 2.0 * target.box.halfExtents.y;
-            warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +
-                               " m footprint reaches beyond the tiles next to " + t.quadkey() +
-                               ", where it belongs; no model was placed");
+            out.warnings.push_back("building " + f.id + ": its " + metres(boxW) + " m × " + metres(boxD) +
+                                   " m footprint reaches beyond the tiles next to " + t.quadkey() +
+                                   ", where it belongs; no model was placed");
         }
         return b;
+    }
+
+    /// Says what blocks a footprint: whatever held most of its cells that were taken before it
+    /// was tried; for a building, the one whose cells cover most of the taken ones around it, in
+    /// this tile so far or in a tile of an earlier phase (final before this one ran, so the
+    /// answer is the same at any thread count).
+    void nameBlocker(const TileId& t, const TileBuildings& sameTile, const Scratch& s, PlacedBuilding& b) const {
+        const detail::FootprintWindow& w = s.window;
+        const std::int64_t built = w.insideBuiltAtLoad(), masked = w.insideMaskedAtLoad();
+        const std::int64_t unbaked = w.insideTakenAtLoad() - built - masked;
+        if (masked > built && masked >= unbaked) {
+            b.record.blocker = Blocker::Layers;
+            return;
+        }
+        if (unbaked > built) {
+            b.record.blocker = Blocker::Unbaked;
+            return;
+        }
+        b.record.blocker = Blocker::Building;
+        // Most of the footprint's own taken cells first; a building beside it (whose cells
+        // refused every pose) when none stands inside it.
+        for (const bool insideOnly : {true, false}) {
+            std::int64_t best = 0;
+            const auto consider = [&](const TileBuildings& tile) {
+                for (const PlacedBuilding& other : tile.buildings) {
+                    const std::int64_t n = w.loadedCellsOf(other.cells, insideOnly);
+                    if (n > best) {
+                        best = n;
+                        b.blockerId = other.featureId;
+                    }
+                }
+            };
+            consider(sameTile);
+            for (int dy = -2; dy <= 2; ++dy) {
+                for (int dx = -2; dx <= 2; ++dx) {
+                    const auto n = t.neighbour(dx, dy);
+                    if (!n || phaseOf(*n) >= phaseOf(t)) continue;
+                    const auto it = mOrderIndex.find(*n);
+                    if (it != mOrderIndex.end()) consider(mFrame->result(it->second));
+                }
+            }
+            if (best > 0) return;
+        }
     }
 
     /// The generate fallback: the footprint's free cells, its outer ring as the outline, heights
@@ -797,6 +842,7 @@ private:
     std::unordered_map<TileId, std::vector<std::uint32_t>> mOwned;  ///< per baked tile: its targets, in order
     std::unordered_map<TileId, std::size_t> mOrderIndex;            ///< a baked tile's place in ctx.order
     OccupancyMap* mOccupancy = nullptr;                             ///< the placed_buildings layer
+    const detail::PassFrame<TileBuildings>* mFrame = nullptr;       ///< the kernel's, for the tiles around
 };
 
 }  // namespace

@@ -23,6 +23,7 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
                            const CellRegion& region, const OccupancyMap& occupancy, const OccupancyMap* blocking,
                            const OccupancyMap* keepOff, Rasterizer& rasterizer) {
     mWords = mRows = mInsideCount = mInsideTakenAtLoad = mInsideTakenSinceLoad = 0;
+    mInsideBuiltAtLoad = mInsideMaskedAtLoad = 0;
     Box2 bounds;
     for (const Vec2 c : cells) {
         if (!isFinite(c)) return false;
@@ -78,8 +79,9 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
             const Tiles& tiles = column < columns.size() ? columns[column] : none;
             const int word = static_cast<int>(gw % BitTile::kWordsPerRow);
             const std::size_t k = static_cast<std::size_t>(r * mWords + w);
-            std::uint64_t t = tiles.own ? tiles.own->row(tileRow)[word] : ~std::uint64_t{0};
-            if (tiles.block) t |= tiles.block->row(tileRow)[word];
+            const std::uint64_t built = tiles.own ? tiles.own->row(tileRow)[word] : 0;
+            const std::uint64_t masked = tiles.own && tiles.block ? tiles.block->row(tileRow)[word] & ~built : 0;
+            std::uint64_t t = tiles.own ? built | masked : ~std::uint64_t{0};
             // Cells beyond the region are out of reach: taken.
             const std::int64_t cx = mX0 + w * 64;
             if (cx < gx0) t |= bitRange(0, gx0 - cx);
@@ -87,6 +89,8 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
             mTaken[k] = t;
             if (tiles.off) mKeepOff[k] = tiles.off->row(tileRow)[word];
             mInsideCount += std::popcount(mInside[k]);
+            mInsideBuiltAtLoad += std::popcount(mInside[k] & built);
+            mInsideMaskedAtLoad += std::popcount(mInside[k] & masked);
         }
     }
     mLoaded = mTaken;
@@ -128,6 +132,23 @@ FootprintWindow::Verdict FootprintWindow::test(std::span<const CellSpan> spans, 
     }
     v.clear = true;
     return v;
+}
+
+std::int64_t FootprintWindow::loadedCellsOf(std::span<const CellSpan> spans, bool insideOnly) const {
+    std::int64_t n = 0;
+    for (const CellSpan& s : spans) {
+        const std::int64_t r = s.y - mY0;
+        const std::int64_t a = std::max<std::int64_t>(s.x0 - mX0, 0), b = std::min(s.x1 - mX0, mWords * 64);
+        if (r < 0 || r >= mRows || a >= b) continue;
+        const std::uint64_t* loaded = row(mLoaded, r);
+        const std::uint64_t* in = row(mInside, r);
+        for (std::int64_t w = a >> 6; w <= (b - 1) >> 6; ++w) {
+            const std::uint64_t m = loaded[w] & (insideOnly ? in[w] : ~std::uint64_t{0});
+            n += std::popcount(m &
+                               bitRange(std::max<std::int64_t>(a - w * 64, 0), std::min<std::int64_t>(b - w * 64, 64)));
+        }
+    }
+    return n;
 }
 
 void FootprintWindow::take(std::span<const CellSpan> spans) {

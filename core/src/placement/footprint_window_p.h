@@ -89,6 +89,13 @@ public:
     std::int64_t insideTakenSinceLoad() const { return mInsideTakenSinceLoad; }
     /// The footprint's cells that load() found taken (placed buildings, blocked_by).
     std::int64_t insideTakenAtLoad() const { return mInsideTakenAtLoad; }
+    /// Of those, the ones the occupancy held (placed buildings) and the ones only the blocked_by
+    /// mask held; the rest lay in tiles the occupancy does not hold.
+    std::int64_t insideBuiltAtLoad() const { return mInsideBuiltAtLoad; }
+    std::int64_t insideMaskedAtLoad() const { return mInsideMaskedAtLoad; }
+    /// How many cells of the spans (global cells) load() found taken in the window (only those
+    /// inside the footprint when `insideOnly`).
+    std::int64_t loadedCellsOf(std::span<const CellSpan> spans, bool insideOnly) const;
     /// The footprint's cells that were not taken at load(), as row spans of global cells.
     void freeInsideSpans(std::vector<CellSpan>& out) const;
 
@@ -105,8 +112,11 @@ private:
     std::int64_t mWords = 0;        ///< words per row
     std::int64_t mRows = 0;
     std::int64_t mInsideCount = 0;
-    std::int64_t mInsideTakenAtLoad = 0;     ///< inside cells taken when load() read the maps
-    std::int64_t mInsideTakenSinceLoad = 0;  ///< inside cells take() has taken since, kept as it goes
+    std::int64_t mInsideTakenAtLoad = 0;  ///< inside cells taken when load() read the maps
+    std::int64_t mInsideTakenSinceLoad = 0;
+    std::int64_t mInsideBuiltAtLoad = 0,
+                 mInsideMaskedAtLoad =
+                     0;  ///< see insideBuiltAtLoad  ///< inside cells take() has taken since, kept as it goes
     std::vector<std::uint64_t> mInside, mTaken, mLoaded, mKeepOff;
 };
 

@@ -177,6 +177,7 @@ struct Item {
 struct Record {
     std::string featureId;
     BuildingRecord record;
+    std::string blockerId;  ///< when blocked by a building: its feature id
 };
 
 /// A plinth with its building's id, until the ids are numbered.
@@ -207,7 +208,7 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
     };
     for (const PlacedBuilding& b : r.buildings) {
-        out.records.push_back({b.featureId, b.record});
+        out.records.push_back({b.featureId, b.record, b.blockerId});
         if (b.record.outcome == BuildingOutcome::Generated) out.generated.push_back({&b.featureId, b.generated});
         if (b.record.outcome != BuildingOutcome::Placed) continue;
         // A building's instances (its first model and its parts) go in the block holding its box's
@@ -301,6 +302,13 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
                 break;
         }
         scene.buildings.push_back(r.record);
+    }
+    // A blocker is numbered when it is a building of this scene (not one of a tile baked only
+    // as the halo of a streamed batch, say).
+    const std::size_t firstRecord = scene.buildings.size() - g.records.size();
+    for (std::size_t i = 0; i < g.records.size(); ++i) {
+        const auto it = g.records[i].blockerId.empty() ? sourceOf.end() : sourceOf.find(g.records[i].blockerId);
+        if (it != sourceOf.end()) scene.buildings[firstRecord + i].blockerSource = it->second;
     }
     for (PlinthItem& p : g.plinths) {
         p.plinth.source = sourceOf.at(*p.featureId);

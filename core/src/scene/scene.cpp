@@ -47,6 +47,22 @@ const char* outcomeName(BuildingOutcome outcome) {
     return "unknown";
 }
 
+std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources) {
+    if (b.outcome != BuildingOutcome::Blocked) return outcomeName(b.outcome);
+    switch (b.blocker) {
+        case Blocker::Building:
+            return b.blockerSource < sources.size() ? "blocked: building " + sources[b.blockerSource]
+                                                    : std::string("blocked: building");
+        case Blocker::Layers:
+            return "blocked: blocked_by layers";
+        case Blocker::Unbaked:
+            return "blocked: unbaked tiles";
+        case Blocker::None:
+            break;
+    }
+    return outcomeName(b.outcome);
+}
+
 std::array<PlinthFace, 5> plinthFaces(const Plinth& p) {
     const double c = std::cos(p.box.angle), s = std::sin(p.box.angle);
     const Vec2 u{c, s}, v{-s, c};  // the box's width and depth axes, ground (east, north)

@@ -7,6 +7,7 @@
 #include <geos_c.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -376,6 +377,47 @@ TEST(BuildingFillMonaco, PlacedOutlinesStayInTheirFootprintsAndOffStreetsAndWate
     const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
     EXPECT_EQ(overlappingBuildings(scene, catalogue), std::vector<std::string>{});
     EXPECT_EQ(outlineFailures(scene, catalogue, monaco().index, 0.03), std::vector<std::string>{});
+}
+
+// Blocked only where something stands there, and said with what: every blocked footprint names
+// a building whose mapped footprint (GEOS, exact) covers most of it, or the blocked_by layers.
+TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
+    const AssetCatalogue& catalogue = shippedCatalogue();
+    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    const ClassifiedMap& map = monaco().index.map();
+    std::unordered_map<std::string, std::uint32_t> footprintOf;
+    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
+        if (map.layers[map.entries[e].layer].name == "building") footprintOf.emplace(map.entries[e].feature->id, e);
+    }
+    int blocked = 0, byBuilding = 0;
+    for (const BuildingRecord& b : scene.buildings) {
+        if (b.outcome != BuildingOutcome::Blocked) continue;
+        ++blocked;
+        const std::string& id = scene.sources.at(b.source);
+        const std::string text = outcomeText(b, scene.sources);
+        ASSERT_NE(b.blocker, Blocker::None) << id;
+        if (b.blocker != Blocker::Building) {
+            EXPECT_EQ(text, "blocked: blocked_by layers") << id;
+            continue;
+        }
+        ++byBuilding;
+        ASSERT_LT(b.blockerSource, scene.sources.size()) << id;
+        const std::string& blocker = scene.sources[b.blockerSource];
+        EXPECT_EQ(text, "blocked: building " + blocker);
+        EXPECT_NE(blocker, id);
+        const Geom mine = entryShape(monaco().index, footprintOf.at(id));
+        const Geom theirs = entryShape(monaco().index, footprintOf.at(blocker));
+        const Geom shared(GEOSIntersection_r(geos(), mine.get(), theirs.get()));
+        EXPECT_GT(areaOf(shared.get()), 0.5 * areaOf(mine.get())) << id << " under " << blocker;
+        // The blocker stands: it was placed or generated.
+        const auto standing = std::find_if(scene.buildings.begin(), scene.buildings.end(),
+                                           [&](const BuildingRecord& r) { return r.source == b.blockerSource; });
+        ASSERT_NE(standing, scene.buildings.end());
+        EXPECT_TRUE(standing->outcome == BuildingOutcome::Placed || standing->outcome == BuildingOutcome::Generated)
+            << blocker;
+    }
+    EXPECT_EQ(blocked, static_cast<int>(scene.statistics.buildingsBlocked));
+    EXPECT_GT(byBuilding, 0) << "Monaco maps buildings inside buildings";
 }
 
 }  // namespace

@@ -68,6 +68,9 @@ struct PlacedBuilding {
     /// When generated: the building made for the footprint (its source unset until the baker
     /// numbers it).
     GeneratedBuilding generated;
+    /// When blocked by a building (record.blocker): that building's feature id, empty when the
+    /// pass could not tell which (the baker turns it into record.blockerSource).
+    std::string blockerId;
     /// Every cell the building took (its models' conservative cells, or a generated building's
     /// footprint cells), global cells: what a reused tile marks again.
     std::vector<CellSpan> cells;

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,15 @@ enum class BuildingOutcome : std::uint8_t {
 /// "placed", "no model fits", "blocked", "blocked: slope" or "generated".
 const char* outcomeName(BuildingOutcome outcome);
 
+/// What took a blocked building's cells (BuildingOutcome::Blocked): most of the footprint's cells
+/// that were taken before it was tried.
+enum class Blocker : std::uint8_t {
+    None,      ///< not blocked, or blocked by nothing the pass can name
+    Building,  ///< an earlier building stands there (BuildingRecord::blockerSource names it)
+    Layers,    ///< the building pass's blocked_by layers (water by default)
+    Unbaked,   ///< tiles the bake leaves out, where nothing may be placed
+};
+
 /// The target box of a footprint: its minimum-area oriented box, in ground metres.
 struct OrientedBox {
     Vec2 centre;         ///< ground metres east, north of the origin
@@ -116,9 +126,17 @@ struct BuildingRecord {
     /// reaches groundMax. NaN without terrain, when not placed, or where no DEM reaches.
     float groundMin = std::numeric_limits<float>::quiet_NaN();
     float groundMax = std::numeric_limits<float>::quiet_NaN();  ///< see groundMin, metres
+    /// When blocked: what stands there, and for Blocker::Building which building (an index into
+    /// Scene::sources; kNoSource when the pass could not tell).
+    Blocker blocker = Blocker::None;
+    std::uint32_t blockerSource = Instance::kNoSource;
     /// True when the record has a ground range (groundMin and groundMax are heights).
     bool hasGround() const { return groundMin == groundMin && groundMax == groundMax; }
 };
+
+/// The outcome as the manifest and the app say it: outcomeName, and for a blocked building what
+/// blocks it ("blocked: building w123", "blocked: blocked_by layers", "blocked: unbaked tiles").
+std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources);
 
 /// The foundation under a building on sloping ground: a box over the placed footprint's
 /// rectangle from the building's base (the lowest ground under it) up to the highest ground
