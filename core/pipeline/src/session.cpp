@@ -119,10 +119,19 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
     }
     if (s->mBaseRules) s->mRules = *s->mBaseRules;
     if (!input.dems.empty()) {
-        // Opened before the map is read: a DEM that is not one is reported without a wait.
-        auto dems = io::DemReader::open(input.dems);
-        if (!dems) return dems.error();
-        s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
+        // Opened before the map is read: a DEM that is not one is reported without a wait. Each
+        // on its own: a bad one is left out with its problem, and the rest make the ground.
+        std::vector<Error> dropped;
+        auto dems = io::DemReader::open(input.dems, input.strictDems ? nullptr : &dropped);
+        for (const Error& e : dropped) s->mDemWarnings.push_back(e.message + "; left out");
+        if (dems) {
+            s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
+            for (const io::DemInfo& d : s->mDems->dems()) s->mTerrainReport.perDem.push_back({d.path});
+        } else if (input.strictDems || dropped.empty()) {
+            return dems.error();
+        } else {
+            s->mDemWarnings.push_back("terrain: no usable DEM is left; the ground is flat");
+        }
     }
 
     // The map, read once with the rules as parsed and checked above.
@@ -271,6 +280,16 @@ Result<std::shared_ptr<const terrain::HeightTile>> Session::rawHeightTile(TileId
         mTerrainReport.noHeight += report.noHeight;
         mTerrainReport.absurd += report.absurd;
         if (report.noHeight > 0) ++mTerrainReport.tilesWithoutHeight;
+        for (std::size_t d = 0; d < report.perDem.size() && d < mTerrainReport.perDem.size(); ++d) {
+            TerrainReport::PerDem& to = mTerrainReport.perDem[d];
+            const io::DemSampleReport::PerDem& from = report.perDem[d];
+            to.covered += from.covered;
+            to.supplied += from.supplied;
+            to.filledFromCoarser += from.filledFromCoarser;
+            to.inpainted += from.inpainted;
+            to.absurd += from.absurd;
+        }
+        mTileFills[tile] = {report.filledFromCoarser, report.inpainted, report.absurd};
     }
     return it->second;
 }
@@ -448,7 +467,46 @@ Result<double> Session::originHeight(LonLat origin) const {
 std::vector<std::string> Session::warnings() const {
     std::vector<std::string> w = mMap->map.warnings;
     w.insert(w.end(), mMap->classified.warnings.begin(), mMap->classified.warnings.end());
+    const std::vector<std::string> terrain = terrainWarnings();
+    w.insert(w.end(), terrain.begin(), terrain.end());
+    return w;
+}
+
+namespace {
+
+/// "N what (file: n, file: m)": a count and the DEMs it came from, for the fill line.
+std::string countWithFiles(std::uint64_t total, const std::string& what, const TerrainReport& t,
+                           std::uint64_t TerrainReport::PerDem::*field) {
+    std::string line = std::to_string(total) + " " + what;
+    std::string files;
+    for (const TerrainReport::PerDem& d : t.perDem) {
+        if (d.*field == 0) continue;
+        files += (files.empty() ? "" : ", ") + d.path.string() + ": " + std::to_string(d.*field);
+    }
+    return files.empty() ? line : line + " (" + files + ")";
+}
+
+}  // namespace
+
+std::vector<std::string> Session::terrainWarnings() const {
+    std::vector<std::string> w = mDemWarnings;
     const TerrainReport t = terrainReport();
+    if (t.tiles > 0) {
+        for (const TerrainReport::PerDem& d : t.perDem) {
+            if (d.supplied > 0) continue;
+            w.push_back(d.path.string() + (d.covered == 0 ? ": does not overlap the map"
+                                                          : ": gives the map no height (finer DEMs, its nodata or "
+                                                            "absurd values cover every sample it reaches)"));
+        }
+    }
+    if (t.filledFromCoarser + t.inpainted + t.absurd > 0) {
+        w.push_back("terrain: " +
+                    countWithFiles(t.filledFromCoarser, "samples filled from a coarser DEM", t,
+                                   &TerrainReport::PerDem::filledFromCoarser) +
+                    ", " + countWithFiles(t.inpainted, "inpainted", t, &TerrainReport::PerDem::inpainted) + ", " +
+                    countWithFiles(t.absurd, "with absurd values read as no data", t, &TerrainReport::PerDem::absurd) +
+                    " of " + std::to_string(t.tiles * terrain::kHeightSampleCount) + " samples");
+    }
     if (t.tilesWithoutHeight > 0) {
         w.push_back("terrain: " + std::to_string(t.tilesWithoutHeight) + " of " + std::to_string(t.tiles) +
                     " tiles have cell corners no DEM reaches (" + std::to_string(t.noHeight) +
@@ -551,6 +609,17 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
     mBaked = true;
     if (mDems && scene->terrain) {
         if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
+        // Every scene tile was sampled by now (meshing reads each).
+        {
+            std::lock_guard lock(mHeightsMutex);
+            for (const TileId& t : scene->tiles) {
+                const auto it = mTileFills.find(t);
+                if (it == mTileFills.end()) continue;
+                scene->statistics.heightsFilledFromCoarser += it->second[0];
+                scene->statistics.heightsInpainted += it->second[1];
+                scene->statistics.heightsAbsurd += it->second[2];
+            }
+        }
         addBridges(*scene);
         clearSurfacesUnderBridges(*scene);
     }

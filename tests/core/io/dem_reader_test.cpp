@@ -259,6 +259,15 @@ TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
     EXPECT_GT(insideHole, 1000u);
     EXPECT_LT(fromCoarse, kHeightSampleCount / 2);
     EXPECT_EQ(report->filledFromCoarser, fromCoarse);
+    // Per DEM: the fine one gave the rest, the coarse one exactly what it filled; both cover the
+    // whole tile.
+    ASSERT_EQ(report->perDem.size(), 2u);
+    EXPECT_EQ(report->perDem[0].supplied, kHeightSampleCount - fromCoarse);
+    EXPECT_EQ(report->perDem[0].filledFromCoarser, 0u);
+    EXPECT_EQ(report->perDem[1].supplied, fromCoarse);
+    EXPECT_EQ(report->perDem[1].filledFromCoarser, fromCoarse);
+    EXPECT_EQ(report->perDem[0].covered, kHeightSampleCount);
+    EXPECT_EQ(report->perDem[1].covered, kHeightSampleCount);
     RecordProperty("filled_from_coarser", std::to_string(fromCoarse));
 }
 
@@ -299,6 +308,33 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     auto none = io::DemReader::open({});
     ASSERT_FALSE(none.ok());
     EXPECT_EQ(none.error().kind, ErrorKind::BadArguments);
+
+    // Asked to leave bad DEMs out: each is dropped with the same message, the good one opens
+    // and samples its heights.
+    std::vector<std::filesystem::path> all{planeDem("good.tif", 25.0)};
+    for (const auto& c : cases) all.push_back(c.file);
+    std::vector<Error> dropped;
+    auto tolerant = io::DemReader::open(all, &dropped);
+    ASSERT_TRUE(tolerant.ok()) << tolerant.message();
+    ASSERT_EQ(tolerant->dems().size(), 1u);
+    EXPECT_EQ(tolerant->dems()[0].path, dir / "good.tif");
+    ASSERT_EQ(dropped.size(), std::size(cases));
+    for (std::size_t i = 0; i < dropped.size(); ++i) {
+        EXPECT_EQ(dropped[i].kind, ErrorKind::BadInput) << dropped[i].message;
+        EXPECT_TRUE(dropped[i].message.starts_with(cases[i].file.string() + ": ")) << dropped[i].message;
+        EXPECT_NE(dropped[i].message.find(cases[i].problem), std::string::npos) << dropped[i].message;
+    }
+    HeightTile h;
+    auto report = tolerant->sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_LT(worstPlaneError(h), kPlaneToleranceMetres);
+    // None left: an error, and every problem still in `dropped`.
+    dropped.clear();
+    auto nothing = io::DemReader::open({dir / "notes.txt", dir / "nocrs.tif"}, &dropped);
+    ASSERT_FALSE(nothing.ok());
+    EXPECT_EQ(nothing.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(nothing.message().find("no usable DEM"), std::string::npos) << nothing.message();
+    EXPECT_EQ(dropped.size(), 2u);
 }
 
 // Absurd values inside an otherwise good DEM are no data, counted, never a height: the hole
@@ -365,6 +401,9 @@ TEST_F(DemReaderTest, TileOutsideEveryDemHasNoHeightsAndIsNoError) {
     EXPECT_EQ(report->noHeight, kHeightSampleCount);
     EXPECT_EQ(report->filledFromCoarser, 0u);
     EXPECT_EQ(h.noHeightCount(), kHeightSampleCount);
+    ASSERT_EQ(report->perDem.size(), 1u);
+    EXPECT_EQ(report->perDem[0].covered, 0u) << "the DEM does not reach the tile";
+    EXPECT_EQ(report->perDem[0].supplied, 0u);
 }
 
 // (e) GDAL as the oracle: gdalwarp -r bilinear onto an EPSG:3857 grid whose pixel centres are the
