@@ -61,6 +61,34 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
 };
 
+/// A scene's layers with the bridges' decks stamped into the heights of the scene's tiles they
+/// reach (GroundGrading::applyDecks): what the collision grid stands on, so a probe or a mover
+/// on a bridge is on its deck, not in the valley under it. Layers are the base's.
+class WithBridgeDecks final : public LayerSource {
+public:
+    WithBridgeDecks(const LayerSource& base, const terrain::GroundGrading& grading, std::span<const TileId> tiles)
+        : mBase(base) {
+        if (grading.bridges().empty()) return;
+        for (const TileId& t : tiles) {
+            const terrain::HeightTile* ground = base.heights(t);
+            if (!ground) continue;
+            terrain::HeightTile decked = *ground;
+            if (grading.applyDecks(decked)) mDecked.emplace(t, std::move(decked));
+        }
+    }
+
+    const std::vector<std::string>& layerNames() const override { return mBase.layerNames(); }
+    const BitTile* tile(const TileId& id, int layer) const override { return mBase.tile(id, layer); }
+    const terrain::HeightTile* heights(const TileId& id) const override {
+        auto it = mDecked.find(id);
+        return it == mDecked.end() ? mBase.heights(id) : &it->second;
+    }
+
+private:
+    const LayerSource& mBase;
+    std::unordered_map<TileId, terrain::HeightTile> mDecked;
+};
+
 }  // namespace
 
 Result<SessionInput> projectInput(const project::Project& p, const std::filesystem::path& defaultRules) {
@@ -441,6 +469,15 @@ void Session::clearSurfacesUnderBridges(Scene& scene) const {
     }
 }
 
+std::unique_ptr<LayerSource> Session::onBridgeDecks(const LayerSource& layers, std::span<const TileId> tiles) const {
+    std::shared_ptr<const terrain::GroundGrading> grading;
+    {
+        std::lock_guard lock(mHeightsMutex);
+        grading = mGrading;
+    }
+    return std::make_unique<WithBridgeDecks>(layers, *grading, tiles);
+}
+
 TerrainReport Session::terrainReport() const {
     std::lock_guard lock(mHeightsMutex);
     return mTerrainReport;
@@ -658,9 +695,12 @@ Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions opti
     const bool collision =
         std::find(options.formats.begin(), options.formats.end(), ExportFormat::Collision) != options.formats.end();
     const std::string steepName(kSteepLayer);
-    if (!hasTerrain() || !collision || scene.tiles.empty() || layers().layerId(steepName) >= 0) {
+    if (!hasTerrain() || !collision || scene.tiles.empty()) {
         return core::exportScene(scene, options, *mCatalogue, &layers(), progress);
     }
+    // The collision grid stands on the bridges' decks (only it reads the layers' heights).
+    const WithBridgeDecks decks(layers(), *mGrading, scene.tiles);
+    if (decks.layerId(steepName) >= 0) return core::exportScene(scene, options, *mCatalogue, &decks, progress);
     // The walkability rule: the rules' own `steep`, else the default.
     const auto& named = mRules.expressions();
     const bool ruled = std::any_of(named.begin(), named.end(),
@@ -668,9 +708,9 @@ Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions opti
     const std::string expression = ruled ? mRules.expressionDocument(steepName) : std::string(kSteepExpression);
     algebra::ComposeOptions composeOptions;
     composeOptions.threads = mThreads;
-    auto steep = algebra::compose(layers(), scene.tiles, expression, composeOptions);
+    auto steep = algebra::compose(decks, scene.tiles, expression, composeOptions);
     if (!steep) return badArguments("collision: the walkability rule '" + steepName + "': " + steep.message());
-    const WithDerivedLayer withSteep(layers(), steepName, *steep);
+    const WithDerivedLayer withSteep(decks, steepName, *steep);
     return core::exportScene(scene, options, *mCatalogue, &withSteep, progress);
 }
 

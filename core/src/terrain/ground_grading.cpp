@@ -390,6 +390,7 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
         deck.id = features[line.feature].id;
         deck.layers = features[line.feature].layers;
         deck.widthMetres = bridgeWidths[i];
+        deck.metresPerCell = line.metresPerCell;
         std::vector<double> along(1, 0.0);
         for (std::size_t k = 1; k < line.nodes.size(); ++k) {
             const Vec2 d = roads.cells[line.nodes[k]] - roads.cells[line.nodes[k - 1]];
@@ -566,6 +567,50 @@ void GroundGrading::apply(HeightTile& heights, GradingScratch& scratch) const {
             }
         }
     }
+}
+
+bool GroundGrading::applyDecks(HeightTile& heights) const {
+    if (heights.heights.size() != kHeightSampleCount || heights.tile.zoom != mZoom || mBridges.empty()) return false;
+    const TileId tile = heights.tile;
+    const double ox = double(tile.x) * kTileCells, oy = double(tile.y) * kTileCells;
+    // Per sample the nearest deck's distance (cells) and height; few bridges reach a tile, so
+    // the scratch is only made when one does.
+    std::vector<double> nearest;
+    std::vector<float> deck;
+    for (const BridgeProfile& b : mBridges) {
+        const double half = 0.5 * b.widthMetres / b.metresPerCell;
+        for (std::size_t k = 1; k < b.cells.size(); ++k) {
+            const Vec2 a = b.cells[k - 1], ab = b.cells[k] - a;
+            const int c0 = std::max(0, static_cast<int>(std::floor(std::min(a.x, a.x + ab.x) - half - ox)));
+            const int c1 = std::min(kTileCells, static_cast<int>(std::ceil(std::max(a.x, a.x + ab.x) + half - ox)));
+            const int r0 = std::max(0, static_cast<int>(std::floor(std::min(a.y, a.y + ab.y) - half - oy)));
+            const int r1 = std::min(kTileCells, static_cast<int>(std::ceil(std::max(a.y, a.y + ab.y) + half - oy)));
+            if (c0 > c1 || r0 > r1) continue;
+            if (nearest.empty()) {
+                nearest.assign(kHeightSampleCount, kInf);
+                deck.assign(kHeightSampleCount, 0.0F);
+            }
+            const double len2 = ab.x * ab.x + ab.y * ab.y;
+            for (int r = r0; r <= r1; ++r) {
+                for (int c = c0; c <= c1; ++c) {
+                    const Vec2 ap = Vec2{ox + c, oy + r} - a;
+                    const double t = len2 > 0.0 ? std::clamp((ap.x * ab.x + ap.y * ab.y) / len2, 0.0, 1.0) : 0.0;
+                    const double d = std::hypot(ap.x - ab.x * t, ap.y - ab.y * t);
+                    const std::size_t i = HeightTile::index(r, c);
+                    if (d > half || d >= nearest[i]) continue;
+                    nearest[i] = d;
+                    deck[i] = static_cast<float>(b.heights[k - 1] + (double(b.heights[k]) - b.heights[k - 1]) * t);
+                }
+            }
+        }
+    }
+    bool changed = false;
+    for (std::size_t i = 0; i < nearest.size(); ++i) {
+        if (!(nearest[i] < kInf) || heights.heights[i] == deck[i]) continue;
+        heights.heights[i] = deck[i];
+        changed = true;
+    }
+    return changed;
 }
 
 }  // namespace terrabit::core::terrain

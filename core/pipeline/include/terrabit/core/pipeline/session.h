@@ -188,6 +188,12 @@ public:
     Result<GroundTile> groundTile(TileId tile, float maxErrorMetres = terrain::kDefaultGroundErrorMetres) const;
     /// What the DEMs gave the tiles sampled so far; all zero without DEMs.
     TerrainReport terrainReport() const;
+    /// `layers` with the bridges' decks stamped into the heights of `tiles`
+    /// (terrain::GroundGrading::applyDecks): what a collision grid stands on, so a probe or a
+    /// mover on a bridge is on its deck and not in the valley under it (exportScene's collision
+    /// grid and the probe command build on it). Without DEMs or bridges, `layers`' heights. The
+    /// result refers to `layers`, which must outlive it.
+    std::unique_ptr<LayerSource> onBridgeDecks(const LayerSource& layers, std::span<const TileId> tiles) const;
     /// The scene frame's originHeight for a bake centred on `origin` (degrees), metres above the
     /// DEM's datum: the ground height there; where no DEM reaches it, the lowest height of the
     /// tiles a bake covers (the map's, or the selection's); 0 when none has a height or without
