@@ -143,6 +143,74 @@ std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& 
     return checked;
 }
 
+/// Every generated building's walls stand on the lowest ground its footprint's cells reach, and
+/// where that ground rises its plinth (over the footprint's box, holding the whole outline)
+/// reaches the highest. Checked at a grid of points inside the outline at least
+/// kInsetMetres from its edges (a footprint's cells are those whose centre it holds, less cells
+/// a neighbour took: its edges are not all sampled). Returns how many were checked.
+std::size_t checkGeneratedBuildingsStandOnTheGround(const Session& session, const Scene& scene) {
+    constexpr double kInsetMetres = 2.0;
+    std::map<std::uint32_t, const Plinth*> plinthOf;
+    for (const Plinth& p : scene.plinths) plinthOf[p.source] = &p;
+    std::map<std::uint32_t, const BuildingRecord*> recordOf;
+    for (const BuildingRecord& b : scene.buildings) recordOf[b.source] = &b;
+    std::size_t checked = 0;
+    for (const GeneratedBuilding& g : scene.generated) {
+        const std::string& id = scene.sources[g.source];
+        const BuildingRecord& b = *recordOf.at(g.source);
+        EXPECT_TRUE(b.hasGround()) << id;
+        const double base = double(g.base) + scene.originHeight;
+        EXPECT_NEAR(base, b.groundMin, kMillimetre) << id << ": its walls stand on the lowest ground";
+        const auto plinth = plinthOf.find(g.source);
+        if (!(b.groundMax > b.groundMin)) {
+            EXPECT_EQ(plinth, plinthOf.end()) << id << ": level ground needs no plinth";
+            ++checked;
+            continue;
+        }
+        if (plinth == plinthOf.end()) {
+            ADD_FAILURE() << id << ": the ground rises under it but it has no plinth";
+            continue;
+        }
+        const Plinth& p = *plinth->second;
+        EXPECT_NEAR(double(p.bottom) + scene.originHeight, base, kMillimetre) << id;
+        EXPECT_NEAR(double(p.top) + scene.originHeight, b.groundMax, kMillimetre) << id;
+        // The plinth's box holds the outline.
+        const Vec2 u{std::cos(p.box.angle), std::sin(p.box.angle)}, v{-u.y, u.x};
+        for (const Vec2& q : g.outline) {
+            const Vec2 d = q - p.box.centre;
+            EXPECT_LE(std::abs(d.x * u.x + d.y * u.y), p.box.halfExtents.x + 1e-3) << id;
+            EXPECT_LE(std::abs(d.x * v.x + d.y * v.y), p.box.halfExtents.y + 1e-3) << id;
+        }
+        // The ground inside the outline: within [base, top].
+        const auto inside = [&](Vec2 q) {
+            bool in = false;
+            for (std::size_t i = 0, j = g.outline.size() - 1; i < g.outline.size(); j = i++) {
+                const Vec2 a = g.outline[j], c = g.outline[i];
+                if ((a.y <= q.y) != (c.y <= q.y) && q.x < a.x + (q.y - a.y) / (c.y - a.y) * (c.x - a.x)) in = !in;
+                const Vec2 ac = c - a, aq = q - a;
+                const double t = std::clamp((aq.x * ac.x + aq.y * ac.y) / (ac.x * ac.x + ac.y * ac.y), 0.0, 1.0);
+                if (std::hypot(aq.x - ac.x * t, aq.y - ac.y * t) < kInsetMetres) return false;
+            }
+            return in;
+        };
+        for (int i = 0; i <= 16; ++i) {
+            for (int j = 0; j <= 16; ++j) {
+                const Vec2 q = p.box.centre + u * (p.box.halfExtents.x * (i / 8.0 - 1.0)) +
+                               v * (p.box.halfExtents.y * (j / 8.0 - 1.0));
+                if (!inside(q)) continue;
+                auto h = session.groundHeight(scene.frame.groundToMercator(q));
+                EXPECT_TRUE(h.ok()) << h.message();
+                if (!h.ok() || std::isnan(*h)) continue;
+                EXPECT_LE(base, double(*h) + kMillimetre) << id << " floats above the ground under it";
+                EXPECT_GE(double(p.top) + scene.originHeight + kMillimetre, double(*h))
+                    << id << ": the ground under it rises above its plinth";
+            }
+        }
+        ++checked;
+    }
+    return checked;
+}
+
 /// Every plant (an instance without a source) stands within a centimetre of the ground at its
 /// trunk; returns how many were checked.
 std::size_t checkPlantsStandOnTheGround(const Session& session, const Scene& scene) {
@@ -192,6 +260,9 @@ TEST(TerrainPlacement, OnAConeAndATiltedPlaneNothingFloatsAndNothingIsSwallowed)
                                               cell.y - double(originTile->y) * kTileCells}),
                     height(origin), 0.05);
         EXPECT_GT(checkBuildingsStandOnTheGround(*session, *scene), 200u);
+        const std::size_t generated = checkGeneratedBuildingsStandOnTheGround(*session, *scene);
+        EXPECT_GT(generated, 20u);
+        RecordProperty(name + "_generated_checked", std::to_string(generated));
         EXPECT_GT(scene->plinths.size(), 100u) << "sloping ground gives plinths";
         EXPECT_GT(checkPlantsStandOnTheGround(*session, *scene), 1000u);
         // The statistics: the tiles' height range.
