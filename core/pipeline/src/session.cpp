@@ -222,6 +222,19 @@ double roadGradeOf(const placement::PlacementRules* rules) {
     return fallback ? std::get<double>(*fallback) : terrain::GradingOptions{}.maxRoadGrade;
 }
 
+/// The ground mesh's error bound the rules ask for: the smallest ground_error of their surface
+/// passes, else the schema's default.
+float groundErrorOf(const placement::PlacementRules& rules) {
+    double bound = std::numeric_limits<double>::infinity();
+    for (const placement::PassRule& p : rules.passes()) {
+        if (p.kind == placement::PassKind::Surface) bound = std::min(bound, p.surface.groundErrorMetres);
+    }
+    if (std::isfinite(bound)) return static_cast<float>(bound);
+    const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "ground_error");
+    const auto& fallback = placement::defaultOf(*spec);
+    return fallback ? static_cast<float>(std::get<double>(*fallback)) : terrain::kDefaultGroundErrorMetres;
+}
+
 }  // namespace
 
 Result<bool> Session::gradeFor(const placement::PlacementRules* rules) {
@@ -645,7 +658,8 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
     if (!scene) return scene;
     mBaked = true;
     if (mDems && scene->terrain) {
-        if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
+        const float groundError = options.groundErrorMetres ? *options.groundErrorMetres : groundErrorOf(mRules);
+        if (Status st = meshGround(*scene, groundError, options.threads); !st) return st.error();
         // Every scene tile was sampled by now (meshing reads each).
         {
             std::lock_guard lock(mHeightsMutex);
