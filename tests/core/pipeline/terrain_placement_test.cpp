@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <numbers>
 #include <sstream>
 #include <string>
 
@@ -407,6 +408,78 @@ TEST(TerrainPlacement, AProjectsDemListReachesTheSessionAndSurvivesARoundTrip) {
 
 // The manifest's steep share is the share of cells slope(>35deg) holds among the cells with a
 // height, over the scene's tiles: counted again here with compose() on the session's layers.
+// A pass's zone may use relief: with `- height(<200m) - slope(>40deg)` the vegetation pass
+// plants only on ground at least 200 m high and no steeper than 40°. The ground rises east,
+// 0.1 per Mercator metre (200 m at Monaco's centre), and a band east of it climbs at 1.5 (64° on
+// the ground); the default zone plants on all of it.
+TEST(TerrainPlacement, AZoneWithReliefPlantsOnlyWhereTheReliefAllows) {
+    terrabit::test::ScratchDir dir;
+    constexpr double kBandWest = 100.0, kBandEast = 250.0;
+    const auto ground = [](Vec2 m) {
+        const double dx = m.x - kCentre.x;
+        return 200.0 + 0.1 * dx + 1.5 * std::clamp(dx - kBandWest, 0.0, kBandEast - kBandWest);
+    };
+    auto session = openOrFail(monacoInput(writeDem(dir, "ramp.tif", ground)));
+    ASSERT_TRUE(session);
+    struct Counts {
+        std::size_t low = 0, steep = 0, allowed = 0;
+    };
+    // Plants (instances without a source) by the ground of the cell their trunk stands in, as
+    // the relief layers see it (the graded ground: roads and lakes reshape it): low where every
+    // corner is below 200 m, steep where the corners' gradient is beyond 42°, allowed where every
+    // corner is above 200 m and the gradient below 38°.
+    const auto count = [&](const Scene& scene) {
+        Counts c;
+        const double cellMetres = scene.frame.metresPerCell();
+        for (const InstanceBlock& b : scene.blocks) {
+            for (const Instance& in : b.instances) {
+                if (in.source != Instance::kNoSource) continue;
+                const Vec2 cell = scene.frame.groundToCell({in.position.x, -in.position.z});
+                const Vec2 c0{std::floor(cell.x), std::floor(cell.y)};
+                double h[2][2];
+                for (int y = 0; y < 2; ++y) {
+                    for (int x = 0; x < 2; ++x) {
+                        auto at = session->groundHeight(scene.frame.cellToMercator(c0 + Vec2{double(x), double(y)}));
+                        EXPECT_TRUE(at.ok());
+                        h[y][x] = at.ok() ? double(*at) : 0.0;
+                    }
+                }
+                const double lo = std::min({h[0][0], h[0][1], h[1][0], h[1][1]});
+                const double hi = std::max({h[0][0], h[0][1], h[1][0], h[1][1]});
+                const double gx = (h[0][1] + h[1][1] - h[0][0] - h[1][0]) / (2.0 * cellMetres);
+                const double gy = (h[1][0] + h[1][1] - h[0][0] - h[0][1]) / (2.0 * cellMetres);
+                const double degrees = std::atan(std::hypot(gx, gy)) * 180.0 / std::numbers::pi;
+                if (hi < 200.0) {
+                    ++c.low;
+                } else if (degrees > 42.0) {
+                    ++c.steep;
+                } else if (lo > 200.0 && degrees < 38.0) {
+                    ++c.allowed;
+                }
+            }
+        }
+        return c;
+    };
+    auto before = session->bake(seeded(5));
+    ASSERT_TRUE(before.ok()) << before.message();
+    const Counts everywhere = count(*before);
+    EXPECT_GT(everywhere.low, 100u);
+    EXPECT_GT(everywhere.steep, 10u);
+    EXPECT_GT(everywhere.allowed, 100u);
+
+    auto rules = session->rulesWith(
+        {{"passes.vegetation.zone", "vegetation - non_plantable - placed_buildings - height(<200m) - slope(>40deg)"}});
+    ASSERT_TRUE(rules.ok()) << rules.message();
+    ASSERT_TRUE(session->setRules(std::move(*rules)).ok());
+    auto after = session->bake(seeded(5));
+    ASSERT_TRUE(after.ok()) << after.message();
+    const Counts relief = count(*after);
+    EXPECT_EQ(relief.low, 0u) << "no plant below 200 m";
+    EXPECT_EQ(relief.steep, 0u) << "no plant on the 64° band";
+    EXPECT_GT(relief.allowed, everywhere.allowed / 2) << "plants stay where the relief allows";
+    EXPECT_GT(checkPlantsStandOnTheGround(*session, *after), 100u);
+}
+
 TEST(TerrainPlacement, TheSteepShareIsWhatTheSlopeExpressionCovers) {
     terrabit::test::ScratchDir dir;
     // Flat west of the centre, a 54° hillside (1 m per Mercator metre, 1.38 per ground metre)
