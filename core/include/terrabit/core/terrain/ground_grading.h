@@ -177,6 +177,7 @@ public:
     const std::vector<Lake>& lakes() const { return mLakes; }
 
 private:
+    struct Builder;  ///< build()'s phases (ground_grading.cpp)
     int mZoom = 0;
     std::vector<Segment> mSegments;
     std::vector<Lake> mLakes;
