@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -140,23 +141,42 @@ TEST(TerrainGrading, RoadGradesStayWithinTheRulesBoundAndARuleEditTightensThem) 
     EXPECT_FALSE(scene->ground.empty());
 }
 
-TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDraped) {
-    terrabit::test::ScratchDir dir;
-    // A valley 50 m deep and 160 m wide across the road; roads on the rims, a bridge between.
-    const auto valley = [](Vec2 m) {
-        const double x = std::abs(m.x - kCentre.x);
-        return x < 80.0 ? 50.0 + 50.0 * x / 80.0 : 100.0;
-    };
+/// A valley 50 m deep and 160 m wide across the road; roads on the rims, a bridge between.
+double valley(Vec2 m) {
+    const double x = std::abs(m.x - kCentre.x);
+    return x < 80.0 ? 50.0 + 50.0 * x / 80.0 : 100.0;
+}
+
+/// The valley's DEM and a map of the road across it, its middle 200 m a bridge, opened in a
+/// Session (null, with a test failure, when it does not open).
+std::unique_ptr<Session> bridgeOverValley(const terrabit::test::ScratchDir& dir) {
     const auto dem = test::writeMercatorDem(dir.path() / "valley.tif", valley);
     const auto map = writeOsm(dir.path() / "bridge.osm",
                               {{{{-300, 0}, {-100, 0}}, {{"highway", "secondary"}}},
                                {{{-100, 0}, {0, 0}, {100, 0}}, {{"highway", "secondary"}, {"bridge", "yes"}}},
                                {{{100, 0}, {300, 0}}, {{"highway", "secondary"}}}});
-    auto session = openOrFail(map, dem);
-    ASSERT_TRUE(session);
-    auto scene = session->bake({});
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    ASSERT_EQ(scene->bridges.size(), 1u);
+    return openOrFail(map, dem);
+}
+
+/// bridgeOverValley baked with the default options. False (with a test failure) unless it
+/// opened, baked and has its one bridge.
+bool bakeBridgeOverValley(const terrabit::test::ScratchDir& dir, std::unique_ptr<Session>& session,
+                          std::optional<Scene>& scene) {
+    session = bridgeOverValley(dir);
+    if (!session) return false;
+    auto baked = session->bake({});
+    EXPECT_TRUE(baked.ok()) << baked.message();
+    if (!baked.ok()) return false;
+    scene = std::move(*baked);
+    EXPECT_EQ(scene->bridges.size(), 1u);
+    return scene->bridges.size() == 1;
+}
+
+TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDraped) {
+    terrabit::test::ScratchDir dir;
+    std::unique_ptr<Session> session;
+    std::optional<Scene> scene;
+    ASSERT_TRUE(bakeBridgeOverValley(dir, session, scene));
     const BridgeDeck& deck = scene->bridges.front();
     EXPECT_EQ(deck.id, "w2");
     EXPECT_GT(deck.width, 0.0f);
@@ -222,20 +242,9 @@ TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDr
 // stopped by a wall steeper than it climbs.
 TEST(TerrainGrading, TheCollisionGridStandsOnABridgesDeckAndAMoverCrossesOnIt) {
     terrabit::test::ScratchDir dir;
-    const auto valley = [](Vec2 m) {
-        const double x = std::abs(m.x - kCentre.x);
-        return x < 80.0 ? 50.0 + 50.0 * x / 80.0 : 100.0;
-    };
-    const auto dem = test::writeMercatorDem(dir.path() / "valley.tif", valley);
-    const auto map = writeOsm(dir.path() / "bridge.osm",
-                              {{{{-300, 0}, {-100, 0}}, {{"highway", "secondary"}}},
-                               {{{-100, 0}, {0, 0}, {100, 0}}, {{"highway", "secondary"}, {"bridge", "yes"}}},
-                               {{{100, 0}, {300, 0}}, {{"highway", "secondary"}}}});
-    auto session = openOrFail(map, dem);
-    ASSERT_TRUE(session);
-    auto scene = session->bake({});
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    ASSERT_EQ(scene->bridges.size(), 1u);
+    std::unique_ptr<Session> session;
+    std::optional<Scene> scene;
+    ASSERT_TRUE(bakeBridgeOverValley(dir, session, scene));
     auto report = session->exportScene(*scene, session->exportOptions({ExportFormat::Collision}, dir.path() / "out"));
     ASSERT_TRUE(report.ok()) << report.message();
     const Result<CollisionGrid> grid = readCollisionFile(dir.path() / "out" / "collision.tbcg");
