@@ -271,8 +271,10 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--catalogue", *catalogue, "Asset catalogue (YAML); default: resources/assets/catalogue.yaml");
     // Terrain: buildings, plants and plinths stand on it; the scene's y = 0 is originHeight.
     addDemOption(*cmd, c->dems);
-    cmd->add_option("--ground-error", c->groundError,
-                    "With --dem: the ground mesh's vertical error bound in metres (default 0.5)")
+    cmd->add_option_function<float>(
+           "--ground-error", [c](float metres) { c->groundError = metres; },
+           "With --dem: the ground mesh's vertical error bound in metres, over the rules' ground_error "
+           "(default 0.5)")
         ->check(CLI::Range(0.0, 1000.0));
     cmd->add_flag("--plain-nodes", c->plainNodes,
                   "glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it");

@@ -196,6 +196,9 @@ ManifestStatistics ManifestStatistics::of(const Scene& scene) {
         out.maxHeight = st.maxHeight;
         out.cellsWithHeight = st.cellsWithHeight;
         out.steepCells = st.steepCells;
+        out.heightsFilledFromCoarser = st.heightsFilledFromCoarser;
+        out.heightsInpainted = st.heightsInpainted;
+        out.heightsAbsurd = st.heightsAbsurd;
     }
     return out;
 }
@@ -231,6 +234,9 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
             out.maxHeight = height(st.at("maxHeight"));
             out.cellsWithHeight = st.at("cellsWithHeight").get<std::uint64_t>();
             out.steepCells = st.at("steepCells").get<std::uint64_t>();
+            out.heightsFilledFromCoarser = count("heightsFilledFromCoarser");
+            out.heightsInpainted = count("heightsInpainted");
+            out.heightsAbsurd = count("heightsAbsurd");
         }
         return out;
     } catch (const std::exception& e) {
@@ -257,6 +263,9 @@ void ManifestStatistics::add(const ManifestStatistics& other) {
     maxHeight = std::fmax(maxHeight, other.maxHeight);
     cellsWithHeight += other.cellsWithHeight;
     steepCells += other.steepCells;
+    heightsFilledFromCoarser += other.heightsFilledFromCoarser;
+    heightsInpainted += other.heightsInpainted;
+    heightsAbsurd += other.heightsAbsurd;
 }
 
 std::string ManifestStatistics::encode() const {
@@ -290,6 +299,9 @@ std::string ManifestStatistics::encode() const {
         doc["maxHeight"] = height(maxHeight);
         doc["cellsWithHeight"] = cellsWithHeight;
         doc["steepCells"] = steepCells;
+        doc["heightsFilledFromCoarser"] = heightsFilledFromCoarser;
+        doc["heightsInpainted"] = heightsInpainted;
+        doc["heightsAbsurd"] = heightsAbsurd;
         doc["steepShare"] = cellsWithHeight > 0
                                 ? nlohmann::json(static_cast<double>(steepCells) / static_cast<double>(cellsWithHeight))
                                 : nlohmann::json(nullptr);

@@ -757,19 +757,23 @@ void transformSamples(DemHandle& h, Cursor& c) {
 
 /// Takes the samples of `out` that still have no height to DEM pixel coordinates: c.x/c.y hold
 /// them and c.inside marks those inside the raster. Returns the pixels they reach.
-PixelBox locateWanted(DemHandle& h, const DemSource& s, bool cubic, Cursor& c, const HeightTile& out) {
+PixelBox locateWanted(DemHandle& h, const DemSource& s, bool cubic, Cursor& c, const HeightTile& out,
+                      std::uint32_t& covered) {
     transformSamples(h, c);
     const std::array<double, 6>& g = s.pixelFromGeo;
     PixelBox box;
+    covered = 0;
     for (std::size_t i = 0; i < kHeightSampleCount; ++i) {
-        if (!c.inside[i] || !std::isnan(out.heights[i])) {
-            c.inside[i] = 0;
-            continue;
-        }
+        if (!c.inside[i]) continue;
         const double px = g[0] + g[1] * c.x[i] + g[2] * c.y[i];
         const double py = g[3] + g[4] * c.x[i] + g[5] * c.y[i];
         Taps t;
         if (!tapsAt(px, py, s.info, cubic, t)) {
+            c.inside[i] = 0;
+            continue;
+        }
+        ++covered;
+        if (!std::isnan(out.heights[i])) {
             c.inside[i] = 0;
             continue;
         }
@@ -797,10 +801,12 @@ enum class DemPass { Data, Inpaint };
 /// Fills the samples of `out` that still have no height from one DEM; `coarser` says it is not
 /// the finest, so what it fills counts as filled from a coarser DEM.
 Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, DemPass pass, Cursor& c, HeightTile& out,
-                 DemSampleReport& report) {
+                 DemSampleReport& report, DemSampleReport::PerDem& mine) {
     const bool fromFilled = pass == DemPass::Inpaint;
     const bool cubic = usesCubic(s, out.tile.zoom);
-    const PixelBox box = locateWanted(h, s, cubic, c, out);
+    std::uint32_t covered = 0;
+    const PixelBox box = locateWanted(h, s, cubic, c, out, covered);
+    if (!fromFilled) mine.covered = covered;
     if (box.empty()) return {};
     const bool whole = box.pixels() <= kMaxWindowPixels;
     std::array<double, 16> taps{};
@@ -822,13 +828,19 @@ Status sampleDem(DemHandle& h, const DemSource& s, bool coarser, DemPass pass, C
         }
         bool absurd = false;
         const double height = interpolate(t, w, s, absurd);
-        if (absurd && !fromFilled) c.absurd[i] = 1;
+        if (absurd && !fromFilled) {
+            c.absurd[i] = 1;
+            ++mine.absurd;
+        }
         if (std::isnan(height)) continue;
         out.heights[i] = static_cast<float>(height);
+        ++mine.supplied;
         if (fromFilled) {
             ++report.inpainted;
+            ++mine.inpainted;
         } else if (coarser) {
             ++report.filledFromCoarser;
+            ++mine.filledFromCoarser;
         }
     }
     return {};
@@ -877,7 +889,7 @@ struct DemReader::Impl {
     }
 };
 
-Result<DemReader> DemReader::open(const std::vector<std::filesystem::path>& paths) {
+Result<DemReader> DemReader::open(const std::vector<std::filesystem::path>& paths, std::vector<Error>* dropped) {
     if (paths.empty()) return badArguments("no DEM given");
     initGdal();
     std::vector<DemSource> sources;
@@ -886,13 +898,18 @@ Result<DemReader> DemReader::open(const std::vector<std::filesystem::path>& path
         const DemName name = parseDemName(path);
         const bool tiles = name.encoding != TileEncoding::None;
         Result<DemHandle> h = tiles ? mercatorHandle(path.string()) : openHandle(path);
-        if (!h) return h.error();
-        Result<DemSource> s = tiles ? describeTileSet(path, name, *h) : describeDem(path, *h);
-        if (!s) return s.error();
+        Result<DemSource> s =
+            h ? (tiles ? describeTileSet(path, name, *h) : describeDem(path, *h)) : Result<DemSource>(h.error());
+        if (!s) {
+            if (!dropped) return s.error();
+            dropped->push_back(s.error());
+            continue;
+        }
         sources.push_back(std::move(*s));
         handles.push_back(std::move(*h));
     }
-    std::vector<std::size_t> order(paths.size());
+    if (sources.empty()) return Error{"no usable DEM: every DEM given was left out", ErrorKind::BadInput};
+    std::vector<std::size_t> order(sources.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return sources[a].info.pixelSizeGroundMetres < sources[b].info.pixelSizeGroundMetres;
@@ -924,14 +941,15 @@ Result<DemSampleReport> DemReader::sample(TileId tile, HeightTile& out) const {
     placeSamples(tile, *c);
     std::fill(c->absurd.begin(), c->absurd.end(), std::uint8_t{0});
     DemSampleReport report;
+    report.perDem.resize(mImpl->sources.size());
     Status status;
     for (std::size_t d = 0; d < mImpl->sources.size() && status; ++d) {
-        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Data, *c, out, report);
+        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Data, *c, out, report, report.perDem[d]);
     }
     // What no DEM had data for, from the filled copies, finest first.
     for (std::size_t d = 0; d < mImpl->sources.size() && status; ++d) {
         if (!mImpl->sources[d].filled) continue;
-        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Inpaint, *c, out, report);
+        status = sampleDem(c->dems[d], mImpl->sources[d], d > 0, DemPass::Inpaint, *c, out, report, report.perDem[d]);
     }
     report.absurd = static_cast<std::uint32_t>(std::count(c->absurd.begin(), c->absurd.end(), std::uint8_t{1}));
     mImpl->giveBack(std::move(c));

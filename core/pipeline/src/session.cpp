@@ -61,6 +61,34 @@ private:
     std::unordered_map<TileId, std::size_t> mSlots;
 };
 
+/// A scene's layers with the bridges' decks stamped into the heights of the scene's tiles they
+/// reach (GroundGrading::applyDecks): what the collision grid stands on, so a probe or a mover
+/// on a bridge is on its deck, not in the valley under it. Layers are the base's.
+class WithBridgeDecks final : public LayerSource {
+public:
+    WithBridgeDecks(const LayerSource& base, const terrain::GroundGrading& grading, std::span<const TileId> tiles)
+        : mBase(base) {
+        if (grading.bridges().empty()) return;
+        for (const TileId& t : tiles) {
+            const terrain::HeightTile* ground = base.heights(t);
+            if (!ground) continue;
+            terrain::HeightTile decked = *ground;
+            if (grading.applyDecks(decked)) mDecked.emplace(t, std::move(decked));
+        }
+    }
+
+    const std::vector<std::string>& layerNames() const override { return mBase.layerNames(); }
+    const BitTile* tile(const TileId& id, int layer) const override { return mBase.tile(id, layer); }
+    const terrain::HeightTile* heights(const TileId& id) const override {
+        auto it = mDecked.find(id);
+        return it == mDecked.end() ? mBase.heights(id) : &it->second;
+    }
+
+private:
+    const LayerSource& mBase;
+    std::unordered_map<TileId, terrain::HeightTile> mDecked;
+};
+
 }  // namespace
 
 Result<SessionInput> projectInput(const project::Project& p, const std::filesystem::path& defaultRules) {
@@ -119,10 +147,19 @@ Result<std::unique_ptr<Session>> Session::open(SessionInput input, const Progres
     }
     if (s->mBaseRules) s->mRules = *s->mBaseRules;
     if (!input.dems.empty()) {
-        // Opened before the map is read: a DEM that is not one is reported without a wait.
-        auto dems = io::DemReader::open(input.dems);
-        if (!dems) return dems.error();
-        s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
+        // Opened before the map is read: a DEM that is not one is reported without a wait. Each
+        // on its own: a bad one is left out with its problem, and the rest make the ground.
+        std::vector<Error> dropped;
+        auto dems = io::DemReader::open(input.dems, input.strictDems ? nullptr : &dropped);
+        for (const Error& e : dropped) s->mDemWarnings.push_back(e.message + "; left out");
+        if (dems) {
+            s->mDems = std::make_unique<io::DemReader>(std::move(*dems));
+            for (const io::DemInfo& d : s->mDems->dems()) s->mTerrainReport.perDem.push_back({d.path});
+        } else if (input.strictDems || dropped.empty()) {
+            return dems.error();
+        } else {
+            s->mDemWarnings.push_back("terrain: no usable DEM is left; the ground is flat");
+        }
     }
 
     // The map, read once with the rules as parsed and checked above.
@@ -183,6 +220,19 @@ double roadGradeOf(const placement::PlacementRules* rules) {
     const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "max_road_grade");
     const auto& fallback = placement::defaultOf(*spec);
     return fallback ? std::get<double>(*fallback) : terrain::GradingOptions{}.maxRoadGrade;
+}
+
+/// The ground mesh's error bound the rules ask for: the smallest ground_error of their surface
+/// passes, else the schema's default.
+float groundErrorOf(const placement::PlacementRules& rules) {
+    double bound = std::numeric_limits<double>::infinity();
+    for (const placement::PassRule& p : rules.passes()) {
+        if (p.kind == placement::PassKind::Surface) bound = std::min(bound, p.surface.groundErrorMetres);
+    }
+    if (std::isfinite(bound)) return static_cast<float>(bound);
+    const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "ground_error");
+    const auto& fallback = placement::defaultOf(*spec);
+    return fallback ? static_cast<float>(std::get<double>(*fallback)) : terrain::kDefaultGroundErrorMetres;
 }
 
 }  // namespace
@@ -271,6 +321,16 @@ Result<std::shared_ptr<const terrain::HeightTile>> Session::rawHeightTile(TileId
         mTerrainReport.noHeight += report.noHeight;
         mTerrainReport.absurd += report.absurd;
         if (report.noHeight > 0) ++mTerrainReport.tilesWithoutHeight;
+        for (std::size_t d = 0; d < report.perDem.size() && d < mTerrainReport.perDem.size(); ++d) {
+            TerrainReport::PerDem& to = mTerrainReport.perDem[d];
+            const io::DemSampleReport::PerDem& from = report.perDem[d];
+            to.covered += from.covered;
+            to.supplied += from.supplied;
+            to.filledFromCoarser += from.filledFromCoarser;
+            to.inpainted += from.inpainted;
+            to.absurd += from.absurd;
+        }
+        mTileFills[tile] = {report.filledFromCoarser, report.inpainted, report.absurd};
     }
     return it->second;
 }
@@ -422,6 +482,15 @@ void Session::clearSurfacesUnderBridges(Scene& scene) const {
     }
 }
 
+std::unique_ptr<LayerSource> Session::onBridgeDecks(const LayerSource& layers, std::span<const TileId> tiles) const {
+    std::shared_ptr<const terrain::GroundGrading> grading;
+    {
+        std::lock_guard lock(mHeightsMutex);
+        grading = mGrading;
+    }
+    return std::make_unique<WithBridgeDecks>(layers, *grading, tiles);
+}
+
 TerrainReport Session::terrainReport() const {
     std::lock_guard lock(mHeightsMutex);
     return mTerrainReport;
@@ -448,7 +517,46 @@ Result<double> Session::originHeight(LonLat origin) const {
 std::vector<std::string> Session::warnings() const {
     std::vector<std::string> w = mMap->map.warnings;
     w.insert(w.end(), mMap->classified.warnings.begin(), mMap->classified.warnings.end());
+    const std::vector<std::string> terrain = terrainWarnings();
+    w.insert(w.end(), terrain.begin(), terrain.end());
+    return w;
+}
+
+namespace {
+
+/// "N what (file: n, file: m)": a count and the DEMs it came from, for the fill line.
+std::string countWithFiles(std::uint64_t total, const std::string& what, const TerrainReport& t,
+                           std::uint64_t TerrainReport::PerDem::*field) {
+    std::string line = std::to_string(total) + " " + what;
+    std::string files;
+    for (const TerrainReport::PerDem& d : t.perDem) {
+        if (d.*field == 0) continue;
+        files += (files.empty() ? "" : ", ") + d.path.string() + ": " + std::to_string(d.*field);
+    }
+    return files.empty() ? line : line + " (" + files + ")";
+}
+
+}  // namespace
+
+std::vector<std::string> Session::terrainWarnings() const {
+    std::vector<std::string> w = mDemWarnings;
     const TerrainReport t = terrainReport();
+    if (t.tiles > 0) {
+        for (const TerrainReport::PerDem& d : t.perDem) {
+            if (d.supplied > 0) continue;
+            w.push_back(d.path.string() + (d.covered == 0 ? ": does not overlap the map"
+                                                          : ": gives the map no height (finer DEMs, its nodata or "
+                                                            "absurd values cover every sample it reaches)"));
+        }
+    }
+    if (t.filledFromCoarser + t.inpainted + t.absurd > 0) {
+        w.push_back("terrain: " +
+                    countWithFiles(t.filledFromCoarser, "samples filled from a coarser DEM", t,
+                                   &TerrainReport::PerDem::filledFromCoarser) +
+                    ", " + countWithFiles(t.inpainted, "inpainted", t, &TerrainReport::PerDem::inpainted) + ", " +
+                    countWithFiles(t.absurd, "with absurd values read as no data", t, &TerrainReport::PerDem::absurd) +
+                    " of " + std::to_string(t.tiles * terrain::kHeightSampleCount) + " samples");
+    }
     if (t.tilesWithoutHeight > 0) {
         w.push_back("terrain: " + std::to_string(t.tilesWithoutHeight) + " of " + std::to_string(t.tiles) +
                     " tiles have cell corners no DEM reaches (" + std::to_string(t.noHeight) +
@@ -550,7 +658,19 @@ Result<Scene> Session::bake(placement::BakeOptions options) {
     if (!scene) return scene;
     mBaked = true;
     if (mDems && scene->terrain) {
-        if (Status st = meshGround(*scene, options.groundErrorMetres, options.threads); !st) return st.error();
+        const float groundError = options.groundErrorMetres ? *options.groundErrorMetres : groundErrorOf(mRules);
+        if (Status st = meshGround(*scene, groundError, options.threads); !st) return st.error();
+        // Every scene tile was sampled by now (meshing reads each).
+        {
+            std::lock_guard lock(mHeightsMutex);
+            for (const TileId& t : scene->tiles) {
+                const auto it = mTileFills.find(t);
+                if (it == mTileFills.end()) continue;
+                scene->statistics.heightsFilledFromCoarser += it->second[0];
+                scene->statistics.heightsInpainted += it->second[1];
+                scene->statistics.heightsAbsurd += it->second[2];
+            }
+        }
         addBridges(*scene);
         clearSurfacesUnderBridges(*scene);
     }
@@ -589,9 +709,12 @@ Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions opti
     const bool collision =
         std::find(options.formats.begin(), options.formats.end(), ExportFormat::Collision) != options.formats.end();
     const std::string steepName(kSteepLayer);
-    if (!hasTerrain() || !collision || scene.tiles.empty() || layers().layerId(steepName) >= 0) {
+    if (!hasTerrain() || !collision || scene.tiles.empty()) {
         return core::exportScene(scene, options, *mCatalogue, &layers(), progress);
     }
+    // The collision grid stands on the bridges' decks (only it reads the layers' heights).
+    const WithBridgeDecks decks(layers(), *mGrading, scene.tiles);
+    if (decks.layerId(steepName) >= 0) return core::exportScene(scene, options, *mCatalogue, &decks, progress);
     // The walkability rule: the rules' own `steep`, else the default.
     const auto& named = mRules.expressions();
     const bool ruled = std::any_of(named.begin(), named.end(),
@@ -599,9 +722,9 @@ Result<ExportReport> Session::exportScene(const Scene& scene, ExportOptions opti
     const std::string expression = ruled ? mRules.expressionDocument(steepName) : std::string(kSteepExpression);
     algebra::ComposeOptions composeOptions;
     composeOptions.threads = mThreads;
-    auto steep = algebra::compose(layers(), scene.tiles, expression, composeOptions);
+    auto steep = algebra::compose(decks, scene.tiles, expression, composeOptions);
     if (!steep) return badArguments("collision: the walkability rule '" + steepName + "': " + steep.message());
-    const WithDerivedLayer withSteep(layers(), steepName, *steep);
+    const WithDerivedLayer withSteep(decks, steepName, *steep);
     return core::exportScene(scene, options, *mCatalogue, &withSteep, progress);
 }
 

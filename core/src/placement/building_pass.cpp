@@ -748,6 +748,7 @@ private:
         g.record.groundMin = range.first;
         g.record.groundMax = range.second;
         g.record.outcome = BuildingOutcome::Generated;
+        g.placedBox = target.box;  // what its plinth covers on terrain
         return true;
     }
 

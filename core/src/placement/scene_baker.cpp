@@ -207,9 +207,23 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
         return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
     };
+    // On terrain, ground that rises under a footprint gets a plinth from the lowest up to its
+    // highest: a placed model's rectangle, or a generated building's footprint box.
+    const auto plinthUnder = [&](const PlacedBuilding& b) {
+        if (!ctx.terrain || !b.record.hasGround() || !(b.record.groundMax > b.record.groundMin)) return;
+        Plinth p;
+        p.tile = t;
+        p.box = b.placedBox;
+        p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
+        p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
+        out.plinths.push_back({&b.featureId, p});
+    };
     for (const PlacedBuilding& b : r.buildings) {
         out.records.push_back({b.featureId, b.record, b.blockerId});
-        if (b.record.outcome == BuildingOutcome::Generated) out.generated.push_back({&b.featureId, b.generated});
+        if (b.record.outcome == BuildingOutcome::Generated) {
+            out.generated.push_back({&b.featureId, b.generated});
+            plinthUnder(b);
+        }
         if (b.record.outcome != BuildingOutcome::Placed) continue;
         // A building's instances (its first model and its parts) go in the block holding its box's
         // centre.
@@ -219,15 +233,7 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         for (const BuildingPart& part : b.record.parts) {
             out.items.push_back({t, bx, by, part.asset, part.placement, &b.featureId});
         }
-        // On terrain, ground that rises under the footprint gets a plinth up to its highest.
-        if (ctx.terrain && b.record.hasGround() && b.record.groundMax > b.record.groundMin) {
-            Plinth p;
-            p.tile = t;
-            p.box = b.placedBox;
-            p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
-            p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
-            out.plinths.push_back({&b.featureId, p});
-        }
+        plinthUnder(b);
     }
 }
 

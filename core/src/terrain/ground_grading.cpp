@@ -251,18 +251,27 @@ std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map) {
     return out;
 }
 
-Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> features, int zoom, GradingOptions options,
-                                           const HeightSampler& raw) {
-    if (!(options.maxRoadGrade >= 0.0) || !std::isfinite(options.maxRoadGrade)) {
-        return badArguments("the steepest road grade " + std::to_string(options.maxRoadGrade) +
-                            " is not a finite number >= 0");
-    }
+/// GroundGrading::build in named phases: lakes, the road graph, its smoothing and grade bound,
+/// the road segments and bridge decks, the rivers, and the tiles each piece reaches. A phase
+/// that samples the raw heights records the sampler's first error (failed, failure) and build()
+/// stops after it.
+struct GroundGrading::Builder {
+    std::span<const GradedFeature> features;
+    int zoom = 0;
+    GradingOptions options;
+    const HeightSampler& raw;
     GroundGrading g;
-    g.mZoom = zoom;
-    const GroundFrame cellsFrame{{}, zoom};
+    GroundFrame cellsFrame{{}, 0};
     Error failure{"", ErrorKind::Internal};
     bool failed = false;
-    const auto sample = [&](Vec2 cell) -> float {
+
+    Builder(std::span<const GradedFeature> f, int z, GradingOptions o, const HeightSampler& r)
+        : features(f), zoom(z), options(o), raw(r), cellsFrame{{}, z} {
+        g.mZoom = z;
+    }
+
+    /// The raw height at a global cell; NaN once the sampler failed.
+    float sample(Vec2 cell) {
         if (failed) return std::numeric_limits<float>::quiet_NaN();
         auto h = raw(cell);
         if (!h) {
@@ -271,8 +280,11 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
             return std::numeric_limits<float>::quiet_NaN();
         }
         return *h;
-    };
-    const auto partsOf = [&](const GradedFeature& f, auto&& each) {
+    }
+
+    /// Calls each(cells, metresPerCell) for every part of a feature, in global cells.
+    template <class Each>
+    void partsOf(const GradedFeature& f, Each&& each) const {
         std::uint32_t begin = 0;
         for (const std::uint32_t end : f.partEnds) {
             if (end > f.points.size() || end < begin) break;
@@ -282,201 +294,260 @@ Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> featur
             if (!cells.empty()) each(cells, metresPerCellAt(zoom, f.points[begin]));
             begin = end;
         }
+    }
+
+    /// Lakes first: their levels are the rivers' heights inside them.
+    void lakes() {
+        for (const GradedFeature& f : features) {
+            if (f.kind != GradedKind::Lake) continue;
+            Lake lake;
+            float level = kInf;
+            partsOf(f, [&](const std::vector<Vec2>& ring, double) {
+                if (ring.size() < 3) return;
+                for (std::size_t i = 0; i < ring.size(); ++i) {
+                    stepsTo(ring[i], ring[(i + 1) % ring.size()], [&](Vec2 p, bool) {
+                        const float h = sample(p);
+                        if (h == h) level = std::min(level, h);
+                    });
+                }
+                lake.cells.insert(lake.cells.end(), ring.begin(), ring.end());
+                lake.ringEnds.push_back(static_cast<std::uint32_t>(lake.cells.size()));
+            });
+            if (!std::isfinite(level) || lake.ringEnds.empty()) continue;
+            lake.level = level;
+            for (const Vec2& p : lake.cells) lake.bounds.extend(p);
+            g.mLakes.push_back(std::move(lake));
+        }
+    }
+
+    /// Roads and bridges as one undirected graph; their lines and widths; the nodes' terrain.
+    struct RoadGraph {
+        Graph graph;
+        std::vector<GraphLine> roadLines, bridgeLines;
+        std::vector<double> roadWidths, bridgeWidths;
     };
-
-    // Lakes first: their levels are the rivers' heights inside them.
-    for (const GradedFeature& f : features) {
-        if (f.kind != GradedKind::Lake) continue;
-        Lake lake;
-        float level = kInf;
-        partsOf(f, [&](const std::vector<Vec2>& ring, double) {
-            if (ring.size() < 3) return;
-            for (std::size_t i = 0; i < ring.size(); ++i) {
-                stepsTo(ring[i], ring[(i + 1) % ring.size()], [&](Vec2 p, bool) {
-                    const float h = sample(p);
-                    if (h == h) level = std::min(level, h);
-                });
-            }
-            lake.cells.insert(lake.cells.end(), ring.begin(), ring.end());
-            lake.ringEnds.push_back(static_cast<std::uint32_t>(lake.cells.size()));
-        });
-        if (!std::isfinite(level) || lake.ringEnds.empty()) continue;
-        lake.level = level;
-        for (const Vec2& p : lake.cells) lake.bounds.extend(p);
-        g.mLakes.push_back(std::move(lake));
-    }
-    if (failed) return failure;
-
-    // Roads and bridges: one undirected graph.
-    Graph roads;
-    std::vector<GraphLine> roadLines, bridgeLines;
-    std::vector<double> roadWidths, bridgeWidths;
-    for (std::size_t i = 0; i < features.size(); ++i) {
-        const GradedFeature& f = features[i];
-        if (f.kind != GradedKind::Road && f.kind != GradedKind::Bridge) continue;
-        const bool bridge = f.kind == GradedKind::Bridge;
-        partsOf(f, [&](const std::vector<Vec2>& cells, double mpc) {
-            if (cells.size() < 2) return;
-            GraphLine line = addLine(roads, cells, mpc, !bridge);
-            line.feature = i;
-            (bridge ? bridgeLines : roadLines).push_back(std::move(line));
-            (bridge ? bridgeWidths : roadWidths).push_back(f.widthMetres);
-        });
-    }
-    for (std::size_t v = 0; v < roads.cells.size(); ++v) {
-        if (roads.hasTerrain[v]) roads.terrain[v] = sample(roads.cells[v]);
-    }
-    if (failed) return failure;
-    std::vector<std::uint32_t> start;
-    std::vector<std::pair<std::uint32_t, float>> next;
-    roads.adjacency(false, start, next);
-    // Diffusion: a node moves half way to the mean of its neighbours with a height, weighted by
-    // the inverse of the distance to each (so a road on a plane stays on it: a linear profile is
-    // a fixed point). A dead end, or a node next to a bridge, keeps its terrain height.
-    std::vector<float> smooth = roads.terrain, step(smooth.size());
-    for (int s = 0; s < kSmoothingSteps; ++s) {
-        for (std::uint32_t v = 0; v < smooth.size(); ++v) {
-            step[v] = smooth[v];
-            if (smooth[v] != smooth[v] || start[v + 1] - start[v] < 2) continue;
-            double sum = 0.0, weights = 0.0;
-            bool complete = true;
-            for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
-                const float h = smooth[next[k].first];
-                const double w = 1.0 / std::max(double(next[k].second), 1e-3);
-                complete = complete && h == h;
-                sum += w * h;
-                weights += w;
-            }
-            if (complete) step[v] = static_cast<float>(0.5 * smooth[v] + 0.5 * sum / weights);
+    void roadGraph(RoadGraph& r) {
+        for (std::size_t i = 0; i < features.size(); ++i) {
+            const GradedFeature& f = features[i];
+            if (f.kind != GradedKind::Road && f.kind != GradedKind::Bridge) continue;
+            const bool bridge = f.kind == GradedKind::Bridge;
+            partsOf(f, [&](const std::vector<Vec2>& cells, double mpc) {
+                if (cells.size() < 2) return;
+                GraphLine line = addLine(r.graph, cells, mpc, !bridge);
+                line.feature = i;
+                (bridge ? r.bridgeLines : r.roadLines).push_back(std::move(line));
+                (bridge ? r.bridgeWidths : r.roadWidths).push_back(f.widthMetres);
+            });
         }
-        smooth.swap(step);
-    }
-    std::vector<float> upper = lowerEnvelope(smooth, start, next, options.maxRoadGrade);
-    std::vector<float> negated(smooth.size());
-    std::transform(smooth.begin(), smooth.end(), negated.begin(), [](float h) { return -h; });
-    // The smallest grade-bounded function above the heights is −(the largest below −heights).
-    std::vector<float> negLower = lowerEnvelope(negated, start, next, options.maxRoadGrade);
-    std::vector<float> graded(smooth.size(), std::numeric_limits<float>::quiet_NaN());
-    for (std::size_t v = 0; v < graded.size(); ++v) {
-        if (!std::isfinite(upper[v]) || !std::isfinite(negLower[v])) continue;
-        graded[v] = 0.5F * (upper[v] - negLower[v]);
-        // Bounded by the terrain: where it is steeper than the bound for longer than a cut or
-        // fill of kMaxCutMetres can make up, the road follows it at that distance.
-        const float terrain = roads.terrain[v];
-        if (terrain == terrain) {
-            graded[v] = std::clamp(graded[v], terrain - static_cast<float>(kMaxCutMetres),
-                                   terrain + static_cast<float>(kMaxCutMetres));
+        for (std::size_t v = 0; v < r.graph.cells.size(); ++v) {
+            if (r.graph.hasTerrain[v]) r.graph.terrain[v] = sample(r.graph.cells[v]);
         }
     }
-    g.mStats.roadNodes = roads.cells.size();
 
-    const auto addSegments = [&](const Graph& graph, const GraphLine& line, const std::vector<float>& h,
-                                 double widthMetres, bool road) {
+    /// Diffusion: a node moves half way to the mean of its neighbours with a height, weighted by
+    /// the inverse of the distance to each (so a road on a plane stays on it: a linear profile is
+    /// a fixed point). A dead end, or a node next to a bridge, keeps its terrain height.
+    static std::vector<float> smoothed(const Graph& roads, const std::vector<std::uint32_t>& start,
+                                       const std::vector<std::pair<std::uint32_t, float>>& next) {
+        std::vector<float> smooth = roads.terrain, step(smooth.size());
+        for (int s = 0; s < kSmoothingSteps; ++s) {
+            for (std::uint32_t v = 0; v < smooth.size(); ++v) {
+                step[v] = smooth[v];
+                if (smooth[v] != smooth[v] || start[v + 1] - start[v] < 2) continue;
+                double sum = 0.0, weights = 0.0;
+                bool complete = true;
+                for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
+                    const float h = smooth[next[k].first];
+                    const double w = 1.0 / std::max(double(next[k].second), 1e-3);
+                    complete = complete && h == h;
+                    sum += w * h;
+                    weights += w;
+                }
+                if (complete) step[v] = static_cast<float>(0.5 * smooth[v] + 0.5 * sum / weights);
+            }
+            smooth.swap(step);
+        }
+        return smooth;
+    }
+
+    /// The smoothed heights bounded by the grade: the midpoint of the two Lipschitz envelopes,
+    /// within kMaxCutMetres of the terrain.
+    std::vector<float> gradeBounded(const Graph& roads, const std::vector<float>& smooth,
+                                    const std::vector<std::uint32_t>& start,
+                                    const std::vector<std::pair<std::uint32_t, float>>& next) const {
+        std::vector<float> upper = lowerEnvelope(smooth, start, next, options.maxRoadGrade);
+        std::vector<float> negated(smooth.size());
+        std::transform(smooth.begin(), smooth.end(), negated.begin(), [](float h) { return -h; });
+        // The smallest grade-bounded function above the heights is −(the largest below −heights).
+        std::vector<float> negLower = lowerEnvelope(negated, start, next, options.maxRoadGrade);
+        std::vector<float> graded(smooth.size(), std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t v = 0; v < graded.size(); ++v) {
+            if (!std::isfinite(upper[v]) || !std::isfinite(negLower[v])) continue;
+            graded[v] = 0.5F * (upper[v] - negLower[v]);
+            // Bounded by the terrain: where it is steeper than the bound for longer than a cut or
+            // fill of kMaxCutMetres can make up, the road follows it at that distance.
+            const float terrain = roads.terrain[v];
+            if (terrain == terrain) {
+                graded[v] = std::clamp(graded[v], terrain - static_cast<float>(kMaxCutMetres),
+                                       terrain + static_cast<float>(kMaxCutMetres));
+            }
+        }
+        return graded;
+    }
+
+    void addSegments(const Graph& graph, const GraphLine& line, const std::vector<float>& h, double widthMetres,
+                     bool road) {
         for (std::size_t k = 1; k < line.nodes.size(); ++k) {
             const std::uint32_t a = line.nodes[k - 1], b = line.nodes[k];
             if (!std::isfinite(h[a]) || !std::isfinite(h[b])) continue;
             g.mSegments.push_back({graph.cells[a], graph.cells[b], h[a], h[b], static_cast<float>(0.5 * widthMetres),
                                    static_cast<float>(line.metresPerCell), road});
         }
-    };
-    for (std::size_t i = 0; i < roadLines.size(); ++i) addSegments(roads, roadLines[i], graded, roadWidths[i], true);
-    // A bridge's deck runs linearly (by length) between its ends' graded heights: its grade is
-    // their difference over its length, within the bound since the graph's path is that long.
-    for (std::size_t i = 0; i < bridgeLines.size(); ++i) {
-        const GraphLine& line = bridgeLines[i];
-        const float h0 = graded[line.nodes.front()], h1 = graded[line.nodes.back()];
-        if (!std::isfinite(h0) || !std::isfinite(h1)) continue;
-        BridgeProfile deck;
-        deck.id = features[line.feature].id;
-        deck.layers = features[line.feature].layers;
-        deck.widthMetres = bridgeWidths[i];
-        std::vector<double> along(1, 0.0);
-        for (std::size_t k = 1; k < line.nodes.size(); ++k) {
-            const Vec2 d = roads.cells[line.nodes[k]] - roads.cells[line.nodes[k - 1]];
-            along.push_back(along.back() + std::hypot(d.x, d.y));
-        }
-        const double length = along.back();
-        for (std::size_t k = 0; k < line.nodes.size(); ++k) {
-            const double t = length > 0.0 ? along[k] / length : 0.0;
-            deck.cells.push_back(roads.cells[line.nodes[k]]);
-            deck.heights.push_back(static_cast<float>(h0 + (h1 - h0) * t));
-        }
-        g.mBridges.push_back(std::move(deck));
     }
 
-    // Rivers: a directed graph in drawing order; a node's height is the lowest terrain height
-    // upstream of it. Nodes in increasing height (ties by index) each claim, downstream, every
-    // node no lower one reached first.
-    Graph rivers;
-    std::vector<GraphLine> riverLines;
-    std::vector<double> riverWidths;
-    for (std::size_t i = 0; i < features.size(); ++i) {
-        const GradedFeature& f = features[i];
-        if (f.kind != GradedKind::River) continue;
-        partsOf(f, [&](const std::vector<Vec2>& cells, double mpc) {
-            if (cells.size() < 2) return;
-            riverLines.push_back(addLine(rivers, cells, mpc, true));
-            riverWidths.push_back(f.widthMetres);
-        });
-    }
-    for (std::size_t v = 0; v < rivers.cells.size(); ++v) {
-        float h = std::numeric_limits<float>::quiet_NaN();
-        for (const Lake& lake : g.mLakes) {
-            if (lake.bounds.contains(rivers.cells[v]) && insideRings(lake.cells, lake.ringEnds, rivers.cells[v])) {
-                h = lake.level;
-                break;
+    /// A bridge's deck runs linearly (by length) between its ends' graded heights: its grade is
+    /// their difference over its length, within the bound since the graph's path is that long.
+    void bridgeDecks(const RoadGraph& r, const std::vector<float>& graded) {
+        for (std::size_t i = 0; i < r.bridgeLines.size(); ++i) {
+            const GraphLine& line = r.bridgeLines[i];
+            const float h0 = graded[line.nodes.front()], h1 = graded[line.nodes.back()];
+            if (!std::isfinite(h0) || !std::isfinite(h1)) continue;
+            BridgeProfile deck;
+            deck.id = features[line.feature].id;
+            deck.layers = features[line.feature].layers;
+            deck.widthMetres = r.bridgeWidths[i];
+            deck.metresPerCell = line.metresPerCell;
+            std::vector<double> along(1, 0.0);
+            for (std::size_t k = 1; k < line.nodes.size(); ++k) {
+                const Vec2 d = r.graph.cells[line.nodes[k]] - r.graph.cells[line.nodes[k - 1]];
+                along.push_back(along.back() + std::hypot(d.x, d.y));
             }
-        }
-        rivers.terrain[v] = h == h ? h : sample(rivers.cells[v]);
-    }
-    if (failed) return failure;
-    rivers.adjacency(true, start, next);
-    std::vector<std::uint32_t> order;
-    for (std::uint32_t v = 0; v < rivers.cells.size(); ++v) {
-        if (rivers.terrain[v] == rivers.terrain[v]) order.push_back(v);
-    }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return rivers.terrain[a] < rivers.terrain[b]; });
-    std::vector<float> downhill(rivers.cells.size(), std::numeric_limits<float>::quiet_NaN());
-    std::vector<std::uint32_t> stack;
-    for (const std::uint32_t source : order) {
-        if (downhill[source] == downhill[source]) continue;
-        const float h = rivers.terrain[source];
-        downhill[source] = h;
-        stack.assign(1, source);
-        while (!stack.empty()) {
-            const std::uint32_t v = stack.back();
-            stack.pop_back();
-            for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
-                const std::uint32_t w = next[k].first;
-                if (downhill[w] == downhill[w]) continue;
-                downhill[w] = h;
-                stack.push_back(w);
+            const double length = along.back();
+            for (std::size_t k = 0; k < line.nodes.size(); ++k) {
+                const double t = length > 0.0 ? along[k] / length : 0.0;
+                deck.cells.push_back(r.graph.cells[line.nodes[k]]);
+                deck.heights.push_back(static_cast<float>(h0 + (h1 - h0) * t));
             }
+            g.mBridges.push_back(std::move(deck));
         }
     }
-    for (std::size_t i = 0; i < riverLines.size(); ++i)
-        addSegments(rivers, riverLines[i], downhill, riverWidths[i], false);
-    g.mStats.riverNodes = rivers.cells.size();
 
-    // Which tiles each segment and lake may reach.
-    for (std::uint32_t i = 0; i < g.mSegments.size(); ++i) {
-        const Segment& s = g.mSegments[i];
-        const double reach = (s.halfWidthMetres + kMaxShoulderMetres) / s.metresPerCell;
-        Box2 box;
-        box.extend(s.a);
-        box.extend(s.b);
-        box.min = box.min - Vec2{reach, reach};
-        box.max = box.max + Vec2{reach, reach};
-        tilesOf(box, zoom, [&](TileId t) { g.mSegmentsOf[t].push_back(i); });
+    /// The road network graded (segments) and the bridges' decks.
+    void roads() {
+        RoadGraph r;
+        roadGraph(r);
+        if (failed) return;
+        std::vector<std::uint32_t> start;
+        std::vector<std::pair<std::uint32_t, float>> next;
+        r.graph.adjacency(false, start, next);
+        const std::vector<float> graded = gradeBounded(r.graph, smoothed(r.graph, start, next), start, next);
+        g.mStats.roadNodes = r.graph.cells.size();
+        for (std::size_t i = 0; i < r.roadLines.size(); ++i) {
+            addSegments(r.graph, r.roadLines[i], graded, r.roadWidths[i], true);
+        }
+        bridgeDecks(r, graded);
     }
-    for (std::uint32_t i = 0; i < g.mLakes.size(); ++i) {
-        tilesOf(g.mLakes[i].bounds, zoom, [&](TileId t) { g.mLakesOf[t].push_back(i); });
+
+    /// Rivers: a directed graph in drawing order; a node's height is the lowest terrain height
+    /// upstream of it. Nodes in increasing height (ties by index) each claim, downstream, every
+    /// node no lower one reached first.
+    void rivers() {
+        Graph rivers;
+        std::vector<GraphLine> riverLines;
+        std::vector<double> riverWidths;
+        for (const GradedFeature& f : features) {
+            if (f.kind != GradedKind::River) continue;
+            partsOf(f, [&](const std::vector<Vec2>& cells, double mpc) {
+                if (cells.size() < 2) return;
+                riverLines.push_back(addLine(rivers, cells, mpc, true));
+                riverWidths.push_back(f.widthMetres);
+            });
+        }
+        for (std::size_t v = 0; v < rivers.cells.size(); ++v) {
+            float h = std::numeric_limits<float>::quiet_NaN();
+            for (const Lake& lake : g.mLakes) {
+                if (lake.bounds.contains(rivers.cells[v]) && insideRings(lake.cells, lake.ringEnds, rivers.cells[v])) {
+                    h = lake.level;
+                    break;
+                }
+            }
+            rivers.terrain[v] = h == h ? h : sample(rivers.cells[v]);
+        }
+        if (failed) return;
+        const std::vector<float> downhill = downstreamMinimum(rivers);
+        for (std::size_t i = 0; i < riverLines.size(); ++i) {
+            addSegments(rivers, riverLines[i], downhill, riverWidths[i], false);
+        }
+        g.mStats.riverNodes = rivers.cells.size();
     }
-    g.mStats.segments = g.mSegments.size();
-    g.mStats.lakes = g.mLakes.size();
-    g.mStats.bridges = g.mBridges.size();
-    return g;
+
+    static std::vector<float> downstreamMinimum(const Graph& rivers) {
+        std::vector<std::uint32_t> start;
+        std::vector<std::pair<std::uint32_t, float>> next;
+        rivers.adjacency(true, start, next);
+        std::vector<std::uint32_t> order;
+        for (std::uint32_t v = 0; v < rivers.cells.size(); ++v) {
+            if (rivers.terrain[v] == rivers.terrain[v]) order.push_back(v);
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return rivers.terrain[a] < rivers.terrain[b]; });
+        std::vector<float> downhill(rivers.cells.size(), std::numeric_limits<float>::quiet_NaN());
+        std::vector<std::uint32_t> stack;
+        for (const std::uint32_t source : order) {
+            if (downhill[source] == downhill[source]) continue;
+            const float h = rivers.terrain[source];
+            downhill[source] = h;
+            stack.assign(1, source);
+            while (!stack.empty()) {
+                const std::uint32_t v = stack.back();
+                stack.pop_back();
+                for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
+                    const std::uint32_t w = next[k].first;
+                    if (downhill[w] == downhill[w]) continue;
+                    downhill[w] = h;
+                    stack.push_back(w);
+                }
+            }
+        }
+        return downhill;
+    }
+
+    /// Which tiles each segment and lake may reach; the statistics.
+    void index() {
+        for (std::uint32_t i = 0; i < g.mSegments.size(); ++i) {
+            const Segment& s = g.mSegments[i];
+            const double reach = (s.halfWidthMetres + kMaxShoulderMetres) / s.metresPerCell;
+            Box2 box;
+            box.extend(s.a);
+            box.extend(s.b);
+            box.min = box.min - Vec2{reach, reach};
+            box.max = box.max + Vec2{reach, reach};
+            tilesOf(box, zoom, [&](TileId t) { g.mSegmentsOf[t].push_back(i); });
+        }
+        for (std::uint32_t i = 0; i < g.mLakes.size(); ++i) {
+            tilesOf(g.mLakes[i].bounds, zoom, [&](TileId t) { g.mLakesOf[t].push_back(i); });
+        }
+        g.mStats.segments = g.mSegments.size();
+        g.mStats.lakes = g.mLakes.size();
+        g.mStats.bridges = g.mBridges.size();
+    }
+};
+
+Result<GroundGrading> GroundGrading::build(std::span<const GradedFeature> features, int zoom, GradingOptions options,
+                                           const HeightSampler& raw) {
+    if (!(options.maxRoadGrade >= 0.0) || !std::isfinite(options.maxRoadGrade)) {
+        return badArguments("the steepest road grade " + std::to_string(options.maxRoadGrade) +
+                            " is not a finite number >= 0");
+    }
+    Builder b(features, zoom, options, raw);
+    b.lakes();
+    if (b.failed) return b.failure;
+    b.roads();
+    if (b.failed) return b.failure;
+    b.rivers();
+    if (b.failed) return b.failure;
+    b.index();
+    return std::move(b.g);
 }
 
 void GroundGrading::apply(HeightTile& heights, GradingScratch& scratch) const {
@@ -566,6 +637,50 @@ void GroundGrading::apply(HeightTile& heights, GradingScratch& scratch) const {
             }
         }
     }
+}
+
+bool GroundGrading::applyDecks(HeightTile& heights) const {
+    if (heights.heights.size() != kHeightSampleCount || heights.tile.zoom != mZoom || mBridges.empty()) return false;
+    const TileId tile = heights.tile;
+    const double ox = double(tile.x) * kTileCells, oy = double(tile.y) * kTileCells;
+    // Per sample the nearest deck's distance (cells) and height; few bridges reach a tile, so
+    // the scratch is only made when one does.
+    std::vector<double> nearest;
+    std::vector<float> deck;
+    for (const BridgeProfile& b : mBridges) {
+        const double half = 0.5 * b.widthMetres / b.metresPerCell;
+        for (std::size_t k = 1; k < b.cells.size(); ++k) {
+            const Vec2 a = b.cells[k - 1], ab = b.cells[k] - a;
+            const int c0 = std::max(0, static_cast<int>(std::floor(std::min(a.x, a.x + ab.x) - half - ox)));
+            const int c1 = std::min(kTileCells, static_cast<int>(std::ceil(std::max(a.x, a.x + ab.x) + half - ox)));
+            const int r0 = std::max(0, static_cast<int>(std::floor(std::min(a.y, a.y + ab.y) - half - oy)));
+            const int r1 = std::min(kTileCells, static_cast<int>(std::ceil(std::max(a.y, a.y + ab.y) + half - oy)));
+            if (c0 > c1 || r0 > r1) continue;
+            if (nearest.empty()) {
+                nearest.assign(kHeightSampleCount, kInf);
+                deck.assign(kHeightSampleCount, 0.0F);
+            }
+            const double len2 = ab.x * ab.x + ab.y * ab.y;
+            for (int r = r0; r <= r1; ++r) {
+                for (int c = c0; c <= c1; ++c) {
+                    const Vec2 ap = Vec2{ox + c, oy + r} - a;
+                    const double t = len2 > 0.0 ? std::clamp((ap.x * ab.x + ap.y * ab.y) / len2, 0.0, 1.0) : 0.0;
+                    const double d = std::hypot(ap.x - ab.x * t, ap.y - ab.y * t);
+                    const std::size_t i = HeightTile::index(r, c);
+                    if (d > half || d >= nearest[i]) continue;
+                    nearest[i] = d;
+                    deck[i] = static_cast<float>(b.heights[k - 1] + (double(b.heights[k]) - b.heights[k - 1]) * t);
+                }
+            }
+        }
+    }
+    bool changed = false;
+    for (std::size_t i = 0; i < nearest.size(); ++i) {
+        if (!(nearest[i] < kInf) || heights.heights[i] == deck[i]) continue;
+        heights.heights[i] = deck[i];
+        changed = true;
+    }
+    return changed;
 }
 
 }  // namespace terrabit::core::terrain

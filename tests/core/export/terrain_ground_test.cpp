@@ -373,6 +373,25 @@ TEST(TerrainGround, AnyThreadCountGivesTheSameGround) {
     for (const GroundTile& g : scene->ground) fine += g.mesh.triangleCount();
     for (const GroundTile& g : coarse->ground) rough += g.mesh.triangleCount();
     EXPECT_LT(rough, fine);
+
+    // The bound is a rule too: a surface pass's ground_error (the smallest holds) gives the
+    // same meshes as the option, and the option, when given, overrides it.
+    const auto meshesOf = [](const Scene& s) {
+        std::vector<std::vector<std::uint32_t>> out;
+        for (const GroundTile& g : s.ground) out.push_back(g.mesh.indices);
+        return out;
+    };
+    auto ruled = (*session)->rulesWith({{"passes.roads.ground_error", "4"}, {"passes.water.ground_error", "6"}});
+    ASSERT_TRUE(ruled.ok()) << ruled.message();
+    ASSERT_TRUE((*session)->setRules(std::move(*ruled)).ok());
+    options.groundErrorMetres.reset();
+    auto byRule = (*session)->bake(options);
+    ASSERT_TRUE(byRule.ok()) << byRule.message();
+    EXPECT_EQ(meshesOf(*byRule), meshesOf(*coarse)) << "the rule's 4 m, the smallest of the surface passes";
+    options.groundErrorMetres = 0.5F;
+    auto overridden = (*session)->bake(options);
+    ASSERT_TRUE(overridden.ok()) << overridden.message();
+    EXPECT_EQ(meshesOf(*overridden), meshesOf(*scene)) << "the option over the rule";
 }
 
 TEST(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {

@@ -259,6 +259,15 @@ TEST_F(DemReaderTest, CoarserDemFillsTheFinerOnesNodataHoleAndIsCounted) {
     EXPECT_GT(insideHole, 1000u);
     EXPECT_LT(fromCoarse, kHeightSampleCount / 2);
     EXPECT_EQ(report->filledFromCoarser, fromCoarse);
+    // Per DEM: the fine one gave the rest, the coarse one exactly what it filled; both cover the
+    // whole tile.
+    ASSERT_EQ(report->perDem.size(), 2u);
+    EXPECT_EQ(report->perDem[0].supplied, kHeightSampleCount - fromCoarse);
+    EXPECT_EQ(report->perDem[0].filledFromCoarser, 0u);
+    EXPECT_EQ(report->perDem[1].supplied, fromCoarse);
+    EXPECT_EQ(report->perDem[1].filledFromCoarser, fromCoarse);
+    EXPECT_EQ(report->perDem[0].covered, kHeightSampleCount);
+    EXPECT_EQ(report->perDem[1].covered, kHeightSampleCount);
     RecordProperty("filled_from_coarser", std::to_string(fromCoarse));
 }
 
@@ -299,6 +308,33 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     auto none = io::DemReader::open({});
     ASSERT_FALSE(none.ok());
     EXPECT_EQ(none.error().kind, ErrorKind::BadArguments);
+
+    // Asked to leave bad DEMs out: each is dropped with the same message, the good one opens
+    // and samples its heights.
+    std::vector<std::filesystem::path> all{planeDem("good.tif", 25.0)};
+    for (const auto& c : cases) all.push_back(c.file);
+    std::vector<Error> dropped;
+    auto tolerant = io::DemReader::open(all, &dropped);
+    ASSERT_TRUE(tolerant.ok()) << tolerant.message();
+    ASSERT_EQ(tolerant->dems().size(), 1u);
+    EXPECT_EQ(tolerant->dems()[0].path, dir / "good.tif");
+    ASSERT_EQ(dropped.size(), std::size(cases));
+    for (std::size_t i = 0; i < dropped.size(); ++i) {
+        EXPECT_EQ(dropped[i].kind, ErrorKind::BadInput) << dropped[i].message;
+        EXPECT_TRUE(dropped[i].message.starts_with(cases[i].file.string() + ": ")) << dropped[i].message;
+        EXPECT_NE(dropped[i].message.find(cases[i].problem), std::string::npos) << dropped[i].message;
+    }
+    HeightTile h;
+    auto report = tolerant->sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_LT(worstPlaneError(h), kPlaneToleranceMetres);
+    // None left: an error, and every problem still in `dropped`.
+    dropped.clear();
+    auto nothing = io::DemReader::open({dir / "notes.txt", dir / "nocrs.tif"}, &dropped);
+    ASSERT_FALSE(nothing.ok());
+    EXPECT_EQ(nothing.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(nothing.message().find("no usable DEM"), std::string::npos) << nothing.message();
+    EXPECT_EQ(dropped.size(), 2u);
 }
 
 // Absurd values inside an otherwise good DEM are no data, counted, never a height: the hole
@@ -365,6 +401,9 @@ TEST_F(DemReaderTest, TileOutsideEveryDemHasNoHeightsAndIsNoError) {
     EXPECT_EQ(report->noHeight, kHeightSampleCount);
     EXPECT_EQ(report->filledFromCoarser, 0u);
     EXPECT_EQ(h.noHeightCount(), kHeightSampleCount);
+    ASSERT_EQ(report->perDem.size(), 1u);
+    EXPECT_EQ(report->perDem[0].covered, 0u) << "the DEM does not reach the tile";
+    EXPECT_EQ(report->perDem[0].supplied, 0u);
 }
 
 // (e) GDAL as the oracle: gdalwarp -r bilinear onto an EPSG:3857 grid whose pixel centres are the
@@ -498,25 +537,67 @@ double worstMercatorPlaneError(const HeightTile& t) {
     return worst;
 }
 
+/// Writes a 3 × 3 block of zoom-15 tiles around Monaco (4.8 m pixels at 256 px) as a z/x/y
+/// folder under `root`, each an image of `driver` (e.g. "PNG", "WEBP") with `extension`,
+/// encoded as Terrarium or Terrain-RGB. False (with a test failure) when GDAL cannot write one.
+bool writeTileFolder(const std::filesystem::path& root, const char* driver, const std::string& extension,
+                     bool terrarium, const char* const* options = nullptr) {
+    const TileId centre = monacoTile(15);
+    io::initGdal();
+    GDALDriver* d = GetGDALDriverManager()->GetDriverByName(driver);
+    EXPECT_NE(d, nullptr) << driver;
+    if (!d) return false;
+    for (int dy = -1; dy <= 1; ++dy) {
+        for (int dx = -1; dx <= 1; ++dx) {
+            const TileId t = *centre.neighbour(dx, dy);
+            const auto folder = root / "15" / std::to_string(t.x);
+            std::filesystem::create_directories(folder);
+            DatasetPtr rgb = encodedRaster(t.boundsMercator(), 256, terrarium);
+            DatasetPtr out(d->CreateCopy((folder / (std::to_string(t.y) + extension)).c_str(), rgb.get(), FALSE,
+                                         const_cast<char**>(options), nullptr, nullptr));
+            EXPECT_TRUE(out) << driver;
+            if (!out) return false;
+        }
+    }
+    return true;
+}
+
+/// Writes the zoom-14 tile holding Monaco, at zoom-16 pixels, as an MBTiles file of PNG tiles
+/// encoded as Terrarium or Terrain-RGB.
+bool writeMbtiles(const std::filesystem::path& path, bool terrarium) {
+    io::initGdal();
+    GDALDriver* mbtiles = GetGDALDriverManager()->GetDriverByName("MBTiles");
+    EXPECT_NE(mbtiles, nullptr);
+    if (!mbtiles) return false;
+    DatasetPtr rgb = encodedRaster(monacoTile(14).boundsMercator(), 1024, terrarium);  // zoom 16 pixels
+    const char* options[] = {"TILE_FORMAT=PNG", "RESAMPLING=NEAREST", nullptr};
+    DatasetPtr out(mbtiles->CreateCopy(path.c_str(), rgb.get(), FALSE, const_cast<char**>(options), nullptr, nullptr));
+    EXPECT_TRUE(out);
+    return out != nullptr;
+}
+
+/// The heights of Monaco's z17 tile from one DEM path, every sample present.
+HeightTile sampledMonaco(const std::string& path, double& worst) {
+    auto reader = io::DemReader::open({path});
+    EXPECT_TRUE(reader.ok()) << reader.message();
+    HeightTile h;
+    worst = INFINITY;
+    if (!reader.ok()) return h;
+    auto report = reader->sample(monacoTile(17), h);
+    EXPECT_TRUE(report.ok()) << report.message();
+    if (report.ok()) {
+        EXPECT_EQ(report->noHeight, 0u);
+    }
+    worst = worstMercatorPlaneError(h);
+    return h;
+}
+
 }  // namespace
 
 TEST_F(DemReaderTest, TerrariumTileFolderDecodesToTheEncodedSurface) {
     // Zoom 15 tiles around Monaco (4.8 m pixels at 256 px), a 3 × 3 block; a zoom-14 folder
     // beside them must be ignored (the finest zoom is read).
-    const TileId centre = monacoTile(15);
-    io::initGdal();
-    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
-    for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-            const TileId t = *centre.neighbour(dx, dy);
-            const auto folder = dir / "tiles" / "15" / std::to_string(t.x);
-            std::filesystem::create_directories(folder);
-            DatasetPtr rgb = encodedRaster(t.boundsMercator(), 256, true);
-            DatasetPtr out(png->CreateCopy((folder / (std::to_string(t.y) + ".png")).c_str(), rgb.get(), FALSE, nullptr,
-                                           nullptr, nullptr));
-            ASSERT_TRUE(out);
-        }
-    }
+    ASSERT_TRUE(writeTileFolder(dir / "tiles", "PNG", ".png", true));
     std::filesystem::create_directories(dir / "tiles" / "14" / "0");
     test::writeText(dir / "tiles" / "14" / "0" / "0.png", "not a png at all");
 
@@ -538,16 +619,7 @@ TEST_F(DemReaderTest, TerrariumTileFolderDecodesToTheEncodedSurface) {
 }
 
 TEST_F(DemReaderTest, TerrainRgbMbtilesDecodesToTheEncodedSurface) {
-    const TileId block = monacoTile(14);
-    io::initGdal();
-    GDALDriver* mbtiles = GetGDALDriverManager()->GetDriverByName("MBTiles");
-    ASSERT_NE(mbtiles, nullptr);
-    DatasetPtr rgb = encodedRaster(block.boundsMercator(), 1024, false);  // zoom 16 pixels
-    const char* options[] = {"TILE_FORMAT=PNG", "RESAMPLING=NEAREST", nullptr};
-    DatasetPtr out(mbtiles->CreateCopy((dir / "area.mbtiles").c_str(), rgb.get(), FALSE, const_cast<char**>(options),
-                                       nullptr, nullptr));
-    ASSERT_TRUE(out);
-    out.reset();
+    ASSERT_TRUE(writeMbtiles(dir / "area.mbtiles", false));
     auto unnamed = io::DemReader::open({dir / "area.mbtiles"});
     ASSERT_FALSE(unnamed.ok());
     EXPECT_NE(unnamed.message().find("terrain-rgb:"), std::string::npos) << unnamed.message();
@@ -558,4 +630,127 @@ TEST_F(DemReaderTest, TerrainRgbMbtilesDecodesToTheEncodedSurface) {
     ASSERT_TRUE(report.ok()) << report.message();
     EXPECT_EQ(report->noHeight, 0u);
     EXPECT_LT(worstMercatorPlaneError(h), 0.1);  // Terrain-RGB's step is 0.1 m
+}
+
+// The tile-set forms not covered above: Terrarium as lossless WebP tiles and in an MBTiles file,
+// and a Mapbox Terrain-RGB z/x/y folder of PNGs, each read back within its encoding's step.
+TEST_F(DemReaderTest, TerrariumWebpTerrariumMbtilesAndTerrainRgbFolderDecodeToTheEncodedSurface) {
+    const char* lossless[] = {"LOSSLESS=TRUE", nullptr};
+    ASSERT_TRUE(writeTileFolder(dir / "webp", "WEBP", ".webp", true, lossless));
+    ASSERT_TRUE(writeMbtiles(dir / "terrarium.mbtiles", true));
+    ASSERT_TRUE(writeTileFolder(dir / "rgb", "PNG", ".png", false));
+    double worst = 0.0;
+    sampledMonaco("terrarium:" + (dir / "webp").string(), worst);
+    EXPECT_LT(worst, 0.01) << "Terrarium WebP";
+    sampledMonaco("terrarium:" + (dir / "terrarium.mbtiles").string(), worst);
+    EXPECT_LT(worst, 0.01) << "Terrarium MBTiles";
+    sampledMonaco("terrain-rgb:" + (dir / "rgb").string(), worst);
+    EXPECT_LT(worst, 0.1) << "Terrain-RGB folder";  // Terrain-RGB's step is 0.1 m
+}
+
+// A VRT mosaic (gdalbuildvrt) of two GeoTIFFs, the tilted UTM plane split at Monaco's centre:
+// one raster to the reader, the plane within 1 mm on both sides of the seam.
+TEST_F(DemReaderTest, AVrtMosaicOfTwoGeoTiffsIsOneSurfaceAcrossTheSeam) {
+    const DemGrid g = monacoGrid(5.0);
+    const int westCols = static_cast<int>((monacoUtm().x - g.west) / g.pixel);
+    DemGrid west = g, east = g;
+    west.width = westCols;
+    east.west = g.west + westCols * g.pixel;
+    east.width = g.width - westCols;
+    writeDem(dir / "west.tif", kUtm32N, west, planeOn(west));
+    writeDem(dir / "east.tif", kUtm32N, east, planeOn(east));
+    const std::string westPath = (dir / "west.tif").string(), eastPath = (dir / "east.tif").string();
+    const char* sources[] = {westPath.c_str(), eastPath.c_str()};
+    int usageError = 0;
+    GDALDatasetH vrt = GDALBuildVRT((dir / "mosaic.vrt").c_str(), 2, nullptr, sources, nullptr, &usageError);
+    ASSERT_NE(vrt, nullptr);
+    GDALClose(vrt);
+
+    io::DemReader reader = openOk({dir / "mosaic.vrt"});
+    EXPECT_EQ(reader.dems()[0].widthPixels, g.width);
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->noHeight, 0u);
+    EXPECT_LT(worstPlaneError(h), kPlaneToleranceMetres);
+    // The seam crosses the tile: samples on both sides.
+    const Projector toUtm(3857, kUtm32N);
+    int westSamples = 0, eastSamples = 0;
+    for (int c = 0; c < kHeightSamples; ++c) {
+        (toUtm(terrain::sampleMercator(h.tile, 128, c)).x < east.west ? westSamples : eastSamples) += 1;
+    }
+    EXPECT_GT(westSamples, 10);
+    EXPECT_GT(eastSamples, 10);
+}
+
+// An SRTM 3" .hgt tile (N43E007, 1201 × 1201 Int16, voids -32768) of a plane in pixel
+// coordinates (integers, exact in the format): the plane within 1 mm away from the void, and a
+// tile inside the void inpainted between its shores' heights, never -32768 or 0.
+TEST_F(DemReaderTest, AnSrtmHgtTileIsReadAndItsVoidInpainted) {
+    constexpr int kSize = 1201;
+    const auto heightAt = [](double col, double row) { return 100.0 + col + 2.0 * row; };
+    // The void: 21 × 21 pixels around 7.4458°E 43.7458°N, 2 km north-east of Monaco (a z17 tile
+    // in its middle is more than a cubic kernel away from its shores).
+    constexpr int kVoidCol0 = 525, kVoidRow0 = 295, kVoidSide = 21;
+    io::initGdal();
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    DatasetPtr ds(mem->Create("", kSize, kSize, 1, GDT_Int16, nullptr));
+    const double pixel = 1.0 / 1200.0;
+    double gt[6] = {7.0 - 0.5 * pixel, pixel, 0.0, 44.0 + 0.5 * pixel, 0.0, -pixel};
+    ds->SetGeoTransform(gt);
+    OGRSpatialReference srs;
+    srs.importFromEPSG(4326);
+    ds->SetSpatialRef(&srs);
+    std::vector<std::int16_t> values(std::size_t(kSize) * kSize);
+    for (int row = 0; row < kSize; ++row) {
+        for (int col = 0; col < kSize; ++col) {
+            const bool hole =
+                col >= kVoidCol0 && col < kVoidCol0 + kVoidSide && row >= kVoidRow0 && row < kVoidRow0 + kVoidSide;
+            values[std::size_t(row) * kSize + col] = hole ? std::int16_t{-32768} : std::int16_t(heightAt(col, row));
+        }
+    }
+    ASSERT_EQ(ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, kSize, kSize, values.data(), kSize, kSize, GDT_Int16, 0, 0,
+                                             nullptr),
+              CE_None);
+    GDALDriver* hgt = GetGDALDriverManager()->GetDriverByName("SRTMHGT");
+    ASSERT_NE(hgt, nullptr);
+    DatasetPtr out(hgt->CreateCopy((dir / "N43E007.hgt").c_str(), ds.get(), FALSE, nullptr, nullptr, nullptr));
+    ASSERT_TRUE(out);
+    out.reset();
+
+    io::DemReader reader = openOk({dir / "N43E007.hgt"});
+    ASSERT_EQ(reader.dems().size(), 1u);
+    EXPECT_EQ(reader.dems()[0].holePixels, std::uint64_t(kVoidSide * kVoidSide));
+    EXPECT_TRUE(reader.dems()[0].inpainted);
+    // Monaco's tile, far from the void: the plane, through the pixel centres' lon/lat.
+    const auto expected = [&](Vec2 mercator) {
+        const LonLat ll = mercatorToLonLat(mercator);
+        return heightAt((ll.lon - 7.0) / pixel, (44.0 - ll.lat) / pixel);
+    };
+    HeightTile h;
+    auto report = reader.sample(monacoTile(17), h);
+    ASSERT_TRUE(report.ok()) << report.message();
+    EXPECT_EQ(report->inpainted, 0u);
+    double worst = 0.0;
+    for (int r = 0; r < kHeightSamples; ++r) {
+        for (int c = 0; c < kHeightSamples; ++c) {
+            ASSERT_TRUE(h.hasHeight(r, c));
+            worst = std::max(worst, std::abs(h.at(r, c) - expected(terrain::sampleMercator(h.tile, r, c))));
+        }
+    }
+    EXPECT_LT(worst, kPlaneToleranceMetres);
+    RecordProperty("srtm_worst_m", std::to_string(worst));
+    // A tile in the void's middle: every sample inpainted, between the lowest and highest shore.
+    const double voidLon = 7.0 + (kVoidCol0 + kVoidSide / 2.0) * pixel,
+                 voidLat = 44.0 - (kVoidRow0 + kVoidSide / 2.0) * pixel;
+    HeightTile inVoid;
+    auto voidReport = reader.sample(*tileAt(lonLatToMercator({voidLon, voidLat}), 17), inVoid);
+    ASSERT_TRUE(voidReport.ok()) << voidReport.message();
+    EXPECT_EQ(voidReport->inpainted, kHeightSampleCount);
+    const double lowest = heightAt(kVoidCol0 - 1, kVoidRow0 - 1);
+    const double highest = heightAt(kVoidCol0 + kVoidSide, kVoidRow0 + kVoidSide);
+    for (const float v : inVoid.heights) {
+        ASSERT_GE(v, lowest - 1e-3);
+        ASSERT_LE(v, highest + 1e-3);
+    }
 }

@@ -330,13 +330,28 @@ TEST(Session, WithoutDemsTheGroundHasNoHeightAndABadDemIsNamedBeforeTheMapIsRead
     ASSERT_TRUE(ground.ok());
     EXPECT_TRUE(std::isnan(*ground));
 
+    // Strict (the app adding a DEM): the bad DEM is named before the map is read.
     SessionInput input = monacoInput();
     input.map.file = "/no/such/map.osm.pbf";
     input.dems = {"/no/such/dem.tif"};
+    input.strictDems = true;
     auto bad = Session::open(input);
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().kind, ErrorKind::BadInput);
     EXPECT_EQ(bad.message().rfind("/no/such/dem.tif", 0), 0u) << bad.message();
+    // Otherwise it is only left out: the open goes on and fails on the map.
+    input.strictDems = false;
+    auto tolerant = Session::open(input);
+    ASSERT_FALSE(tolerant.ok());
+    EXPECT_NE(tolerant.message().find("/no/such/map.osm.pbf"), std::string::npos) << tolerant.message();
+    // With a good map: open, flat, the DEM named in the warnings.
+    input.map.file = monacoInput().map.file;
+    auto flat = Session::open(input);
+    ASSERT_TRUE(flat.ok()) << flat.message();
+    EXPECT_FALSE((*flat)->hasTerrain());
+    const std::vector<std::string> warnings = (*flat)->warnings();
+    EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
+                            [](const std::string& w) { return w.rfind("/no/such/dem.tif: ", 0) == 0; }));
 }
 
 TEST(Session, WithADemEveryReaderOfTheLayersHasTheTilesHeightsWholeOrStreamed) {
@@ -419,7 +434,9 @@ TEST(Session, WithADemTheCollisionGridBlocksSteepCellsAndWithoutOneItIsUnchanged
         if (session->hasTerrain()) names.push_back(std::string(kSteepLayer));
         EXPECT_EQ(grid->layerNames(), names);
         if (session->hasTerrain()) {
-            auto steep = algebra::compose(session->layers(), scene->tiles, kSteepExpression);
+            // Of the ground the grid stands on: bridge decks stamped in (a deck is not steep).
+            const auto standing = session->onBridgeDecks(session->layers(), scene->tiles);
+            auto steep = algebra::compose(*standing, scene->tiles, kSteepExpression);
             EXPECT_TRUE(steep.ok()) << steep.message();
             std::uint64_t cells = 0;
             for (std::size_t i = 0; steep && i < steep->tiles.size(); ++i) {

@@ -12,12 +12,15 @@
 #include <fstream>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
+#include "terrabit/core/collision/character_mover.h"
+#include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/scene/bridge_deck.h"
 
@@ -138,23 +141,42 @@ TEST(TerrainGrading, RoadGradesStayWithinTheRulesBoundAndARuleEditTightensThem) 
     EXPECT_FALSE(scene->ground.empty());
 }
 
-TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDraped) {
-    terrabit::test::ScratchDir dir;
-    // A valley 50 m deep and 160 m wide across the road; roads on the rims, a bridge between.
-    const auto valley = [](Vec2 m) {
-        const double x = std::abs(m.x - kCentre.x);
-        return x < 80.0 ? 50.0 + 50.0 * x / 80.0 : 100.0;
-    };
+/// A valley 50 m deep and 160 m wide across the road; roads on the rims, a bridge between.
+double valley(Vec2 m) {
+    const double x = std::abs(m.x - kCentre.x);
+    return x < 80.0 ? 50.0 + 50.0 * x / 80.0 : 100.0;
+}
+
+/// The valley's DEM and a map of the road across it, its middle 200 m a bridge, opened in a
+/// Session (null, with a test failure, when it does not open).
+std::unique_ptr<Session> bridgeOverValley(const terrabit::test::ScratchDir& dir) {
     const auto dem = test::writeMercatorDem(dir.path() / "valley.tif", valley);
     const auto map = writeOsm(dir.path() / "bridge.osm",
                               {{{{-300, 0}, {-100, 0}}, {{"highway", "secondary"}}},
                                {{{-100, 0}, {0, 0}, {100, 0}}, {{"highway", "secondary"}, {"bridge", "yes"}}},
                                {{{100, 0}, {300, 0}}, {{"highway", "secondary"}}}});
-    auto session = openOrFail(map, dem);
-    ASSERT_TRUE(session);
-    auto scene = session->bake({});
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    ASSERT_EQ(scene->bridges.size(), 1u);
+    return openOrFail(map, dem);
+}
+
+/// bridgeOverValley baked with the default options. False (with a test failure) unless it
+/// opened, baked and has its one bridge.
+bool bakeBridgeOverValley(const terrabit::test::ScratchDir& dir, std::unique_ptr<Session>& session,
+                          std::optional<Scene>& scene) {
+    session = bridgeOverValley(dir);
+    if (!session) return false;
+    auto baked = session->bake({});
+    EXPECT_TRUE(baked.ok()) << baked.message();
+    if (!baked.ok()) return false;
+    scene = std::move(*baked);
+    EXPECT_EQ(scene->bridges.size(), 1u);
+    return scene->bridges.size() == 1;
+}
+
+TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDraped) {
+    terrabit::test::ScratchDir dir;
+    std::unique_ptr<Session> session;
+    std::optional<Scene> scene;
+    ASSERT_TRUE(bakeBridgeOverValley(dir, session, scene));
     const BridgeDeck& deck = scene->bridges.front();
     EXPECT_EQ(deck.id, "w2");
     EXPECT_GT(deck.width, 0.0f);
@@ -212,6 +234,55 @@ TEST(TerrainGrading, ABridgeKeepsItsDeckBetweenItsRimsAndTheValleyUnderItIsNotDr
     std::ifstream glb(dir.path() / "out" / "scene.glb", std::ios::binary);
     const std::string bytes((std::istreambuf_iterator<char>(glb)), std::istreambuf_iterator<char>());
     EXPECT_NE(bytes.find("\"name\":\"bridge\""), std::string::npos);
+}
+
+// The collision grid stands on the deck: grading leaves the valley under a bridge (the ground
+// mesh shows it), but a probe on the bridge answers the deck's height and a mover walking the
+// road across it stays on the deck, where without it it would drop into the valley and be
+// stopped by a wall steeper than it climbs.
+TEST(TerrainGrading, TheCollisionGridStandsOnABridgesDeckAndAMoverCrossesOnIt) {
+    terrabit::test::ScratchDir dir;
+    std::unique_ptr<Session> session;
+    std::optional<Scene> scene;
+    ASSERT_TRUE(bakeBridgeOverValley(dir, session, scene));
+    auto report = session->exportScene(*scene, session->exportOptions({ExportFormat::Collision}, dir.path() / "out"));
+    ASSERT_TRUE(report.ok()) << report.message();
+    const Result<CollisionGrid> grid = readCollisionFile(dir.path() / "out" / "collision.tbcg");
+    ASSERT_TRUE(grid.ok()) << grid.message();
+    ASSERT_TRUE(grid->hasHeights());
+    const auto cellAt = [&](Vec2 offset) { return scene->frame.mercatorToCell(kCentre + offset); };
+
+    // Probes: on the deck the deck's height (level at the rims' 100 m), beside it the valley.
+    for (const double x : {-60.0, -30.0, 0.0, 30.0, 60.0}) {
+        EXPECT_NEAR(grid->groundHeight(cellAt({x, 0})), 100.0, 0.2) << "on the deck at x " << x;
+        EXPECT_NEAR(grid->groundHeight(cellAt({x, 40})), valley(kCentre + Vec2{x, 40}), 2.5) << "beside it at x " << x;
+    }
+    // The ground mesh still has the valley under the deck.
+    EXPECT_LT(groundAt(*session, {0, 0}), 55.0);
+    // The deck is not steep ground.
+    const int steep = grid->layerId("steep");
+    ASSERT_GE(steep, 0);
+    const Vec2 middle = cellAt({0, 0});
+    EXPECT_EQ(grid->layersAt(std::int64_t(std::floor(middle.x)), std::int64_t(std::floor(middle.y)),
+                             std::uint64_t{1} << steep),
+              0u);
+
+    // A mover along the road from the west rim to the east one, at most 20° uphill: it crosses,
+    // and never stands below the deck.
+    CharacterMover mover(*grid, GroundLimits{0.3, 20.0});
+    Vec2 at = cellAt({-200, 0});
+    const Vec2 end = cellAt({200, 0});
+    const int steps = 80;
+    const Vec2 step = (end - at) * (1.0 / steps);
+    double lowest = INFINITY;
+    for (int i = 0; i < steps; ++i) {
+        const MoveResult r = mover.move(at, step, Footprint::disk(0.3), 0);
+        ASSERT_FALSE(r.blocked()) << "step " << i << " at " << at.x << "," << at.y;
+        at = r.position;
+        lowest = std::min(lowest, double(grid->groundHeight(at)));
+    }
+    EXPECT_NEAR(at.x, end.x, 1e-6);
+    EXPECT_GT(lowest, 99.5) << "it stayed at deck height";
 }
 
 TEST(TerrainGrading, ALakeIsFlatAtTheLowestHeightOfItsShore) {

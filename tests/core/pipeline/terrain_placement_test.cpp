@@ -13,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <numbers>
 #include <sstream>
 #include <string>
 
@@ -143,6 +144,74 @@ std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& 
     return checked;
 }
 
+/// Every generated building's walls stand on the lowest ground its footprint's cells reach, and
+/// where that ground rises its plinth (over the footprint's box, holding the whole outline)
+/// reaches the highest. Checked at a grid of points inside the outline at least
+/// kInsetMetres from its edges (a footprint's cells are those whose centre it holds, less cells
+/// a neighbour took: its edges are not all sampled). Returns how many were checked.
+std::size_t checkGeneratedBuildingsStandOnTheGround(const Session& session, const Scene& scene) {
+    constexpr double kInsetMetres = 2.0;
+    std::map<std::uint32_t, const Plinth*> plinthOf;
+    for (const Plinth& p : scene.plinths) plinthOf[p.source] = &p;
+    std::map<std::uint32_t, const BuildingRecord*> recordOf;
+    for (const BuildingRecord& b : scene.buildings) recordOf[b.source] = &b;
+    std::size_t checked = 0;
+    for (const GeneratedBuilding& g : scene.generated) {
+        const std::string& id = scene.sources[g.source];
+        const BuildingRecord& b = *recordOf.at(g.source);
+        EXPECT_TRUE(b.hasGround()) << id;
+        const double base = double(g.base) + scene.originHeight;
+        EXPECT_NEAR(base, b.groundMin, kMillimetre) << id << ": its walls stand on the lowest ground";
+        const auto plinth = plinthOf.find(g.source);
+        if (!(b.groundMax > b.groundMin)) {
+            EXPECT_EQ(plinth, plinthOf.end()) << id << ": level ground needs no plinth";
+            ++checked;
+            continue;
+        }
+        if (plinth == plinthOf.end()) {
+            ADD_FAILURE() << id << ": the ground rises under it but it has no plinth";
+            continue;
+        }
+        const Plinth& p = *plinth->second;
+        EXPECT_NEAR(double(p.bottom) + scene.originHeight, base, kMillimetre) << id;
+        EXPECT_NEAR(double(p.top) + scene.originHeight, b.groundMax, kMillimetre) << id;
+        // The plinth's box holds the outline.
+        const Vec2 u{std::cos(p.box.angle), std::sin(p.box.angle)}, v{-u.y, u.x};
+        for (const Vec2& q : g.outline) {
+            const Vec2 d = q - p.box.centre;
+            EXPECT_LE(std::abs(d.x * u.x + d.y * u.y), p.box.halfExtents.x + 1e-3) << id;
+            EXPECT_LE(std::abs(d.x * v.x + d.y * v.y), p.box.halfExtents.y + 1e-3) << id;
+        }
+        // The ground inside the outline: within [base, top].
+        const auto inside = [&](Vec2 q) {
+            bool in = false;
+            for (std::size_t i = 0, j = g.outline.size() - 1; i < g.outline.size(); j = i++) {
+                const Vec2 a = g.outline[j], c = g.outline[i];
+                if ((a.y <= q.y) != (c.y <= q.y) && q.x < a.x + (q.y - a.y) / (c.y - a.y) * (c.x - a.x)) in = !in;
+                const Vec2 ac = c - a, aq = q - a;
+                const double t = std::clamp((aq.x * ac.x + aq.y * ac.y) / (ac.x * ac.x + ac.y * ac.y), 0.0, 1.0);
+                if (std::hypot(aq.x - ac.x * t, aq.y - ac.y * t) < kInsetMetres) return false;
+            }
+            return in;
+        };
+        for (int i = 0; i <= 16; ++i) {
+            for (int j = 0; j <= 16; ++j) {
+                const Vec2 q = p.box.centre + u * (p.box.halfExtents.x * (i / 8.0 - 1.0)) +
+                               v * (p.box.halfExtents.y * (j / 8.0 - 1.0));
+                if (!inside(q)) continue;
+                auto h = session.groundHeight(scene.frame.groundToMercator(q));
+                EXPECT_TRUE(h.ok()) << h.message();
+                if (!h.ok() || std::isnan(*h)) continue;
+                EXPECT_LE(base, double(*h) + kMillimetre) << id << " floats above the ground under it";
+                EXPECT_GE(double(p.top) + scene.originHeight + kMillimetre, double(*h))
+                    << id << ": the ground under it rises above its plinth";
+            }
+        }
+        ++checked;
+    }
+    return checked;
+}
+
 /// Every plant (an instance without a source) stands within a centimetre of the ground at its
 /// trunk; returns how many were checked.
 std::size_t checkPlantsStandOnTheGround(const Session& session, const Scene& scene) {
@@ -192,6 +261,9 @@ TEST(TerrainPlacement, OnAConeAndATiltedPlaneNothingFloatsAndNothingIsSwallowed)
                                               cell.y - double(originTile->y) * kTileCells}),
                     height(origin), 0.05);
         EXPECT_GT(checkBuildingsStandOnTheGround(*session, *scene), 200u);
+        const std::size_t generated = checkGeneratedBuildingsStandOnTheGround(*session, *scene);
+        EXPECT_GT(generated, 20u);
+        RecordProperty(name + "_generated_checked", std::to_string(generated));
         EXPECT_GT(scene->plinths.size(), 100u) << "sloping ground gives plinths";
         EXPECT_GT(checkPlantsStandOnTheGround(*session, *scene), 1000u);
         // The statistics: the tiles' height range.
@@ -336,6 +408,78 @@ TEST(TerrainPlacement, AProjectsDemListReachesTheSessionAndSurvivesARoundTrip) {
 
 // The manifest's steep share is the share of cells slope(>35deg) holds among the cells with a
 // height, over the scene's tiles: counted again here with compose() on the session's layers.
+// A pass's zone may use relief: with `- height(<200m) - slope(>40deg)` the vegetation pass
+// plants only on ground at least 200 m high and no steeper than 40°. The ground rises east,
+// 0.1 per Mercator metre (200 m at Monaco's centre), and a band east of it climbs at 1.5 (64° on
+// the ground); the default zone plants on all of it.
+TEST(TerrainPlacement, AZoneWithReliefPlantsOnlyWhereTheReliefAllows) {
+    terrabit::test::ScratchDir dir;
+    constexpr double kBandWest = 100.0, kBandEast = 250.0;
+    const auto ground = [](Vec2 m) {
+        const double dx = m.x - kCentre.x;
+        return 200.0 + 0.1 * dx + 1.5 * std::clamp(dx - kBandWest, 0.0, kBandEast - kBandWest);
+    };
+    auto session = openOrFail(monacoInput(writeDem(dir, "ramp.tif", ground)));
+    ASSERT_TRUE(session);
+    struct Counts {
+        std::size_t low = 0, steep = 0, allowed = 0;
+    };
+    // Plants (instances without a source) by the ground of the cell their trunk stands in, as
+    // the relief layers see it (the graded ground: roads and lakes reshape it): low where every
+    // corner is below 200 m, steep where the corners' gradient is beyond 42°, allowed where every
+    // corner is above 200 m and the gradient below 38°.
+    const auto count = [&](const Scene& scene) {
+        Counts c;
+        const double cellMetres = scene.frame.metresPerCell();
+        for (const InstanceBlock& b : scene.blocks) {
+            for (const Instance& in : b.instances) {
+                if (in.source != Instance::kNoSource) continue;
+                const Vec2 cell = scene.frame.groundToCell({in.position.x, -in.position.z});
+                const Vec2 c0{std::floor(cell.x), std::floor(cell.y)};
+                double h[2][2];
+                for (int y = 0; y < 2; ++y) {
+                    for (int x = 0; x < 2; ++x) {
+                        auto at = session->groundHeight(scene.frame.cellToMercator(c0 + Vec2{double(x), double(y)}));
+                        EXPECT_TRUE(at.ok());
+                        h[y][x] = at.ok() ? double(*at) : 0.0;
+                    }
+                }
+                const double lo = std::min({h[0][0], h[0][1], h[1][0], h[1][1]});
+                const double hi = std::max({h[0][0], h[0][1], h[1][0], h[1][1]});
+                const double gx = (h[0][1] + h[1][1] - h[0][0] - h[1][0]) / (2.0 * cellMetres);
+                const double gy = (h[1][0] + h[1][1] - h[0][0] - h[0][1]) / (2.0 * cellMetres);
+                const double degrees = std::atan(std::hypot(gx, gy)) * 180.0 / std::numbers::pi;
+                if (hi < 200.0) {
+                    ++c.low;
+                } else if (degrees > 42.0) {
+                    ++c.steep;
+                } else if (lo > 200.0 && degrees < 38.0) {
+                    ++c.allowed;
+                }
+            }
+        }
+        return c;
+    };
+    auto before = session->bake(seeded(5));
+    ASSERT_TRUE(before.ok()) << before.message();
+    const Counts everywhere = count(*before);
+    EXPECT_GT(everywhere.low, 100u);
+    EXPECT_GT(everywhere.steep, 10u);
+    EXPECT_GT(everywhere.allowed, 100u);
+
+    auto rules = session->rulesWith(
+        {{"passes.vegetation.zone", "vegetation - non_plantable - placed_buildings - height(<200m) - slope(>40deg)"}});
+    ASSERT_TRUE(rules.ok()) << rules.message();
+    ASSERT_TRUE(session->setRules(std::move(*rules)).ok());
+    auto after = session->bake(seeded(5));
+    ASSERT_TRUE(after.ok()) << after.message();
+    const Counts relief = count(*after);
+    EXPECT_EQ(relief.low, 0u) << "no plant below 200 m";
+    EXPECT_EQ(relief.steep, 0u) << "no plant on the 64° band";
+    EXPECT_GT(relief.allowed, everywhere.allowed / 2) << "plants stay where the relief allows";
+    EXPECT_GT(checkPlantsStandOnTheGround(*session, *after), 100u);
+}
+
 TEST(TerrainPlacement, TheSteepShareIsWhatTheSlopeExpressionCovers) {
     terrabit::test::ScratchDir dir;
     // Flat west of the centre, a 54° hillside (1 m per Mercator metre, 1.38 per ground metre)

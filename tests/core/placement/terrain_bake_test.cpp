@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "../support/output_files.h"
@@ -155,6 +156,83 @@ TEST_F(TerrainBakeTest, WholeStreamedShardedAndAtOneThreadTheSameBytes) {
     const Status merged = scale::mergeShards(job, mergeOut, mergeWarnings);
     ASSERT_TRUE(merged.ok()) << merged.message();
     expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+// Bad DEM input does not stop the bake: each bad file is left out, named with its problem, and
+// the good DEM makes the ground; a DEM far from the map is named as not overlapping it.
+TEST_F(TerrainBakeTest, ABadDemBesideAGoodOneIsLeftOutNamedAndTheBakeGoesOn) {
+    const fs::path notes = mDir / "notes.txt";
+    std::ofstream(notes) << "this is not a raster\n";
+    // A DEM 30 km west of the map (UTM 32N, like the others).
+    core::test::DemGrid far = core::test::monacoGrid(50.0, 1000.0);
+    far.west -= 30000.0;
+    core::test::writeDem(mDir / "far.tif", core::test::kUtm32N, far, [](int, int) { return 5.0; });
+    terrabit::cli::BakeCommand c = command("mixed");
+    c.dems = {mDem, notes, mDir / "far.tif"};
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    EXPECT_NE(err.str().find(notes.string() + ": not a raster GDAL can read"), std::string::npos) << err.str();
+    EXPECT_NE(err.str().find((mDir / "far.tif").string() + ": does not overlap the map"), std::string::npos)
+        << err.str();
+    EXPECT_EQ(err.str().find(mDem.string() + ": does not overlap"), std::string::npos) << err.str();
+    // The terrain scene was written, on the good DEM's heights.
+    const auto manifest = nlohmann::json::parse(readFile(mDir / "mixed" / "manifest.json"));
+    ASSERT_TRUE(manifest["frame"].contains("originHeight")) << manifest["frame"].dump();
+    EXPECT_GT(manifest["statistics"]["maxHeight"].get<double>(), manifest["statistics"]["minHeight"].get<double>());
+    EXPECT_TRUE(fs::exists(mDir / "mixed" / "scene.glb"));
+}
+
+TEST_F(TerrainBakeTest, OnlyBadDemsBakeTheFlatWorldAndSaySo) {
+    const fs::path notes = mDir / "notes.txt";
+    std::ofstream(notes) << "this is not a raster\n";
+    terrabit::cli::BakeCommand c = command("flat-bad");
+    c.dems = {notes};
+    c.formats = {ExportFormat::Manifest};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    EXPECT_NE(err.str().find(notes.string() + ": not a raster"), std::string::npos) << err.str();
+    EXPECT_NE(err.str().find("no usable DEM is left; the ground is flat"), std::string::npos) << err.str();
+    const std::string manifest = readFile(mDir / "flat-bad" / "manifest.json");
+    EXPECT_EQ(manifest.find("originHeight"), std::string::npos);
+}
+
+// What was filled is reported: a fine DEM with a nodata hole over the coarser plane; the warning
+// names the count and the coarse file, the manifest's terrain statistics hold the scene's count.
+TEST_F(TerrainBakeTest, SamplesFilledFromACoarserDemAreNamedInTheWarningsAndTheManifest) {
+    const Vec2 centre = core::test::monacoUtm();
+    const core::test::DemGrid fine = core::test::monacoGrid(2.0, 2000.0);
+    // The hole: 300 m square, 700 m north of Monaco's centre, inside the baked tiles.
+    core::test::writeDem(
+        mDir / "holey.tif", core::test::kUtm32N, fine,
+        [&](int col, int row) {
+            const double x = fine.centreX(col) - centre.x, y = fine.centreY(row) - centre.y - 700.0;
+            return std::abs(x) < 150.0 && std::abs(y) < 150.0 ? -9999.0 : 40.0;
+        },
+        -9999.0);
+    terrabit::cli::BakeCommand c = command("filled");
+    c.dems = {mDem, mDir / "holey.tif"};
+    c.formats = {ExportFormat::Manifest};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    const std::string text = err.str();
+    const std::string lead = "terrain: ";
+    const std::string filled = " samples filled from a coarser DEM (" + mDem.string() + ": ";
+    const std::size_t at = text.find(filled);
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::size_t lineStart = text.rfind(lead, at);
+    ASSERT_NE(lineStart, std::string::npos) << text;
+    const std::uint64_t warned = std::stoull(text.substr(lineStart + lead.size(), at - lineStart - lead.size()));
+    EXPECT_GT(warned, 10000u) << text;
+    EXPECT_EQ(std::stoull(text.substr(at + filled.size())), warned) << "one coarser DEM filled them all";
+    const auto manifest = nlohmann::json::parse(readFile(mDir / "filled" / "manifest.json"));
+    const auto& st = manifest["statistics"];
+    ASSERT_TRUE(st.contains("heightsFilledFromCoarser")) << st.dump();
+    const std::uint64_t scene = st["heightsFilledFromCoarser"].get<std::uint64_t>();
+    // The scene's tiles hold the hole; the warning counts every tile sampled (their neighbours too).
+    EXPECT_GT(scene, 10000u);
+    EXPECT_LE(scene, warned);
+    EXPECT_EQ(st["heightsAbsurd"].get<std::uint64_t>(), 0u);
 }
 
 }  // namespace

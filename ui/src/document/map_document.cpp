@@ -226,6 +226,9 @@ core::Status MapDocument::startLoad(project::Project p, const std::filesystem::p
         auto input = pipeline::projectInput(p, defaultRules);
         if (!input) return [this, e = input.error(), elevation](bool) { loadFailure(e, elevation); };
         input->catalogue = catalogue;
+        // A DEM being added or removed that does not open is refused, naming it; a project
+        // opened with one opens without it, with a warning.
+        input->strictDems = elevation;
         auto session = pipeline::Session::open(std::move(*input), progress);
         if (!session) return [this, e = session.error(), elevation](bool) { loadFailure(e, elevation); };
         // The project's rule edits must still apply to the rules they were made on.

@@ -193,6 +193,7 @@ public:
         auto scene = session.bake(options);
         if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
         warnings.insert(warnings.end(), session.report().warnings.begin(), session.report().warnings.end());
+        addTerrainWarnings();
         const auto writeStart = Clock::now();
         auto report = session.exportScene(*scene, exportOptions(command.outDir), scaled(progress, 0.8, 0.2));
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
@@ -286,12 +287,19 @@ public:
             hold(m.store.tiles().size(), *scene);
         }
         warnings.insert(warnings.end(), bakeWarnings.begin(), bakeWarnings.end());
+        addTerrainWarnings();
         printWarnings(err(), warnings);
 
         if (const int code = joinBatches(folders); code != kExitOk) return code;
         footprint.batches = batches.size();
         footprint.tiles = m.index.tiles().size();
         return kExitOk;
+    }
+
+    /// The terrain's warnings once every tile was sampled (a streamed bake samples per batch).
+    void addTerrainWarnings() {
+        const std::vector<std::string> terrain = session.terrainWarnings();
+        warnings.insert(warnings.end(), terrain.begin(), terrain.end());
     }
 
     /// The tiles whose layers a batch reads: its baked tiles and their neighbours in the index.
@@ -480,9 +488,11 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     if (!opened) return failure(err, opened.error());
     pipeline::Session& session = **opened;
     const MapLayers& m = session.map();
-    std::vector<std::string> warnings = session.warnings();
+    // The terrain's warnings come once the bake sampled its tiles (BakeRun::addTerrainWarnings).
+    std::vector<std::string> warnings = m.map.warnings;
+    warnings.insert(warnings.end(), m.classified.warnings.begin(), m.classified.warnings.end());
     if (m.index.tiles().empty()) {
-        printWarnings(err, warnings);
+        printWarnings(err, session.warnings());
         return failure(err,
                        "nothing to bake: no tile of " + command.input.file.string() + " holds any layer at zoom " +
                            std::to_string(command.selection.zoom),

@@ -204,6 +204,28 @@ Json heightSummary(const pipeline::Session& session, const TileId& tile, const s
     return j;
 }
 
+/// summary.json's "terrain": what sampling the DEMs filled, in all and per DEM (samples are
+/// cell corners; Session::terrainWarnings says the same in words).
+Json terrainSummary(const pipeline::TerrainReport& t) {
+    Json j;
+    j["tiles"] = t.tiles;
+    j["filled_from_coarser"] = t.filledFromCoarser;
+    j["inpainted"] = t.inpainted;
+    j["absurd"] = t.absurd;
+    j["no_height"] = t.noHeight;
+    Json dems = Json::array();
+    for (const pipeline::TerrainReport::PerDem& d : t.perDem) {
+        dems.push_back({{"file", d.path.string()},
+                        {"covered", d.covered},
+                        {"supplied", d.supplied},
+                        {"filled_from_coarser", d.filledFromCoarser},
+                        {"inpainted", d.inpainted},
+                        {"absurd", d.absurd}});
+    }
+    j["dems"] = std::move(dems);
+    return j;
+}
+
 /// summary.json's per-tile list (each layer's cells, coverage and file) and per-layer list
 /// (features, cells, coverage, area, tiles with content).
 std::pair<Json, Json> tileAndLayerSummaries(const pipeline::Session& session, const std::vector<TileFiles>& files) {
@@ -313,6 +335,7 @@ int runRasterize(const RasterizeCommand& command, std::ostream& out, std::ostrea
     summary["tiles"] = std::move(tileList);
     const std::vector<std::string> warnings = (*session)->warnings();
     summary["warnings"] = warnings;
+    if ((*session)->hasTerrain()) summary["terrain"] = terrainSummary((*session)->terrainReport());
     summary["timings_ms"] = {{"read", m.readMs},           {"classify", m.classifyMs}, {"index", m.indexMs},
                              {"rasterize", m.rasterizeMs}, {"write", writeMs},         {"total", msSince(start)}};
 

@@ -45,10 +45,14 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
     const pipeline::Session& session = **opened;
     const MapLayers& layers = session.map();
     for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
+    // DEMs left out (named with their problem), what was filled, DEMs that miss the map.
+    for (const std::string& w : session.terrainWarnings()) err << "warning: " << w << "\n";
 
     const std::vector<TileId>& tiles = layers.store.tiles();
     const std::vector<std::string>& names = layers.store.layerNames();
-    Result<CollisionGrid> grid = CollisionGrid::build(layers.store, tiles, names);
+    // On a bridge the probe stands on its deck (the ground under it is the valley).
+    const std::unique_ptr<LayerSource> standing = session.onBridgeDecks(layers.store, tiles);
+    Result<CollisionGrid> grid = CollisionGrid::build(*standing, tiles, names);
     if (!grid) {
         err << "terrabit-cli probe: " << grid.message() << "\n";
         return kExitNothingUsable;

@@ -63,7 +63,8 @@ struct PlacedBuilding {
     /// `source` is unset: the baker numbers both when it assembles the scene.
     BuildingRecord record;
     /// The first placed model's footprint rectangle, ground metres (the target box's frame at the
-    /// model's scaled size, where it stands); unset unless placed.
+    /// model's scaled size, where it stands); a generated building's footprint box (which holds
+    /// its outline); unset otherwise. What a plinth covers on terrain.
     OrientedBox placedBox;
     /// When generated: the building made for the footprint (its source unset until the baker
     /// numbers it).

@@ -137,6 +137,10 @@ struct SurfacePassRule {
     /// 12 %; terrain/ground_grading.h). The Session grades every road to the smallest value of
     /// the rules' surface passes.
     double maxRoadGrade = 0.12;
+    /// With a DEM: the ground mesh's vertical error bound, metres (terrain/ground_mesh.h). The
+    /// Session meshes the ground within the smallest value of the rules' surface passes (the
+    /// CLI's --ground-error overrides it).
+    double groundErrorMetres = 0.5;
     std::optional<Rgb> colour;  ///< overrides the layers' colours when set
 };
 

@@ -66,8 +66,10 @@ struct BakeOptions {
     std::optional<double> originHeight;
     /// Terrain: the vertical error bound of the ground meshes, metres (≥ 0;
     /// terrain/ground_mesh.h). Read by Session::bake, which meshes each baked tile's ground
-    /// into Scene::ground; a bare SceneBaker leaves the ground unmeshed.
-    float groundErrorMetres = terrain::kDefaultGroundErrorMetres;
+    /// into Scene::ground; a bare SceneBaker leaves the ground unmeshed. Unset: the rules'
+    /// `ground_error` (the smallest of their surface passes; the schema's default, 0.5 m,
+    /// without one).
+    std::optional<float> groundErrorMetres;
     ProgressCallback progress;  ///< stages "placing buildings", "meshing surfaces", "planting", "assembling"
 };
 

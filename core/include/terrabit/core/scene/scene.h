@@ -273,6 +273,12 @@ struct SceneStatistics {
     /// them steeper than kSteepDegrees (their share is the manifest's steepShare).
     std::uint64_t cellsWithHeight = 0;
     std::uint64_t steepCells = 0;
+    /// With terrain (set by pipeline::Session::bake): the scene tiles' samples whose height a
+    /// coarser DEM filled, that were inpainted, and at which a DEM held an absurd value
+    /// (io::DemSampleReport). 0 on a bare SceneBaker.
+    std::uint64_t heightsFilledFromCoarser = 0;
+    std::uint64_t heightsInpainted = 0;
+    std::uint64_t heightsAbsurd = 0;
     /// The slope (degrees) beyond which a cell counts as steep: the default walkability limit
     /// (pipeline's kSteepExpression, slope(>35deg)).
     static constexpr double kSteepDegrees = 35.0;

@@ -105,6 +105,7 @@ struct BridgeProfile {
     std::vector<Vec2> cells;          ///< the centreline, global cells at the grading's zoom (x east, y south)
     std::vector<float> heights;       ///< the deck's top at each point, metres above the DEM's datum
     double widthMetres = 0.0;         ///< the deck's width, metres
+    double metresPerCell = 1.0;       ///< ground metres per cell at the bridge
 };
 
 /// The raw ground height at a point in global cells at the grading's zoom, metres; NaN where
@@ -144,6 +145,12 @@ public:
 
     /// The bridges' decks, in feature order (a way of several parts gives one per part).
     const std::vector<BridgeProfile>& bridges() const { return mBridges; }
+    /// What stands on a bridge: a copy of the ground (apply's) with the bridges' decks stamped
+    /// in. A sample within half a deck's width of its centreline takes the deck's height at the
+    /// nearest centreline point (the nearest deck where several reach). The collision grid
+    /// stands on this; the ground mesh keeps the valley under the deck. From global cell
+    /// coordinates, so shared edges agree. Returns true when a sample changed.
+    bool applyDecks(HeightTile& heights) const;
     /// True when nothing is graded (no feature, or none with a height).
     bool empty() const { return mSegments.empty() && mLakes.empty() && mBridges.empty(); }
     const GradingStats& stats() const { return mStats; }
@@ -170,6 +177,7 @@ public:
     const std::vector<Lake>& lakes() const { return mLakes; }
 
 private:
+    struct Builder;  ///< build()'s phases (ground_grading.cpp)
     int mZoom = 0;
     std::vector<Segment> mSegments;
     std::vector<Lake> mLakes;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -64,8 +65,9 @@ struct BakeCommand {
     /// Elevation (SessionInput::dems): buildings, plants and plinths stand on the terrain and the
     /// scene's y = 0 is its originHeight. Empty: the flat world, byte for byte as before.
     std::vector<std::filesystem::path> dems;
-    /// With DEMs: the vertical error bound of the ground meshes, metres (BakeOptions).
-    float groundError = core::terrain::kDefaultGroundErrorMetres;
+    /// With DEMs: the vertical error bound of the ground meshes, metres (BakeOptions); unset:
+    /// the rules' `ground_error`.
+    std::optional<float> groundError;
     /// When set, filled with what the bake held at once.
     BakeFootprint* footprint = nullptr;
 };

@@ -106,6 +106,12 @@ struct ManifestStatistics {
     /// written with their share, "steepShare" (steep / with height, null when none has one).
     std::uint64_t cellsWithHeight = 0;
     std::uint64_t steepCells = 0;
+    /// With terrain: the samples filled from a coarser DEM, inpainted, and with absurd values
+    /// (SceneStatistics::heights…), written as "heightsFilledFromCoarser", "heightsInpainted",
+    /// "heightsAbsurd" (read back as 0 from a manifest written before them).
+    std::uint64_t heightsFilledFromCoarser = 0;
+    std::uint64_t heightsInpainted = 0;
+    std::uint64_t heightsAbsurd = 0;
 
     /// A scene's statistics.
     static ManifestStatistics of(const Scene& scene);

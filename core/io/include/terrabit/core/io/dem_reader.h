@@ -68,6 +68,15 @@ struct DemSampleReport {
     /// not its nodata) among the pixels it would have interpolated; that DEM counted as having no
     /// data there. A sample is counted once however many DEMs were absurd at it.
     std::uint32_t absurd = 0;
+    /// Per DEM, in dems() order (finest first): what it gave this tile.
+    struct PerDem {
+        std::uint32_t covered = 0;            ///< samples inside its raster, whether it gave them a height or not
+        std::uint32_t supplied = 0;           ///< samples whose height it gave (its data or its filled copy)
+        std::uint32_t filledFromCoarser = 0;  ///< of supplied: data given where every finer DEM had none
+        std::uint32_t inpainted = 0;          ///< of supplied: from its filled copy
+        std::uint32_t absurd = 0;             ///< samples at which it held an absurd value
+    };
+    std::vector<PerDem> perDem;
 };
 
 /// One or more raster DEMs, finest first, sampled tile by tile.
@@ -118,7 +127,12 @@ public:
     /// or absurd"). A tile set fails likewise: no zoom folder or tiles, a tile that is not an
     /// image or has fewer than three bands, tiles of different sizes, more pixels than
     /// kMaxInpaintPixels. An empty list fails with kind BadArguments.
-    static Result<DemReader> open(const std::vector<std::filesystem::path>& paths);
+    ///
+    /// With `dropped`, each DEM is opened on its own: one that fails is appended to `dropped`
+    /// (its error, naming the file) and left out, and the rest open; only when none is left does
+    /// open fail (kind BadInput, "no usable DEM", the dropped DEMs' problems in `dropped`).
+    static Result<DemReader> open(const std::vector<std::filesystem::path>& paths,
+                                  std::vector<Error>* dropped = nullptr);
 
     DemReader(DemReader&&) noexcept;
     DemReader& operator=(DemReader&&) noexcept;

@@ -17,6 +17,7 @@
 /// map() from the UI thread only while no job runs, or the parts a bake never changes (the map's
 /// own layers of a rasterized session).
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -68,8 +69,13 @@ struct SessionInput {
     /// batch at a time with rasterize().
     bool rasterize = true;
     /// Elevation: raster DEMs (io::DemReader; the finest wins where they overlap). Empty: the
-    /// world is flat, as it always was.
+    /// world is flat, as it always was. A DEM that does not open is left out with a warning
+    /// naming it and its problem (warnings()), and the rest are used; with none left the world
+    /// is flat, and a warning says so.
     std::vector<std::filesystem::path> dems;
+    /// True: a DEM that does not open fails open() instead (the desktop refuses a DEM being
+    /// added that way, naming it, and keeps the project as it was).
+    bool strictDems = false;
 
     /// The map's layers and nothing else (rasterize, compose, probe): no passes, no catalogue.
     static SessionInput layersOnly(io::MapInput map, io::TileSelection tiles, int threads) {
@@ -96,6 +102,17 @@ struct TerrainReport {
     std::uint64_t noHeight = 0;           ///< samples no DEM reaches: the ground is flat (0 m) there
     std::uint64_t absurd = 0;             ///< samples where a DEM held an absurd value
     std::size_t tilesWithoutHeight = 0;   ///< tiles with at least one sample without height
+    /// Per DEM, in io::DemReader::dems() order (finest first): io::DemSampleReport::PerDem's
+    /// counts summed over the tiles sampled.
+    struct PerDem {
+        std::filesystem::path path;
+        std::uint64_t covered = 0;            ///< samples inside its raster
+        std::uint64_t supplied = 0;           ///< samples whose height it gave
+        std::uint64_t filledFromCoarser = 0;  ///< of supplied: where every finer DEM had none
+        std::uint64_t inpainted = 0;          ///< of supplied: from its filled copy
+        std::uint64_t absurd = 0;             ///< samples at which it held an absurd value
+    };
+    std::vector<PerDem> perDem;
 };
 
 /// The walkability rule of scenes with terrain: exportScene() gives the collision grid of a
@@ -138,6 +155,11 @@ public:
     /// What the data gave warnings about: the map's, then its classification's, then the
     /// terrain's (samples no DEM reaches, which stay flat).
     std::vector<std::string> warnings() const;
+    /// The terrain's part of warnings(), as the tiles sampled so far give it (a streamed bake
+    /// samples as it goes): the DEMs left out at open(), each DEM that gave no height ("<file>:
+    /// does not overlap the map"), one line of what was filled (from coarser DEMs, inpainted,
+    /// absurd values, with the files), and the samples no DEM reached.
+    std::vector<std::string> terrainWarnings() const;
 
     // -- terrain --------------------------------------------------------------------------------
     /// True when DEMs were opened (SessionInput::dems).
@@ -166,6 +188,12 @@ public:
     Result<GroundTile> groundTile(TileId tile, float maxErrorMetres = terrain::kDefaultGroundErrorMetres) const;
     /// What the DEMs gave the tiles sampled so far; all zero without DEMs.
     TerrainReport terrainReport() const;
+    /// `layers` with the bridges' decks stamped into the heights of `tiles`
+    /// (terrain::GroundGrading::applyDecks): what a collision grid stands on, so a probe or a
+    /// mover on a bridge is on its deck and not in the valley under it (exportScene's collision
+    /// grid and the probe command build on it). Without DEMs or bridges, `layers`' heights. The
+    /// result refers to `layers`, which must outlive it.
+    std::unique_ptr<LayerSource> onBridgeDecks(const LayerSource& layers, std::span<const TileId> tiles) const;
     /// The scene frame's originHeight for a bake centred on `origin` (degrees), metres above the
     /// DEM's datum: the ground height there; where no DEM reaches it, the lowest height of the
     /// tiles a bake covers (the map's, or the selection's); 0 when none has a height or without
@@ -250,6 +278,10 @@ private:
     bool mRulesInBaker = false;                     ///< mBaker has mRules (checked once per change)
     placement::BakeReport mEmptyReport;
     std::unique_ptr<io::DemReader> mDems;
+    std::vector<std::string> mDemWarnings;  ///< open(): the DEMs left out, and why
+    /// Per tile sampled: samples filled from a coarser DEM, inpainted, absurd (a scene's
+    /// statistics sum its tiles'); guarded by mHeightsMutex.
+    mutable std::unordered_map<TileId, std::array<std::uint32_t, 3>> mTileFills;
     /// heightTile()'s tiles; mutable: sampling a tile once is not a change of the session.
     mutable std::mutex mHeightsMutex;
     mutable std::unordered_map<TileId, std::shared_ptr<const terrain::HeightTile>> mHeights;  ///< graded
