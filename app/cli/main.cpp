@@ -230,8 +230,9 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
         if (!exprFile->empty()) {
             std::ifstream in(*exprFile);
             if (!in) {
-                std::cerr << "terrabit-cli compose: cannot read the expression file " << *exprFile << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode =
+                    cli::fail(std::cerr, terrabit::core::badArguments("cannot read the expression file " + *exprFile),
+                              cli::kComposeErrors);
                 return;
             }
             command.expression.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -303,16 +304,16 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         if (!shard->empty()) {
             auto spec = terrabit::core::scale::parseShardSpec(*shard);
             if (!spec) {
-                std::cerr << "error: " << spec.message() << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode = cli::fail(std::cerr, withKind(spec.error(), terrabit::core::ErrorKind::BadArguments),
+                                         cli::kBakeErrors);
                 return;
             }
             command.shard = *spec;
         } else if (!*mpi) {
             auto found = terrabit::core::scale::shardFromEnvironment(terrabit::core::scale::processEnvironment());
             if (!found) {
-                std::cerr << "error: " << found.message() << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode = cli::fail(std::cerr, withKind(found.error(), terrabit::core::ErrorKind::BadArguments),
+                                         cli::kBakeErrors);
                 return;
             }
             if (*found) {
@@ -322,8 +323,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         }
         auto parsed = terrabit::core::parseExportFormats(*formats, kCliWritesSceneGraph);
         if (!parsed) {
-            std::cerr << "error: --format: " << parsed.message() << "\n";
-            ctx.exitCode = cli::kExitBadArguments;
+            ctx.exitCode =
+                cli::fail(std::cerr, terrabit::core::badArguments("--format: " + parsed.message()), cli::kBakeErrors);
             return;
         }
         command.formats = *parsed;
@@ -460,7 +461,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         // CLI11's own codes for a bad command line become our "bad arguments".
-        return code == 0 ? 0 : cli::kExitBadArguments;
+        return code == 0 ? cli::kExitOk : cli::exitCode(terrabit::core::ErrorKind::BadArguments);
     }
     return ctx.exitCode;
 }

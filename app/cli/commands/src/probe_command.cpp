@@ -38,10 +38,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
     input.dems = command.dems;
     auto opened = pipeline::Session::open(std::move(input), progress);
-    if (!opened) {
-        err << "terrabit-cli probe: " << opened.message() << "\n";
-        return exitCode(opened.error().kind);
-    }
+    if (!opened) return fail(err, opened.error(), kProbeErrors);
     const pipeline::Session& session = **opened;
     const MapLayers& layers = session.map();
     for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
@@ -49,36 +46,27 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
     const std::vector<TileId>& tiles = layers.store.tiles();
     const std::vector<std::string>& names = layers.store.layerNames();
     Result<CollisionGrid> grid = CollisionGrid::build(layers.store, tiles, names);
-    if (!grid) {
-        err << "terrabit-cli probe: " << grid.message() << "\n";
-        return kExitNothingUsable;
-    }
+    if (!grid) return fail(err, nothingUsable(grid.error()), kProbeErrors);
     int exprLayer = -1;
     if (!command.expression.empty()) {
         algebra::ExpressionOptions options;
         options.zoom = command.selection.zoom;
         options.latitude = mercatorToLonLat(layers.map.extent.centre()).lat;
         Result<algebra::LayerProgram> program = algebra::LayerProgram::compile(command.expression, names, options);
-        if (!program) {
-            err << "terrabit-cli probe: bad expression:\n" << program.message() << "\n";
-            return kExitBadArguments;
-        }
+        if (!program) return fail(err, badArguments("bad expression:\n" + program.message()), kProbeErrors);
         algebra::LayerEvaluator evaluator(*program);
         std::vector<BitTile> results(tiles.size());
         for (std::size_t i = 0; i < tiles.size(); ++i) {
+            // The expression is the user's: whatever fails in it is a bad argument.
             if (Status s = evaluator.evaluate(layers.store, tiles[i], results[i]); !s) {
-                err << "terrabit-cli probe: " << s.message() << "\n";
-                return kExitBadArguments;
+                return fail(err, withKind(s.error(), ErrorKind::BadArguments), kProbeErrors);
             }
         }
         Result<int> added = grid->addLayer("expression", [&](const TileId& t) -> const BitTile* {
             const std::ptrdiff_t slot = layers.store.slotOf(t);
             return slot < 0 ? nullptr : &results[static_cast<std::size_t>(slot)];
         });
-        if (!added) {
-            err << "terrabit-cli probe: " << added.message() << "\n";
-            return kExitBadArguments;
-        }
+        if (!added) return fail(err, withKind(added.error(), ErrorKind::BadArguments), kProbeErrors);
         exprLayer = *added;
     }
 
@@ -90,9 +78,9 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         Result<ProbeSpec> probe = parseProbe(line);
         if (!probe) {
             if (probe.message().empty()) continue;  // blank or comment
-            err << "terrabit-cli probe: stdin line " << lineNo << ": " << probe.message() << "\n";
+            code =
+                fail(err, badArguments("stdin line " + std::to_string(lineNo) + ": " + probe.message()), kProbeErrors);
             out << "error\n";
-            code = kExitBadArguments;
             continue;
         }
         const ProbeResult r = core::runProbe(query, *probe);
@@ -104,10 +92,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         }
         if (session.hasTerrain()) {
             Result<float> ground = session.groundHeight(lonLatToMercator(probe->at[0]));
-            if (!ground) {
-                err << "terrabit-cli probe: " << ground.message() << "\n";
-                return exitCode(ground.error().kind);
-            }
+            if (!ground) return fail(err, ground.error(), kProbeErrors);
             out << " ground " << (std::isnan(*ground) ? std::string("none") : metres(*ground) + " m");
         }
         out << "\n";
