@@ -116,14 +116,25 @@ struct TileOptions {
     }
 };
 
+/// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
+void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
+    cmd.add_option("--dem", dems,
+                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
+                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
+                   "wins where they overlap");
+}
+
 void addInfoCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("info", "Show a map's layers, feature counts per class, extent and a suggested zoom");
     auto input = std::make_shared<InputOptions>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
-    cmd->callback([&ctx, input] {
+    addDemOption(*cmd, *dems);
+    cmd->callback([&ctx, input, dems] {
         cli::InfoCommand c;
         c.input = input->input(ctx);
+        c.dems = *dems;
         ctx.exitCode = cli::runInfo(c, std::cout, std::cerr, ctx.progress());
     });
 }
@@ -132,23 +143,18 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("tiles", "List the quadkeys of the tiles that hold content at a zoom");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
     tiles->add(*cmd, false);
-    cmd->callback([&ctx, input, tiles] {
+    addDemOption(*cmd, *dems);
+    cmd->callback([&ctx, input, tiles, dems] {
         cli::TilesCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
+        c.dems = *dems;
         ctx.exitCode = cli::runTiles(c, std::cout, std::cerr, ctx.progress());
     });
-}
-
-/// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
-void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
-    cmd.add_option("--dem", dems,
-                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
-                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
-                   "wins where they overlap");
 }
 
 void addRasterizeCommand(CLI::App& app, CliContext& ctx) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/export/output_file.h"
@@ -56,6 +57,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     auto opened = pipeline::Session::open(std::move(input), progress);
     if (!opened) return fail(err, nothingUsable(opened.error()), kComposeErrors);
     const io::MapLayers& m = (*opened)->map();
+    printWarnings(err, (*opened)->warnings(), nullptr);
     const std::vector<TileId>& tiles = m.store.tiles();
     if (tiles.empty()) return fail(err, Error{"no tile holds any content at this zoom"}, kComposeErrors);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
 #include "terrabit/core/collision/probe_spec.h"
@@ -41,7 +42,9 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
     if (!opened) return fail(err, opened.error(), kProbeErrors);
     const pipeline::Session& session = **opened;
     const MapLayers& layers = session.map();
-    for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
+    // The map's, its classification's and the terrain's warnings: without them a DEM that does
+    // not reach the probes would answer "ground none" unexplained.
+    printWarnings(err, session.warnings(), nullptr);
 
     const std::vector<TileId>& tiles = layers.store.tiles();
     const std::vector<std::string>& names = layers.store.layerNames();
