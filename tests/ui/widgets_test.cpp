@@ -39,6 +39,7 @@
 #include "terrabit/ui/panels/export_dialog.h"
 #include "terrabit/ui/panels/expression_editor.h"
 #include "terrabit/ui/panels/expression_panel.h"
+#include "terrabit/ui/panels/layer_name_validator.h"
 #include "terrabit/ui/panels/layers_panel.h"
 #include "terrabit/ui/panels/probe_panel.h"
 #include "terrabit/ui/panels/rules_panel.h"
@@ -194,6 +195,33 @@ TEST_F(Window, TypingAnExpressionUpdatesThePreviewWithItsCoverage) {
     EXPECT_EQ(panel->previewCoverage().cells, either);
     EXPECT_NE(panel->previewImage(), first);
     EXPECT_TRUE(panel->statusText().contains("%")) << panel->statusText().toStdString();
+}
+
+TEST_F(Window, TheLayerNameFieldTakesTheNamesTheRulesTake) {
+    // One rule for a layer's name (core/rules/layer_name.h): the field accepts what the rules
+    // and a project accept, capitals too, and refuses what they refuse.
+    QLineEdit* name = window->expressionPanel()->nameEdit();
+    const QValidator* validator = name->validator();
+    ASSERT_NE(validator, nullptr);
+    for (const char* text : {"shore", "Shore", "_wet_2", "CliffEdge"}) {
+        QString s = text;
+        int at = 0;
+        EXPECT_EQ(validator->validate(s, at), QValidator::Acceptable) << text;
+        EXPECT_TRUE(core::isLayerName(text)) << text;
+    }
+    for (const char* text : {"2shore", "wet shore", "wet-shore", "ufer\u00e4"}) {
+        QString s = QString::fromUtf8(text);
+        int at = 0;
+        EXPECT_EQ(validator->validate(s, at), QValidator::Invalid) << text;
+        EXPECT_FALSE(core::isLayerName(text)) << text;
+    }
+    name->clear();
+    QTest::keyClicks(name, "Dry shore");  // the space cannot be typed
+    EXPECT_EQ(name->text(), "Dryshore");
+    // The highlighter and the completion take the same characters for a word.
+    EXPECT_TRUE(ui::isLayerNameChar(QChar('Q')));
+    EXPECT_FALSE(ui::isLayerNameStart(QChar('7')));
+    EXPECT_FALSE(ui::isLayerNameChar(QChar(0x00e4)));
 }
 
 TEST_F(Window, ATypoIsUnderlinedWhereItIsWithTheMessage) {
