@@ -182,7 +182,7 @@ double roadGradeOf(const placement::PlacementRules* rules) {
     if (std::isfinite(grade)) return grade;
     const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "max_road_grade");
     const auto& fallback = placement::defaultOf(*spec);
-    return fallback ? std::get<double>(*fallback) : terrain::GradingOptions{}.maxRoadGrade;
+    return fallback ? std::get<double>(*fallback) : terrain::kDefaultMaxRoadGrade;
 }
 
 }  // namespace
