@@ -1,4 +1,5 @@
 #include "terrabit/core/placement/surface_shape.h"
+#include "surface_shape_p.h"
 
 #include <geos_c.h>
 

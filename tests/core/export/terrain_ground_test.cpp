@@ -18,6 +18,7 @@
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
+#include "scene/ground_drape_p.h"
 #include "support/test_dems.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/pipeline/session.h"
