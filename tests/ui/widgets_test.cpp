@@ -49,6 +49,7 @@
 #include "terrabit/ui/views/probe_tool.h"
 #include "terrabit/ui/window/main_window.h"
 #include "ui_test_support.h"
+#include "ui_window_support.h"
 
 using namespace terrabit;
 
@@ -92,17 +93,11 @@ class Window : public testing::Test {
 protected:
     /// A window without the GL viewport whose questions are recorded and get `answer`.
     void makeWindow() {
-        ui::MainWindowOptions options;
-        options.resourcesDir = test::resourcesDir();
-        options.recoveryDir = recovery.path();
-        options.viewport = false;
-        options.autosaveSeconds = 0;
-        window = std::make_unique<ui::MainWindow>(options);
-        window->setPrompt([this](const QString&, const QString& text, QMessageBox::StandardButtons) {
-            questions << text;
-            return answer;
-        });
-        window->setErrorReporter([this](const QString&, const QString& message) { errors << message; });
+        window = test::makeTestWindow(recovery, false, errors,
+                                      [this](const QString&, const QString& text, QMessageBox::StandardButtons) {
+                                          questions << text;
+                                          return answer;
+                                      });
     }
     void SetUp() override {
         makeWindow();
