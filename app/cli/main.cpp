@@ -116,14 +116,25 @@ struct TileOptions {
     }
 };
 
+/// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
+void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
+    cmd.add_option("--dem", dems,
+                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
+                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
+                   "wins where they overlap");
+}
+
 void addInfoCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd =
         app.add_subcommand("info", "Show a map's layers, feature counts per class, extent and a suggested zoom");
     auto input = std::make_shared<InputOptions>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
-    cmd->callback([&ctx, input] {
+    addDemOption(*cmd, *dems);
+    cmd->callback([&ctx, input, dems] {
         cli::InfoCommand c;
         c.input = input->input(ctx);
+        c.dems = *dems;
         ctx.exitCode = cli::runInfo(c, std::cout, std::cerr, ctx.progress());
     });
 }
@@ -132,23 +143,18 @@ void addTilesCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("tiles", "List the quadkeys of the tiles that hold content at a zoom");
     auto input = std::make_shared<InputOptions>();
     auto tiles = std::make_shared<TileOptions>();
+    auto dems = std::make_shared<std::vector<std::filesystem::path>>();
     input->add(*cmd);
     tiles->add(*cmd, false);
-    cmd->callback([&ctx, input, tiles] {
+    addDemOption(*cmd, *dems);
+    cmd->callback([&ctx, input, tiles, dems] {
         cli::TilesCommand c;
         c.input = input->input(ctx);
         c.selection = tiles->selection();
         c.threads = tiles->threads;
+        c.dems = *dems;
         ctx.exitCode = cli::runTiles(c, std::cout, std::cerr, ctx.progress());
     });
-}
-
-/// --dem, repeatable: the elevation a command reads (core/io/dem_reader.h).
-void addDemOption(CLI::App& cmd, std::vector<std::filesystem::path>& dems) {
-    cmd.add_option("--dem", dems,
-                   "A raster DEM GDAL reads (GeoTIFF, .hgt, VRT…, any CRS), or a terrain-RGB tile set "
-                   "(terrarium:DIR|FILE.mbtiles, terrain-rgb:DIR|FILE.mbtiles); repeat for several, the finest "
-                   "wins where they overlap");
 }
 
 void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
@@ -230,8 +236,9 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
         if (!exprFile->empty()) {
             std::ifstream in(*exprFile);
             if (!in) {
-                std::cerr << "terrabit-cli compose: cannot read the expression file " << *exprFile << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode =
+                    cli::fail(std::cerr, terrabit::core::badArguments("cannot read the expression file " + *exprFile),
+                              cli::kComposeErrors);
                 return;
             }
             command.expression.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -305,16 +312,16 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         if (!shard->empty()) {
             auto spec = terrabit::core::scale::parseShardSpec(*shard);
             if (!spec) {
-                std::cerr << "error: " << spec.message() << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode = cli::fail(std::cerr, withKind(spec.error(), terrabit::core::ErrorKind::BadArguments),
+                                         cli::kBakeErrors);
                 return;
             }
             command.shard = *spec;
         } else if (!*mpi) {
             auto found = terrabit::core::scale::shardFromEnvironment(terrabit::core::scale::processEnvironment());
             if (!found) {
-                std::cerr << "error: " << found.message() << "\n";
-                ctx.exitCode = cli::kExitBadArguments;
+                ctx.exitCode = cli::fail(std::cerr, withKind(found.error(), terrabit::core::ErrorKind::BadArguments),
+                                         cli::kBakeErrors);
                 return;
             }
             if (*found) {
@@ -324,8 +331,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         }
         auto parsed = terrabit::core::parseExportFormats(*formats, kCliWritesSceneGraph);
         if (!parsed) {
-            std::cerr << "error: --format: " << parsed.message() << "\n";
-            ctx.exitCode = cli::kExitBadArguments;
+            ctx.exitCode =
+                cli::fail(std::cerr, terrabit::core::badArguments("--format: " + parsed.message()), cli::kBakeErrors);
             return;
         }
         command.formats = *parsed;
@@ -462,7 +469,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         const int code = app.exit(e);
         // CLI11's own codes for a bad command line become our "bad arguments".
-        return code == 0 ? 0 : cli::kExitBadArguments;
+        return code == 0 ? cli::kExitOk : cli::exitCode(terrabit::core::ErrorKind::BadArguments);
     }
     return ctx.exitCode;
 }

@@ -1,4 +1,5 @@
 #include "terrabit/render/camera_pose.h"
+#include "camera_pose_p.h"
 
 #include <algorithm>
 #include <charconv>

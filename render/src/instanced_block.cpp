@@ -1,4 +1,5 @@
 #include "terrabit/render/instanced_block.h"
+#include "instanced_block_p.h"
 
 #include <osg/Program>
 #include <osg/Shader>

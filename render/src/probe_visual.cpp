@@ -1,4 +1,5 @@
 #include "terrabit/render/probe_visual.h"
+#include "probe_visual_p.h"
 
 #include <osg/Geode>
 #include <osg/LineWidth>

@@ -1,4 +1,5 @@
 #include "terrabit/render/scene_file.h"
+#include "scene_file_p.h"
 
 #include <osg/Geode>
 #include <osg/Geometry>

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bench_maps.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/placement/placement_rules.h"
@@ -46,19 +47,9 @@ struct MapFixture {
 MapFixture load(const std::string& name, const std::string& path) {
     MapFixture f;
     f.name = name;
-    io::MapInput input;
-    input.file = path;
-    input.rules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
-    io::TileSelection selection;
-    selection.zoom = 17;
-    auto layers = io::buildMapLayers(input, selection, 0, {});
-    if (!layers) {
-        std::fprintf(stderr, "%s: %s\n", path.c_str(), layers.message().c_str());
-        std::exit(1);
-    }
-    f.layers = std::move(*layers);
+    f.layers = terrabit::bench::loadBenchMap(path);
     auto catalogue = AssetCatalogue::load(std::string(TERRABIT_RESOURCES_DIR) + "/assets/catalogue.yaml");
-    auto rules = PlacementRules::load(input.rules, f.layers->classified.layers);
+    auto rules = PlacementRules::load(terrabit::bench::defaultRulesFile(), f.layers->classified.layers);
     if (!catalogue || !rules) {
         std::fprintf(stderr, "%s%s\n", catalogue.message().c_str(), rules.message().c_str());
         std::exit(1);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_maps.h"
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/io/map_layers.h"
 #include "terrabit/core/placement/greedy_mesh.h"
@@ -39,17 +40,7 @@ const Fixture& fixture(const std::string& path) {
     auto [it, fresh] = cache.try_emplace(path);
     if (!fresh) return it->second;
     Fixture& f = it->second;
-    io::MapInput input;
-    input.file = path;
-    input.rules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
-    io::TileSelection selection;
-    selection.zoom = 17;
-    auto layers = io::buildMapLayers(input, selection, 0, {});
-    if (!layers) {
-        std::fprintf(stderr, "%s: %s\n", path.c_str(), layers.message().c_str());
-        std::exit(1);
-    }
-    f.layers = std::move(*layers);
+    f.layers = terrabit::bench::loadBenchMap(path);
     std::vector<std::string> names;
     for (const LayerInfo& l : f.layers->classified.layers) names.push_back(l.name);
     for (const auto& [layer, mask] : {std::pair{"water", "water"}, std::pair{"road", "road - water"}}) {

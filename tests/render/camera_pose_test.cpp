@@ -2,6 +2,7 @@
 // tight (some corner reaches an edge), and a top view has north up and east to the right.
 
 #include "terrabit/render/camera_pose.h"
+#include "camera_pose_p.h"
 
 #include <gtest/gtest.h>
 

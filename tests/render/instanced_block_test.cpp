@@ -12,6 +12,7 @@
 #include <cmath>
 #include <random>
 
+#include "instanced_block_p.h"
 #include "render_test_support.h"
 #include "terrabit/render/instanced_elements.h"
 

@@ -12,7 +12,9 @@
 #include <set>
 #include <sstream>
 
+#include "camera_pose_p.h"
 #include "render_test_support.h"
+#include "scene_file_p.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/cli/render_command.h"
 #include "terrabit/core/collision/collision_grid.h"

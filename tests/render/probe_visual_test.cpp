@@ -10,6 +10,7 @@
 #include <random>
 #include <set>
 
+#include "probe_visual_p.h"
 #include "render_test_support.h"
 
 namespace terrabit::render {

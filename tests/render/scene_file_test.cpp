@@ -12,7 +12,9 @@
 #include <fstream>
 #include <string>
 
+#include "instanced_block_p.h"
 #include "render_test_support.h"
+#include "scene_file_p.h"
 #include "terrabit/render/instanced_block.h"
 #include "terrabit/render/instanced_elements.h"
 #include "terrabit/render/scene_export.h"

@@ -16,6 +16,8 @@
 #include <tuple>
 
 #include "render_test_support.h"
+#include "scene/ground_drape_p.h"
+#include "scene_file_p.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/terrain/ground_mesh.h"

@@ -34,6 +34,7 @@
 #include "ui_scene_support.h"
 #include "ui_stall_watch.h"
 #include "ui_test_support.h"
+#include "ui_window_support.h"
 
 using namespace terrabit;
 
@@ -51,15 +52,7 @@ bool waitComplete(ui::MapDocument& doc, int timeoutMs) {
 class RegionWindow : public testing::Test {
 protected:
     void SetUp() override {
-        ui::MainWindowOptions options;
-        options.resourcesDir = test::resourcesDir();
-        options.recoveryDir = recovery.path();
-        options.viewport = false;
-        options.autosaveSeconds = 0;
-        window = std::make_unique<ui::MainWindow>(options);
-        window->setPrompt(
-            [](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-        window->setErrorReporter([this](const QString&, const QString& message) { errors << message; });
+        window = test::makeTestWindow(recovery, false, errors);
         window->resize(1280, 800);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));

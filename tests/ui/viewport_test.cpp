@@ -36,6 +36,7 @@
 #include "terrabit/ui/window/main_window.h"
 #include "ui_stall_watch.h"
 #include "ui_test_support.h"
+#include "ui_window_support.h"
 
 using namespace terrabit;
 
@@ -44,14 +45,7 @@ namespace {
 class GlWindow : public testing::Test {
 protected:
     void SetUp() override {
-        ui::MainWindowOptions options;
-        options.resourcesDir = test::resourcesDir();
-        options.recoveryDir = recovery.path();
-        options.autosaveSeconds = 0;
-        window = std::make_unique<ui::MainWindow>(options);
-        window->setPrompt(
-            [](const QString&, const QString&, QMessageBox::StandardButtons) { return QMessageBox::Discard; });
-        window->setErrorReporter([this](const QString&, const QString& m) { errors << m; });
+        window = test::makeTestWindow(recovery, true, errors);
         window->resize(1500, 920);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));

@@ -39,6 +39,7 @@
 #include "terrabit/ui/panels/export_dialog.h"
 #include "terrabit/ui/panels/expression_editor.h"
 #include "terrabit/ui/panels/expression_panel.h"
+#include "terrabit/ui/panels/layer_name_validator.h"
 #include "terrabit/ui/panels/layers_panel.h"
 #include "terrabit/ui/panels/probe_panel.h"
 #include "terrabit/ui/panels/rules_panel.h"
@@ -48,6 +49,7 @@
 #include "terrabit/ui/views/probe_tool.h"
 #include "terrabit/ui/window/main_window.h"
 #include "ui_test_support.h"
+#include "ui_window_support.h"
 
 using namespace terrabit;
 
@@ -91,17 +93,11 @@ class Window : public testing::Test {
 protected:
     /// A window without the GL viewport whose questions are recorded and get `answer`.
     void makeWindow() {
-        ui::MainWindowOptions options;
-        options.resourcesDir = test::resourcesDir();
-        options.recoveryDir = recovery.path();
-        options.viewport = false;
-        options.autosaveSeconds = 0;
-        window = std::make_unique<ui::MainWindow>(options);
-        window->setPrompt([this](const QString&, const QString& text, QMessageBox::StandardButtons) {
-            questions << text;
-            return answer;
-        });
-        window->setErrorReporter([this](const QString&, const QString& message) { errors << message; });
+        window = test::makeTestWindow(recovery, false, errors,
+                                      [this](const QString&, const QString& text, QMessageBox::StandardButtons) {
+                                          questions << text;
+                                          return answer;
+                                      });
     }
     void SetUp() override {
         makeWindow();
@@ -194,6 +190,33 @@ TEST_F(Window, TypingAnExpressionUpdatesThePreviewWithItsCoverage) {
     EXPECT_EQ(panel->previewCoverage().cells, either);
     EXPECT_NE(panel->previewImage(), first);
     EXPECT_TRUE(panel->statusText().contains("%")) << panel->statusText().toStdString();
+}
+
+TEST_F(Window, TheLayerNameFieldTakesTheNamesTheRulesTake) {
+    // One rule for a layer's name (core/rules/layer_name.h): the field accepts what the rules
+    // and a project accept, capitals too, and refuses what they refuse.
+    QLineEdit* name = window->expressionPanel()->nameEdit();
+    const QValidator* validator = name->validator();
+    ASSERT_NE(validator, nullptr);
+    for (const char* text : {"shore", "Shore", "_wet_2", "CliffEdge"}) {
+        QString s = text;
+        int at = 0;
+        EXPECT_EQ(validator->validate(s, at), QValidator::Acceptable) << text;
+        EXPECT_TRUE(core::isLayerName(text)) << text;
+    }
+    for (const char* text : {"2shore", "wet shore", "wet-shore", "ufer\u00e4"}) {
+        QString s = QString::fromUtf8(text);
+        int at = 0;
+        EXPECT_EQ(validator->validate(s, at), QValidator::Invalid) << text;
+        EXPECT_FALSE(core::isLayerName(text)) << text;
+    }
+    name->clear();
+    QTest::keyClicks(name, "Dry shore");  // the space cannot be typed
+    EXPECT_EQ(name->text(), "Dryshore");
+    // The highlighter and the completion take the same characters for a word.
+    EXPECT_TRUE(ui::isLayerNameChar(QChar('Q')));
+    EXPECT_FALSE(ui::isLayerNameStart(QChar('7')));
+    EXPECT_FALSE(ui::isLayerNameChar(QChar(0x00e4)));
 }
 
 TEST_F(Window, ATypoIsUnderlinedWhereItIsWithTheMessage) {

@@ -1,4 +1,5 @@
 #include "terrabit/core/export/manifest_writer.h"
+#include "manifest_writer_p.h"
 
 #include <algorithm>
 #include <charconv>

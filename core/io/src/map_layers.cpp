@@ -138,18 +138,8 @@ Result<std::vector<TileId>> contentTiles(const TileIndex& index, int threads, co
     return content;
 }
 
-/// buildMapLayers; without `keepStore`, readMapIndex. Rules and selection errors are bad
-/// arguments, reading errors bad input.
-Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, const TileSelection& selection,
-                                         int threads, const ProgressCallback& progress, bool keepStore) {
-    auto layers = std::make_unique<MapLayers>();
-    MapLayers& m = *layers;
-    m.rules = std::move(rules);
-    auto tiles = selectedTiles(selection);
-    if (!tiles) return tiles.error();
-    const bool explicitTiles = !selection.quadkeys.empty() || !selection.bboxLonLat.empty();
-    if (explicitTiles && tiles->empty()) return badArguments("the selection names no tiles");
-
+/// The map read into m.map and classified by m.rules into m.classified, timed.
+Status readAndClassify(const MapInput& input, MapLayers& m, const ProgressCallback& progress) {
     auto t = Clock::now();
     ReadOptions read;
     read.openOptions = input.openOptions;
@@ -163,8 +153,24 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, c
     t = Clock::now();
     m.classified = classify(m.map, m.rules);
     m.classifyMs = msSince(t);
+    return Status::success();
+}
 
-    t = Clock::now();
+/// buildMapLayers; without `keepStore`, readMapIndex. Rules and selection errors are bad
+/// arguments, reading errors bad input.
+Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, const TileSelection& selection,
+                                         int threads, const ProgressCallback& progress, bool keepStore) {
+    auto layers = std::make_unique<MapLayers>();
+    MapLayers& m = *layers;
+    m.rules = std::move(rules);
+    auto tiles = selectedTiles(selection);
+    if (!tiles) return tiles.error();
+    const bool explicitTiles = !selection.quadkeys.empty() || !selection.bboxLonLat.empty();
+    if (explicitTiles && tiles->empty()) return badArguments("the selection names no tiles");
+
+    if (Status s = readAndClassify(input, m, progress); !s) return s.error();
+
+    auto t = Clock::now();
     auto index = TileIndex::build(m.classified, selection.zoom, *tiles, selection.maxTiles);
     if (!index) return withKind(index.error(), ErrorKind::BadArguments);  // too many tiles for the zoom asked for
     m.index = std::move(*index);
@@ -244,6 +250,14 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, const T
     auto rules = loadRules(input);
     if (!rules) return rules.error();
     return buildMapLayers(input, std::move(*rules), selection, threads, progress);
+}
+
+Result<std::unique_ptr<MapLayers>> readClassifiedMap(const MapInput& input, RuleSet rules,
+                                                     const ProgressCallback& progress) {
+    auto layers = std::make_unique<MapLayers>();
+    layers->rules = std::move(rules);
+    if (Status s = readAndClassify(input, *layers, progress); !s) return s.error();
+    return layers;
 }
 
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, const TileSelection& selection, int threads,

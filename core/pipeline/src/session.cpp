@@ -219,7 +219,7 @@ double roadGradeOf(const placement::PlacementRules* rules) {
     if (std::isfinite(grade)) return grade;
     const placement::ParamSpec* spec = placement::findParam(placement::PassKind::Surface, "max_road_grade");
     const auto& fallback = placement::defaultOf(*spec);
-    return fallback ? std::get<double>(*fallback) : terrain::GradingOptions{}.maxRoadGrade;
+    return fallback ? std::get<double>(*fallback) : terrain::kDefaultMaxRoadGrade;
 }
 
 /// The ground mesh's error bound the rules ask for: the smallest ground_error of their surface

@@ -495,8 +495,8 @@ Result<BuildingKey> buildingKey(const std::string& line) {
 
 class Merger {
 public:
-    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, std::ostream& out)
-        : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mMove(move), mReport(out) {}
+    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, MergeReport& report)
+        : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mMove(move), mReport(report) {}
 
     Status manifest() {
         if (Status s = readManifestParts(); !s) return s;
@@ -523,9 +523,12 @@ public:
                          std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
-        // The runs say how the lines were joined: few and long when the parts' tiles lie apart.
-        mReport << "  " << destination.string() << " (" << instances.elements << " instances in " << instances.runs
-                << " runs, " << buildings.elements << " buildings in " << buildings.runs << " runs)\n";
+        MergedOutput written{MergedOutput::Kind::Manifest, destination};
+        written.instances = instances.elements;
+        written.instanceRuns = instances.runs;
+        written.buildings = buildings.elements;
+        written.buildingRuns = buildings.runs;
+        mReport.written.push_back(written);
         return Status::success();
     }
 
@@ -588,7 +591,7 @@ public:
         auto tileset = encodeTilesetLeaves(frame, seed, mTiles, std::move(leaves), "tiles", originHeight);
         if (!tileset) return tileset.error();
         if (Status s = writeFileAtomically(mOut / "3dtiles" / "tileset.json", *tileset); !s) return s;
-        mReport << "  " << (mOut / "3dtiles" / "tileset.json").string() << " (" << copied << " tile contents)\n";
+        mReport.written.push_back({MergedOutput::Kind::Tileset, mOut / "3dtiles" / "tileset.json", copied});
         return Status::success();
     }
 
@@ -601,7 +604,7 @@ public:
                 ++copied;
             }
         }
-        if (copied > 0) mReport << "  " << (mOut / "layers").string() << "/ (" << copied << " files)\n";
+        if (copied > 0) mReport.written.push_back({MergedOutput::Kind::Layers, mOut / "layers", copied});
         return Status::success();
     }
 
@@ -701,7 +704,7 @@ private:
     std::vector<TileId> mTiles;  // every shard's tiles, in scene order
     fs::path mOut;
     bool mMove = false;
-    std::ostream& mReport;
+    MergeReport& mReport;
     std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
     std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
     std::vector<fs::path> mPartFiles;           ///< and where they are
@@ -786,21 +789,20 @@ Status checkSameFormats(const std::vector<Shard>& shards) {
     return Status::success();
 }
 
-/// Warns of the whole-scene files, which cover a shard's tiles only and are not joined.
-void warnUnjoinable(const std::vector<Shard>& shards, std::ostream& warnings) {
+/// The whole-scene files, which cover a shard's tiles only and are not joined.
+std::vector<fs::path> unjoinableFiles(const std::vector<Shard>& shards) {
+    std::vector<fs::path> files;
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
-            if (f == "scene.glb" || f == "collision.tbcg") {
-                warnings << "warning: " << (s.folder / f).string()
-                         << " covers the shard's tiles only and cannot be joined; bake it on one machine\n";
-            }
+            if (f == "scene.glb" || f == "collision.tbcg") files.push_back(s.folder / f);
         }
     }
+    return files;
 }
 
 }  // namespace
 
-Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings) {
+Status mergeShards(const MergeJob& job, MergeReport& report) {
     if (job.shards.empty()) return badArguments("merge: give the shards' output folders");
     if (job.outDir.empty()) return badArguments("--out: give a folder for the merged scene");
     auto shards = readShards(job.shards);
@@ -809,14 +811,15 @@ Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warning
     auto tiles = mergedTiles(*shards);
     if (!tiles) return tiles.error();
     if (Status s = checkSameFormats(*shards); !s) return s;
-    warnUnjoinable(*shards, warnings);
+    report.unjoinable = unjoinableFiles(*shards);
 
     std::error_code ec;
     fs::create_directories(job.outDir, ec);
     if (ec) return ioError(job.outDir.string() + ": " + ec.message());
-    out << "merging " << shards->front().record.shard.count << " shards, " << tiles->size() << " tiles, into "
-        << job.outDir.string() << ":\n";
-    Merger merger(*shards, *tiles, job.outDir, job.moveParts, out);
+    report.started = true;
+    report.shardCount = shards->front().record.shard.count;
+    report.tiles = tiles->size();
+    Merger merger(*shards, *tiles, job.outDir, job.moveParts, report);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.layers();
@@ -831,8 +834,8 @@ Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, 
     job.outDir = outDir;
     job.moveParts = true;
     job.subset = subset;
-    std::ostringstream out, warnings;
-    if (Status s = mergeShards(job, out, warnings); !s) {
+    MergeReport report;  // a streamed bake's join says nothing of its own
+    if (Status s = mergeShards(job, report); !s) {
         return Error{"joining the batches: " + s.message(), s.error().kind};
     }
     return Status::success();

@@ -101,12 +101,7 @@ Status checkPass(const PlacementRules& rules, const PassRule& pass, const std::v
         return id;
     };
     const auto checkValue = [&](const ParamSpec& spec, const std::string& key, const ParamValue& value) -> Status {
-        if (Status s = checkParam(spec, value); !s) {
-            const std::string& m = s.message();
-            if (!m.starts_with(".")) return bad(key, m);
-            const std::size_t colon = m.find(": ");  // an element's problem: ".palm: …"
-            return bad(key + m.substr(0, colon), m.substr(colon + 2));
-        }
+        if (const std::optional<ParamProblem> p = paramProblem(spec, value)) return bad(key + p->subPath, p->problem);
         if (spec.type == ParamType::Expression) return compiles(key, std::get<std::string>(value));
         if (spec.type == ParamType::Layer) {
             if (auto id = layerOf(key, std::get<std::string>(value)); !id) return id.error();

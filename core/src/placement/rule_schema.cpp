@@ -685,48 +685,53 @@ std::string formatParam(const ParamSpec& spec, const ParamValue& value) {
     return std::get<std::string>(value);
 }
 
-Status checkParam(const ParamSpec& spec, const ParamValue& value) {
-    const auto expected = [&] { return Status(Error{"expected " + expectedValue(spec)}); };
+std::optional<ParamProblem> paramProblem(const ParamSpec& spec, const ParamValue& value) {
+    const auto expected = [&] { return ParamProblem{{}, "expected " + expectedValue(spec)}; };
     switch (spec.type) {
         case ParamType::Number: {
             const double v = std::get<double>(value);
             if (!(std::isfinite(v) && v >= spec.min && v <= spec.max)) {
-                return Error{"expected " + expectedValue(spec) + ", got " + numberText(v)};
+                return ParamProblem{{}, "expected " + expectedValue(spec) + ", got " + numberText(v)};
             }
-            return Status::success();
+            return std::nullopt;
         }
         case ParamType::ScaleRange: {
             const ScaleRange& r = std::get<ScaleRange>(value);
             if (!(r.min > 0.0) || !(r.max >= r.min) || !std::isfinite(r.max)) return expected();
-            return Status::success();
+            return std::nullopt;
         }
         case ParamType::Species: {
             const auto& species = std::get<std::vector<SpeciesWeight>>(value);
-            if (species.empty()) return Error{"no species: give at least one asset id"};
+            if (species.empty()) return ParamProblem{{}, "no species: give at least one asset id"};
             for (const SpeciesWeight& w : species) {
                 if (!(w.weight > 0.0) || !std::isfinite(w.weight)) {
-                    return Error{"." + w.asset + ": the weight must be a positive number"};
+                    return ParamProblem{"." + w.asset, "the weight must be a positive number"};
                 }
             }
-            return Status::success();
+            return std::nullopt;
         }
         case ParamType::Choice: {
             const std::string& s = std::get<std::string>(value);
             if (std::find(spec.choices.begin(), spec.choices.end(), s) == spec.choices.end()) return expected();
-            return Status::success();
+            return std::nullopt;
         }
         case ParamType::Colour: {
             const std::string& s = std::get<std::string>(value);
             if (!s.empty() && !parseRgb(s)) return expected();
-            return Status::success();
+            return std::nullopt;
         }
         case ParamType::Text:
         case ParamType::Seed:
         case ParamType::Expression:
         case ParamType::Distance:
         case ParamType::Layer:
-            return Status::success();
+            return std::nullopt;
     }
+    return std::nullopt;
+}
+
+Status checkParam(const ParamSpec& spec, const ParamValue& value) {
+    if (const std::optional<ParamProblem> p = paramProblem(spec, value)) return Error{p->message()};
     return Status::success();
 }
 

@@ -1,4 +1,7 @@
 #include "terrabit/core/placement/surface_shape.h"
+#include "surface_shape_p.h"
+
+#include "../tiling/far_chunks_p.h"
 
 #include <geos_c.h>
 
@@ -102,20 +105,7 @@ struct SurfaceShaper::Impl {
             std::span<const Vec2> ring = cells.subspan(begin, end - begin);
             begin = end;
             if (!chunks.empty()) {
-                reduced.clear();
-                const auto n = static_cast<std::uint32_t>(ring.size());
-                for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
-                    const Box2& box = chunks[chunk];
-                    const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
-                    const bool far = box.max.x < window.min.x || box.min.x > window.max.x || box.max.y < window.min.y ||
-                                     box.min.y > window.max.y;
-                    if (far) {
-                        reduced.push_back(ring[c]);
-                        if (last != c) reduced.push_back(ring[last]);
-                    } else {
-                        reduced.insert(reduced.end(), ring.begin() + c, ring.begin() + last + 1);
-                    }
-                }
+                core::detail::reduceFarChunks(ring, chunks, chunk, window, reduced);
                 reduced.erase(std::unique(reduced.begin(), reduced.end()), reduced.end());
                 ring = reduced;
             }

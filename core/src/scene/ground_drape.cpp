@@ -1,4 +1,5 @@
 #include "terrabit/core/scene/ground_drape.h"
+#include "ground_drape_p.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,7 @@
 #include "terrabit/core/tiling/tile_rasterizer.h"
 
+#include "far_chunks_p.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -209,24 +211,8 @@ Status TileRasterizer::draw(const TileIndex& index, std::size_t slot, std::span<
                 for (const std::uint32_t end : partEnds) {
                     std::span<const Vec2> ring = cells.subspan(begin, end - begin);
                     if (!chunks.empty()) {
-                        // A chunk wholly beyond one side of the clip box becomes the chord between
-                        // its first and last vertex. The chord and the path it replaces both lie
-                        // beyond that side, so nothing changes inside the box, and a sea of
-                        // thousands of vertices costs a tile little more than its nearby ones.
-                        mReduced.clear();
-                        const auto n = static_cast<std::uint32_t>(ring.size());
-                        for (std::uint32_t c = 0; c < n; c += kRingChunk, ++chunk) {
-                            const Box2& box = chunks[chunk];
-                            const std::uint32_t last = std::min(n, c + kRingChunk) - 1;
-                            const bool far = box.max.x < clipBox.min.x || box.min.x > clipBox.max.x ||
-                                             box.max.y < clipBox.min.y || box.min.y > clipBox.max.y;
-                            if (far) {
-                                mReduced.push_back(ring[c]);
-                                if (last != c) mReduced.push_back(ring[last]);
-                            } else {
-                                mReduced.insert(mReduced.end(), ring.begin() + c, ring.begin() + last + 1);
-                            }
-                        }
+                        // A chunk wholly beyond one side of the clip box becomes a chord.
+                        detail::reduceFarChunks(ring, chunks, chunk, clipBox, mReduced);
                         ring = mReduced;
                     }
                     clipRing(ring, offset, -kClipMarginCells, kTileCells + kClipMarginCells, reach);

@@ -16,6 +16,8 @@
 #include <random>
 #include <sstream>
 
+#include "support/test_dems.h"
+#include "terrabit/cli/compose_command.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/cli/probe_command.h"
 #include "terrabit/core/collision/collision_query.h"
@@ -340,5 +342,105 @@ TEST(MonacoDem, RasterizeWithADemWritesEachTilesHeightsAtItsCellCorners) {
         }
     }
     EXPECT_GT(checked, 50u) << "the DEM covers Monaco's tiles";
+    std::filesystem::remove_all(dir);
+}
+
+namespace {
+
+/// A DEM 1 km across at Monaco's centre (test_dems.h), h = 50 + x/100 m over EPSG:3857 x: it
+/// reaches only part of the map, so every command that reads it has tiles it does not reach.
+std::filesystem::path writeSmallDem(const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    const double x0 = lonLatToMercator(test::kMonacoCentre).x;
+    return test::writeMercatorDem(
+        dir / "small.tif", [x0](Vec2 p) { return 50.0 + (p.x - x0) / 100.0; }, 10.0, 500.0);
+}
+
+/// The terrain warning of a Session whose DEMs do not reach every tile (pipeline/session.h).
+constexpr const char* kNoDemWarning = "cell corners no DEM reaches";
+
+}  // namespace
+
+TEST(MonacoDem, InfoDescribesEachDemOverTheMap) {
+    terrabit::core::io::initGdal();
+    const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-info-dem";
+    terrabit::cli::InfoCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.dems = {writeSmallDem(dir)};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runInfo(c, out, err), terrabit::cli::kExitOk) << err.str();
+    const std::string text = out.str();
+    const std::size_t dems = text.find("dems:\n  " + c.dems[0].string() + ": ");
+    ASSERT_NE(dems, std::string::npos) << text;
+    EXPECT_NE(text.find("UTM zone 32N", dems), std::string::npos) << text;
+    EXPECT_NE(text.find("100 × 100 pixels of 10.0", dems), std::string::npos) << text;
+    // 1 km of a 3 km map: ±500 m on the ground are ±690 m of EPSG:3857 x at 43.7°N, so ±6.9 m
+    // about the centre's 50 m.
+    const std::size_t over = text.find("over the map: heights ", dems);
+    ASSERT_NE(over, std::string::npos) << text;
+    std::istringstream numbers(text.substr(over + 22));
+    double lo = 0, hi = 0;
+    std::string dots;
+    numbers >> lo >> dots >> hi;
+    EXPECT_NEAR(lo, 43.1, 0.3) << text;
+    EXPECT_NEAR(hi, 56.9, 0.3) << text;
+    EXPECT_NE(text.find("% of it, within 7.41", over), std::string::npos) << text;
+    EXPECT_LT(dems, text.find("warnings: ")) << "the map's warnings stay last";
+
+    // Without DEMs, not a word about them; a DEM that is not one is named, before the map is read.
+    c.dems.clear();
+    std::ostringstream plain, plainErr;
+    ASSERT_EQ(terrabit::cli::runInfo(c, plain, plainErr), terrabit::cli::kExitOk);
+    EXPECT_EQ(plain.str().find("dems:"), std::string::npos);
+    std::ofstream(dir / "notes.txt") << "not a raster\n";
+    c.dems = {dir / "notes.txt"};
+    std::ostringstream badOut, badErr;
+    EXPECT_EQ(terrabit::cli::runInfo(c, badOut, badErr), terrabit::cli::kExitNothingUsable);
+    EXPECT_NE(badErr.str().find((dir / "notes.txt").string()), std::string::npos) << badErr.str();
+    EXPECT_TRUE(badOut.str().empty());
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MonacoDem, TilesAcceptsADemAndSaysWhereItDoesNotReach) {
+    terrabit::core::io::initGdal();
+    const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-tiles-dem";
+    terrabit::cli::TilesCommand c;
+    c.input = {kMonaco, kRules, {}};
+    c.selection.zoom = 15;
+    std::ostringstream flat, flatErr;
+    ASSERT_EQ(terrabit::cli::runTiles(c, flat, flatErr), terrabit::cli::kExitOk) << flatErr.str();
+    c.dems = {writeSmallDem(dir)};
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runTiles(c, out, err), terrabit::cli::kExitOk) << err.str();
+    EXPECT_EQ(out.str(), flat.str()) << "the DEM changes no tile";
+    EXPECT_NE(err.str().find(kNoDemWarning), std::string::npos) << err.str();
+    EXPECT_EQ(flatErr.str().find(kNoDemWarning), std::string::npos) << flatErr.str();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(MonacoDem, ProbeAndComposeSayWhereTheDemDoesNotReach) {
+    terrabit::core::io::initGdal();
+    const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-probe-warnings";
+    const std::filesystem::path dem = writeSmallDem(dir);
+    terrabit::cli::ProbeCommand probe;
+    probe.input = {kMonaco, kRules, {}};
+    probe.selection.zoom = 16;
+    probe.dems = {dem};
+    std::istringstream in("point 7.4400 43.7350\n");  // 1.5 km east of the DEM
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runProbe(probe, in, out, err), terrabit::cli::kExitOk) << err.str();
+    EXPECT_NE(out.str().find(" ground none"), std::string::npos) << out.str();
+    EXPECT_NE(err.str().find("warning: terrain: "), std::string::npos) << "ground none, explained: " << err.str();
+    EXPECT_NE(err.str().find(kNoDemWarning), std::string::npos) << err.str();
+
+    terrabit::cli::ComposeCommand compose;
+    compose.input = {kMonaco, kRules, {}};
+    compose.selection.zoom = 16;
+    compose.expression = "height(>50m)";
+    compose.outDir = dir / "composed";
+    compose.dems = {dem};
+    std::ostringstream cout_, cerr_;
+    ASSERT_EQ(terrabit::cli::runComposeCommand(compose, cout_, cerr_), terrabit::cli::kExitOk) << cerr_.str();
+    EXPECT_NE(cerr_.str().find(kNoDemWarning), std::string::npos) << cerr_.str();
     std::filesystem::remove_all(dir);
 }

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export_test_support.h"
+#include "manifest_writer_p.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/sha256.h"
 

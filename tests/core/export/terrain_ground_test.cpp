@@ -18,6 +18,7 @@
 
 #include "export_test_support.h"
 #include "gltf_test_support.h"
+#include "scene/ground_drape_p.h"
 #include "support/test_dems.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/pipeline/session.h"
@@ -164,10 +165,15 @@ double cellTwist(const terrain::HeightTile& h, Vec2 cell) {
 
 }  // namespace
 
-TEST(TerrainGround, TheSceneHasAMeshPerTileSharingItsEdgesExactly) {
+/// Every test reads the one cone bake: `b`, and its scene `s`.
+class TerrainGround : public testing::Test {
+protected:
+    void SetUp() override { ASSERT_TRUE(b.session); }
     const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
     const Scene& s = b.scene;
+};
+
+TEST_F(TerrainGround, TheSceneHasAMeshPerTileSharingItsEdgesExactly) {
     ASSERT_TRUE(s.terrain);
     ASSERT_EQ(s.ground.size(), s.tiles.size());
     ASSERT_GE(s.tiles.size(), 9u);
@@ -198,10 +204,7 @@ TEST(TerrainGround, TheSceneHasAMeshPerTileSharingItsEdgesExactly) {
     EXPECT_GT(shared, 0u);
 }
 
-TEST(TerrainGround, GlbGroundVerticesLieOnTheConeAndTheMeshWithinItsBound) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
-    const Scene& s = b.scene;
+TEST_F(TerrainGround, GlbGroundVerticesLieOnTheConeAndTheMeshWithinItsBound) {
     std::size_t vertices = 0, corners = 0, onSamples = 0, cut = 0, onCone = 0, asCone = 0;
     for (const GroundTile& g : s.ground) {
         const Primitive p = primitiveOf(b.glb, g.mesh.tile, "ground");
@@ -256,10 +259,7 @@ TEST(TerrainGround, GlbGroundVerticesLieOnTheConeAndTheMeshWithinItsBound) {
     EXPECT_GT(corners, 1000u);
 }
 
-TEST(TerrainGround, GlbTilesMeetWithoutCracks) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
-    const Scene& s = b.scene;
+TEST_F(TerrainGround, GlbTilesMeetWithoutCracks) {
     std::size_t edges = 0, compared = 0;
     for (const TileId& t : s.tiles) {
         for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
@@ -284,10 +284,7 @@ TEST(TerrainGround, GlbTilesMeetWithoutCracks) {
     EXPECT_GT(compared, 100u);
 }
 
-TEST(TerrainGround, SurfacesLieOnTheGroundAtTheirElevation) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
-    const Scene& s = b.scene;
+TEST_F(TerrainGround, SurfacesLieOnTheGroundAtTheirElevation) {
     std::size_t checked = 0, triangles = 0;
     std::map<std::string, std::size_t> patches;
     for (const SurfacePatch& p : s.surfaces) {
@@ -319,9 +316,7 @@ TEST(TerrainGround, SurfacesLieOnTheGroundAtTheirElevation) {
     EXPECT_GT(triangles, 0u);
 }
 
-TEST(TerrainGround, TilesetRegionsHoldTheGroundsHeights) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
+TEST_F(TerrainGround, TilesetRegionsHoldTheGroundsHeights) {
     std::ifstream in(b.dir / "out" / "3dtiles" / "tileset.json");
     const nlohmann::json tileset = nlohmann::json::parse(in);
     const auto& region = tileset["root"]["boundingVolume"]["region"];
@@ -334,9 +329,7 @@ TEST(TerrainGround, TilesetRegionsHoldTheGroundsHeights) {
     EXPECT_GT(hi - lo, 100.0);
 }
 
-TEST(TerrainGround, AnyThreadCountGivesTheSameGround) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
+TEST_F(TerrainGround, AnyThreadCountGivesTheSameGround) {
     pipeline::SessionInput input;
     input.map.file = kResources / "maps/monaco-2022-07-19.osm.pbf";
     input.map.rules = kResources / "rules/default.yaml";
@@ -394,9 +387,7 @@ TEST(TerrainGround, AnyThreadCountGivesTheSameGround) {
     EXPECT_EQ(meshesOf(*overridden), meshesOf(*scene)) << "the option over the rule";
 }
 
-TEST(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {
-    const ConeBake& b = coneBake();
-    ASSERT_TRUE(b.session);
+TEST_F(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {
     TempDir dir;
     const auto bake = [&](const std::string& name, std::size_t batchTiles) {
         terrabit::cli::BakeCommand c;

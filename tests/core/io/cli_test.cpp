@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "io_test_support.h"
+#include "support/test_dems.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/pbf_check.h"
 #include "terrabit/core/tile/tile_id.h"
@@ -86,6 +87,19 @@ TEST(Cli, HelpDocumentsEveryCommandAndOption) {
          {"--zoom", "--tiles", "--bbox", "--rules", "--out", "--threads", "--open-option", "summary.json"}) {
         EXPECT_NE(rasterize.out.find(word), std::string::npos) << word << " missing from:\n" << rasterize.out;
     }
+}
+
+TEST(Cli, EveryMapCommandAcceptsADem) {
+    const auto dir = test::scratchDir("cli-dem");
+    const std::filesystem::path dem = test::writeMercatorDem(
+        dir / "flat.tif", [](Vec2) { return 120.0; }, 20.0, 3000.0);
+    const auto info = test::runCli({"-q", "info", test::monacoPbf().string(), "--dem", dem.string()}, kCliDir);
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_NE(info.out.find("over the map: heights 120.0 .. 120.0 m"), std::string::npos) << info.out;
+    const auto tiles =
+        test::runCli({"-q", "tiles", test::monacoPbf().string(), "--zoom", "15", "--dem", dem.string()}, kCliDir);
+    ASSERT_EQ(tiles.exitCode, 0) << tiles.err;
+    EXPECT_NE(tiles.err.find("tiles with content at zoom 15"), std::string::npos) << tiles.err;
 }
 
 TEST(Cli, InfoAndTilesPrintWhatTheyPromise) {

@@ -85,15 +85,15 @@ TEST(ErrorKinds, ACancelledReadIsCancelled) {
 }
 
 TEST(ErrorKinds, MergeSaysWhatIsWrongByKind) {
-    std::ostringstream out, warnings;
+    scale::MergeReport report;
     scale::MergeJob job;
     job.outDir = test::scratchDir("error_kinds_merge") / "merged";
-    Status none = scale::mergeShards(job, out, warnings);
+    Status none = scale::mergeShards(job, report);
     ASSERT_FALSE(none.ok());
     EXPECT_EQ(none.error().kind, ErrorKind::BadArguments);
 
     job.shards = {test::scratchDir("error_kinds_merge") / "no-such-shard"};
-    Status missing = scale::mergeShards(job, out, warnings);
+    Status missing = scale::mergeShards(job, report);
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().kind, ErrorKind::BadInput) << missing.message();
     std::ostringstream cliOut, cliErr;

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "manifest_writer_p.h"
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/core/algebra/compose.h"

@@ -68,6 +68,17 @@ TEST(RuleSchema, EveryDefaultParsesAndIsWhatAPassGetsWithoutTheKey) {
     EXPECT_GE(checked, 20);
 }
 
+TEST(RuleSchema, TheRoadGradeDefaultIsTheGradingsOne) {
+    // max_road_grade's default is written as text in the schema's table and as
+    // terrain::kDefaultMaxRoadGrade for rules made in code and the grading itself: one value.
+    const ParamSpec* spec = findParam(PassKind::Surface, "max_road_grade");
+    ASSERT_NE(spec, nullptr);
+    ASSERT_TRUE(defaultOf(*spec).ok());
+    EXPECT_EQ(std::get<double>(*defaultOf(*spec)), terrain::kDefaultMaxRoadGrade);
+    EXPECT_EQ(SurfacePassRule{}.maxRoadGrade, terrain::kDefaultMaxRoadGrade);
+    EXPECT_EQ(terrain::GradingOptions{}.maxRoadGrade, terrain::kDefaultMaxRoadGrade);
+}
+
 TEST(RuleSchema, EveryEditableParameterReadsBackWhatWasWritten) {
     auto rules = PlacementRules::parse(kMinimal, "minimal.yaml", defaultLayers());
     ASSERT_TRUE(rules.ok()) << rules.message();

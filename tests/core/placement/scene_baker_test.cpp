@@ -8,6 +8,7 @@
 #include <numbers>
 #include <random>
 
+#include "manifest_writer_p.h"
 #include "placement_test_support.h"
 #include "terrabit/core/export/manifest_writer.h"
 

@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "placement/surface_shape_p.h"
 #include "placement_test_support.h"
 #include "terrabit/core/placement/surface_shape.h"
 #include "terrabit/core/raster/rasterizer.h"

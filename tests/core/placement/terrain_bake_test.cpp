@@ -152,8 +152,8 @@ TEST_F(TerrainBakeTest, WholeStreamedShardedAndAtOneThreadTheSameBytes) {
     scale::MergeJob job;
     job.shards = shards;
     job.outDir = mDir / "merged";
-    std::ostringstream mergeOut, mergeWarnings;
-    const Status merged = scale::mergeShards(job, mergeOut, mergeWarnings);
+    scale::MergeReport report;
+    const Status merged = scale::mergeShards(job, report);
     ASSERT_TRUE(merged.ok()) << merged.message();
     expectSameFiles(mDir / "whole", mDir / "merged");
 }

@@ -11,6 +11,7 @@
 #include <QToolTip>
 
 #include "terrabit/ui/panels/expression_highlighter.h"
+#include "terrabit/ui/panels/layer_name_validator.h"
 
 namespace terrabit::ui {
 
@@ -111,7 +112,7 @@ QString ExpressionEditor::wordUnderCursor() const {
     const QString line = c.block().text();
     int i = c.positionInBlock();
     int start = i;
-    while (start > 0 && (line[start - 1].isLetterOrNumber() || line[start - 1] == '_')) --start;
+    while (start > 0 && isLayerNameChar(line[start - 1])) --start;
     return line.mid(start, i - start);
 }
 
@@ -171,7 +172,7 @@ void ExpressionEditor::keyPressEvent(QKeyEvent* e) {
         return;
     }
     QPlainTextEdit::keyPressEvent(e);
-    if (!e->text().isEmpty() && (e->text()[0].isLetterOrNumber() || e->text()[0] == '_')) {
+    if (!e->text().isEmpty() && isLayerNameChar(e->text()[0])) {
         showCompletions(false);
     } else if (mCompleter->popup()->isVisible() && !e->text().isEmpty()) {
         mCompleter->popup()->hide();

@@ -1,5 +1,7 @@
 #include "terrabit/ui/panels/expression_highlighter.h"
 
+#include "terrabit/ui/panels/layer_name_validator.h"
+
 namespace terrabit::ui {
 
 ExpressionHighlighter::ExpressionHighlighter(QTextDocument* document) : QSyntaxHighlighter(document) {
@@ -35,9 +37,9 @@ void ExpressionHighlighter::highlightBlock(const QString& text) {
             setFormat(i, n - i, mComment);
             return;
         }
-        if (c.isLetter() || c == '_') {
+        if (isLayerNameStart(c)) {
             int j = i + 1;
-            while (j < n && (text[j].isLetterOrNumber() || text[j] == '_')) ++j;
+            while (j < n && isLayerNameChar(text[j])) ++j;
             const QString word = text.mid(i, j - i);
             // A definition's own name (before '=') is neither a layer nor unknown.
             int k = j;

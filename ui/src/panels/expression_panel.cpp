@@ -7,7 +7,6 @@
 #include <QLineEdit>
 #include <QPainter>
 #include <QPushButton>
-#include <QRegularExpressionValidator>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -17,6 +16,7 @@
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/panels/expression_editor.h"
+#include "terrabit/ui/panels/layer_name_validator.h"
 
 namespace terrabit::ui {
 
@@ -133,7 +133,7 @@ ExpressionPanel::ExpressionPanel(MapDocument* document, QWidget* parent) : QWidg
     auto* row = new QHBoxLayout;
     mName = new QLineEdit(this);
     mName->setPlaceholderText(tr("layer name"));
-    mName->setValidator(new QRegularExpressionValidator(QRegularExpression("[a-z_][a-z0-9_]*"), mName));
+    mName->setValidator(new LayerNameValidator(mName));
     mColour = new QToolButton(this);
     mColour->setIcon(colourIcon(mLayerColour));
     mColour->setToolTip(tr("The layer's colour"));

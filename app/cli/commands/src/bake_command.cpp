@@ -33,13 +33,6 @@ std::string fixed(double v, int digits) {
     return s.str();
 }
 
-int failure(std::ostream& err, const std::string& message, int code) {
-    err << "error: " << message << '\n';
-    return code;
-}
-
-int failure(std::ostream& err, const Error& error) { return failure(err, error.message, exitCode(error.kind)); }
-
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
     cli::printWarnings(err, warnings, nullptr);
 }
@@ -132,6 +125,8 @@ public:
 
     std::ostream& errStream;
     std::ostream& err() const { return errStream; }
+    /// Reports a failure once the map is open: whatever its kind, nothing could be baked.
+    int failed(const Error& error) const { return fail(err(), nothingUsable(error), kBakeErrors); }
 
     ExportOptions exportOptions(const std::filesystem::path& outDir) const {
         ExportOptions o = session.exportOptions(command.formats, outDir);
@@ -149,12 +144,11 @@ public:
     /// Removes the shard's old record and finds its work; kNoTiles, its record written, when
     /// the shard has no tiles.
     int beginShard(const placement::PlacementRules& rules) {
-        if (Status s = scale::removeShardRecord(command.outDir); !s)
-            return failure(err(), s.message(), kExitNothingUsable);
+        if (Status s = scale::removeShardRecord(command.outDir); !s) return failed(s.error());
         shard = scale::shardWork(m.index, command.shard, rules);
         if (!shard.own.empty()) return kExitOk;
         Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
-        if (!s) return failure(err(), s.message(), kExitNothingUsable);
+        if (!s) return failed(s.error());
         shardLine = "shard " + command.shard.text() + ": no tiles\n";
         return kNoTiles;
     }
@@ -166,7 +160,7 @@ public:
         for (const ExportedFile& f : totals.files) record.files.push_back(f.path.generic_string());
         record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         if (Status st = scale::writeShardRecord(command.outDir, record); !st) {
-            return failure(err(), st.message(), kExitNothingUsable);
+            return failed(st.error());
         }
         shardLine = "shard " + command.shard.text() + ": " + std::to_string(shard.own.size()) + " tiles, " +
                     std::to_string(shard.baked.size()) + " baked with their halo\n";
@@ -191,14 +185,14 @@ public:
             options.origin = placement::sceneOrigin(m.index.tiles());
         }
         auto scene = session.bake(options);
-        if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
+        if (!scene) return failed(scene.error());
         warnings.insert(warnings.end(), session.report().warnings.begin(), session.report().warnings.end());
         addTerrainWarnings();
         const auto writeStart = Clock::now();
         auto report = session.exportScene(*scene, exportOptions(command.outDir), scaled(progress, 0.8, 0.2));
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
         printWarnings(err(), warnings);
-        if (!report) return failure(err(), report.message(), kExitNothingUsable);
+        if (!report) return failed(report.error());
         totals.add(*scene, session.report());
         totals.requestedDensity = scene->statistics.requestedDensity;
         totals.achievedDensity = scene->statistics.achievedDensity;
@@ -220,7 +214,7 @@ public:
         const fs::path work = command.outDir / kBatchFolder;
         std::error_code ec;
         fs::remove_all(work, ec);
-        if (ec) return failure(err(), work.string() + ": " + ec.message(), kExitNothingUsable);
+        if (ec) return failed(ioError(work.string() + ": " + ec.message()));
         // The work folder goes whatever happens: a failed bake leaves no half-written batches.
         struct RemovedAtExit {
             fs::path folder;
@@ -241,10 +235,10 @@ public:
             const scale::ShardWork& batch = batches[static_cast<std::size_t>(k)];
             const double from = static_cast<double>(k) / count, span = 1.0 / count;
             if (Status s = session.rasterize(layersRead(batch)); !s) {
-                return failure(err(), s.message(), kExitNothingUsable);
+                return failed(s.error());
             }
             if (!reportProgress(progress, from, "rasterizing")) {
-                return failure(err(), "bake cancelled", kExitNothingUsable);
+                return failed(cancelled("bake cancelled"));
             }
 
             const auto t = Clock::now();
@@ -258,7 +252,7 @@ public:
             options.origin = origin;
             options.progress = scaled(progress, from, span * 0.8);
             auto scene = session.bake(options);
-            if (!scene) return failure(err(), scene.message(), kExitNothingUsable);
+            if (!scene) return failed(scene.error());
             for (const std::string& w : session.report().warnings) {
                 if (seen.insert(w).second) bakeWarnings.push_back(w);
             }
@@ -269,14 +263,14 @@ public:
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!report) {
                 printWarnings(err(), warnings);
-                return failure(err(), report.message(), kExitNothingUsable);
+                return failed(report.error());
             }
             scale::ShardRecord record = scale::makeShardRecord(scale::ShardSpec{k, count}, batch);
             record.tallies = scene->vegetationTallies;
             for (const ExportedFile& f : report->files) record.files.push_back(f.path.generic_string());
             record.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - t).count();
             if (Status st = scale::writeShardRecord(folder, record); !st) {
-                return failure(err(), st.message(), kExitNothingUsable);
+                return failed(st.error());
             }
             folders.push_back(folder);
             totals.add(*scene, session.report());
@@ -322,7 +316,7 @@ public:
         std::error_code ec;
         const auto joinStart = Clock::now();
         if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen); !s) {
-            return failure(err(), s.message(), kExitNothingUsable);
+            return failed(s.error());
         }
         joinMs = std::chrono::duration<double, std::milli>(Clock::now() - joinStart).count();
         for (const ExportFormat f : command.formats) {
@@ -331,7 +325,7 @@ public:
                                                                  : fs::path();
             if (joined.empty()) continue;
             const std::uintmax_t bytes = fs::file_size(command.outDir / joined, ec);
-            if (ec) return failure(err(), (command.outDir / joined).string() + ": " + ec.message(), kExitNothingUsable);
+            if (ec) return failed(ioError((command.outDir / joined).string() + ": " + ec.message()));
             totals.files.push_back({f, joined, bytes});
         }
 
@@ -382,7 +376,7 @@ int bakeAndWrite(BakeRun& run, pipeline::Session& session, bool mayStream, Clock
         return code == kExitOk && sharded ? run.finishShard(std::move(run.tallies), start) : code;
     }
     // One batch: the whole bake, its tiles rasterized now.
-    if (Status s = session.rasterize(m.index.tiles()); !s) return failure(run.err(), s.message(), kExitNothingUsable);
+    if (Status s = session.rasterize(m.index.tiles()); !s) return run.failed(s.error());
     return run.whole(part(0.2, 0.8));
 }
 
@@ -463,11 +457,11 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
 
 int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
     const auto start = Clock::now();
-    if (command.outDir.empty()) return failure(err, "--out: give a folder for the scene", kExitBadArguments);
-    if (command.formats.empty()) return failure(err, "--format: give at least one format", kExitBadArguments);
+    if (command.outDir.empty()) return fail(err, badArguments("--out: give a folder for the scene"), kBakeErrors);
+    if (command.formats.empty()) return fail(err, badArguments("--format: give at least one format"), kBakeErrors);
     if (command.blockCells < 1 || command.blockCells > kTileCells) {
-        return failure(err, "--block-cells: " + std::to_string(command.blockCells) + " is outside 1..256",
-                       kExitBadArguments);
+        return fail(err, badArguments("--block-cells: " + std::to_string(command.blockCells) + " is outside 1..256"),
+                    kBakeErrors);
     }
 
     // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress, 0 .. 0.2
@@ -485,7 +479,7 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     input.rasterize = !mayStream;
     input.dems = command.dems;
     auto opened = pipeline::Session::open(std::move(input), BakeRun::scaled(progress, 0.0, mayStream ? 0.2 : 0.5));
-    if (!opened) return failure(err, opened.error());
+    if (!opened) return fail(err, opened.error(), kBakeErrors);
     pipeline::Session& session = **opened;
     const MapLayers& m = session.map();
     // The terrain's warnings come once the bake sampled its tiles (BakeRun::addTerrainWarnings).
@@ -493,10 +487,10 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     warnings.insert(warnings.end(), m.classified.warnings.begin(), m.classified.warnings.end());
     if (m.index.tiles().empty()) {
         printWarnings(err, session.warnings());
-        return failure(err,
-                       "nothing to bake: no tile of " + command.input.file.string() + " holds any layer at zoom " +
-                           std::to_string(command.selection.zoom),
-                       kExitNothingUsable);
+        return fail(err,
+                    Error{"nothing to bake: no tile of " + command.input.file.string() + " holds any layer at zoom " +
+                          std::to_string(command.selection.zoom)},
+                    kBakeErrors);
     }
 
     BakeRun run(command, session, warnings, err);

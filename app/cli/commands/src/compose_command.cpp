@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/export/output_file.h"
@@ -19,11 +20,6 @@ using namespace core::algebra;
 
 namespace {
 
-int fail(std::ostream& err, const std::string& message, int code) {
-    err << "terrabit-cli compose: " << message << "\n";
-    return code;
-}
-
 /// The name of the result layer, and so of its GeoTIFF.
 constexpr const char* kResultLayer = "result";
 
@@ -31,21 +27,21 @@ constexpr const char* kResultLayer = "result";
 
 int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
                       const ProgressCallback& progress) {
-    if (command.outDir.empty()) return fail(err, "--out: no output folder given", kExitBadArguments);
-    if (command.expression.empty()) return fail(err, "--expr: no expression given", kExitBadArguments);
+    if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"), kComposeErrors);
+    if (command.expression.empty()) return fail(err, badArguments("--expr: no expression given"), kComposeErrors);
 
     // The expression is checked against the rules' layer names before the map is read, so a typo
     // costs no wait. Metres are checked at the equator, where cells are largest on the ground:
     // a radius within the limit there may still be too many cells further north, which the
     // compile at the tiles' latitude below reports.
     Result<RuleSet> rules = RuleSet::load(command.input.rules);
-    if (!rules) return fail(err, rules.message(), kExitBadArguments);
+    if (!rules) return fail(err, withKind(rules.error(), ErrorKind::BadArguments), kComposeErrors);
     {
         ExpressionOptions early;
         early.zoom = command.selection.zoom;
         early.latitude = 0.0;
         const Result<ExpressionAst> ast = ExpressionAst::parse(command.expression, rules->layerNames(), early);
-        if (!ast) return fail(err, "bad expression\n" + ast.message(), kExitBadArguments);
+        if (!ast) return fail(err, badArguments("bad expression\n" + ast.message()), kComposeErrors);
         const bool readsRelief = std::any_of(ast->nodes.begin(), ast->nodes.end(), [](const ExprNode& n) {
             return n.op == ExprOp::Height || n.op == ExprOp::Slope || n.op == ExprOp::Aspect;
         });
@@ -59,10 +55,11 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
     input.dems = command.dems;
     auto opened = pipeline::Session::open(std::move(input), progress);
-    if (!opened) return fail(err, opened.message(), kExitNothingUsable);
+    if (!opened) return fail(err, nothingUsable(opened.error()), kComposeErrors);
     const io::MapLayers& m = (*opened)->map();
+    printWarnings(err, (*opened)->warnings(), nullptr);
     const std::vector<TileId>& tiles = m.store.tiles();
-    if (tiles.empty()) return fail(err, "no tile holds any content at this zoom", kExitNothingUsable);
+    if (tiles.empty()) return fail(err, Error{"no tile holds any content at this zoom"}, kComposeErrors);
 
     ComposeOptions options;
     options.seed = command.seed;
@@ -70,15 +67,22 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     ExpressionDiagnostic diagnostic;
     Result<ComposeResult> composed = compose(m.store, tiles, command.expression, options, progress, &diagnostic);
     if (!composed) {
+        // The diagnostic places the failure in the expression: the user's; anything else is
+        // nothing usable (a cancel, tiles of mixed zooms).
         const bool expressionError = diagnostic.line > 0;
-        return fail(err, (expressionError ? "bad expression\n" : "") + composed.message(),
-                    expressionError ? kExitBadArguments : kExitNothingUsable);
+        return fail(
+            err,
+            expressionError ? badArguments("bad expression\n" + composed.message()) : nothingUsable(composed.error()),
+            kComposeErrors);
     }
 
     // Files: the result as a one-layer store, written by the same writer as `rasterize`.
     std::error_code ec;
     std::filesystem::create_directories(command.outDir, ec);
-    if (ec) return fail(err, command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")", 1);
+    if (ec) {
+        return fail(err, ioError(command.outDir.string() + ": cannot create the output folder (" + ec.message() + ")"),
+                    kComposeErrors);
+    }
     LayerStore result({kResultLayer}, tiles);
     LayerInfo info;
     info.name = kResultLayer;
@@ -89,7 +93,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     for (std::size_t s = 0; s < tiles.size(); ++s) {
         result.store(s, std::span<const BitTile>(&composed->masks[s], 1));
         Result<io::TileFiles> files = io::writeTile(result, s, infos, command.outDir);
-        if (!files) return fail(err, files.message(), kExitNothingUsable);
+        if (!files) return fail(err, nothingUsable(files.error()), kComposeErrors);
         const AreaCoverage& c = composed->coverage[s];
         tileList.push_back({{"quadkey", tiles[s].quadkey()},
                             {"cells", c.cells},
@@ -119,7 +123,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["total"] = {
         {"tiles", tiles.size()}, {"cells", total.cells}, {"coverage", fraction}, {"square_metres", total.squareMetres}};
     const Status written = writeFileAtomically(command.outDir / "coverage.json", summary.dump(2) + "\n");
-    if (!written) return fail(err, written.message(), kExitNothingUsable);
+    if (!written) return fail(err, nothingUsable(written.error()), kComposeErrors);
 
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.2f%%", 100.0 * fraction);

@@ -1,7 +1,5 @@
 #include "terrabit/cli/exit_codes.h"
 
-#include <string_view>
-
 namespace terrabit::cli {
 
 int exitCode(core::ErrorKind kind) {
@@ -17,11 +15,20 @@ int exitCode(core::ErrorKind kind) {
     return kExitNothingUsable;
 }
 
-int fail(std::ostream& err, const core::Error& error) {
+core::Error nothingUsable(core::Error error) {
+    if (error.kind == core::ErrorKind::BadArguments) error.kind = core::ErrorKind::BadInput;
+    return error;
+}
+
+int fail(std::ostream& err, const core::Error& error, const ErrorStyle& style) {
+    if (!style.everyLine) {
+        err << style.prefix << error.message << '\n';
+        return exitCode(error.kind);
+    }
     std::string_view rest = error.message;
     do {
         const std::size_t newline = rest.find('\n');
-        err << "error: " << rest.substr(0, newline) << '\n';
+        err << style.prefix << rest.substr(0, newline) << '\n';
         rest = newline == std::string_view::npos ? std::string_view{} : rest.substr(newline + 1);
     } while (!rest.empty());
     return exitCode(error.kind);

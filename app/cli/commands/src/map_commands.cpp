@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "terrabit/core/export/output_file.h"
+#include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/pipeline/session.h"
@@ -53,48 +54,117 @@ void printWarnings(std::ostream& err, const std::vector<std::string>& warnings, 
 
 // -- info -------------------------------------------------------------------------------------
 
-int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
-    auto rules = loadRules(command.input);
-    if (!rules) return fail(err, rules.error());
-    ReadOptions read;
-    read.openOptions = command.input.openOptions;
-    read.allowPartial = command.input.allowPartial;
-    read.progress = progress;
-    auto map = readMap(command.input.file, read);
-    if (!map) return fail(err, map.error());
-    const ClassifiedMap classified = classify(*map, *rules);
+namespace {
 
-    out << "file: " << map->source << " (" << map->format << ")\n";
-    if (!map->extent.empty()) {
-        const LonLat sw = mercatorToLonLat(map->extent.min);
-        const LonLat ne = mercatorToLonLat(map->extent.max);
-        const double scale = std::cos(mercatorToLonLat(map->extent.centre()).lat * 3.14159265358979323846 / 180.0);
+/// The coarsest view of `extent` that still shows it: the finest zoom at or below `zoom` at which
+/// it spans at most this many tiles (a DEM is described over the map from a few tiles' samples).
+constexpr std::size_t kDemSurveyTiles = 16;
+
+/// Prints what `dem` is and what it holds over the map's `extent` (EPSG:3857; empty: the map
+/// part is left out).
+Status printDem(std::ostream& out, const DemReader& dem, const Box2& extent) {
+    const DemInfo& d = dem.dems().front();
+    out << "  " << d.path.string() << ": " << d.crsName << ", " << d.widthPixels << " × " << d.heightPixels
+        << " pixels of " << fixed(d.pixelSizeGroundMetres, 2) << " m, nodata "
+        << (d.nodata ? fixed(*d.nodata, 2) : std::string("none")) << ", " << d.holePixels << " pixels without a height"
+        << (d.inpainted ? " (inpainted)" : "") << "\n";
+    if (extent.empty()) return Status::success();
+    int zoom = suggestedZoom(extent);
+    auto tiles = tilesCovering(extent, zoom, kDemSurveyTiles);
+    while (!tiles && zoom > 0) tiles = tilesCovering(extent, --zoom, kDemSurveyTiles);
+    if (!tiles) return Status::success();
+    float lo = terrain::kNoHeight, hi = terrain::kNoHeight;
+    std::uint64_t inside = 0, reached = 0;
+    Box2 where;
+    terrain::HeightTile heights;
+    for (const TileId& tile : *tiles) {
+        if (auto sampled = dem.sample(tile, heights); !sampled) return sampled.error();
+        for (int row = 0; row < terrain::kHeightSamples; ++row) {
+            for (int column = 0; column < terrain::kHeightSamples; ++column) {
+                const Vec2 at = terrain::sampleMercator(tile, row, column);
+                if (!extent.contains(at)) continue;
+                ++inside;
+                if (!heights.hasHeight(row, column)) continue;
+                ++reached;
+                const float h = heights.at(row, column);
+                lo = std::isnan(lo) ? h : std::min(lo, h);
+                hi = std::isnan(hi) ? h : std::max(hi, h);
+                where.extend(at);
+            }
+        }
+    }
+    out << "    over the map: ";
+    if (reached == 0) {
+        out << "no height (the DEM does not reach the map)\n";
+        return Status::success();
+    }
+    const LonLat sw = mercatorToLonLat(where.min), ne = mercatorToLonLat(where.max);
+    out << "heights " << fixed(lo, 1) << " .. " << fixed(hi, 1) << " m, reaching "
+        << fixed(100.0 * static_cast<double>(reached) / static_cast<double>(inside), 1) << " % of it, within "
+        << fixed(sw.lon, 6) << "," << fixed(sw.lat, 6) << " – " << fixed(ne.lon, 6) << "," << fixed(ne.lat, 6)
+        << " (sampled at zoom " << zoom << ")\n";
+    return Status::success();
+}
+
+}  // namespace
+
+// Info reads and classifies through io::readClassifiedMap, the first two stages of the one map
+// loader, not through a pipeline::Session: a Session always indexes the map at a zoom and
+// rasterizes it to find the tiles with content, which info does not print. On a country-sized
+// file that is minutes of work, and the default zoom's tile limit would refuse what info
+// describes today.
+int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
+    auto loaded = loadRules(command.input);
+    if (!loaded) return fail(err, loaded.error());
+    // The DEMs are opened before the map is read, as the Session opens them: a bad one costs no
+    // wait. One reader each, so that each is described alone.
+    std::vector<DemReader> dems;
+    for (const std::filesystem::path& path : command.dems) {
+        auto dem = DemReader::open({path});
+        if (!dem) return fail(err, dem.error());
+        dems.push_back(std::move(*dem));
+    }
+    auto read = readClassifiedMap(command.input, std::move(*loaded), progress);
+    if (!read) return fail(err, read.error());
+    const MapData& map = (*read)->map;
+    const RuleSet& rules = (*read)->rules;
+    const ClassifiedMap& classified = (*read)->classified;
+
+    out << "file: " << map.source << " (" << map.format << ")\n";
+    if (!map.extent.empty()) {
+        const LonLat sw = mercatorToLonLat(map.extent.min);
+        const LonLat ne = mercatorToLonLat(map.extent.max);
+        const double scale = std::cos(mercatorToLonLat(map.extent.centre()).lat * 3.14159265358979323846 / 180.0);
         out << "extent: " << fixed(sw.lon, 6) << "," << fixed(sw.lat, 6) << " – " << fixed(ne.lon, 6) << ","
-            << fixed(ne.lat, 6) << " (lon/lat W,S – E,N), about " << fixed(map->extent.width() * scale / 1000.0, 1)
-            << " × " << fixed(map->extent.height() * scale / 1000.0, 1) << " km\n";
+            << fixed(ne.lat, 6) << " (lon/lat W,S – E,N), about " << fixed(map.extent.width() * scale / 1000.0, 1)
+            << " × " << fixed(map.extent.height() * scale / 1000.0, 1) << " km\n";
     }
     out << "source layers:\n";
-    for (const SourceLayerInfo& l : map->layers) {
+    for (const SourceLayerInfo& l : map.layers) {
         out << "  " << std::left << std::setw(20) << l.name << std::right << std::setw(8) << l.featuresRead
             << " features  (" << l.geometryType;
         if (l.featuresSkipped) out << "; " << l.featuresSkipped << " skipped";
         out << ")\n";
     }
-    out << "rules: " << rules->source() << "\n";
+    out << "rules: " << rules.source() << "\n";
     out << "features per layer (id name count):\n";
     for (std::size_t id = 0; id < classified.layers.size(); ++id) {
         const LayerInfo& l = classified.layers[id];
         out << "  " << std::setw(3) << id << "  " << (l.parent >= 0 ? "  " : "") << std::left << std::setw(16) << l.name
             << std::right << std::setw(8) << classified.featureCounts[id] << "\n";
     }
-    out << "unclassified features: " << classified.unclassified << " of " << map->features.size() << "\n";
-    const int zoom = suggestedZoom(map->extent);
-    const double lat = mercatorToLonLat(map->extent.centre()).lat;
-    const auto tiles = tilesCovering(map->extent, zoom, std::size_t{1} << 22);
+    out << "unclassified features: " << classified.unclassified << " of " << map.features.size() << "\n";
+    const int zoom = suggestedZoom(map.extent);
+    const double lat = mercatorToLonLat(map.extent.centre()).lat;
+    const auto tiles = tilesCovering(map.extent, zoom, std::size_t{1} << 22);
     out << "suggested zoom: " << zoom << " (a cell is " << fixed(metresPerCell(lat, zoom), 2) << " m on the ground";
     if (tiles) out << "; the extent spans " << tiles->size() << " tiles";
     out << ")\n";
-    std::vector<std::string> warnings = map->warnings;
+    if (!dems.empty()) out << "dems:\n";
+    for (const DemReader& dem : dems) {
+        if (Status s = printDem(out, dem, map.extent); !s) return fail(err, s.error());
+    }
+    std::vector<std::string> warnings = map.warnings;
     warnings.insert(warnings.end(), classified.warnings.begin(), classified.warnings.end());
     out << "warnings: " << warnings.size() << "\n";
     printWarnings(err, warnings, nullptr);
@@ -104,8 +174,10 @@ int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, co
 // -- tiles ------------------------------------------------------------------------------------
 
 int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress) {
-    auto session = pipeline::Session::open(
-        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads), progress);
+    pipeline::SessionInput input =
+        pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
+    input.dems = command.dems;
+    auto session = pipeline::Session::open(std::move(input), progress);
     if (!session) return fail(err, session.error());
     const MapLayers& m = (*session)->map();
     std::size_t count = 0;

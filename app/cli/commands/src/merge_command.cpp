@@ -2,8 +2,40 @@
 
 namespace terrabit::cli {
 
+using core::scale::MergedOutput;
+using core::scale::MergeReport;
+
+void printMergeReport(std::ostream& out, std::ostream& err, const MergeReport& report,
+                      const std::filesystem::path& outDir) {
+    for (const std::filesystem::path& f : report.unjoinable) {
+        err << "warning: " << f.string()
+            << " covers the shard's tiles only and cannot be joined; bake it on one machine\n";
+    }
+    if (!report.started) return;
+    out << "merging " << report.shardCount << " shards, " << report.tiles << " tiles, into " << outDir.string()
+        << ":\n";
+    for (const MergedOutput& w : report.written) {
+        out << "  " << w.path.string();
+        switch (w.kind) {
+            case MergedOutput::Kind::Tileset:
+                out << " (" << w.files << " tile contents)\n";
+                break;
+            case MergedOutput::Kind::Manifest:
+                out << " (" << w.instances << " instances in " << w.instanceRuns << " runs, " << w.buildings
+                    << " buildings in " << w.buildingRuns << " runs)\n";
+                break;
+            case MergedOutput::Kind::Layers:
+                out << "/ (" << w.files << " files)\n";
+                break;
+        }
+    }
+}
+
 int runMerge(const MergeCommand& command, std::ostream& out, std::ostream& err) {
-    if (core::Status s = core::scale::mergeShards(command, out, err); !s) return fail(err, s.error());
+    MergeReport report;
+    const core::Status merged = core::scale::mergeShards(command, report);
+    printMergeReport(out, err, report, command.outDir);
+    if (!merged) return fail(err, merged.error());
     return kExitOk;
 }
 

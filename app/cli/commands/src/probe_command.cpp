@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "terrabit/cli/map_commands.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/algebra/layer_program.h"
 #include "terrabit/core/collision/probe_spec.h"
@@ -38,51 +39,40 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         pipeline::SessionInput::layersOnly(command.input, command.selection, command.threads);
     input.dems = command.dems;
     auto opened = pipeline::Session::open(std::move(input), progress);
-    if (!opened) {
-        err << "terrabit-cli probe: " << opened.message() << "\n";
-        return exitCode(opened.error().kind);
-    }
+    if (!opened) return fail(err, opened.error(), kProbeErrors);
     const pipeline::Session& session = **opened;
     const MapLayers& layers = session.map();
-    for (const std::string& w : layers.map.warnings) err << "warning: " << w << "\n";
-    // DEMs left out (named with their problem), what was filled, DEMs that miss the map.
-    for (const std::string& w : session.terrainWarnings()) err << "warning: " << w << "\n";
+    // The map's, its classification's and the terrain's warnings (DEMs left out with their
+    // problem, what was filled, DEMs that miss the map): without them a DEM that does not reach
+    // the probes would answer "ground none" unexplained.
+    printWarnings(err, session.warnings(), nullptr);
 
     const std::vector<TileId>& tiles = layers.store.tiles();
     const std::vector<std::string>& names = layers.store.layerNames();
     // On a bridge the probe stands on its deck (the ground under it is the valley).
     const std::unique_ptr<LayerSource> standing = session.onBridgeDecks(layers.store, tiles);
     Result<CollisionGrid> grid = CollisionGrid::build(*standing, tiles, names);
-    if (!grid) {
-        err << "terrabit-cli probe: " << grid.message() << "\n";
-        return kExitNothingUsable;
-    }
+    if (!grid) return fail(err, nothingUsable(grid.error()), kProbeErrors);
     int exprLayer = -1;
     if (!command.expression.empty()) {
         algebra::ExpressionOptions options;
         options.zoom = command.selection.zoom;
         options.latitude = mercatorToLonLat(layers.map.extent.centre()).lat;
         Result<algebra::LayerProgram> program = algebra::LayerProgram::compile(command.expression, names, options);
-        if (!program) {
-            err << "terrabit-cli probe: bad expression:\n" << program.message() << "\n";
-            return kExitBadArguments;
-        }
+        if (!program) return fail(err, badArguments("bad expression:\n" + program.message()), kProbeErrors);
         algebra::LayerEvaluator evaluator(*program);
         std::vector<BitTile> results(tiles.size());
         for (std::size_t i = 0; i < tiles.size(); ++i) {
+            // The expression is the user's: whatever fails in it is a bad argument.
             if (Status s = evaluator.evaluate(layers.store, tiles[i], results[i]); !s) {
-                err << "terrabit-cli probe: " << s.message() << "\n";
-                return kExitBadArguments;
+                return fail(err, withKind(s.error(), ErrorKind::BadArguments), kProbeErrors);
             }
         }
         Result<int> added = grid->addLayer("expression", [&](const TileId& t) -> const BitTile* {
             const std::ptrdiff_t slot = layers.store.slotOf(t);
             return slot < 0 ? nullptr : &results[static_cast<std::size_t>(slot)];
         });
-        if (!added) {
-            err << "terrabit-cli probe: " << added.message() << "\n";
-            return kExitBadArguments;
-        }
+        if (!added) return fail(err, withKind(added.error(), ErrorKind::BadArguments), kProbeErrors);
         exprLayer = *added;
     }
 
@@ -94,9 +84,9 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         Result<ProbeSpec> probe = parseProbe(line);
         if (!probe) {
             if (probe.message().empty()) continue;  // blank or comment
-            err << "terrabit-cli probe: stdin line " << lineNo << ": " << probe.message() << "\n";
+            code =
+                fail(err, badArguments("stdin line " + std::to_string(lineNo) + ": " + probe.message()), kProbeErrors);
             out << "error\n";
-            code = kExitBadArguments;
             continue;
         }
         const ProbeResult r = core::runProbe(query, *probe);
@@ -108,10 +98,7 @@ int runProbe(const ProbeCommand& command, std::istream& in, std::ostream& out, s
         }
         if (session.hasTerrain()) {
             Result<float> ground = session.groundHeight(lonLatToMercator(probe->at[0]));
-            if (!ground) {
-                err << "terrabit-cli probe: " << ground.message() << "\n";
-                return exitCode(ground.error().kind);
-            }
+            if (!ground) return fail(err, ground.error(), kProbeErrors);
             out << " ground " << (std::isnan(*ground) ? std::string("none") : metres(*ground) + " m");
         }
         out << "\n";

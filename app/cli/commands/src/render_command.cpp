@@ -20,22 +20,16 @@ namespace io = core::io;
 
 double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-int renderFail(std::ostream& err, const std::string& message, int code) {
-    err << "terrabit-cli render: " << message << "\n";
-    return code;
-}
-
-int renderFail(std::ostream& err, const core::Error& error) {
-    return renderFail(err, error.message, exitCode(error.kind));
-}
+/// Reports a failure once the scene is being baked or drawn: whatever its kind, nothing usable.
+int drawFailed(std::ostream& err, const core::Error& error) { return fail(err, nothingUsable(error), kRenderErrors); }
 
 }  // namespace
 
 int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err,
               const core::ProgressCallback& progress) {
-    if (command.out.empty()) return renderFail(err, "--out: no output image given", kExitBadArguments);
+    if (command.out.empty()) return fail(err, core::badArguments("--out: no output image given"), kRenderErrors);
     core::Result<ViewDirection> direction = parseViewDirection(command.camera);
-    if (!direction) return renderFail(err, "--camera: " + direction.message(), kExitBadArguments);
+    if (!direction) return fail(err, core::badArguments("--camera: " + direction.message()), kRenderErrors);
     const auto start = Clock::now();
     core::pipeline::SessionInput input;
     input.map = command.input;
@@ -45,12 +39,12 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     input.threads = command.threads;
     input.dems = command.dems;
     auto opened = core::pipeline::Session::open(std::move(input), progress);
-    if (!opened) return renderFail(err, opened.error());
+    if (!opened) return fail(err, opened.error(), kRenderErrors);
     core::pipeline::Session& session = **opened;
     const io::MapLayers& map = session.map();
     for (const std::string& w : session.warnings()) err << "warning: " << w << "\n";
     const double readMs = msSince(start);
-    if (map.store.tiles().empty()) return renderFail(err, "no tile holds anything to render", kExitNothingUsable);
+    if (map.store.tiles().empty()) return fail(err, core::Error{"no tile holds anything to render"}, kRenderErrors);
 
     // Bake; without passes, the ground and surfaces only.
     auto bakeStart = Clock::now();
@@ -66,7 +60,7 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
         options.threads = command.threads;
         options.progress = progress;
         core::Result<core::Scene> baked = session.bake(options);
-        if (!baked) return renderFail(err, baked.message(), kExitNothingUsable);
+        if (!baked) return drawFailed(err, baked.error());
         for (const std::string& w : session.report().warnings) err << "warning: " << w << "\n";
         scene = std::move(baked).value();
     }
@@ -82,13 +76,13 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     options.groundExpression = command.ground;
     SceneGraph graph(catalogue, models, options);
     if (core::Status s = graph.setScene(scene, &layers); !s) {
-        return renderFail(err, s.error());
+        return fail(err, s.error(), kRenderErrors);
     }
     if (!command.overlay.empty()) {
         HeatOverlayStyle heat;
         heat.radiusCells = command.overlayRadius;
         if (core::Status s = graph.setHeatOverlay(layers, command.overlay, heat); !s) {
-            return renderFail(err, "--overlay: " + s.message(), kExitBadArguments);
+            return fail(err, core::badArguments("--overlay: " + s.message()), kRenderErrors);
         }
     }
     if (command.grid) graph.setTileGridVisible(true);
@@ -97,16 +91,16 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
     // Draw.
     core::Result<std::unique_ptr<OffscreenRenderer>> renderer =
         OffscreenRenderer::create(command.width, command.height);
-    if (!renderer) return renderFail(err, renderer.message(), kExitNothingUsable);
+    if (!renderer) return drawFailed(err, renderer.error());
     const CameraPose pose = frameBox(graph.bounds(), *direction, static_cast<double>(command.width) / command.height);
     core::Result<FrameStatistics> frame = (*renderer)->render(graph.root(), pose, options.lighting.sky);
-    if (!frame) return renderFail(err, frame.message(), kExitNothingUsable);
+    if (!frame) return drawFailed(err, frame.error());
     if (core::Status s = writePng((*renderer)->image(), command.out); !s) {
-        return renderFail(err, s.message(), kExitNothingUsable);
+        return drawFailed(err, s.error());
     }
     if (!command.sceneFile.empty()) {
         if (core::Status s = writeSceneFile(*graph.root(), command.sceneFile); !s) {
-            return renderFail(err, s.message(), kExitNothingUsable);
+            return drawFailed(err, s.error());
         }
     }
 

@@ -54,8 +54,4 @@ CameraPose frameBox(const osg::BoundingBox& box, ViewDirection direction, double
 /// "AZIMUTH,ELEVATION" in degrees ("135,30"). The error names the text and the allowed forms.
 core::Result<ViewDirection> parseViewDirection(std::string_view text);
 
-/// Where a scene point lands in a width × height image seen through a pose: x to the right and
-/// y downwards from the top-left pixel corner, in pixels. Nothing for points behind the eye.
-std::optional<osg::Vec2d> projectToImage(const CameraPose& pose, int width, int height, const osg::Vec3d& point);
-
 }  // namespace terrabit::render

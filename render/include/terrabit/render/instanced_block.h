@@ -39,9 +39,4 @@ osg::BoundingBox instanceBounds(const core::ModelBounds& model, std::span<const 
 osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
                                             const core::Box3f& bounds = {});
 
-/// The per-instance transforms of an instanced block's geometry (16 floats per instance,
-/// column-major), read back from its texture buffer (or, in a graph read from a file, its float
-/// texture); empty when the geometry has none.
-std::span<const float> instanceTransforms(const osg::Geometry& geometry);
-
 }  // namespace terrabit::render

@@ -66,10 +66,6 @@ private:
     }
 };
 
-/// The probe of a text probe line (lon/lat degrees, metres) in the cells of a zoom: metres become
-/// cells at the probe's own latitude, as core's runProbe does.
-ProbeShape probeShapeFromSpec(const core::ProbeSpec& spec, int zoom);
-
 /// Runs the shape's probe (conservative coverage) and fills `hits` with the cells it hit. A
 /// point probe reports its own cell when it hits.
 core::ProbeResult runProbe(core::CollisionQuery& query, const ProbeShape& shape, std::uint64_t mask,

@@ -21,14 +21,4 @@ namespace terrabit::render {
 /// unknown extension, a missing plugin, an unwritable folder.
 core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path& file);
 
-/// Reads a graph written by writeSceneFile (or any file osgDB reads). Errors name the file.
-core::Result<osg::ref_ptr<osg::Node>> readSceneFile(const std::filesystem::path& file);
-
-/// Drawables reached by a traversal of the graph (each visit counts: a drawable shared by two
-/// parents counts twice), every child of every switch and LOD included.
-std::size_t countDrawables(const osg::Node& graph);
-
-/// Sum over all primitive sets reached of their instance counts (1 for a non-instanced set).
-std::size_t countInstances(const osg::Node& graph);
-
 }  // namespace terrabit::render

@@ -8,40 +8,22 @@
 ///   passes:                          # run in this order
 ///     - name: buildings              # unique; also keys the pass's random choices
 ///       type: buildings              # buildings | surface | vegetation
-///       seed: 1                      # mixed with the scene seed (default 0)
-///       layer: building              # footprints: the features of this layer (and its classes)
-///       box: oriented                # target box: oriented (minimum area) | axis_aligned
-///       blocked_by: water            # expression of cells no building may cover ("none": nothing)
-///       margin: 0.4                  # metres kept free between a model and each side of its box
-///       scale: [1, 1.5]              # uniform scale range: shrink to the first, fill up to the second
-///       variety: 0.1                 # near-equal fits (leftover within 10 % of the box) drawn by weight
-///       height: tags                 # tags (height, building:levels × storey_height) | model
-///       storey_height: 3             # metres
-///       category: building           # catalogue category of the models
-///       filters:                     # the first whose `when` holds chooses the allowed models
+///       layer: building              # … the pass type's keys
+///       filters:                     # buildings: the first whose `when` holds chooses the models
 ///         - when: {historic: "*"}    #   tag conditions as in `layers:` (all must hold; absent: any)
 ///           any_tags: [ancient]      #   and/or all_tags, none_tags (catalogue style tags)
-///     - name: water
-///       type: surface                # ground meshes: merged rectangles of cells per class
-///       layer: water                 # names and colours come from this layer and its classes
-///       mask: water                  # expression (default: the layer)
-///       elevation: -0.3              # metres above the ground (water lies below)
-///       colour: "#3b83bd"            # optional, instead of the layers' colours
 ///     - name: vegetation
 ///       type: vegetation
-///       layer: vegetation            # the classes of this layer pick the species
-///       zone: vegetation - non_plantable - placed_buildings   # where plants may stand
-///       avoid: road | water          # cells taken out of every class (a class may override)
-///       scatter: random              # random (density per cell) | noise (clumps)
-///       noise_scale: 12m             # with scatter: noise — clump size, cells or metres
-///       plant: ...                   # optional: this expression instead of zone & scatter
-///       density: 0.05                # instances per plantable cell, 0..1
-///       jitter: 0.8                  # fraction of a cell the position moves, 0..1
-///       scale: [0.8, 1.2]            # uniform scale range
-///       spacing: 0                   # metres: no two instances of the pass closer than this
-///       classes:                     # class layer -> its species (others are not planted)
+///       layer: vegetation
+///       classes:                     # vegetation: class layer -> its keys (others are not planted)
 ///         forest: {density: 0.12, species: {conifer_spruce: 3, broadleaf_oak: 1}}
-///         trees: {avoid: water, species: {broadleaf_oak: 1}}   # may stand on roads
+///
+/// Every key of a pass type and of a vegetation class — its value, range, unit, default and
+/// meaning — is declared once, in the rules schema (rule_schema.h, the table in
+/// core/src/placement/rule_schema.cpp); README.md's "Project and rules files" holds the key
+/// reference made from it (rulesKeyReference(), kept equal by rule_schema_test), and
+/// resources/rules/default.yaml sets them for the shipped rules. Only `name`, `type`, `filters`
+/// and `classes` are structure this file reads itself.
 ///
 /// Any class key (density, jitter, scale, avoid) falls back to the pass's. Errors name the file,
 /// line, column and key: "default.yaml:120:18: passes[3].classes.forest.density: expected a
@@ -59,6 +41,7 @@
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/rules/rule_set.h"
+#include "terrabit/core/terrain/ground_grading.h"
 
 namespace terrabit::core::placement {
 
@@ -111,7 +94,7 @@ struct BuildingPassRule {
     /// With terrain: the largest height difference of the ground under a placed footprint,
     /// metres; a building whose every clear fit stands on more is `blocked: slope`.
     double maxGroundStepMetres = 8.0;
-    /// Share of a model's cells that may lie outside its footprint's cells, 0..1 (the boundary).
+    /// Share of a model's cells that may lie outside its footprint's cells, 0..0.5 (the boundary).
     double tolerance = 0.03;
     /// Expression of the cells outside its own footprint that no model may touch ("none":
     /// nothing beyond blocked_by); the default rules keep models off roads, water and other
@@ -133,10 +116,10 @@ struct SurfacePassRule {
     std::string layer;             ///< the layer whose cells (per class) become patches
     std::string mask;              ///< expression of the cells to cover (empty: the layer itself)
     double elevationMetres = 0.0;  ///< height of the surface above the ground plane, metres
-    /// With a DEM: the steepest grade the ground is graded to along roads (rise over run, 0.12 =
-    /// 12 %; terrain/ground_grading.h). The Session grades every road to the smallest value of
-    /// the rules' surface passes.
-    double maxRoadGrade = 0.12;
+    /// With a DEM: the steepest grade the ground is graded to along roads (rise over run,
+    /// terrain::kDefaultMaxRoadGrade by default; terrain/ground_grading.h). The Session grades
+    /// every road to the smallest value of the rules' surface passes.
+    double maxRoadGrade = terrain::kDefaultMaxRoadGrade;
     /// With a DEM: the ground mesh's vertical error bound, metres (terrain/ground_mesh.h). The
     /// Session meshes the ground within the smallest value of the rules' surface passes (the
     /// CLI's --ground-error overrides it).

@@ -121,10 +121,20 @@ const Result<ParamValue>& defaultOf(const ParamSpec& spec);
 /// "{asset: weight, …}", words and expressions as they are.
 std::string formatParam(const ParamSpec& spec, const ParamValue& value);
 
+/// What is wrong with a value of a parameter.
+struct ParamProblem {
+    std::string subPath;  ///< the element at fault (".palm" for a species weight), empty for the whole value
+    std::string problem;  ///< the problem alone: "the weight must be a positive number"
+    /// "<subPath>: <problem>", or the problem alone when the whole value is at fault.
+    std::string message() const { return subPath.empty() ? problem : subPath + ": " + problem; }
+};
+
 /// Checks a value made in code against the declaration (ranges, scale order, species weights,
 /// choices); expressions and layers are checked by PlacementRules::check, which knows the
-/// layers. The error is the problem alone; one about an element of a list or map starts with
-/// the element's sub-path (".palm: the weight must be a positive number").
+/// layers. Nothing when the value is fine.
+std::optional<ParamProblem> paramProblem(const ParamSpec& spec, const ParamValue& value);
+
+/// paramProblem as a Status whose message is ParamProblem::message().
 Status checkParam(const ParamSpec& spec, const ParamValue& value);
 
 /// "a number in 0..1" and the like: what a value of this parameter must be.

@@ -60,7 +60,7 @@ struct RuleEdit {
 
 /// A named derived layer made with the layer-expression editor.
 struct DerivedLayer {
-    std::string name;                ///< an identifier ([a-z_][a-z0-9_]*), unique among all layers
+    std::string name;                ///< a layer name (rules/layer_name.h), unique among all layers
     std::string text;                ///< the layer expression (the algebra's language)
     std::string colour = "#ff9800";  ///< preview colour, "#rrggbb"
     friend bool operator==(const DerivedLayer&, const DerivedLayer&) = default;

@@ -76,7 +76,7 @@ struct WidthRule {
 
 /// What every consumer of a layer needs to know about it, without its rules.
 struct LayerInfo {
-    std::string name;                          ///< unique; an identifier ([a-z_][a-z0-9_]*)
+    std::string name;                          ///< unique; a layer name (rules/layer_name.h)
     Rgb colour;                                ///< preview colour
     Coverage coverage = Coverage::CellCentre;  ///< how features are burnt into cells
     int parent = -1;                           ///< for a class layer: its parent layer's id

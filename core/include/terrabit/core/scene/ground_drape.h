@@ -67,9 +67,4 @@ GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const s
 GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
                                std::span<const Vec2> triangles, float offset);
 
-/// The height of the ground mesh at a point of the tile (cells, x east, y south, 0..256), in
-/// metres above the DEM's datum: the plane of the mesh triangle holding it. NaN outside the tile
-/// or for an empty mesh. Linear in the triangles (for tests and probes, not hot loops).
-double groundMeshHeight(const terrain::GroundMesh& mesh, Vec2 cell);
-
 }  // namespace terrabit::core

@@ -91,11 +91,17 @@ std::vector<GradedFeature> gradedFeatures(const ClassifiedMap& map);
 /// (the deck stands for it; draped, it would run down into the valley).
 bool isBridgeWay(const Feature& feature);
 
+/// The steepest road grade when nothing else is asked for (rise over run: 0.12 = 12 %): the
+/// default of GradingOptions, of the surface passes' max_road_grade (PlacementRules'
+/// SurfacePassRule and the rules schema's declaration, which rule_schema_test holds equal to it)
+/// and the Session's grade without passes.
+inline constexpr double kDefaultMaxRoadGrade = 0.12;
+
 /// The grading's one rule.
 struct GradingOptions {
     /// Rise over run along roads and bridges, ≥ 0 (the rules' surface passes' max_road_grade,
-    /// core/placement/rule_schema.h, whose default this is).
-    double maxRoadGrade = 0.12;
+    /// core/placement/rule_schema.h).
+    double maxRoadGrade = kDefaultMaxRoadGrade;
 };
 
 /// A bridge's deck: its centreline and the deck's height along it.

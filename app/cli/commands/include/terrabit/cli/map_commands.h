@@ -22,15 +22,23 @@ using core::io::TileSelection;
 
 struct InfoCommand {
     MapInput input;
+    /// Raster DEMs or terrain-RGB tile sets (core/io/dem_reader.h) to describe beside the map.
+    std::vector<std::filesystem::path> dems;
 };
 /// Prints the file's format, extent, source layers with feature counts, the features per rules
-/// layer and class, the unclassified count, a suggested zoom and the warnings.
+/// layer and class, the unclassified count, a suggested zoom and the warnings. With DEMs also,
+/// per DEM in the order given: its CRS, raster size, pixel size, nodata and holes, and over the
+/// map's extent the heights it holds, how much of the map it reaches and where. The DEMs are
+/// opened (and refused) as every command opens them, before the map is read.
 int runInfo(const InfoCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});
 
 struct TilesCommand {
     MapInput input;
     TileSelection selection;
     int threads = 0;
+    /// Elevation (core/io/dem_reader.h), opened as every command opens it: a DEM that does not
+    /// reach the tiles is a warning.
+    std::vector<std::filesystem::path> dems;
 };
 /// Prints, one per line, the quadkeys of the tiles that hold content (a set cell in some layer).
 int runTiles(const TilesCommand& command, std::ostream& out, std::ostream& err, const ProgressCallback& progress = {});

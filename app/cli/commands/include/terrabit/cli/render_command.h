@@ -33,8 +33,8 @@ struct RenderCommand {
     std::vector<std::filesystem::path> dems;
 };
 
-/// Reads and rasterizes the map (io::buildMapLayers), bakes it with the rules' passes (a rules
-/// document without passes renders ground and surfaces only, with a warning), builds the
+/// Opens the map in a pipeline::Session (PassNeed::Optional), bakes it with the rules' passes (a
+/// rules document without passes renders ground and surfaces only, with a warning), builds the
 /// SceneGraph, frames it from the chosen direction and renders it offscreen (needs an X server:
 /// xvfb-run), then writes the PNG. Prints what was drawn on `out` (tiles, blocks, instances,
 /// draw calls, timings); warnings and errors on `err`. Exit codes as the map commands: 0 done,

@@ -56,11 +56,6 @@ namespace terrabit::core {
 /// The manifest's format version.
 inline constexpr int kManifestVersion = 1;
 
-/// Encodes the manifest. `rulesDocument` is the text of the rules the scene was baked with (its
-/// SHA-256 is recorded, not the text). Errors: a scene whose indices or numbers are invalid
-/// (see checkSceneForExport).
-Result<std::string> encodeManifest(const Scene& scene, std::string_view rulesDocument);
-
 /// Takes the manifest's text a piece at a time; a failure stops the writing and is returned.
 using ManifestSink = std::function<Status(std::string_view piece)>;
 

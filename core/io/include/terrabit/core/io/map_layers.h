@@ -84,6 +84,13 @@ Result<std::unique_ptr<MapLayers>> buildMapLayers(const MapInput& input, RuleSet
 Result<std::unique_ptr<MapLayers>> readMapIndex(const MapInput& input, RuleSet rules, const TileSelection& selection,
                                                 int threads, const ProgressCallback& progress);
 
+/// The first two stages alone: `input` read and classified by `rules` (loadRules), `index`
+/// and `store` left empty. For what describes a whole map without choosing tiles (terrabit-cli
+/// info): nothing is indexed or rasterized, so a country-sized file costs its read and no more,
+/// and no zoom's tile limit applies. Progress stage: "reading".
+Result<std::unique_ptr<MapLayers>> readClassifiedMap(const MapInput& input, RuleSet rules,
+                                                     const ProgressCallback& progress);
+
 /// A rules document's text and the name its messages use (its file, or MapInput::rulesName).
 struct RulesDocument {
     std::string text;

@@ -11,8 +11,9 @@
 /// shard index or shards of different bakes (seed, frame, rules, shard count) are errors that
 /// name the shard to rerun.
 
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
-#include <ostream>
 #include <vector>
 
 #include "terrabit/core/result.h"
@@ -32,11 +33,38 @@ struct MergeJob {
     bool subset = false;
 };
 
-/// Merges; prints what was merged and written on `out`, warnings (whole-scene files that cannot
-/// be joined) on `warnings`. Errors: no shards or no output folder (BadArguments); a shard
-/// record unreadable, missing, duplicated or of another bake (BadInput, one line per shard,
-/// naming what to rerun); a file that could not be written (Io).
-Status mergeShards(const MergeJob& job, std::ostream& out, std::ostream& warnings);
+/// One output of a merge, in the order written.
+struct MergedOutput {
+    enum class Kind {
+        Tileset,   ///< 3dtiles/tileset.json; `files` tile contents copied beside it
+        Manifest,  ///< manifest.json; the instances and buildings joined, and in how many runs
+        Layers,    ///< the layers/ folder; `files` files copied
+    };
+    Kind kind = Kind::Tileset;
+    std::filesystem::path path;  ///< the file (for Layers the folder), under MergeJob::outDir
+    std::uint64_t files = 0;
+    /// Manifest: the elements joined and the runs of consecutive lines they came in (few and
+    /// long when the parts' tiles lie apart).
+    std::uint64_t instances = 0, instanceRuns = 0, buildings = 0, buildingRuns = 0;
+};
+
+/// What a merge did, as far as it got, for its caller to tell the user (terrabit-cli merge
+/// prints it; a streamed bake's join keeps it to itself).
+struct MergeReport {
+    /// The shards' whole-scene files (scene.glb, collision.tbcg), which cover a shard's tiles
+    /// only and are not joined: each a warning.
+    std::vector<std::filesystem::path> unjoinable;
+    bool started = false;   ///< the shards fit together and the output folder exists
+    int shardCount = 0;     ///< N of the shards' K/N (when started)
+    std::size_t tiles = 0;  ///< the tiles merged (when started)
+    std::vector<MergedOutput> written;
+};
+
+/// Merges, filling `report` as it goes (so a failed merge still says what it had written).
+/// Errors: no shards or no output folder (BadArguments); a shard record unreadable, missing,
+/// duplicated or of another bake (BadInput, one line per shard, naming what to rerun); a file
+/// that could not be written (Io).
+Status mergeShards(const MergeJob& job, MergeReport& report);
 
 /// Joins the batches of a streamed bake: mergeShards with moveParts, quietly. The join reads every part's manifest at
 /// once, so more than `maxOpen` parts (a country's thousands of batches against the limit of
