@@ -196,6 +196,41 @@ TEST_F(TerrainDocument, HillshadeShadesTheBackgroundWhereThereAreHeightsAndAFlat
     EXPECT_EQ(layersSame, layerPixels);
 }
 
+// The probe stands where the exported collision grid does: on a bridge, on its deck, not in the
+// ground under it. On rolling ground (a plane would not do: a deck straight between its ends lies
+// on it) Monaco's decks stand clear of the ground under their middles.
+TEST_F(TerrainDocument, TheProbeStandsOnBridgeDecksNotOnTheGroundUnderThem) {
+    const auto rolling = [](core::Vec2 m) {
+        return 100.0 + 12.0 * std::sin((m.x - kCentre.x) / 35.0) * std::sin((m.y - kCentre.y) / 35.0);
+    };
+    addDem(core::test::writeMercatorDem(dir.path() / "rolling.tif", rolling));
+    const std::shared_ptr<const core::Scene> scene = doc.scene();
+    ASSERT_TRUE(scene);
+    ASSERT_FALSE(scene->bridges.empty()) << "the sample's selection holds bridges";
+    // The middle of the deck segment that stands highest above the ground.
+    core::Vec2 cell;
+    double deck = 0.0, clearance = 0.0;
+    for (const core::BridgeDeck& b : scene->bridges) {
+        for (std::size_t i = 0; i + 1 < b.centreline.size(); ++i) {
+            const core::Vec3f& p = b.centreline[i];
+            const core::Vec3f& q = b.centreline[i + 1];
+            const core::Vec3f m{(p.x + q.x) / 2, (p.y + q.y) / 2, (p.z + q.z) / 2};
+            const core::Vec2 c = scene->frame.groundToCell({m.x, -m.z});
+            const double top = double(m.y) + scene->originHeight;
+            const double ground = doc.groundHeight(c);
+            if (top - ground > clearance) {
+                clearance = top - ground;
+                cell = c;
+                deck = top;
+            }
+        }
+    }
+    ASSERT_GT(clearance, 1.0) << "a deck clear of the ground";
+    ui::ProbeTool probe(&doc);
+    EXPECT_NEAR(probe.probe(cell).groundHeight, deck, 0.05)
+        << "the deck's height, " << clearance << " m from the ground under it";
+}
+
 TEST(TerrainWindow, TheStatusBarAndTheProbeDockShowTheGroundHeight) {
     test::TempDir recovery, dir;
     ui::MainWindowOptions options;

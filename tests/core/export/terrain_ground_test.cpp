@@ -369,9 +369,9 @@ TEST_F(TerrainGround, AnyThreadCountGivesTheSameGround) {
 
     // The bound is a rule too: a surface pass's ground_error (the smallest holds) gives the
     // same meshes as the option, and the option, when given, overrides it.
-    const auto meshesOf = [](const Scene& s) {
+    const auto meshesOf = [](const Scene& baked) {
         std::vector<std::vector<std::uint32_t>> out;
-        for (const GroundTile& g : s.ground) out.push_back(g.mesh.indices);
+        for (const GroundTile& g : baked.ground) out.push_back(g.mesh.indices);
         return out;
     };
     auto ruled = (*session)->rulesWith({{"passes.roads.ground_error", "4"}, {"passes.water.ground_error", "6"}});

@@ -138,6 +138,11 @@ pipeline::TerrainReport MapDocument::terrainReport() const {
     return mSession ? mSession->terrainReport() : pipeline::TerrainReport{};
 }
 
+std::unique_ptr<core::LayerSource> MapDocument::onBridgeDecks(const core::LayerSource& layers,
+                                                              std::span<const core::TileId> tiles) const {
+    return mSession ? mSession->onBridgeDecks(layers, tiles) : nullptr;
+}
+
 float MapDocument::groundHeight(core::Vec2 cell) const {
     constexpr float kNone = std::numeric_limits<float>::quiet_NaN();
     if (!hasTerrain() || !(cell.x >= 0.0 && cell.y >= 0.0)) return kNone;

@@ -117,7 +117,11 @@ void ProbeTool::buildGrid() const {
     if (names.size() > static_cast<std::size_t>(core::kMaxCollisionLayers - 1)) {
         names.resize(static_cast<std::size_t>(core::kMaxCollisionLayers - 1));
     }
-    auto grid = core::CollisionGrid::build(layers, tiles, names);
+    // On the bridges' decks, as the exported collision grid: a character crossing a bridge stays
+    // on it instead of dropping into the valley under it.
+    const std::unique_ptr<core::LayerSource> decked = mDocument->onBridgeDecks(layers, tiles);
+    const core::LayerSource& standing = decked ? *decked : static_cast<const core::LayerSource&>(layers);
+    auto grid = core::CollisionGrid::build(standing, tiles, names);
     if (!grid) return;
     mGrid = std::move(*grid);
     auto blocking = core::algebra::compose(layers, tiles, mBlocking.toStdString());
@@ -171,12 +175,21 @@ std::vector<core::Vec2> ProbeTool::outlineOf(core::Vec2 c, std::optional<core::V
     return {c};
 }
 
-float ProbeTool::groundHeight(core::Vec2 cell) const { return mDocument->groundHeight(cell); }
+float ProbeTool::groundHeight(core::Vec2 cell) const {
+    // What the probes stand on: the collision grid's heights (on a bridge, its deck) where it has
+    // them, the document's ground elsewhere.
+    const core::CollisionGrid& g = grid();
+    if (g.hasHeights()) {
+        const float h = g.groundHeight(cell);
+        if (h == h) return h;
+    }
+    return mDocument->groundHeight(cell);
+}
 
 ProbeOutcome ProbeTool::probe(core::Vec2 centre, std::optional<core::Vec2> corner) {
     ProbeOutcome out;
     out.centre = centre;
-    out.groundHeight = mDocument->groundHeight(centre);
+    out.groundHeight = groundHeight(centre);
     out.outline = outlineOf(centre, corner);
     if (grid().layerCount() > 0) {
         core::CollisionQuery query(grid());

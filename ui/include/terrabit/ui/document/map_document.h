@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -122,6 +123,10 @@ public:
     /// (LayerSource::heights). NaN without terrain, outside the map's tiles and where no DEM
     /// reaches. Reads memory only: cheap enough for every mouse move.
     float groundHeight(core::Vec2 cell) const;
+    /// `layers` with the bridges' decks in the heights of `tiles` (Session::onBridgeDecks): what
+    /// a collision probe stands on. Null without a map.
+    std::unique_ptr<core::LayerSource> onBridgeDecks(const core::LayerSource& layers,
+                                                     std::span<const core::TileId> tiles) const;
     /// What the DEMs gave the map's tiles (filled, inpainted, without height); all zero without
     /// terrain.
     core::pipeline::TerrainReport terrainReport() const;

@@ -36,8 +36,8 @@ struct ProbeOutcome {
     QStringList layers;               ///< every layer set under the probe (base and derived), in layer order
     std::vector<core::Vec2> outline;  ///< the probed shape, global cells (a point: one vertex)
     core::Vec2 centre;                ///< where it was probed, global cells
-    /// The ground height at the centre, metres above the DEMs' datum (MapDocument::groundHeight);
-    /// NaN without terrain or where no DEM reaches.
+    /// The ground height at the centre, metres above the DEMs' datum, as the probes stand on it
+    /// (ProbeTool::groundHeight: on a bridge, its deck); NaN without terrain or where no DEM reaches.
     float groundHeight = std::numeric_limits<float>::quiet_NaN();
 };
 
@@ -84,7 +84,9 @@ public:
     const core::MoveResult& lastMove() const { return mLastMove; }
     /// The character's footprint in cells.
     core::Footprint footprint() const;
-    /// The ground height at a point (global cells), metres; NaN without terrain there.
+    /// The ground height at a point (global cells), metres, as the collision grid holds it (a
+    /// bridge's deck, not the valley under it; MapDocument::groundHeight beyond the grid); NaN
+    /// without terrain there.
     float groundHeight(core::Vec2 cell) const;
     /// Metres per cell at the map's centre (for converting sizes).
     double metresPerCell() const;
