@@ -194,9 +194,16 @@ Result<std::vector<TileId>> reachedTiles(const ClassifiedMap& map, std::span<con
             }
         }
         if (all.size() > 4 * maxTiles) {
-            // Keep memory bounded on large maps: squeeze out duplicates as we go.
+            // Keep memory bounded on large maps: squeeze out duplicates as we go. Past the limit
+            // already, the map is refused now: at a zoom far too fine, each of tens of thousands
+            // of features stays under the limit alone and listing them all took minutes.
             std::sort(all.begin(), all.end(), northToSouth);
             all.erase(std::unique(all.begin(), all.end()), all.end());
+            if (all.size() > maxTiles) {
+                return Error{"the map needs at least " + std::to_string(all.size()) + " tiles at zoom " +
+                             std::to_string(zoom) + ", more than the limit of " + std::to_string(maxTiles) +
+                             "; choose tiles or a lower zoom"};
+            }
         }
     }
     std::sort(all.begin(), all.end(), northToSouth);

@@ -198,6 +198,18 @@ TEST(MapCommands, ExitCodesSayWhoseFaultItIs) {
     EXPECT_EQ(terrabit::cli::runRasterize(cmd, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("more than the limit"), std::string::npos) << err.str();
 
+    // A zoom far too fine for the whole map (a typo for 17): refused at once with the limit, not
+    // after listing every tile of every feature (on the bundled Monaco at z24 that took minutes).
+    {
+        terrabit::cli::RasterizeCommand fine;
+        fine.input = input(test::monacoPbf());
+        fine.selection.zoom = 24;
+        fine.outDir = dir / "fine";
+        err.str("");
+        EXPECT_EQ(terrabit::cli::runRasterize(fine, out, err), terrabit::cli::kExitBadArguments);
+        EXPECT_NE(err.str().find("more than the limit of"), std::string::npos) << err.str();
+    }
+
     cmd.selection.quadkeys.clear();
     cmd.input.rules.clear();
     err.str("");
