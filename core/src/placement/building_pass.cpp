@@ -613,6 +613,12 @@ private:
                 mOccupancy->mark(b.cells);
                 return b;
             }
+            if (g.record.outcome == BuildingOutcome::Blocked) {
+                // Mapped within a generated building: it becomes a part of that one.
+                if (const PlacedBuilding* by = nameBlocker(t, out, s, g); by && generatePart(target, t, *by, s, g)) {
+                    return g;
+                }
+            }
             first.blocked = first.blocked || g.record.outcome == BuildingOutcome::Blocked;
             first.tooSteep = first.tooSteep || g.record.outcome == BuildingOutcome::BlockedBySlope;
         } else if (mRule.fallback == FallbackKind::Shrink) {
@@ -643,21 +649,24 @@ private:
     /// was tried; for a building, the one whose cells cover most of the taken ones around it, in
     /// this tile so far or in a tile of an earlier phase (final before this one ran, so the
     /// answer is the same at any thread count).
-    void nameBlocker(const TileId& t, const TileBuildings& sameTile, const Scratch& s, PlacedBuilding& b) const {
+    /// Returns the building named, nullptr when it is not a building or the pass cannot tell.
+    const PlacedBuilding* nameBlocker(const TileId& t, const TileBuildings& sameTile, const Scratch& s,
+                                      PlacedBuilding& b) const {
         const detail::FootprintWindow& w = s.window;
         const std::int64_t built = w.insideBuiltAtLoad(), masked = w.insideMaskedAtLoad();
         const std::int64_t unbaked = w.insideTakenAtLoad() - built - masked;
         if (masked > built && masked >= unbaked) {
             b.record.blocker = Blocker::Layers;
-            return;
+            return nullptr;
         }
         if (unbaked > built) {
             b.record.blocker = Blocker::Unbaked;
-            return;
+            return nullptr;
         }
         b.record.blocker = Blocker::Building;
         // Most of the footprint's own taken cells first; a building beside it (whose cells
         // refused every pose) when none stands inside it.
+        const PlacedBuilding* named = nullptr;
         for (const bool insideOnly : {true, false}) {
             std::int64_t best = 0;
             const auto consider = [&](const TileBuildings& tile) {
@@ -665,6 +674,7 @@ private:
                     const std::int64_t n = w.loadedCellsOf(other.cells, insideOnly);
                     if (n > best) {
                         best = n;
+                        named = &other;
                         b.blockerId = other.featureId;
                     }
                 }
@@ -678,8 +688,9 @@ private:
                     if (it != mOrderIndex.end()) consider(mFrame->result(it->second));
                 }
             }
-            if (best > 0) return;
+            if (best > 0) return named;
         }
+        return nullptr;
     }
 
     /// The generate fallback: the footprint's free cells, its outer ring as the outline, heights
@@ -705,11 +716,23 @@ private:
         }
         GeneratedBuilding& out = g.generated;
         out.tile = t;
-        outerRing(target, out.outline);
-        if (out.outline.size() < 3) {
+        out.base = range.first == range.first ? static_cast<float>(double(range.first) - mCtx.originHeight) : 0.0f;
+        if (!shape(target, out)) {
             g.cells.clear();
             return false;
         }
+        g.record.groundMin = range.first;
+        g.record.groundMax = range.second;
+        g.record.outcome = BuildingOutcome::Generated;
+        g.placedBox = target.box;  // what its plinth covers on terrain
+        return true;
+    }
+
+    /// A generated building's shape (its base set): the footprint's outer ring as the outline,
+    /// the roof and the wall heights from the tags. False when the ring makes no building.
+    bool shape(const Target& target, GeneratedBuilding& out) const {
+        outerRing(target, out.outline);
+        if (out.outline.size() < 3) return false;
         const Feature& f = *target.feature;
         out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
         if (out.roofShape.empty()) out.roofShape = "flat";
@@ -732,7 +755,6 @@ private:
         wall = std::max(wall, std::min(1.0, mRule.wallHeightMetres));
         out.wallHeight = static_cast<float>(wall);
         out.roofHeight = static_cast<float>(roof);
-        out.base = range.first == range.first ? static_cast<float>(double(range.first) - mCtx.originHeight) : 0.0f;
         if (!checkGeneratedBuilding(out)) {
             // A mapped ring may touch itself (a pinched courtyard, a node used twice: Monaco's
             // w62664330); the exporters draw simple rings only, so such a building is drawn on
@@ -740,15 +762,47 @@ private:
             std::vector<Vec2> hull;
             convexHull(out.outline, hull);
             out.outline = std::move(hull);
-            if (!checkGeneratedBuilding(out)) {
-                g.cells.clear();
-                return false;
-            }
+            if (!checkGeneratedBuilding(out)) return false;
         }
-        g.record.groundMin = range.first;
-        g.record.groundMax = range.second;
+        return true;
+    }
+
+    /// A footprint mapped within a generated building (most of its cells are that building's)
+    /// becomes a part of it, sharing its cells: when taller it rises from the other's eaves (from
+    /// its base where it reaches beyond it), else the other's walls enclose it and it draws
+    /// nothing of its own (an empty outline). False when `by` is no such building.
+    bool generatePart(const Target& target, const TileId& t, const PlacedBuilding& by, const Scratch& s,
+                      PlacedBuilding& g) const {
+        if (by.record.outcome != BuildingOutcome::Generated) return false;
+        const std::int64_t inside = s.window.insideCells();
+        const std::int64_t within = s.window.loadedCellsOf(by.cells, true);
+        if (2 * within < inside) return false;
+        const GeneratedBuilding& c = by.generated;
+        GeneratedBuilding& out = g.generated;
+        out.tile = t;
+        if (!shape(target, out)) return false;
+        const bool enclosed = static_cast<double>(within) >= kPartEnclosedShare * static_cast<double>(inside);
+        if (out.wallHeight > c.wallHeight + c.roofHeight + kPartRiseMetres) {
+            const float eaves = enclosed ? c.wallHeight : 0.0f;
+            out.base = c.base + eaves;
+            out.wallHeight -= eaves;
+        } else if (enclosed) {
+            // The other building holds it whole: its volume is drawn already.
+            out.outline.clear();
+            out.base = c.base;
+            out.wallHeight = c.wallHeight;
+            out.roofHeight = c.roofHeight;
+        } else {
+            return false;  // not taller, and partly outside: its roof would fight the other's
+        }
+        g.cells.clear();
         g.record.outcome = BuildingOutcome::Generated;
-        g.placedBox = target.box;  // what its plinth covers on terrain
+        g.record.blocker = Blocker::None;
+        // It stands on its building, not on the ground: no ground range, no plinth of its own.
+        g.record.groundMin = g.record.groundMax = terrain::kNoHeight;
+        g.partOfId = by.featureId;
+        g.blockerId.clear();
+        g.placedBox = target.box;
         return true;
     }
 
@@ -819,6 +873,12 @@ private:
     static constexpr int kLookBudget = 4000;
     /// The share of a footprint's cells that must be taken for its generated building to be blocked.
     static constexpr double kGenerateBlockedShare = 0.5;
+    /// A part whose cells lie this much within its building stands on that building's eaves;
+    /// one reaching further out stands on the ground (its base) so no side of it floats.
+    static constexpr double kPartEnclosedShare = 0.9;
+    /// A part rises above the building it was mapped within when its eaves pass that building's
+    /// top by more than this (less would be a sliver of wall, or roofs fighting for one plane).
+    static constexpr float kPartRiseMetres = 0.5f;
     /// Pose offsets each way from the box's centre (findPose).
     static constexpr int kSteps = 6;
     /// Cells around a footprint's bounds its window holds: the boundary spill a pose may have.

@@ -178,6 +178,7 @@ struct Record {
     std::string featureId;
     BuildingRecord record;
     std::string blockerId;  ///< when blocked by a building: its feature id
+    std::string partOfId;   ///< when generated as a part of another building: its feature id
 };
 
 /// A plinth with its building's id, until the ids are numbered.
@@ -219,8 +220,9 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         out.plinths.push_back({&b.featureId, p});
     };
     for (const PlacedBuilding& b : r.buildings) {
-        out.records.push_back({b.featureId, b.record, b.blockerId});
-        if (b.record.outcome == BuildingOutcome::Generated) {
+        out.records.push_back({b.featureId, b.record, b.blockerId, b.partOfId});
+        // A part that does not rise above the building it was mapped within has nothing to draw.
+        if (b.record.outcome == BuildingOutcome::Generated && !b.generated.outline.empty()) {
             out.generated.push_back({&b.featureId, b.generated});
             plinthUnder(b);
         }
@@ -309,12 +311,16 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
         }
         scene.buildings.push_back(r.record);
     }
-    // A blocker is numbered when it is a building of this scene (not one of a tile baked only
-    // as the halo of a streamed batch, say).
+    // A blocker (or the building a part was mapped within) is numbered when it is a building of
+    // this scene (not one of a tile baked only as the halo of a streamed batch, say).
     const std::size_t firstRecord = scene.buildings.size() - g.records.size();
     for (std::size_t i = 0; i < g.records.size(); ++i) {
-        const auto it = g.records[i].blockerId.empty() ? sourceOf.end() : sourceOf.find(g.records[i].blockerId);
-        if (it != sourceOf.end()) scene.buildings[firstRecord + i].blockerSource = it->second;
+        const auto numbered = [&](const std::string& id) {
+            const auto it = id.empty() ? sourceOf.end() : sourceOf.find(id);
+            return it == sourceOf.end() ? Instance::kNoSource : it->second;
+        };
+        scene.buildings[firstRecord + i].blockerSource = numbered(g.records[i].blockerId);
+        scene.buildings[firstRecord + i].partOfSource = numbered(g.records[i].partOfId);
     }
     for (PlinthItem& p : g.plinths) {
         p.plinth.source = sourceOf.at(*p.featureId);

@@ -48,6 +48,9 @@ const char* outcomeName(BuildingOutcome outcome) {
 }
 
 std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources) {
+    if (b.outcome == BuildingOutcome::Generated && b.partOfSource < sources.size()) {
+        return "generated: part of building " + sources[b.partOfSource];
+    }
     if (b.outcome != BuildingOutcome::Blocked) return outcomeName(b.outcome);
     switch (b.blocker) {
         case Blocker::Building:

@@ -366,10 +366,10 @@ TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
     EXPECT_GE(static_cast<double>(covered), 0.90 * static_cast<double>(footprint));
     EXPECT_LE(static_cast<double>(outside), 0.03 * static_cast<double>(placedCells));
     EXPECT_EQ(onStreets, 0u);
-    // Nearly every building gets a prefab or a generated building (blocked: water or a building
-    // mapped over another).
+    // The goal: ≥ 99.5 % of buildings get a prefab or a generated building (blocked:
+    // water, or a building mapped within a placed prefab).
     EXPECT_GE(static_cast<double>(s.buildingsPlaced + s.buildingsGenerated),
-              0.985 * static_cast<double>(scene->buildings.size()));
+              0.995 * static_cast<double>(scene->buildings.size()));
 }
 
 TEST(BuildingFillMonaco, PlacedOutlinesStayInTheirFootprintsAndOffStreetsAndWater) {
@@ -418,6 +418,49 @@ TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
     }
     EXPECT_EQ(blocked, static_cast<int>(scene.statistics.buildingsBlocked));
     EXPECT_GT(byBuilding, 0) << "Monaco maps buildings inside buildings";
+}
+
+// A building mapped within a generated one (Monaco maps towers over podiums, roofs over
+// platforms, a building twice) becomes a part of it: most of its footprint (GEOS, exact) lies in
+// that building's, and it either rises above it from its eaves or, not taller, draws nothing.
+TEST(BuildingFillMonaco, BuildingsMappedWithinGeneratedOnesBecomeTheirParts) {
+    const AssetCatalogue& catalogue = shippedCatalogue();
+    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    const ClassifiedMap& map = monaco().index.map();
+    std::unordered_map<std::string, std::uint32_t> footprintOf;
+    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
+        if (map.layers[map.entries[e].layer].name == "building") footprintOf.emplace(map.entries[e].feature->id, e);
+    }
+    int parts = 0, rising = 0;
+    for (const BuildingRecord& b : scene.buildings) {
+        if (b.partOfSource == Instance::kNoSource) continue;
+        ++parts;
+        const std::string& id = scene.sources.at(b.source);
+        ASSERT_EQ(b.outcome, BuildingOutcome::Generated) << id;
+        ASSERT_LT(b.partOfSource, scene.sources.size()) << id;
+        const std::string& whole = scene.sources[b.partOfSource];
+        EXPECT_EQ(outcomeText(b, scene.sources), "generated: part of building " + whole);
+        const Geom mine = entryShape(monaco().index, footprintOf.at(id));
+        const Geom theirs = entryShape(monaco().index, footprintOf.at(whole));
+        const Geom shared(GEOSIntersection_r(geos(), mine.get(), theirs.get()));
+        EXPECT_GT(areaOf(shared.get()), 0.5 * areaOf(mine.get())) << id << " within " << whole;
+        const auto wholeRecord = std::find_if(scene.buildings.begin(), scene.buildings.end(),
+                                              [&](const BuildingRecord& r) { return r.source == b.partOfSource; });
+        ASSERT_NE(wholeRecord, scene.buildings.end());
+        ASSERT_EQ(wholeRecord->outcome, BuildingOutcome::Generated) << whole;
+        const GeneratedBuilding* container = generatedOf(scene, *wholeRecord);
+        ASSERT_NE(container, nullptr) << whole;
+        if (const GeneratedBuilding* g = generatedOf(scene, b)) {
+            ++rising;
+            EXPECT_GT(g->base + g->wallHeight, container->base + container->wallHeight + container->roofHeight) << id;
+            EXPECT_GE(g->base, container->base) << id;
+        }
+    }
+    // Monaco: nine such buildings, one of them (Santa Monica, 16 m over a 6 m podium) rising.
+    EXPECT_GE(parts, 5);
+    EXPECT_GE(rising, 1);
+    EXPECT_EQ(static_cast<std::size_t>(parts - rising) + scene.generated.size(), scene.statistics.buildingsGenerated)
+        << "a part that does not rise draws nothing of its own";
 }
 
 }  // namespace

@@ -72,6 +72,9 @@ struct PlacedBuilding {
     /// When blocked by a building (record.blocker): that building's feature id, empty when the
     /// pass could not tell which (the baker turns it into record.blockerSource).
     std::string blockerId;
+    /// When generated as a part of another generated building (record.partOfSource): that
+    /// building's feature id (the baker turns it into record.partOfSource).
+    std::string partOfId;
     /// Every cell the building took (its models' conservative cells, or a generated building's
     /// footprint cells), global cells: what a reused tile marks again.
     std::vector<CellSpan> cells;

@@ -130,12 +130,19 @@ struct BuildingRecord {
     /// Scene::sources; kNoSource when the pass could not tell).
     Blocker blocker = Blocker::None;
     std::uint32_t blockerSource = Instance::kNoSource;
+    /// When generated as a part of another generated building (an index into Scene::sources):
+    /// the footprint was mapped within that building (a tower over its podium, a roof over a
+    /// platform, the same building mapped twice), so it stands on it and shares its cells. Its
+    /// GeneratedBuilding rises from the other's eaves when it is taller; when it is not, the
+    /// other's walls already enclose it and it has none of its own. kNoSource otherwise.
+    std::uint32_t partOfSource = Instance::kNoSource;
     /// True when the record has a ground range (groundMin and groundMax are heights).
     bool hasGround() const { return groundMin == groundMin && groundMax == groundMax; }
 };
 
-/// The outcome as the manifest and the app say it: outcomeName, and for a blocked building what
-/// blocks it ("blocked: building w123", "blocked: blocked_by layers", "blocked: unbaked tiles").
+/// The outcome as the manifest and the app say it: outcomeName, for a blocked building what
+/// blocks it ("blocked: building w123", "blocked: blocked_by layers", "blocked: unbaked tiles"),
+/// and for a part of another generated building which ("generated: part of building w123").
 std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources);
 
 /// The foundation under a building on sloping ground: a box over the placed footprint's
