@@ -44,6 +44,9 @@ struct Scratch {
     std::array<Vec2, 4> corners;  ///< the pose being tested, global cells
     int poseBudget = 0;           ///< poses the current footprint may still test
     int lookBudget = 0;           ///< poses the current footprint may still look at
+    /// Model sizes (ground metres along the box's width and depth) for which every pose of the
+    /// current footprint was looked at and refused, since its cells were last freed.
+    std::vector<Vec2> refusedSizes;
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -337,6 +340,7 @@ private:
         bool inReach = false;   ///< some pose lay within the tiles around the owner
         bool blocked = false;   ///< some pose was refused for cells taken or kept off (something stands there)
         bool tooSteep = false;  ///< some clear pose stood on ground steeper than max_ground_step
+        bool cutShort = false;  ///< the footprint's budget ran out before every pose was looked at
         OrientedBox box;        ///< the pose found, ground metres
         std::pair<float, float> ground{terrain::kNoHeight, terrain::kNoHeight};
     };
@@ -380,7 +384,10 @@ private:
             if (std::abs(i) > nu || std::abs(j) > nv) continue;
             // A footprint looks at and tests a bounded number of poses (the same for any thread
             // count): looks are a few reads, tests rasterize the pose.
-            if (s.lookBudget-- <= 0) return out;
+            if (s.lookBudget-- <= 0) {
+                out.cutShort = true;
+                return out;
+            }
             const double offU = i * stepU, offV = j * stepV;
             const Vec2 mid = c0 + cu * offU + cv * offV;
             // Most poses fail at their centre or a corner: look at those cells (the corners half a
@@ -398,7 +405,10 @@ private:
                 out.blocked = out.blocked || refusal == detail::FootprintWindow::Refusal::Taken;
                 continue;
             }
-            if (s.poseBudget-- <= 0) return out;
+            if (s.poseBudget-- <= 0) {
+                out.cutShort = true;
+                return out;
+            }
             if (!footprintSpans(s.corners, region, s.spans)) continue;
             out.inReach = true;
             std::int64_t count = 0;
@@ -424,6 +434,21 @@ private:
             return out;
         }
         return out;
+    }
+
+    /// findPose for a model of `w` × `d`, unless a model no larger along either side was refused
+    /// everywhere in this footprint: its cells only get taken, and a larger model's cells cover a
+    /// smaller one's at the same pose, so it would be refused too (up to the boundary tolerance
+    /// and the pose grid, which differ a little with the size). Saves looking at every pose again
+    /// for each further model of a footprint that nothing more fits.
+    PoseSearch findNewPose(const OrientedBox& box, double w, double d, Scratch& s, const CellRegion& region,
+                           detail::GroundSampler& ground) const {
+        for (const Vec2 r : s.refusedSizes) {
+            if (r.x <= w && r.y <= d) return PoseSearch{};
+        }
+        PoseSearch found = findPose(box, w, d, s, region, ground);
+        if (!found.found && !found.cutShort) s.refusedSizes.push_back({w, d});
+        return found;
     }
 
     /// The pose order of findPose: (i, j) offsets in steps, by ring (Chebyshev distance), then
@@ -523,7 +548,7 @@ private:
             const auto [w, d] = fitSize(fit);
             // A model whose area exceeds the free cells by more than the tolerance cannot pass.
             if (w * d / cellArea * (1.0 - mRule.tolerance) > free + 1.0) continue;
-            const PoseSearch found = findPose(target.box, w, d, s, region, ground);
+            const PoseSearch found = findNewPose(target.box, w, d, s, region, ground);
             summary.inReach = summary.inReach || found.inReach;
             summary.blocked = summary.blocked || found.blocked;
             summary.tooSteep = summary.tooSteep || found.tooSteep;
@@ -561,7 +586,7 @@ private:
                 const ModelFit& fit = s.candidates[next];
                 const auto [w, d] = fitSize(fit);
                 if (w * d / cellArea * (1.0 - mRule.tolerance) > free) continue;
-                const PoseSearch pose = findPose(target.box, w, d, s, region, ground);
+                const PoseSearch pose = findNewPose(target.box, w, d, s, region, ground);
                 if (!pose.found) continue;
                 takePose(pose, fit, target, s, b);
                 found = true;
@@ -587,6 +612,7 @@ private:
         }
         s.poseBudget = kPoseBudget;
         s.lookBudget = kLookBudget;
+        s.refusedSizes.clear();
         PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b);
         s.poseBudget = kPoseBudget;
         s.lookBudget = kLookBudget;
@@ -623,6 +649,7 @@ private:
             first.tooSteep = first.tooSteep || g.record.outcome == BuildingOutcome::BlockedBySlope;
         } else if (mRule.fallback == FallbackKind::Shrink) {
             s.window.untake();
+            s.refusedSizes.clear();
             s.poseBudget = kPoseBudget;
             s.lookBudget = kLookBudget;
             const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b);
