@@ -19,8 +19,9 @@
 
 namespace terrabit::core {
 
-/// One model of the library: its catalogue entry (file is "models/<id>.glb"; footprint and
-/// height measured from the mesh and rounded to millimetres) and its mesh.
+/// One model of the library: its catalogue entry (file is "models/<id>.glb"; footprint, height
+/// and ground outline (groundOutline, empty for the box-shaped) measured from the mesh and
+/// rounded to millimetres) and its mesh.
 struct DefaultAsset {
     AssetInfo info;
     AssetMesh mesh;
