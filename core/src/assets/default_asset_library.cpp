@@ -53,9 +53,9 @@ std::vector<DefaultAsset> buildDefaultAssetLibrary() {
         const ModelBounds b = r.mesh.bounds();
         asset.info.footprint = {roundMm(b.size(0)), roundMm(b.size(2))};
         asset.info.height = roundMm(b.size(1));
-        // Empty (not written) for the models that stand on their whole box; the L and courtyard blocks and
-        // the roundest crowns (palm, oak, round bush) have one. The same outline a catalogue
-        // measures when it reads the mesh.
+        // Empty (not written) for the models that stand on their whole box; the L, U and
+        // courtyard blocks and the roundest crowns (palm, oak, round bush) have one: the same
+        // outline a catalogue measures when it reads the mesh.
         asset.info.outline = groundOutline(r.mesh);
         for (OutlineRect& o : asset.info.outline) o = {roundMm(o.x0), roundMm(o.z0), roundMm(o.x1), roundMm(o.z1)};
         asset.info.bounds = b;

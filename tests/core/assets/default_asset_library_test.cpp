@@ -112,7 +112,7 @@ TEST(DefaultAssetLibrary, HasTheRequiredVarietyOfBuildingsAndVegetation) {
     EXPECT_GE(largest, 40.0 * 25.0);  // a ~40 × 25 m warehouse
     EXPECT_LE(lowest, 7.0);           // one storey
     EXPECT_GE(tallest, 60.0);         // a tower
-    for (const char* id : {"apartment_l", "courtyard_block", "pagoda", "conifer_spruce", "broadleaf_oak",
+    for (const char* id : {"apartment_l", "apartment_u", "courtyard_block", "pagoda", "conifer_spruce", "broadleaf_oak",
                            "palm", "bush_round", "grass_clump"}) {
         EXPECT_TRUE(ids.count(id)) << id;
     }
@@ -214,6 +214,19 @@ TEST(DefaultAssetLibrary, LShapedBlockLeavesItsFrontRightQuadrantEmpty) {
     EXPECT_FALSE(verticalHits(m, -7.0, 5.0).empty()) << "the side wing";
 }
 
+TEST(DefaultAssetLibrary, UShapedBlockLeavesItsFrontYardOpen) {
+    const DefaultAsset& u = asset("apartment_u");
+    const AssetMesh& m = u.mesh;
+    EXPECT_TRUE(verticalHits(m, 0.0, 5.0).empty()) << "the yard between the side wings";
+    EXPECT_FALSE(verticalHits(m, 0.0, -6.0).empty()) << "the back wing";
+    EXPECT_FALSE(verticalHits(m, -9.0, 6.0).empty()) << "the left wing";
+    EXPECT_FALSE(verticalHits(m, 9.0, 6.0).empty()) << "the right wing";
+    EXPECT_TRUE(u.info.hasTag("u_shape"));
+    for (const char* tag : {"residential", "apartment", "urban", "irregular"}) {
+        EXPECT_TRUE(u.info.hasTag(tag)) << tag << ", like apartment_l";
+    }
+}
+
 TEST(DefaultAssetLibrary, PagodaEavesOverhangOpenSpace) {
     const AssetMesh& m = asset("pagoda").mesh;
     // Beyond the ground-floor wall (half-width 4.4 m) but under the first eave (6.3 m); z kept
@@ -283,7 +296,7 @@ TEST(DefaultAssetLibrary, ShippedCatalogueAgreesWithEveryMeshWithinOnePercent) {
             EXPECT_NEAR(info.outline[i].z1, built[i].z1, 1e-3);
         }
     }
-    EXPECT_EQ(catalogue->ofCategory("building").size(), 29u);
+    EXPECT_EQ(catalogue->ofCategory("building").size(), 30u);
     AssetFilter ancient;
     ancient.category = "building";
     ancient.allTags = {"ancient"};

@@ -100,6 +100,8 @@ TEST(GroundOutline, ShippedIrregularBlocksGetTheirWingsAndTheRestTheirBoxes) {
         SCOPED_TRACE(a.info.id);
         if (a.info.id == "apartment_l") {
             EXPECT_EQ(a.info.outline, (Rects{{-12, -10, 12, -1}, {-12, -1, -3, 10}}));
+        } else if (a.info.id == "apartment_u") {
+            EXPECT_EQ(a.info.outline, (Rects{{-13, -10, 13, -2}, {-13, -2, -5, 10}, {5, -2, 13, 10}}));
         } else if (a.info.id == "courtyard_block") {
             EXPECT_EQ(a.info.outline, (Rects{{-16, -14, 16, -6}, {-16, -6, -8, 6}, {8, -6, 16, 6}, {-16, 6, 16, 14}}));
         } else if (a.info.category == "building") {

@@ -1,7 +1,7 @@
 #pragma once
 /// groundOutline: where a model stands, measured from its mesh as a few axis-aligned rectangles
 /// (AssetInfo::outline). The catalogue measures it for models whose mesh it reads and
-/// terrabit-assetgen writes it for the default library's courtyard and L blocks; placement
+/// terrabit-assetgen writes it for the default library's courtyard, L and U blocks; placement
 /// rasterizes it instead of the footprint box, so such a model fits footprints that hold its wings
 /// but not its whole box.
 
@@ -23,7 +23,7 @@ struct GroundOutlineOptions {
     /// When the rectangles cover at least this share of the footprint box, the outline is the
     /// box (an empty result): a model that is a box save for a porch, eaves, balconies or steps
     /// keeps the placement of a box. The default library's such models cover 87–100 % of their
-    /// boxes; its L and courtyard blocks 65 % and 79 %.
+    /// boxes; its L, U and courtyard blocks 65 %, 76 % and 79 %.
     double boxShare = 0.85;
     /// Faces lying wholly within this height of the mesh's lowest point are paving, not where the
     /// model stands (a courtyard's floor), metres.
