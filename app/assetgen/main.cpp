@@ -13,6 +13,7 @@
 
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/assets/default_asset_library.h"
+#include "terrabit/core/assets/ground_outline.h"
 
 #ifdef TERRABIT_ASSETGEN_PREVIEW
 #include "model_preview.h"
@@ -22,12 +23,22 @@ namespace {
 
 void printStats() {
     const auto library = terrabit::core::buildDefaultAssetLibrary();
-    std::printf("%-18s %-9s %9s %9s %8s %6s %6s\n", "id", "category", "width_m", "depth_m", "height_m", "tris",
-                "verts");
+    std::printf("%-18s %-9s %9s %9s %8s %6s %6s %s\n", "id", "category", "width_m", "depth_m", "height_m", "tris",
+                "verts", "outline");
     for (const auto& a : library) {
-        std::printf("%-18s %-9s %9.2f %9.2f %8.2f %6zu %6zu\n", a.info.id.c_str(), a.info.category.c_str(),
+        std::printf("%-18s %-9s %9.2f %9.2f %8.2f %6zu %6zu", a.info.id.c_str(), a.info.category.c_str(),
                     a.info.footprint.width, a.info.footprint.depth, a.info.height, a.mesh.triangleCount(),
                     a.mesh.vertexCount());
+        // The measured outline even where it is the box (boxShare 1), with its share of the box.
+        terrabit::core::GroundOutlineOptions all;
+        all.boxShare = 2.0;
+        double area = 0.0;
+        const auto outline = terrabit::core::groundOutline(a.mesh, all);
+        for (const auto& r : outline) area += r.area();
+        std::printf(" %zu rects, %.1f%% of the box%s\n", outline.size(),
+                    100.0 * area / (a.info.footprint.width * a.info.footprint.depth),
+                    a.info.outline.empty() ? "" : " (written)");
+        for (const auto& r : a.info.outline) std::printf("    [%.3f, %.3f, %.3f, %.3f]\n", r.x0, r.z0, r.x1, r.z1);
     }
 }
 

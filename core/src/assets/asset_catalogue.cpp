@@ -12,12 +12,26 @@
 
 #include "../rules/yaml_document_p.h"
 #include "terrabit/core/assets/asset_mesh.h"
+#include "terrabit/core/assets/ground_outline.h"
 
 namespace terrabit::core {
 
 namespace {
 
 using yaml_detail::where;
+
+/// How far an outline rectangle may reach past its footprint box, metres: the millimetre
+/// rounding of written sizes, with room to spare.
+constexpr double kOutlineSlack = 0.005;
+/// The most rectangles an outline may have: placement rasterizes each for every pose it tries.
+constexpr std::size_t kMaxOutlineRects = 32;
+
+/// Why an outline does not fit its footprint (`what` empty when it does), and which rectangle.
+struct OutlineProblem {
+    std::size_t rect = 0;  ///< 0-based index of the offending rectangle, or the count when the list is too long
+    std::string what;
+};
+OutlineProblem outlineProblem(const std::vector<OutlineRect>& outline, const AssetFootprint& f);
 
 std::string describe(const YAML::Node& node) {
     if (node.IsScalar()) return "'" + node.Scalar() + "'";
@@ -89,6 +103,15 @@ public:
                     if (s->empty()) return fail(t, name, "a tag must not be empty");
                     if (!info.hasTag(*s)) info.tags.push_back(*s);
                 }
+            } else if (name == "outline") {
+                Result<std::vector<OutlineRect>> o = outlineRects(value);
+                if (!o) return o.error();
+                info.outline = std::move(*o);
+                mOutlineNode = value;
+                if (value.IsSequence()) {
+                    for (const YAML::Node& r : value) mOutlineRectNodes.push_back(r);
+                }
+                mHaveOutline = true;
             } else if (name == "weight") {
                 Result<double> w = number(value, name);
                 if (!w) return w.error();
@@ -96,8 +119,8 @@ public:
                 info.weight = *w;
             } else {
                 return fail(key, name,
-                            "is not a catalogue key (expected id, file, category, footprint, height, "
-                            "tags or weight)");
+                            "is not a catalogue key (expected id, file, category, footprint, outline, "
+                            "height, tags or weight)");
             }
         }
         if (info.file.empty()) return fail(entry, "file", "is missing");
@@ -115,8 +138,19 @@ public:
         return info;
     }
 
-    // Reads the mesh when a size is missing (or when asked to verify) and fills the gaps.
+    // Reads the mesh when a size is missing (or when asked to verify) and fills the gaps; then
+    // holds the outline to the footprint.
     Status measure(AssetInfo& info, bool verify) {
+        if (Status s = measureMesh(info, verify); !s) return s;
+        if (const OutlineProblem p = outlineProblem(info.outline, info.footprint); !p.what.empty()) {
+            const bool given = mHaveOutline && p.rect < mOutlineRectNodes.size();
+            return fail(given ? mOutlineRectNodes[p.rect] : mHaveOutline ? mOutlineNode : mFileNode, "outline", p.what);
+        }
+        return Status::success();
+    }
+
+private:
+    Status measureMesh(AssetInfo& info, bool verify) {
         if (!mNeedsMesh && !verify) return Status::success();
         Result<AssetMesh> mesh = readAssetMesh(info.path);
         if (!mesh) return fail(mFileNode, "file", mesh.message());
@@ -140,10 +174,22 @@ public:
                     "model '" + info.path.string() + "' is flat in Y, so its height cannot be measured; give height");
             }
         }
+        if (!mHaveOutline) {
+            // Measured in the mesh's metres about its bounds' centre, then stretched to the
+            // footprint (the box placement takes the model to fill when the two differ).
+            const double sx = info.footprint.width / info.bounds.size(0);
+            const double sz = info.footprint.depth / info.bounds.size(2);
+            const double hx = 0.5 * info.footprint.width, hz = 0.5 * info.footprint.depth;
+            info.outline = groundOutline(*mesh);
+            for (OutlineRect& r : info.outline) {
+                r = {std::clamp(r.x0 * sx, -hx, hx), std::clamp(r.z0 * sz, -hz, hz), std::clamp(r.x1 * sx, -hx, hx),
+                     std::clamp(r.z1 * sz, -hz, hz)};
+            }
+            info.outlineMeasured = true;
+        }
         return Status::success();
     }
 
-private:
     Error fail(const YAML::Node& node, std::string_view key, std::string_view what) const {
         return Error{where(mSource, node.Mark()) + ": " + mAssetName + ": key '" + std::string(key) + "' " +
                      std::string(what)};
@@ -168,6 +214,32 @@ private:
         if (!v) return v;
         if (*v <= 0.0) return fail(node, key, "must be more than 0 metres, got " + node.Scalar());
         return v;
+    }
+
+    // outline: [[x0, z0, x1, z1], …] in metres; held to the footprint once that is known.
+    Result<std::vector<OutlineRect>> outlineRects(const YAML::Node& node) const {
+        const char* const shape = "expected a list of rectangles [x0, z0, x1, z1] in metres";
+        if (node.IsNull()) return std::vector<OutlineRect>{};
+        if (!node.IsSequence()) return fail(node, "outline", std::string(shape) + ", got " + describe(node));
+        if (node.size() > kMaxOutlineRects) {
+            return fail(node, "outline",
+                        "has " + std::to_string(node.size()) + " rectangles; at most " +
+                            std::to_string(kMaxOutlineRects) + " are allowed");
+        }
+        std::vector<OutlineRect> out;
+        for (const YAML::Node& r : node) {
+            if (!r.IsSequence() || r.size() != 4) {
+                return fail(r, "outline", std::string(shape) + ", got " + describe(r));
+            }
+            double v[4];
+            for (std::size_t i = 0; i < 4; ++i) {
+                Result<double> n = number(r[i], "outline");
+                if (!n) return n.error();
+                v[i] = *n;
+            }
+            out.push_back({v[0], v[1], v[2], v[3]});
+        }
+        return out;
     }
 
     Result<AssetFootprint> footprint(const YAML::Node& node) const {
@@ -205,6 +277,9 @@ private:
     std::filesystem::path mBaseDir;
     std::string mAssetName;
     YAML::Node mFileNode;
+    YAML::Node mOutlineNode;
+    std::vector<YAML::Node> mOutlineRectNodes;
+    bool mHaveOutline = false;
     bool mNeedsMesh = false;
     bool mHaveFootprint = false;
     bool mHaveHeight = false;
@@ -338,6 +413,29 @@ std::string formatNumber(double v) {
     return std::string(buf, r.ptr);
 }
 
+OutlineProblem outlineProblem(const std::vector<OutlineRect>& outline, const AssetFootprint& f) {
+    if (outline.size() > kMaxOutlineRects) {
+        return {outline.size(), "has " + std::to_string(outline.size()) + " rectangles; at most " +
+                                    std::to_string(kMaxOutlineRects) + " are allowed"};
+    }
+    const double hx = 0.5 * f.width + kOutlineSlack, hz = 0.5 * f.depth + kOutlineSlack;
+    for (std::size_t i = 0; i < outline.size(); ++i) {
+        const OutlineRect& r = outline[i];
+        const std::string which = "rectangle " + std::to_string(i + 1) + " [" + formatNumber(r.x0) + ", " +
+                                  formatNumber(r.z0) + ", " + formatNumber(r.x1) + ", " + formatNumber(r.z1) + "]";
+        if (!(r.x0 < r.x1) || !(r.z0 < r.z1) || !std::isfinite(r.x0) || !std::isfinite(r.x1) || !std::isfinite(r.z0) ||
+            !std::isfinite(r.z1)) {
+            return {i, which + " is empty (it needs x0 < x1 and z0 < z1)"};
+        }
+        if (r.x0 < -hx || r.x1 > hx || r.z0 < -hz || r.z1 > hz) {
+            return {i, which + " reaches outside the footprint box [" + formatNumber(-0.5 * f.width) + ", " +
+                           formatNumber(-0.5 * f.depth) + ", " + formatNumber(0.5 * f.width) + ", " +
+                           formatNumber(0.5 * f.depth) + "]"};
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 Result<AssetCatalogue> AssetCatalogue::parse(std::string_view yaml, const std::filesystem::path& baseDir,
@@ -376,6 +474,9 @@ Status AssetCatalogue::add(AssetInfo info) {
     }
     if (!(info.weight >= 0.0) || !std::isfinite(info.weight)) {
         return Error{name + ": weight " + formatNumber(info.weight) + " is negative"};
+    }
+    if (const OutlineProblem p = outlineProblem(info.outline, info.footprint); !p.what.empty()) {
+        return Error{name + ": outline " + p.what};
     }
     mAssets.push_back(std::move(info));
     return Status::success();
@@ -450,6 +551,15 @@ std::string AssetCatalogue::toYaml(std::string_view headerComment) const {
         out += "    category: " + yamlScalar(a.category) + "\n";
         out += "    footprint: {width: " + formatNumber(a.footprint.width) +
                ", depth: " + formatNumber(a.footprint.depth) + "}\n";
+        if (!a.outline.empty()) {
+            out += "    outline: [";
+            for (std::size_t i = 0; i < a.outline.size(); ++i) {
+                const OutlineRect& r = a.outline[i];
+                out += std::string(i ? ", " : "") + "[" + formatNumber(r.x0) + ", " + formatNumber(r.z0) + ", " +
+                       formatNumber(r.x1) + ", " + formatNumber(r.z1) + "]";
+            }
+            out += "]\n";
+        }
         out += "    height: " + formatNumber(a.height) + "\n";
         out += "    tags: [";
         for (std::size_t i = 0; i < a.tags.size(); ++i) out += (i ? ", " : "") + yamlScalar(a.tags[i]);

@@ -6,6 +6,7 @@
 
 #include "default_models_p.h"
 #include "terrabit/core/assets/glb_writer.h"
+#include "terrabit/core/assets/ground_outline.h"
 
 namespace terrabit::core {
 
@@ -52,6 +53,11 @@ std::vector<DefaultAsset> buildDefaultAssetLibrary() {
         const ModelBounds b = r.mesh.bounds();
         asset.info.footprint = {roundMm(b.size(0)), roundMm(b.size(2))};
         asset.info.height = roundMm(b.size(1));
+        // Empty (not written) for the models that stand on their whole box; the L, U and
+        // courtyard blocks and the roundest crowns (palm, oak, round bush) have one: the same
+        // outline a catalogue measures when it reads the mesh.
+        asset.info.outline = groundOutline(r.mesh);
+        for (OutlineRect& o : asset.info.outline) o = {roundMm(o.x0), roundMm(o.z0), roundMm(o.x1), roundMm(o.z1)};
         asset.info.bounds = b;
         asset.mesh = std::move(r.mesh);
         out.push_back(std::move(asset));
@@ -74,8 +80,9 @@ std::string defaultCatalogueHeader() {
            "Written by terrabit-assetgen (app/assetgen) for the default library; edit freely or\n"
            "add your own glTF/GLB/OBJ models (see README.md in this folder for the conventions).\n"
            "Per asset: id, file (relative to this file), category, footprint {width (+X), depth (+Z)}\n"
-           "in metres, height in metres, style tags, weight. Leave out footprint or height to have\n"
-           "them measured from the mesh.";
+           "in metres, outline (where the model stands when not its whole footprint box: rectangles\n"
+           "[x0, z0, x1, z1] in metres about the footprint's centre), height in metres, style tags,\n"
+           "weight. Leave out footprint or height to have them measured from the mesh.";
 }
 
 Status writeDefaultAssetLibrary(const std::filesystem::path& dir) {

@@ -258,6 +258,34 @@ ModelRecipe apartmentL() {
     return {"apartment_l", "building", {"residential", "apartment", "urban", "irregular", "l_shape"}, 1.0, b.take()};
 }
 
+ModelRecipe apartmentU() {
+    MeshBuilder b;
+    const int floors = 4;
+    const double fh = 3.2;
+    const double h = floors * fh;
+    // U: a wing along the back and two wings down the sides to the front, round a yard open to
+    // the street; the L's brick estate block with a second side wing.
+    const Polygon outline{{-13, 0, -10}, {-13, 0, 10}, {-5, 0, 10}, {-5, 0, -2},
+                          {5, 0, -2},    {5, 0, 10},   {13, 0, 10}, {13, 0, -10}};
+    b.setColour(kBrick);
+    b.addWalls(outline, 0, h);
+    for (std::size_t i = 0; i < outline.size(); ++i) {
+        const Facade face = edgeFacade(outline[i], outline[(i + 1) % outline.size()], 0, h);
+        panel(b, face, 0, 0, face.width, 0.6, kStoneDark, kBand);
+        panel(b, face, 0, fh - 0.2, face.width, fh, kStone, kBand);  // band over the ground floor
+        // The fronts of both side wings and the yard's back (the main entrance) have doors.
+        const bool entrance = i == 1 || i == 3 || i == 5;
+        windowGrid(b, face, floors, 0.9, fh, 1.2, 1.6, 3.0, kFrameWhite, kGlass, entrance ? face.width / 2 : -1.0, 1.2);
+        if (entrance)
+            panel(b, face, face.width / 2 - 1.0, 0, face.width / 2 + 1.0, 2.6, kDoorWood,
+                  2 * MeshBuilder::kPanelOffset);
+    }
+    parapetRoof(b, outline, h, 0.9, 0.3, kBrick, kRoofFlat);
+    b.setColour(kConcreteDark);
+    b.addBox({-1.5, h, -8.5}, {1.5, h + 2.4, -5.5});  // stair and lift housing over the back wing
+    return {"apartment_u", "building", {"residential", "apartment", "urban", "irregular", "u_shape"}, 1.0, b.take()};
+}
+
 ModelRecipe courtyardBlock() {
     MeshBuilder b;
     const int floors = 5;
@@ -646,6 +674,7 @@ std::vector<ModelRecipe> buildDefaultBuildings() {
     out.push_back(apartmentBlock());
     out.push_back(apartmentL());
     out.push_back(courtyardBlock());
+    out.push_back(apartmentU());
     out.push_back(officeTower());
     out.push_back(warehouse());
     out.push_back(chapel());

@@ -33,6 +33,10 @@ std::uint64_t catalogueHash(const AssetCatalogue& catalogue) {
         h = hashCombine(h, a.height);
         h = hashCombine(h, a.weight);
         for (const std::string& t : a.tags) h = hashCombine(h, hashText(t));
+        // Nothing for an empty outline (the box), so a catalogue of boxes keeps its hash.
+        for (const OutlineRect& r : a.outline) {
+            for (double v : {r.x0, r.z0, r.x1, r.z1}) h = hashCombine(h, v);
+        }
         for (int i = 0; i < 3; ++i) {
             h = hashCombine(h, a.bounds.empty() ? 0.0 : a.bounds.min[static_cast<std::size_t>(i)]);
             h = hashCombine(h, a.bounds.empty() ? 0.0 : a.bounds.max[static_cast<std::size_t>(i)]);

@@ -29,6 +29,8 @@ protected:
         test::writeText(mDir / "user/shed.obj",
                         "v 0 0 0\nv 5 0 0\nv 5 0 3\nv 0 0 3\nv 0 2 0\nv 5 2 0\nv 5 2 3\nv 0 2 3\n"
                         "f 1 2 3 4\nf 5 8 7 6\nf 1 5 6 2\nf 2 6 7 3\nf 3 7 8 4\nf 4 8 5 1\n");
+        // An L of two OBJ boxes: a wing 6 × 2 m along the back, a leg 2 × 3 m down to the front.
+        test::writeText(mDir / "user/ell.obj", objBox(0, 0, 6, 2) + objBox(0, 2, 2, 5, 8));
         test::writeText(mDir / "models/a.glb", "placeholder: sizes are given, so never read");
         test::writeText(mDir / "models/b.glb", "placeholder");
     }
@@ -45,6 +47,24 @@ protected:
         for (std::string_view f : fragments) {
             EXPECT_NE(c.message().find(f), std::string::npos) << "missing '" << f << "' in: " << c.message();
         }
+    }
+
+    // An OBJ box [x0, x1] × [0, 3] × [z0, z1], its vertices numbered from `first`.
+    static std::string objBox(double x0, double z0, double x1, double z1, int first = 0) {
+        std::string s;
+        for (int i = 0; i < 8; ++i) {
+            s += "v " + std::to_string(i & 1 ? x1 : x0) + " " + std::to_string(i & 2 ? 3 : 0) + " " +
+                 std::to_string(i & 4 ? z1 : z0) + "\n";
+        }
+        // Vertex i + 1 is corner i: bit 0 picks x1, bit 1 the top, bit 2 z1; bottom, top, the
+        // z0, z1, x0 and x1 sides (the outline does not care which way they wind).
+        const int faces[6][4] = {{1, 2, 6, 5}, {3, 7, 8, 4}, {1, 3, 4, 2}, {5, 6, 8, 7}, {1, 5, 7, 3}, {2, 4, 8, 6}};
+        for (const auto& f : faces) {
+            s += "f";
+            for (int k : f) s += " " + std::to_string(first + k);
+            s += "\n";
+        }
+        return s;
     }
 
     ScratchDir mDir;
@@ -117,6 +137,80 @@ TEST_F(AssetCatalogueTest, MeasuresMissingSizesFromUserGltfAndObjModels) {
     EXPECT_NEAR(shed->footprint.width, 5.0, 1e-6);
     EXPECT_NEAR(shed->footprint.depth, 3.0, 1e-6);
     EXPECT_EQ(shed->height, 2.5);
+}
+
+TEST_F(AssetCatalogueTest, ReadsWritesAndMeasuresOutlines) {
+    const std::string yamlIn = R"(assets:
+  - id: given
+    file: user/ell.obj
+    category: building
+    footprint: {width: 24, depth: 20}
+    outline: [[-12, -10, 12, -1], [-12, -1, -3.5, 10]]
+    height: 9
+  - id: ell
+    file: user/ell.obj
+    category: building
+  - id: stretched
+    file: user/ell.obj
+    category: building
+    footprint: [12, 5]
+    height: 3
+  - id: boxed
+    file: user/ell.obj
+    category: building
+    outline: []
+  - id: shed
+    file: user/shed.obj
+    category: building
+)";
+    Result<AssetCatalogue> c = parse(yamlIn);
+    ASSERT_TRUE(c) << c.message();
+    using Rects = std::vector<OutlineRect>;
+    EXPECT_EQ(c->find("given")->outline, (Rects{{-12, -10, 12, -1}, {-12, -1, -3.5, 10}}));
+    EXPECT_FALSE(c->find("given")->outlineMeasured);
+    // Measured when the mesh is read for its size: the wing and the leg about the centre (3, 2.5).
+    const AssetInfo* ell = c->find("ell");
+    EXPECT_EQ(ell->outline, (Rects{{-3, -2.5, 3, -0.5}, {-3, -0.5, -1, 2.5}}));
+    EXPECT_TRUE(ell->outlineMeasured);
+    // Not read when every size is given; with verifyModels, stretched to the footprint given.
+    EXPECT_TRUE(c->find("stretched")->outline.empty());
+    EXPECT_TRUE(c->find("boxed")->outline.empty()) << "outline: [] is the box, not measured";
+    EXPECT_TRUE(c->find("shed")->outline.empty()) << "a box measures as the box";
+    EXPECT_TRUE(c->find("shed")->outlineMeasured);
+    EXPECT_FALSE(c->find("stretched")->outlineMeasured);
+    AssetCatalogueOptions verify;
+    verify.verifyModels = true;
+    Result<AssetCatalogue> v = parse(yamlIn, verify);
+    ASSERT_TRUE(v) << v.message();
+    EXPECT_EQ(v->find("stretched")->outline, (Rects{{-6, -2.5, 6, -0.5}, {-6, -0.5, -2, 2.5}}));
+    EXPECT_TRUE(v->find("boxed")->outline.empty());
+    EXPECT_EQ(v->find("given")->outline, c->find("given")->outline);
+
+    // Written back (measured outlines too) and read again, the same.
+    const std::string yaml = c->toYaml();
+    EXPECT_NE(yaml.find("    outline: [[-12, -10, 12, -1], [-12, -1, -3.5, 10]]\n"), std::string::npos) << yaml;
+    EXPECT_EQ(yaml.find("outline", yaml.find("id: shed")), std::string::npos) << "no key for the box";
+    Result<AssetCatalogue> again = parse(yaml);
+    ASSERT_TRUE(again) << again.message();
+    for (const AssetInfo& a : c->assets()) EXPECT_EQ(again->find(a.id)->outline, a.outline) << a.id;
+    EXPECT_EQ(again->toYaml(), yaml);
+}
+
+TEST_F(AssetCatalogueTest, BadOutlinesNameFileLineAssetAndRectangle) {
+    const std::string head =
+        "assets:\n  - id: barn\n    file: models/a.glb\n    category: building\n"
+        "    footprint: {width: 10, depth: 8}\n    height: 5\n";
+    expectError(head + "    outline: [[-5, -4, 5, 4], [1, 2, 1, 3]]\n",
+                {"catalogue.yaml:7:31:", "asset 'barn'", "key 'outline'", "rectangle 2 [1, 2, 1, 3] is empty"});
+    expectError(head + "    outline: [[-5, -4, 5.2, 4]]\n",
+                {"catalogue.yaml:7:15:", "asset 'barn'", "rectangle 1 [-5, -4, 5.2, 4]",
+                 "outside the footprint box [-5, -4, 5, 4]"});
+    expectError(head + "    outline: [[-5, -4, 5]]\n", {"catalogue.yaml:7:15:", "key 'outline'", "[x0, z0, x1, z1]"});
+    expectError(head + "    outline: [[-5, -4, 5, four]]\n", {"catalogue.yaml:7:27:", "key 'outline'", "'four'"});
+    expectError(head + "    outline: {x0: 1}\n", {"catalogue.yaml:7:14:", "key 'outline'", "got a map"});
+    // Within a millimetre's rounding of the box is inside.
+    Result<AssetCatalogue> ok = parse(head + "    outline: [[-5.001, -4, 5.001, 4.001]]\n");
+    EXPECT_TRUE(ok) << ok.message();
 }
 
 TEST_F(AssetCatalogueTest, UnknownKeyNamesFileLineColumnAndKey) {
@@ -376,7 +470,16 @@ TEST(AssetCatalogueAdd, RejectsInvalidEntriesByName) {
     Status flat = c.add(info);
     ASSERT_FALSE(flat);
     EXPECT_NE(flat.message().find("height"), std::string::npos);
+    info.id = "ell";
+    info.height = 4;
+    info.outline = {{-1, -1.5, 1, 0}, {-1, 0, 0, 1.6}};
+    Status outside = c.add(info);
+    ASSERT_FALSE(outside);
+    EXPECT_NE(outside.message().find("asset 'ell': outline rectangle 2"), std::string::npos) << outside.message();
+    info.outline = {{-1, -1.5, 1, 0}, {-1, 0, -1, 1.5}};
+    EXPECT_FALSE(c.add(info)) << "an empty rectangle";
     info.id = "";
+    info.outline.clear();
     EXPECT_FALSE(c.add(info));
     EXPECT_EQ(c.size(), 1u);
 }

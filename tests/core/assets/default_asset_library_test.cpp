@@ -112,8 +112,8 @@ TEST(DefaultAssetLibrary, HasTheRequiredVarietyOfBuildingsAndVegetation) {
     EXPECT_GE(largest, 40.0 * 25.0);  // a ~40 × 25 m warehouse
     EXPECT_LE(lowest, 7.0);           // one storey
     EXPECT_GE(tallest, 60.0);         // a tower
-    for (const char* id : {"apartment_l", "courtyard_block", "pagoda", "conifer_spruce", "broadleaf_oak", "palm",
-                           "bush_round", "grass_clump"}) {
+    for (const char* id : {"apartment_l", "apartment_u", "courtyard_block", "pagoda", "conifer_spruce", "broadleaf_oak",
+                           "palm", "bush_round", "grass_clump"}) {
         EXPECT_TRUE(ids.count(id)) << id;
     }
     EXPECT_TRUE(asset("pagoda").info.hasTag("ancient"));
@@ -214,6 +214,19 @@ TEST(DefaultAssetLibrary, LShapedBlockLeavesItsFrontRightQuadrantEmpty) {
     EXPECT_FALSE(verticalHits(m, -7.0, 5.0).empty()) << "the side wing";
 }
 
+TEST(DefaultAssetLibrary, UShapedBlockLeavesItsFrontYardOpen) {
+    const DefaultAsset& u = asset("apartment_u");
+    const AssetMesh& m = u.mesh;
+    EXPECT_TRUE(verticalHits(m, 0.0, 5.0).empty()) << "the yard between the side wings";
+    EXPECT_FALSE(verticalHits(m, 0.0, -6.0).empty()) << "the back wing";
+    EXPECT_FALSE(verticalHits(m, -9.0, 6.0).empty()) << "the left wing";
+    EXPECT_FALSE(verticalHits(m, 9.0, 6.0).empty()) << "the right wing";
+    EXPECT_TRUE(u.info.hasTag("u_shape"));
+    for (const char* tag : {"residential", "apartment", "urban", "irregular"}) {
+        EXPECT_TRUE(u.info.hasTag(tag)) << tag << ", like apartment_l";
+    }
+}
+
 TEST(DefaultAssetLibrary, PagodaEavesOverhangOpenSpace) {
     const AssetMesh& m = asset("pagoda").mesh;
     // Beyond the ground-floor wall (half-width 4.4 m) but under the first eave (6.3 m); z kept
@@ -273,8 +286,17 @@ TEST(DefaultAssetLibrary, ShippedCatalogueAgreesWithEveryMeshWithinOnePercent) {
         EXPECT_NEAR(info.bounds.size(1), info.height, 0.01 * info.height);
         EXPECT_GT(info.weight, 0.0);
         EXPECT_FALSE(info.tags.empty());
+        // The outline written (or, for a box, measured now from the .glb) is the generator's.
+        const std::vector<OutlineRect>& built = asset(info.id).info.outline;
+        ASSERT_EQ(info.outline.size(), built.size());
+        for (std::size_t i = 0; i < built.size(); ++i) {
+            EXPECT_NEAR(info.outline[i].x0, built[i].x0, 1e-3);
+            EXPECT_NEAR(info.outline[i].z0, built[i].z0, 1e-3);
+            EXPECT_NEAR(info.outline[i].x1, built[i].x1, 1e-3);
+            EXPECT_NEAR(info.outline[i].z1, built[i].z1, 1e-3);
+        }
     }
-    EXPECT_EQ(catalogue->ofCategory("building").size(), 29u);
+    EXPECT_EQ(catalogue->ofCategory("building").size(), 30u);
     AssetFilter ancient;
     ancient.category = "building";
     ancient.allTags = {"ancient"};

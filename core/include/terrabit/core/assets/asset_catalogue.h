@@ -8,13 +8,18 @@
 ///         file: models/house_gabled.glb   # .glb, .gltf or .obj, relative to this file
 ///         category: building          # building, tree, bush, grass, flower, or your own
 ///         footprint: {width: 8, depth: 10}  # metres along +X and +Z; optional
+///         outline: [[-4, -5, 4, 1], [-4, 1, 0, 5]]  # [x0, z0, x1, z1] metres; optional
 ///         height: 8.6                 # metres; optional
 ///         tags: [residential, house]  # optional
 ///         weight: 1                   # optional, default 1, >= 0
 ///
 /// A missing footprint or height is measured from the mesh (the X, Z and Y extents of the
-/// bounding box over every node's transformed vertices). Errors name the file, the line and
-/// column, the asset and the key.
+/// bounding box over every node's transformed vertices). The outline (AssetInfo::outline: where
+/// the model stands, as rectangles about the footprint's centre, each within the footprint box)
+/// is optional: `[]` or no key means the whole box; without the key it is measured
+/// (groundOutline, stretched to the footprint) whenever the mesh is read anyway — a size is
+/// missing, or AssetCatalogueOptions::verifyModels. Errors name the file, the line and column,
+/// the asset and the key.
 
 #include <filesystem>
 #include <span>
@@ -62,8 +67,9 @@ public:
     static Result<AssetCatalogue> parse(std::string_view yaml, const std::filesystem::path& baseDir,
                                         std::string_view sourceName, const AssetCatalogueOptions& options = {});
 
-    /// Adds an entry built in code. Its footprint and height must already be positive; its id
-    /// must be new. The error names the id and the bad field.
+    /// Adds an entry built in code. Its footprint and height must already be positive, its
+    /// outline's rectangles non-empty and within the footprint box; its id must be new. The
+    /// error names the id and the bad field.
     Status add(AssetInfo info);
 
     /// Adds every entry of `other`. An entry whose id already exists replaces it in place (so a

@@ -28,6 +28,21 @@ struct AssetFootprint {
     friend bool operator==(const AssetFootprint&, const AssetFootprint&) = default;
 };
 
+/// One rectangle of a model's ground outline, in metres, in the model's own axes: x along the
+/// footprint's width (+X), z along its depth (+Z), relative to the footprint's centre (the origin
+/// of a model that follows the conventions above), like the footprint box itself. Valid when
+/// x0 < x1 and z0 < z1.
+struct OutlineRect {
+    double x0 = 0.0;  ///< least x, metres
+    double z0 = 0.0;  ///< least z, metres
+    double x1 = 0.0;  ///< greatest x, metres
+    double z1 = 0.0;  ///< greatest z, metres
+
+    /// Ground area, square metres (0 when empty or inverted).
+    double area() const { return x1 > x0 && z1 > z0 ? (x1 - x0) * (z1 - z0) : 0.0; }
+    friend bool operator==(const OutlineRect&, const OutlineRect&) = default;
+};
+
 /// An axis-aligned 3-D box in model space (metres, Y up). Default-constructed it is empty.
 struct ModelBounds {
     std::array<double, 3> min{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
@@ -59,9 +74,15 @@ struct AssetInfo {
     double height = 0.0;            ///< top of the model above its base (Y extent), metres
     std::vector<std::string> tags;  ///< style tags in catalogue order: "residential", "ancient"…
     double weight = 1.0;            ///< relative chance among equally good choices, >= 0
+    /// Where the model stands on the ground: the union of these rectangles (metres, model axes,
+    /// each inside the footprint box). Empty means the whole footprint box, which is what a
+    /// rectangular model occupies. Courtyard, L and U models list their wings here so placement
+    /// can fit them into footprints that do not cover their whole box.
+    std::vector<OutlineRect> outline;
 
     bool footprintMeasured = false;  ///< true when the footprint was computed from the mesh
     bool heightMeasured = false;     ///< true when the height was computed from the mesh
+    bool outlineMeasured = false;    ///< true when the outline was computed from the mesh (empty: it is the box)
     /// The mesh's bounds (metres, model space) when the mesh was read while loading the
     /// catalogue (a measured value, or AssetCatalogueOptions::verifyModels); empty otherwise.
     ModelBounds bounds;

@@ -1,6 +1,6 @@
 #pragma once
 /// The default model library Terrabit ships in resources/assets/: low-poly buildings (houses,
-/// villas, apartment blocks including an L-shaped and a courtyard block, an office tower, a
+/// villas, apartment blocks including an L-shaped, a U-shaped and a courtyard block, an office tower, a
 /// warehouse, a shop, a chapel, a round tower, a pagoda, a classical temple; and what towns are
 /// made of besides: garages, a carport, sheds, a hut, a kiosk, a greenhouse, a substation, a
 /// barn, factory, supermarket and sports halls, a slab block), dressed from the style kit
@@ -19,8 +19,9 @@
 
 namespace terrabit::core {
 
-/// One model of the library: its catalogue entry (file is "models/<id>.glb"; footprint and
-/// height measured from the mesh and rounded to millimetres) and its mesh.
+/// One model of the library: its catalogue entry (file is "models/<id>.glb"; footprint, height
+/// and ground outline (groundOutline, empty for the box-shaped) measured from the mesh and
+/// rounded to millimetres) and its mesh.
 struct DefaultAsset {
     AssetInfo info;
     AssetMesh mesh;
