@@ -8,6 +8,7 @@
 
 #include "footprint_window_p.h"
 #include "ground_p.h"
+#include "model_cells_p.h"
 #include "pass_frame_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
@@ -47,6 +48,9 @@ struct Scratch {
     /// Model sizes (ground metres along the box's width and depth) for which every pose of the
     /// current footprint was looked at and refused, since its cells were last freed.
     std::vector<Vec2> refusedSizes;
+    std::vector<OutlineRect> outline;      ///< the model being tried: its ground outline, scaled
+    std::vector<Vec2> outlineLooks;        ///< its rectangles' centres from the pose's centre, cells
+    std::vector<CellSpan> outlineScratch;  ///< modelCells' scratch
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -349,8 +353,12 @@ private:
     /// width and depth): the box's centre first, then offsets ring by ring outwards (about a cell
     /// apart, at most kSteps each way), the first pose whose conservative cells pass the AND
     /// scan (FootprintWindow::test) and, on terrain, the ground step. Leaves its cells in s.spans.
-    PoseSearch findPose(const OrientedBox& box, double w, double d, Scratch& s, const CellRegion& region,
-                        detail::GroundSampler& ground) const {
+    ///
+    /// A model whose ground outline is not its box (s.outline not empty, scaled; an L, a U, a
+    /// courtyard block) stands on its outline's cells only (modelCells), and is looked at in its
+    /// rectangles' centres.
+    PoseSearch findPose(const OrientedBox& box, double w, double d, bool turned, bool reversed, Scratch& s,
+                        const CellRegion& region, detail::GroundSampler& ground) const {
         PoseSearch out;
         const double margin = mRule.fit.marginMetres;
         const double slackU = box.halfExtents.x - margin - 0.5 * w;
@@ -377,6 +385,13 @@ private:
             const double len = length(arm[c]);
             lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
         }
+        const bool shaped = !s.outline.empty();
+        detail::ModelAxes axes = detail::modelAxes(cu, cv, turned);
+        if (reversed) axes = {Vec2{} - axes.x, Vec2{} - axes.z};
+        s.outlineLooks.clear();
+        for (const OutlineRect& r : s.outline) {
+            s.outlineLooks.push_back(axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1)));
+        }
         const int lastRing = std::max(nu, nv);
         for (const auto& [i, j] : poseOrder()) {
             // The order goes ring by ring: past the last ring no pose lies within the slack.
@@ -392,9 +407,17 @@ private:
             const Vec2 mid = c0 + cu * offU + cv * offV;
             // Most poses fail at their centre or a corner: look at those cells (the corners half a
             // cell in) before rasterizing the pose.
-            auto refusal = s.window.look(mid);
-            for (std::size_t c = 0; c < 4 && refusal == detail::FootprintWindow::Refusal::None; ++c) {
-                refusal = s.window.look(mid + lookArm[c]);
+            auto refusal = detail::FootprintWindow::Refusal::None;
+            if (shaped) {
+                for (std::size_t c = 0; c < s.outlineLooks.size() && refusal == detail::FootprintWindow::Refusal::None;
+                     ++c) {
+                    refusal = s.window.look(mid + s.outlineLooks[c]);
+                }
+            } else {
+                refusal = s.window.look(mid);
+                for (std::size_t c = 0; c < 4 && refusal == detail::FootprintWindow::Refusal::None; ++c) {
+                    refusal = s.window.look(mid + lookArm[c]);
+                }
             }
             if (refusal == detail::FootprintWindow::Refusal::None) {
                 // Corners in boxCorners' order.
@@ -409,7 +432,10 @@ private:
                 out.cutShort = true;
                 return out;
             }
-            if (!footprintSpans(s.corners, region, s.spans)) continue;
+            if (shaped ? !detail::modelCells(s.outline, mid, axes, region, s.spans, s.outlineScratch)
+                       : !footprintSpans(s.corners, region, s.spans)) {
+                continue;
+            }
             out.inReach = true;
             std::int64_t count = 0;
             for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
@@ -441,12 +467,17 @@ private:
     /// smaller one's at the same pose, so it would be refused too (up to the boundary tolerance
     /// and the pose grid, which differ a little with the size). Saves looking at every pose again
     /// for each further model of a footprint that nothing more fits.
-    PoseSearch findNewPose(const OrientedBox& box, double w, double d, Scratch& s, const CellRegion& region,
+    /// Box models only: an outline model (an L) may stand where a smaller box does not.
+    PoseSearch findNewPose(const OrientedBox& box, const ModelFit& fit, Scratch& s, const CellRegion& region,
                            detail::GroundSampler& ground) const {
+        const auto [w, d] = fitSize(fit);
+        const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
+        detail::scaleOutline(a.outline, fit.scale, fit.depthScale, s.outline);
+        if (!s.outline.empty()) return findPose(box, w, d, fit.turned, fit.reversed, s, region, ground);
         for (const Vec2 r : s.refusedSizes) {
             if (r.x <= w && r.y <= d) return PoseSearch{};
         }
-        PoseSearch found = findPose(box, w, d, s, region, ground);
+        PoseSearch found = findPose(box, w, d, fit.turned, false, s, region, ground);
         if (!found.found && !found.cutShort) s.refusedSizes.push_back({w, d});
         return found;
     }
@@ -495,12 +526,26 @@ private:
 
     /// Sorts candidates [from, end) by their scaled footprint area, largest first (stable).
     void sortLargestFirst(std::vector<ModelFit>& candidates, std::size_t from) const {
-        const auto area = [&](const ModelFit& f) {
-            const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
-            return a.footprint.width * a.footprint.depth * f.scale * f.depthScale;
-        };
         std::stable_sort(candidates.begin() + static_cast<std::ptrdiff_t>(from), candidates.end(),
-                         [&](const ModelFit& x, const ModelFit& y) { return area(x) > area(y); });
+                         [&](const ModelFit& x, const ModelFit& y) { return groundArea(x) > groundArea(y); });
+    }
+
+    /// The half turns a model is tried in: a box model's footprint is the same either way; one
+    /// with an outline (an L, a U) is tried in both, so with `turned` its wings may face any side.
+    std::span<const bool> turnsOf(int asset) const {
+        static constexpr bool kBoth[] = {false, true};
+        return {kBoth, mAssets[static_cast<std::size_t>(asset)].outline.empty() ? 1u : 2u};
+    }
+
+    /// The ground a fit stands on, square metres: its outline's area (its box's for a box model).
+    double groundArea(const ModelFit& f) const {
+        const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
+        double area = a.footprint.width * a.footprint.depth;
+        if (!a.outline.empty()) {
+            area = 0.0;
+            for (const OutlineRect& r : a.outline) area += (r.x1 - r.x0) * (r.z1 - r.z0);
+        }
+        return area * f.scale * f.depthScale;
     }
 
     /// The ground size of a fit along the box's width and depth, metres.
@@ -527,7 +572,10 @@ private:
             const double f = std::pow(kShrinkFactor, k);
             for (const ModelFit& fit : s.fits) {
                 if (k > 0 && std::min(fit.scale, fit.depthScale) * f < minScale) continue;
-                s.candidates.push_back({fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover});
+                for (const bool reversed : turnsOf(fit.asset)) {
+                    s.candidates.push_back(
+                        {fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover, reversed});
+                }
             }
         }
         // Then every model at its natural size and at the range's minimum, largest first: in an
@@ -536,8 +584,10 @@ private:
         const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
         for (const int asset : mModels.allowedFor(*target.feature)) {
             for (const bool turned : {false, true}) {
-                s.candidates.push_back({asset, turned, one, one, 0.0});
-                if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0});
+                for (const bool reversed : turnsOf(asset)) {
+                    s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
+                    if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0, reversed});
+                }
             }
         }
         sortLargestFirst(s.candidates, natural);
@@ -545,10 +595,9 @@ private:
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
         const double free = static_cast<double>(s.window.freeInsideCells());
         for (const ModelFit& fit : s.candidates) {
-            const auto [w, d] = fitSize(fit);
             // A model whose area exceeds the free cells by more than the tolerance cannot pass.
-            if (w * d / cellArea * (1.0 - mRule.tolerance) > free + 1.0) continue;
-            const PoseSearch found = findNewPose(target.box, w, d, s, region, ground);
+            if (groundArea(fit) / cellArea * (1.0 - mRule.tolerance) > free + 1.0) continue;
+            const PoseSearch found = findNewPose(target.box, fit, s, region, ground);
             summary.inReach = summary.inReach || found.inReach;
             summary.blocked = summary.blocked || found.blocked;
             summary.tooSteep = summary.tooSteep || found.tooSteep;
@@ -572,7 +621,8 @@ private:
         const double one = std::clamp(1.0, o.minScale, o.maxScale);
         for (const int asset : mModels.allowedFor(*target.feature)) {
             for (const bool turned : {false, true}) {
-                s.candidates.push_back({asset, turned, one, one, 0.0});
+                for (const bool reversed : turnsOf(asset))
+                    s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
             }
         }
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
@@ -584,9 +634,8 @@ private:
             // The free cells only shrink, so a model that found no pose never will: go on from it.
             for (; next < s.candidates.size(); ++next) {
                 const ModelFit& fit = s.candidates[next];
-                const auto [w, d] = fitSize(fit);
-                if (w * d / cellArea * (1.0 - mRule.tolerance) > free) continue;
-                const PoseSearch pose = findNewPose(target.box, w, d, s, region, ground);
+                if (groundArea(fit) / cellArea * (1.0 - mRule.tolerance) > free) continue;
+                const PoseSearch pose = findNewPose(target.box, fit, s, region, ground);
                 if (!pose.found) continue;
                 takePose(pose, fit, target, s, b);
                 found = true;
@@ -879,7 +928,8 @@ private:
     Instance placement(const OrientedBox& pose, const ModelFit& fit, const AssetInfo& a, const Feature& f) const {
         Instance in;
         in.position = groundToScene(pose.centre, 0.0);
-        in.yaw = static_cast<float>(pose.angle + (fit.turned ? std::numbers::pi / 2 : 0.0));
+        in.yaw = static_cast<float>(pose.angle + (fit.turned ? std::numbers::pi / 2 : 0.0) +
+                                    (fit.reversed ? std::numbers::pi : 0.0));
         double heightScale = std::sqrt(fit.scale * fit.depthScale);
         if (mRule.height == HeightSource::Tags && a.height > 0.0) {
             const double h = taggedHeight(f, mRule.storeyHeightMetres);

@@ -94,9 +94,14 @@ Geom entryShape(const TileIndex& index, std::uint32_t e) {
 
 /// A placed model's outline in global cells.
 Geom modelOutline(const Scene& scene, const Instance& in, const AssetInfo& a) {
-    std::vector<Vec2> corners;
-    for (const Vec2 c : placedFootprint(in, a)) corners.push_back(scene.frame.groundToCell(c));
-    return polygonOf({corners});
+    Geom all;
+    for (const auto& quad : placedOutline(in, a)) {
+        std::vector<Vec2> corners;
+        for (const Vec2 c : quad) corners.push_back(scene.frame.groundToCell(c));
+        Geom q = polygonOf({corners});
+        all = all ? Geom(GEOSUnion_r(geos(), all.get(), q.get())) : std::move(q);
+    }
+    return all;
 }
 
 /// Every model (first and parts) of every placed footprint, with the footprint's feature id.
@@ -165,7 +170,9 @@ std::vector<std::string> outlineFailures(const Scene& scene, const AssetCatalogu
         const Geom core(GEOSBuffer_r(geos(), outline.get(), -1.0, 8));
         const Geom near(GEOSBuffer_r(geos(), footprint.get(), 1.0, 8));
         Box2 bounds;
-        for (const Vec2 c : placedFootprint(m.instance, *m.asset)) bounds.extend(scene.frame.groundToCell(c));
+        for (const auto& quad : placedOutline(m.instance, *m.asset)) {
+            for (const Vec2 c : quad) bounds.extend(scene.frame.groundToCell(c));
+        }
         for (std::size_t k = 0; k < streetShapes.size(); ++k) {
             if (!streetShapes[k] || !streetBounds[k].intersects(bounds)) continue;
             const Geom beyond(GEOSDifference_r(geos(), streetShapes[k].get(), near.get()));
@@ -261,6 +268,48 @@ TEST(BuildingFill, EveryShapeGetsAPrefabOrAGeneratedBuildingAndPrefabsStayInside
     EXPECT_EQ(recordOf(b.scene, "hall").parts.size(), 3u);
     EXPECT_EQ(overlappingBuildings(b.scene, catalogue), std::vector<std::string>{});
     EXPECT_EQ(outlineFailures(b.scene, catalogue, b.input->index, 0.03), std::vector<std::string>{});
+}
+
+/// An L, a U and a courtyard block the size of the synthetic footprints: with their ground
+/// outlines, or (`boxes`) as plain boxes of the same size.
+AssetCatalogue shapedCatalogue(bool boxes) {
+    AssetCatalogue c;
+    const auto add = [&](std::string id, double w, double d, std::vector<OutlineRect> outline) {
+        AssetInfo a;
+        a.id = std::move(id);
+        a.category = "building";
+        a.footprint = {w, d};
+        a.height = 12;
+        if (!boxes) a.outline = std::move(outline);
+        const Status s = c.add(std::move(a));
+        EXPECT_TRUE(s.ok()) << s.message();
+    };
+    add("ell_model", 30, 30, {{-15, -15, 15, -3}, {-15, -3, -3, 15}});
+    // Wings two metres narrower than the footprint's: a cell a model touches is its cell, and a
+    // U's or a ring's inner edges run along its yard, more boundary than the tolerance's 3 % of
+    // its cells would allow on a tight fit.
+    add("you_model", 36, 30, {{-18, -15, 18, -7}, {-18, -7, -10, 15}, {10, -7, 18, 15}});
+    add("ring_model", 40, 40, {{-20, -20, 20, -12}, {-20, -12, -12, 12}, {12, -12, 20, 12}, {-20, 12, 20, 20}});
+    return c;
+}
+
+// Courtyard, L and U footprints take courtyard, L and U models: a model stands on its ground
+// outline's cells (in any of its four turns), so it fits a footprint of its shape, where the
+// same model as a box (its notch or courtyard over the street or the yard) fits nowhere.
+TEST(BuildingFill, LUAndCourtyardFootprintsTakeModelsOfTheirShape) {
+    const std::string rules = syntheticRules(fillPasses("    min_fill: 0\n    fallback: none\n"));
+    const auto input = fillShapes().build(rules);
+    const AssetCatalogue shaped = shapedCatalogue(false);
+    const Scene scene = bakeOnce(*input, shaped, parsePasses(*input, rules));
+    for (const auto& [id, model] : {std::pair{"ell", "ell_model"}, {"you", "you_model"}, {"ring", "ring_model"}}) {
+        const BuildingRecord& b = recordOf(scene, id);
+        ASSERT_EQ(b.outcome, BuildingOutcome::Placed) << id;
+        EXPECT_EQ(scene.assets.at(static_cast<std::size_t>(b.asset)), model) << id;
+    }
+    EXPECT_EQ(overlappingBuildings(scene, shaped), std::vector<std::string>{});
+    EXPECT_EQ(outlineFailures(scene, shaped, input->index, 0.03), std::vector<std::string>{});
+    const Scene boxed = bakeOnce(*input, shapedCatalogue(true), parsePasses(*input, rules));
+    for (const char* id : {"ell", "you", "ring"}) EXPECT_NE(recordOf(boxed, id).outcome, BuildingOutcome::Placed) << id;
 }
 
 TEST(BuildingFill, ThinlyFilledFootprintsAreGeneratedWhenTheRuleAsksForMore) {

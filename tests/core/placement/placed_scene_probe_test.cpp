@@ -28,8 +28,13 @@ TEST(PlacedSceneProbe, ProbesHitPlacedBuildingsAndTrunksOfTheBakedMonacoScene) {
     int buildings = 0;
     for (const BuildingRecord& b : scene->buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
-        const auto [gx, gy] = cellOf(*scene, b.placement.position);
-        // A placed model's centre cell is always inside its own footprint's occupancy.
+        // The middle of a placed model's (first) outline rectangle is always inside its own
+        // footprint's occupancy (a courtyard block's middle is its open courtyard).
+        const AssetInfo* a = shippedCatalogue().find(scene->assets.at(static_cast<std::size_t>(b.asset)));
+        ASSERT_NE(a, nullptr);
+        const auto quad = placedOutline(b.placement, *a).front();
+        const Vec2 middle = (quad[0] + quad[2]) * 0.5;
+        const auto [gx, gy] = cellOf(*scene, {static_cast<float>(middle.x), 0.0f, static_cast<float>(-middle.y)});
         ASSERT_TRUE(query.pointHits({gx + 0.5, gy + 0.5}, 0)) << "building at cell " << gx << "," << gy;
         ++buildings;
     }

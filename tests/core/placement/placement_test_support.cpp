@@ -237,6 +237,18 @@ std::array<Vec2, 4> placedFootprint(const Instance& in, const AssetInfo& asset) 
     return {centre - hx - hz, centre + hx - hz, centre + hx + hz, centre - hx + hz};
 }
 
+std::vector<std::array<Vec2, 4>> placedOutline(const Instance& in, const AssetInfo& asset) {
+    if (asset.outline.empty()) return {placedFootprint(in, asset)};
+    const double c = std::cos(in.yaw), s = std::sin(in.yaw);
+    const Vec2 x{c, s}, z{s, -c};
+    const Vec2 centre{in.position.x, -in.position.z};
+    const auto at = [&](double mx, double mz) { return centre + x * (mx * in.scale.x) + z * (mz * in.scale.z); };
+    std::vector<std::array<Vec2, 4>> out;
+    for (const OutlineRect& r : asset.outline)
+        out.push_back({at(r.x0, r.z0), at(r.x1, r.z0), at(r.x1, r.z1), at(r.x0, r.z1)});
+    return out;
+}
+
 double overlapDepth(const std::array<Vec2, 4>& a, const std::array<Vec2, 4>& b) {
     double depth = std::numeric_limits<double>::infinity();
     for (const auto* poly : {&a, &b}) {
@@ -259,8 +271,10 @@ std::vector<std::string> overlappingBuildings(const Scene& scene, const AssetCat
         std::array<Vec2, 4> corners;
         Box2 bounds;
         std::string name;
+        std::size_t model = 0;  ///< the model it is a rectangle of
     };
     std::vector<Placed> placed;
+    std::size_t modelCount = 0;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
         // The first model and the footprint's further ones alike.
@@ -270,11 +284,15 @@ std::vector<std::string> overlappingBuildings(const Scene& scene, const AssetCat
             const AssetInfo* a = catalogue.find(scene.assets.at(static_cast<std::size_t>(m.asset)));
             EXPECT_NE(a, nullptr);
             if (!a) continue;
-            Placed p;
-            p.corners = placedFootprint(m.placement, *a);
-            for (const Vec2 c : p.corners) p.bounds.extend(c);
-            p.name = scene.sources.at(b.source) + " (" + a->id + ")";
-            placed.push_back(std::move(p));
+            for (const auto& quad : placedOutline(m.placement, *a)) {
+                Placed p;
+                p.corners = quad;
+                for (const Vec2 c : p.corners) p.bounds.extend(c);
+                p.name = scene.sources.at(b.source) + " (" + a->id + ")";
+                p.model = modelCount;
+                placed.push_back(std::move(p));
+            }
+            ++modelCount;
         }
     }
     // Sweep along x so the check stays fast on thousands of buildings.
@@ -283,7 +301,7 @@ std::vector<std::string> overlappingBuildings(const Scene& scene, const AssetCat
     std::vector<std::string> out;
     for (std::size_t i = 0; i < placed.size(); ++i) {
         for (std::size_t j = i + 1; j < placed.size() && placed[j].bounds.min.x <= placed[i].bounds.max.x; ++j) {
-            if (!placed[i].bounds.intersects(placed[j].bounds)) continue;
+            if (placed[i].model == placed[j].model || !placed[i].bounds.intersects(placed[j].bounds)) continue;
             const double d = overlapDepth(placed[i].corners, placed[j].corners);
             if (d > tolerance)
                 out.push_back(placed[i].name + " and " + placed[j].name + " overlap by " + std::to_string(d) + " m");

@@ -77,10 +77,15 @@ Scene bakeOnce(const BakeInput& input, const AssetCatalogue& catalogue, const pl
 /// The placed footprint of a building instance: the model's footprint rectangle turned by the
 /// instance's yaw and scaled, corners in ground metres (east, north), counter-clockwise.
 std::array<Vec2, 4> placedFootprint(const Instance& instance, const AssetInfo& asset);
+/// The ground a building instance stands on: one quadrilateral per rectangle of the model's
+/// ground outline (its footprint rectangle for a box model), turned, scaled and placed like
+/// placedFootprint's.
+std::vector<std::array<Vec2, 4>> placedOutline(const Instance& instance, const AssetInfo& asset);
 /// Depth of overlap of two convex quadrilaterals by the separating-axis theorem: <= 0 when they
 /// are disjoint or only touch, else the smallest penetration along their edge normals, metres.
 double overlapDepth(const std::array<Vec2, 4>& a, const std::array<Vec2, 4>& b);
-/// Pairs of placed buildings whose footprints overlap by more than `tolerance` metres, as text.
+/// Pairs of placed buildings whose outlines (placedOutline) overlap by more than `tolerance`
+/// metres, as text.
 std::vector<std::string> overlappingBuildings(const Scene& scene, const AssetCatalogue& catalogue,
                                               double tolerance = 1e-6);
 

@@ -36,6 +36,9 @@ struct ModelFit {
     double scale = 1.0;       ///< ground scale of the model's width (+X), minScale..maxScale
     double depthScale = 1.0;  ///< ground scale of the model's depth (+Z); equal to `scale` without stretch
     double leftover = 0.0;    ///< box area minus the scaled footprint's area, square metres (>= 0)
+    /// Turned a further 180°: the same box, but a model whose ground outline is not symmetric
+    /// (an L, a U) then has its wings on the other sides. The matcher never sets it.
+    bool reversed = false;
 };
 
 class ModelMatcher {
