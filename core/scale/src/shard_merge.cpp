@@ -586,7 +586,11 @@ public:
                     leaf.transform = node.at("transform").get<std::array<double, 16>>();
                     const fs::path levelFile = levelSourcePath(leaf.quadkey);
                     auto levelText = readText(s.folder / levelFile);
-                    if (!levelText) return levelText.error();
+                    if (!levelText) {
+                        return Error{levelText.message() +
+                                     " (the baked tile's level source, which shards write since 3D Tiles have levels "
+                                     "of detail: rebake the shard)"};
+                    }
                     auto level = decodeLevelSource(*levelText);
                     if (!level) return Error{(s.folder / levelFile).string() + ": " + level.message()};
                     leaf.level = std::move(level).value();
