@@ -1,6 +1,7 @@
 #include "terrabit/core/export/scene_export.h"
 
 #include <algorithm>
+#include <optional>
 #include <system_error>
 
 #include "terrabit/core/collision/collision_grid.h"
@@ -117,8 +118,8 @@ private:
         const bool hadFolder = std::filesystem::exists(folder, ec);
         const bool hadTiles = std::filesystem::exists(folder / "tiles", ec);
         if (Status s = createFolder(folder / "tiles"); !s) return Error{"export: " + s.message()};
-        Result<std::string> tileset = encodeTileset(mScene, mMeshes, "tiles");
-        if (!tileset) return Error{"export: " + tileset.message()};
+        Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(mScene, mMeshes, mOptions.groundColour);
+        if (!leaves) return Error{"export: " + leaves.message()};
         // A tileset is only usable whole: on failure, remove the contents this run wrote, and the
         // folders it made (when they are empty: remove() leaves a folder with anything else in it).
         std::vector<std::filesystem::path> written;
@@ -144,6 +145,32 @@ private:
             const std::filesystem::path relative = std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
             if (Status s = write(ExportFormat::Tiles3d, relative, *bytes); !s) return undo(s);
             written.push_back(relative);
+        }
+        if (mOptions.levelSources) {
+            if (Status s = createFolder(folder / "levels"); !s) return undo(Error{"export: " + s.message()});
+            for (const TilesetLeaf& leaf : *leaves) {
+                const std::filesystem::path relative = levelSourcePath(leaf.quadkey);
+                if (Status s = write(ExportFormat::Tiles3d, relative, encodeLevelSource(leaf.level)); !s) {
+                    return undo(s);
+                }
+                written.push_back(relative);
+            }
+        }
+        if (!step(double(mScene.tiles.size()) / double(mScene.tiles.size() + 1), "writing 3D Tiles levels")) {
+            return undo(cancelled());
+        }
+        const LevelContentSink levels = [&](const std::string& uri, std::span<const std::uint8_t> glb) {
+            const std::filesystem::path relative = std::filesystem::path("3dtiles") / uri;
+            if (Status s = write(ExportFormat::Tiles3d, relative, glb); !s) return s;
+            written.push_back(relative);
+            return Status::success();
+        };
+        Result<std::string> tileset =
+            encodeTilesetLeaves(mScene.frame, mScene.seed, mScene.tiles, std::move(leaves).value(), "tiles",
+                                mScene.terrain ? std::optional<double>(mScene.originHeight) : std::nullopt, levels);
+        if (!tileset) {
+            return undo(tileset.error().kind == ErrorKind::Io ? Status(tileset.error())
+                                                              : Status(Error{"export: " + tileset.message()}));
         }
         if (Status s = write(ExportFormat::Tiles3d, std::filesystem::path("3dtiles") / "tileset.json", *tileset); !s) {
             return undo(s);

@@ -23,6 +23,9 @@ constexpr double kDeg = std::numbers::pi / 180.0;
 // (millimetres over a tile), and a region must never be smaller than its content.
 constexpr double kRegionMarginRadians = 1e-8;  // about 6 cm on the ground
 constexpr double kRegionMarginMetres = 0.01;
+// How much an inner tile's geometric error exceeds its children's at least, metres: errors
+// strictly grow towards the root even where a level loses nothing more than the one below.
+constexpr double kLevelErrorStepMetres = 0.001;
 
 Vec3f transformPoint(const std::array<float, 16>& m, float x, float y, float z) {
     return {m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13],
@@ -40,6 +43,8 @@ struct TreeBuilder {
     const GroundFrame& frame;
     const std::vector<TilesetLeaf>& leaves;  // sorted by quadkey
     std::string_view folder;
+    const LevelContentSink& sink;
+    Status* failed;  // the first failure of the sink or of a level's encoding
 
     /// The subtree of the tiles [lo, hi), which share their first `level` quadkey digits.
     json node(std::size_t lo, std::size_t hi, std::size_t level, std::array<double, 6>& region) const {
@@ -53,20 +58,39 @@ struct TreeBuilder {
         }
         json children = json::array();
         bool first = true;
+        double childError = 0.0;
         for (std::size_t i = lo; i < hi;) {
             std::size_t j = i;
             while (j < hi && leaves[j].quadkey[level] == leaves[i].quadkey[level]) ++j;
             std::array<double, 6> childRegion{};
             children.push_back(node(i, j, level + 1, childRegion));
+            childError = std::max(childError, children.back().at("geometricError").get<double>());
             region = first ? childRegion : unite(region, childRegion);
             first = false;
             i = j;
         }
-        // The inner tile's ground edge: the largest thing its subtree can lose when not drawn.
-        const TileId inner = TileId::fromQuadkey(std::string_view(qk).substr(0, level)).value();
+        // The inner tile's coarse content: what the baked tiles below it hold, simplified. Its
+        // error is what that simplification loses, and more than any child's.
+        std::vector<const LevelSource*> below;
+        below.reserve(hi - lo);
+        for (std::size_t i = lo; i < hi; ++i) below.push_back(&leaves[i].level);
+        const int depth = static_cast<int>(qk.size() - level);
+        Result<LevelContent> content = encodeLevelContent(below, depth);
+        const std::string prefix = qk.substr(0, level);
+        const std::string uri = std::string(folder) + "/" + (prefix.empty() ? std::string("root") : prefix) + ".glb";
+        double error = childError + kLevelErrorStepMetres;
+        if (!content) {
+            if (*failed) *failed = Error{"level " + prefix + ": " + content.message()};
+        } else {
+            error = std::max(error, content->geometricError);
+            if (sink && *failed) {
+                if (Status s = sink(uri, content->glb); !s) *failed = s;
+            }
+        }
         return json{{"boundingVolume", regionJson(region)},
-                    {"geometricError", inner.sizeMercator() * frame.scale()},
-                    {"refine", "ADD"},
+                    {"geometricError", error},
+                    {"refine", "REPLACE"},
+                    {"content", {{"uri", uri}}},
                     {"children", std::move(children)}};
     }
 };
@@ -233,8 +257,8 @@ std::array<double, 16> inverseRigid(const std::array<double, 16>& m) {
 
 }  // namespace
 
-Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh> assetMeshes,
-                                  std::string_view contentFolder) {
+Result<std::vector<TilesetLeaf>> tilesetLeaves(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                               std::array<std::uint8_t, 3> groundColour) {
     if (Status s = checkSceneForExport(scene); !s) return Error{"3D Tiles: " + s.message()};
     if (scene.tiles.empty()) return Error{"3D Tiles: the scene has no tiles"};
     if (assetMeshes.size() != scene.assets.size()) {
@@ -245,6 +269,7 @@ Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh>
         const std::array<double, 16> fromEcef =
             inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, scene.originHeight}));
         std::vector<TilesetLeaf> leaves;
+        std::vector<std::array<double, 16>> transforms;
         for (const TileId& t : scene.tiles) {
             const std::array<double, 16> toEcef = sceneToEcef(scene, t);
             // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
@@ -252,18 +277,29 @@ Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh>
             constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
             leaves.push_back({t.quadkey(),
                               sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes), scene.originHeight),
-                              multiply(fromEcef, multiply(toEcef, kZupToYup))});
+                              multiply(fromEcef, multiply(toEcef, kZupToYup)),
+                              {}});
+            transforms.push_back(leaves.back().transform);
         }
-        return encodeTilesetLeaves(scene.frame, scene.seed, scene.tiles, std::move(leaves), contentFolder,
-                                   scene.terrain ? std::optional<double>(scene.originHeight) : std::nullopt);
+        std::vector<LevelSource> levels = levelSources(scene, assetMeshes, transforms, groundColour);
+        for (std::size_t i = 0; i < leaves.size(); ++i) leaves[i].level = std::move(levels[i]);
+        return leaves;
     } catch (const std::exception& e) {
         return Error{std::string("3D Tiles: ") + e.what()};
     }
 }
 
+Result<std::string> encodeTileset(const Scene& scene, std::span<const AssetMesh> assetMeshes,
+                                  std::string_view contentFolder, const LevelContentSink& levels) {
+    Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(scene, assetMeshes);
+    if (!leaves) return leaves.error();
+    return encodeTilesetLeaves(scene.frame, scene.seed, scene.tiles, std::move(leaves).value(), contentFolder,
+                               scene.terrain ? std::optional<double>(scene.originHeight) : std::nullopt, levels);
+}
+
 Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t seed, std::span<const TileId> tiles,
                                         std::vector<TilesetLeaf> leaves, std::string_view contentFolder,
-                                        std::optional<double> originHeight) {
+                                        std::optional<double> originHeight, const LevelContentSink& levels) {
     if (leaves.empty()) return Error{"3D Tiles: the scene has no tiles"};
     try {
         std::sort(leaves.begin(), leaves.end(),
@@ -281,11 +317,13 @@ Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t 
         // A single tile still gets a parent, so the root's transform stays the plain
         // east-north-up frame and the leaf keeps its correction.
         if (common == front.size() && common > 0) --common;
-        const TreeBuilder tree{frame, leaves, contentFolder};
+        Status failed;
+        const TreeBuilder tree{frame, leaves, contentFolder, levels, &failed};
         std::array<double, 6> rootRegion{};
         json root = tree.node(0, leaves.size(), common, rootRegion);
+        if (!failed) return failed.error();
         // (A zoom-0 scene's only tile is the root itself: it keeps its full map.)
-        if (root.contains("content"))
+        if (!root.contains("children"))
             root["transform"] = multiply(rootTransform, leaves.front().transform);
         else
             root["transform"] = rootTransform;
@@ -303,7 +341,8 @@ Result<std::string> encodeTilesetLeaves(const GroundFrame& frame, std::uint64_t 
                         {{"version", "1.1"},
                          {"generator", "Terrabit"},
                          {"extras", {{"attribution", kOsmAttribution}, {"terrabit", std::move(georeference)}}}}},
-                       {"geometricError", 2.0 * rootTile.sizeMercator() * frame.scale()},
+                       {"geometricError", std::max(2.0 * rootTile.sizeMercator() * frame.scale(),
+                                                   root.at("geometricError").get<double>() + kLevelErrorStepMetres)},
                        {"root", std::move(root)}};
         return doc.dump(1) + "\n";
     } catch (const std::exception& e) {

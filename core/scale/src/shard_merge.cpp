@@ -495,8 +495,14 @@ Result<BuildingKey> buildingKey(const std::string& line) {
 
 class Merger {
 public:
-    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, MergeReport& report)
-        : mShards(std::move(shards)), mTiles(std::move(tiles)), mOut(std::move(outDir)), mMove(move), mReport(report) {}
+    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, bool keepLevelSources,
+           MergeReport& report)
+        : mShards(std::move(shards)),
+          mTiles(std::move(tiles)),
+          mOut(std::move(outDir)),
+          mMove(move),
+          mKeepLevelSources(keepLevelSources),
+          mReport(report) {}
 
     Status manifest() {
         if (Status s = readManifestParts(); !s) return s;
@@ -569,17 +575,32 @@ public:
                     if (node.contains("children")) {
                         for (const json& c : node.at("children")) stack.push_back(&c);
                     }
-                    if (!node.contains("content")) continue;
+                    // The baked tiles' contents; the inner tiles' coarse ones are made anew
+                    // from the baked tiles' level sources, over every shard's tiles.
+                    if (!node.contains("content") || node.contains("children")) continue;
                     const std::string uri = node.at("content").at("uri").get<std::string>();
                     const fs::path relative = fs::path(uri);
                     TilesetLeaf leaf;
                     leaf.quadkey = relative.stem().string();
                     leaf.region = node.at("boundingVolume").at("region").get<std::array<double, 6>>();
                     leaf.transform = node.at("transform").get<std::array<double, 16>>();
+                    const fs::path levelFile = levelSourcePath(leaf.quadkey);
+                    auto levelText = readText(s.folder / levelFile);
+                    if (!levelText) {
+                        return Error{levelText.message() +
+                                     " (the baked tile's level source, which shards write since 3D Tiles have levels "
+                                     "of detail: rebake the shard)"};
+                    }
+                    auto level = decodeLevelSource(*levelText);
+                    if (!level) return Error{(s.folder / levelFile).string() + ": " + level.message()};
+                    leaf.level = std::move(level).value();
                     leaves.push_back(std::move(leaf));
                     if (Status c = transferFile(s.folder / "3dtiles" / relative, mOut / "3dtiles" / relative, mMove);
                         !c) {
                         return c;
+                    }
+                    if (mKeepLevelSources) {
+                        if (Status c = transferFile(s.folder / levelFile, mOut / levelFile, mMove); !c) return c;
                     }
                     ++copied;
                 }
@@ -588,7 +609,10 @@ public:
             }
         }
         if (leaves.empty()) return Status::success();
-        auto tileset = encodeTilesetLeaves(frame, seed, mTiles, std::move(leaves), "tiles", originHeight);
+        const LevelContentSink levels = [&](const std::string& uri, std::span<const std::uint8_t> glb) {
+            return writeFileAtomically(mOut / "3dtiles" / uri, glb);
+        };
+        auto tileset = encodeTilesetLeaves(frame, seed, mTiles, std::move(leaves), "tiles", originHeight, levels);
         if (!tileset) return tileset.error();
         if (Status s = writeFileAtomically(mOut / "3dtiles" / "tileset.json", *tileset); !s) return s;
         mReport.written.push_back({MergedOutput::Kind::Tileset, mOut / "3dtiles" / "tileset.json", copied});
@@ -704,6 +728,7 @@ private:
     std::vector<TileId> mTiles;  // every shard's tiles, in scene order
     fs::path mOut;
     bool mMove = false;
+    bool mKeepLevelSources = false;
     MergeReport& mReport;
     std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
     std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
@@ -819,7 +844,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
     report.started = true;
     report.shardCount = shards->front().record.shard.count;
     report.tiles = tiles->size();
-    Merger merger(*shards, *tiles, job.outDir, job.moveParts, report);
+    Merger merger(*shards, *tiles, job.outDir, job.moveParts, job.keepLevelSources, report);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.layers();
@@ -828,8 +853,9 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
 
 namespace {
 
-Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset) {
+Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset, bool keepLevelSources) {
     MergeJob job;
+    job.keepLevelSources = keepLevelSources;
     job.shards = parts;
     job.outDir = outDir;
     job.moveParts = true;
@@ -843,9 +869,10 @@ Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, 
 
 }  // namespace
 
-Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, std::size_t maxOpen) {
+Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, std::size_t maxOpen,
+                  bool keepLevelSources) {
     maxOpen = std::max<std::size_t>(maxOpen, 2);
-    if (parts.size() <= maxOpen) return mergeQuietly(parts, outDir, false);
+    if (parts.size() <= maxOpen) return mergeQuietly(parts, outDir, false, keepLevelSources);
     // Too many to read at once: join runs of maxOpen parts into groups, each a part of the next
     // round with a record covering its parts. The join sorts by tile, so rounds do not change
     // the bytes.
@@ -873,10 +900,11 @@ Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, st
         sortRowMajor(group.tiles);
         group.files.assign(files.begin(), files.end());
         groups.push_back(round / std::to_string(g));
-        if (Status s = mergeQuietly(members, groups.back(), true); !s) return s;
+        // A round's groups are parts of the next round: they keep their level sources.
+        if (Status s = mergeQuietly(members, groups.back(), true, true); !s) return s;
         if (Status s = writeShardRecord(groups.back(), group); !s) return s;
     }
-    Status s = mergeParts(groups, outDir, maxOpen);
+    Status s = mergeParts(groups, outDir, maxOpen, keepLevelSources);
     fs::remove_all(round, ec);
     return s;
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "export_test_support.h"
 #include "terrabit/core/collision/collision_file.h"
@@ -77,9 +78,33 @@ TEST(SceneExport, WritesEveryFormatWhereTheDocumentationSays) {
             expected.push_back("layers/" + t.quadkey() + "/" + l + ".tif");
         expected.push_back("layers/" + t.quadkey() + "/preview.png");
     }
+    // The inner tiles' coarse contents: every quadkey between the baked tiles' deepest common
+    // ancestor and them.
+    std::string common = fx.test.scene.tiles.front().quadkey();
+    for (const TileId& t : fx.test.scene.tiles) {
+        const std::string qk = t.quadkey();
+        std::size_t k = 0;
+        while (k < common.size() && common[k] == qk[k]) ++k;
+        common.resize(k);
+    }
+    std::set<std::string> inner;
+    for (const TileId& t : fx.test.scene.tiles) {
+        for (std::size_t n = common.size(); n < t.quadkey().size(); ++n) inner.insert(t.quadkey().substr(0, n));
+    }
+    for (const std::string& qk : inner) expected.push_back("3dtiles/tiles/" + qk + ".glb");
     std::sort(expected.begin(), expected.end());
     EXPECT_EQ(filesUnder(dir.path()), expected);
     EXPECT_EQ(report->files.size(), expected.size());
+    // The parts of a bake also write each baked tile's level source, for the merge.
+    TempDir part;
+    ExportOptions partOptions;
+    partOptions.formats = {ExportFormat::Tiles3d};
+    partOptions.levelSources = true;
+    ASSERT_TRUE(fx.run(part.path(), partOptions).ok());
+    for (const TileId& t : fx.test.scene.tiles) {
+        EXPECT_TRUE(std::filesystem::is_regular_file(part.path() / "3dtiles" / "levels" / (t.quadkey() + ".json")))
+            << t.quadkey();
+    }
     for (const ExportedFile& f : report->files) {
         EXPECT_EQ(f.bytes, std::filesystem::file_size(dir.path() / f.path)) << f.path;
         EXPECT_GT(f.bytes, 0u) << f.path;

@@ -103,6 +103,29 @@ TEST_F(ShardBakeTest, OneShardOfOneIsTheWholeBakeWithItsRecord) {
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
+TEST_F(ShardBakeTest, AShardKeepsTheLevelSourcesItsMergeRebuildsTheCoarseLevelsFrom) {
+    terrabit::cli::BakeCommand c = command(mDir / "shard0");
+    c.shard = scale::ShardSpec{0, 1};
+    c.batchTiles = 4;  // streamed in batches, whose level sources the shard keeps
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    const auto record = scale::readShardRecord(mDir / "shard0");
+    ASSERT_TRUE(record);
+    ASSERT_FALSE(record->tiles.empty());
+    for (const TileId& t : record->tiles) {
+        EXPECT_TRUE(fs::is_regular_file(mDir / "shard0" / "3dtiles" / "levels" / (t.quadkey() + ".json")))
+            << t.quadkey();
+    }
+    // A shard without them (one baked before the levels existed) is named, with what to do.
+    fs::remove(mDir / "shard0" / "3dtiles" / "levels" / (record->tiles.front().quadkey() + ".json"));
+    terrabit::cli::MergeCommand merge;
+    merge.shards = {mDir / "shard0"};
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    EXPECT_NE(terrabit::cli::runMerge(merge, out, err), 0);
+    EXPECT_NE(err.str().find(record->tiles.front().quadkey() + ".json"), std::string::npos) << err.str();
+    EXPECT_NE(err.str().find("rebake the shard"), std::string::npos) << err.str();
+}
+
 TEST_F(ShardBakeTest, AFailedShardIsNamedAndCanBeRerunAlone) {
     ASSERT_EQ(bake(command(mDir / "whole")), 0) << mLastErr;
     terrabit::cli::BakeCommand first = command(mDir / "shard0");

@@ -128,10 +128,13 @@ public:
     /// Reports a failure once the map is open: whatever its kind, nothing could be baked.
     int failed(const Error& error) const { return fail(err(), nothingUsable(error), kBakeErrors); }
 
-    ExportOptions exportOptions(const std::filesystem::path& outDir) const {
+    /// `part`: the output is a part of a bake that a merge joins (a shard, a streamed bake's
+    /// batch), so the 3D Tiles export also writes its level sources.
+    ExportOptions exportOptions(const std::filesystem::path& outDir, bool part) const {
         ExportOptions o = session.exportOptions(command.formats, outDir);
         o.plainNodes = command.plainNodes;
         o.sceneGraphWriter = command.sceneGraphWriter;
+        o.levelSources = part;
         return o;
     }
 
@@ -189,7 +192,7 @@ public:
         warnings.insert(warnings.end(), session.report().warnings.begin(), session.report().warnings.end());
         addTerrainWarnings();
         const auto writeStart = Clock::now();
-        auto report = session.exportScene(*scene, exportOptions(command.outDir), scaled(progress, 0.8, 0.2));
+        auto report = session.exportScene(*scene, exportOptions(command.outDir, sharded), scaled(progress, 0.8, 0.2));
         writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
         printWarnings(err(), warnings);
         if (!report) return failed(report.error());
@@ -258,8 +261,8 @@ public:
             }
             const fs::path folder = work / std::to_string(k);
             const auto writeStart = Clock::now();
-            auto report =
-                session.exportScene(*scene, exportOptions(folder), scaled(progress, from + span * 0.8, span * 0.2));
+            auto report = session.exportScene(*scene, exportOptions(folder, true),
+                                              scaled(progress, from + span * 0.8, span * 0.2));
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!report) {
                 printWarnings(err(), warnings);
@@ -276,7 +279,7 @@ public:
             totals.add(*scene, session.report());
             tallies.insert(tallies.end(), scene->vegetationTallies.begin(), scene->vegetationTallies.end());
             for (const ExportedFile& f : report->files) {
-                if (!isJoinedFile(f.path)) totals.files.push_back(f);
+                if (!isJoinedFile(f.path, command.shard.count > 0)) totals.files.push_back(f);
             }
             hold(m.store.tiles().size(), *scene);
         }
@@ -315,7 +318,8 @@ public:
         namespace fs = std::filesystem;
         std::error_code ec;
         const auto joinStart = Clock::now();
-        if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen); !s) {
+        // A shard keeps its level sources for the merge of the shards.
+        if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen, command.shard.count > 0); !s) {
             return failed(s.error());
         }
         joinMs = std::chrono::duration<double, std::milli>(Clock::now() - joinStart).count();
@@ -346,8 +350,10 @@ public:
         if (!progress) return {};
         return [progress, from, span](double f, std::string_view stage) { return progress(from + span * f, stage); };
     }
-    /// Files the merge writes from the batches' parts rather than moving them.
-    static bool isJoinedFile(const std::filesystem::path& p) {
+    /// Files the merge writes from the batches' parts rather than moving them, and the level
+    /// sources, which it reads and (but for a shard) leaves behind.
+    static bool isJoinedFile(const std::filesystem::path& p, bool shard) {
+        if (!shard && p.parent_path() == std::filesystem::path("3dtiles") / "levels") return true;
         return p == "manifest.json" || p == std::filesystem::path("3dtiles") / "tileset.json";
     }
 };

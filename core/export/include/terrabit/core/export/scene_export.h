@@ -5,7 +5,8 @@
 /// Files, relative to ExportOptions::outDir:
 ///   glb        scene.glb                      the whole scene (glb_scene_writer.h)
 ///   3dtiles    3dtiles/tileset.json           3D Tiles 1.1 (tileset_writer.h)
-///              3dtiles/tiles/<quadkey>.glb    one content per baked tile
+///              3dtiles/tiles/<quadkey>.glb    one content per baked tile, and a coarse one per
+///                                             inner tile of the tree (tileset_levels.h)
 ///   manifest   manifest.json                  instances, buildings, statistics (manifest_writer.h)
 ///   layers     layers/<quadkey>/<layer>.tif   GeoTIFF per layer, and layers/<quadkey>/preview.png
 ///   collision  collision.tbcg                 runtime collision grid (collision/collision_file.h)
@@ -77,6 +78,10 @@ struct ExportOptions {
     /// layers: which layers, with preview colours (usually RuleSet layers); empty = every layer
     /// of the source with a fixed palette.
     std::vector<LayerInfo> layerStyles;
+    /// 3dtiles: also write each baked tile's level source (3dtiles/levels/<quadkey>.json,
+    /// tileset_levels.h), from which a merge rebuilds the coarse levels: set for the parts of a
+    /// bake (shards, a streamed bake's batches).
+    bool levelSources = false;
     /// glb, 3dtiles: the ground's colour, sRGB.
     std::array<std::uint8_t, 3> groundColour{124, 133, 98};
     /// For tests of the failure paths: faults injected into every file written through

@@ -1,8 +1,10 @@
 #pragma once
 /// Joining shards (`terrabit-cli merge`, a streamed bake's batches): joins the output folders of the shards of one bake
 /// into the folder a single-machine bake of every tile would have written, byte for byte:
-///   3dtiles    the tile contents copied, tileset.json rebuilt from the shards' leaves
-///              (encodeTilesetLeaves: same tree, same regions, same bytes)
+///   3dtiles    the baked tiles' contents copied, tileset.json and the inner tiles' coarse
+///              contents rebuilt from the shards' leaves and their level sources
+///              (3dtiles/levels/<quadkey>.json, which each shard writes; encodeTilesetLeaves:
+///              same tree, same regions, same levels, same bytes)
 ///   manifest   instances and buildings interleaved in the scene's order, assets and tiles
 ///              united, statistics summed (densities from the shards' vegetation tallies)
 ///   layers     the per-tile folders copied
@@ -31,6 +33,10 @@ struct MergeJob {
     /// Join the shards given even when other shards of their count are missing (a round of
     /// mergeParts joins a run of a streamed bake's batches).
     bool subset = false;
+    /// Keep the shards' level sources (3dtiles/levels/) in the output: the output is itself a
+    /// part of a later merge (a shard joined from its batches). Otherwise they are read, not
+    /// copied.
+    bool keepLevelSources = false;
 };
 
 /// One output of a merge, in the order written.
@@ -68,8 +74,9 @@ Status mergeShards(const MergeJob& job, MergeReport& report);
 
 /// Joins the batches of a streamed bake: mergeShards with moveParts, quietly. The join reads every part's manifest at
 /// once, so more than `maxOpen` parts (a country's thousands of batches against the limit of
-/// open files) are joined in rounds of `maxOpen` — the same bytes.
+/// open files) are joined in rounds of `maxOpen` — the same bytes. `keepLevelSources`: as
+/// MergeJob's (a shard's batches).
 Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir,
-                  std::size_t maxOpen = 256);
+                  std::size_t maxOpen = 256, bool keepLevelSources = false);
 
 }  // namespace terrabit::core::scale

@@ -1,0 +1,274 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "export_test_support.h"
+#include "gltf_test_support.h"
+#include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/tileset_levels.h"
+#include "terrabit/core/export/tileset_writer.h"
+
+using namespace terrabit::core;
+using nlohmann::json;
+using terrabit::test::accessorData;
+using terrabit::test::loadGlb;
+using terrabit::test::makeScene;
+using terrabit::test::shippedCatalogue;
+
+namespace {
+
+/// A 4 × 4 tile scene with many plants (so the levels thin them) and generated buildings.
+terrabit::test::TestScene denseScene() {
+    terrabit::test::SceneSpec spec;
+    spec.tilesWide = 4;
+    spec.tilesHigh = 4;
+    spec.treesPerBlock = 60;
+    auto test = makeScene(shippedCatalogue(), spec);
+    terrabit::test::addGeneratedBuildings(test.scene);
+    return test;
+}
+
+/// The tileset of a scene and the coarse contents it sent to its sink, by uri.
+struct Written {
+    json tileset;
+    std::map<std::string, std::vector<std::uint8_t>> levels;
+};
+
+Written writeTileset(const Scene& scene, std::span<const AssetMesh> meshes) {
+    Written w;
+    const Result<std::string> text =
+        encodeTileset(scene, meshes, "tiles", [&](const std::string& uri, std::span<const std::uint8_t> glb) {
+            EXPECT_TRUE(w.levels.emplace(uri, std::vector<std::uint8_t>(glb.begin(), glb.end())).second) << uri;
+            return Status::success();
+        });
+    EXPECT_TRUE(text.ok()) << text.message();
+    if (text.ok()) w.tileset = json::parse(*text);
+    return w;
+}
+
+std::string quadkeyOf(const json& node) {
+    const std::string uri = node["content"]["uri"];
+    return uri.substr(6, uri.size() - 10);
+}
+
+/// The baked tiles' quadkeys under a node.
+void leavesUnder(const json& node, std::vector<std::string>& out) {
+    if (!node.contains("children")) {
+        out.push_back(quadkeyOf(node));
+        return;
+    }
+    for (const json& c : node["children"]) leavesUnder(c, out);
+}
+
+void forEachNode(const json& node, const std::function<void(const json&, int)>& f, int depth = 0) {
+    f(node, depth);
+    if (node.contains("children")) {
+        for (const json& c : node["children"]) forEachNode(c, f, depth + 1);
+    }
+}
+
+/// What one coarse content draws: its buildings' source ids and the feet of its boxes.
+struct Drawn {
+    std::vector<std::string> buildingIds;
+    std::vector<std::array<float, 3>> buildings, plants;
+};
+
+Drawn drawnBy(const std::vector<std::uint8_t>& glb) {
+    const tinygltf::Model m = loadGlb(glb);
+    Drawn d;
+    for (const tinygltf::Node& n : m.nodes) {
+        if (!n.extensions.count("EXT_mesh_gpu_instancing")) continue;
+        const tinygltf::Value& at = n.extensions.at("EXT_mesh_gpu_instancing").Get("attributes");
+        const auto t = accessorData<float>(m, at.Get("TRANSLATION").GetNumberAsInt());
+        auto& feet = n.name == "buildings" ? d.buildings : d.plants;
+        for (std::size_t i = 0; i + 2 < t.size(); i += 3) feet.push_back({t[i], t[i + 1], t[i + 2]});
+        if (n.name == "buildings") {
+            for (const tinygltf::Value& v : n.extras.Get("sources").Get<tinygltf::Value::Array>()) {
+                d.buildingIds.push_back(v.Get<std::string>());
+            }
+        }
+    }
+    return d;
+}
+
+}  // namespace
+
+TEST(TilesetLevels, InnerTilesDrawCoarseContentAndTheirErrorsGrowTowardsTheRoot) {
+    const auto test = denseScene();
+    const Written w = writeTileset(test.scene, test.meshes);
+    int inner = 0;
+    forEachNode(w.tileset["root"], [&](const json& n, int) {
+        ASSERT_TRUE(n.contains("content"));
+        const double error = n["geometricError"].get<double>();
+        if (!n.contains("children")) {
+            EXPECT_EQ(error, 0.0);  // the baked tiles, as before
+            EXPECT_FALSE(n.contains("refine"));
+            return;
+        }
+        ++inner;
+        EXPECT_EQ(n["refine"], "REPLACE");
+        EXPECT_GT(error, 0.0);
+        for (const json& c : n["children"]) EXPECT_GT(error, c["geometricError"].get<double>());
+        const std::string uri = n["content"]["uri"];
+        ASSERT_EQ(w.levels.count(uri), 1u) << uri;
+        const tinygltf::Model m = loadGlb(w.levels.at(uri));
+        EXPECT_EQ(m.asset.copyright, kOsmAttribution);
+        EXPECT_GE(m.meshes.size(), 3u);  // ground, building box, plant
+    });
+    EXPECT_GE(inner, 3);
+    EXPECT_EQ(w.levels.size(), static_cast<std::size_t>(inner));
+    EXPECT_GT(w.tileset["root"]["geometricError"].get<double>(), 0.0);
+    EXPECT_GT(w.tileset["geometricError"].get<double>(), w.tileset["root"]["geometricError"].get<double>());
+}
+
+TEST(TilesetLevels, EveryCoarseBuildingAndPlantIsOneOfTheSceneBelowIt) {
+    const auto test = denseScene();
+    const Scene& s = test.scene;
+    const Written w = writeTileset(s, test.meshes);
+    // The scene's buildings by tile (placed models and generated ones), and where each tile's
+    // plants stand in the root's frame, through the leaf's transform from the tileset.
+    std::map<std::string, std::set<std::string>> buildingsOf;
+    std::map<std::string, std::vector<std::array<double, 3>>> plantsOf;
+    std::map<std::string, std::array<double, 16>> transformOf;
+    forEachNode(w.tileset["root"], [&](const json& n, int) {
+        if (!n.contains("children")) transformOf[quadkeyOf(n)] = n["transform"].get<std::array<double, 16>>();
+    });
+    for (const InstanceBlock& b : s.blocks) {
+        const std::string qk = b.tile.quadkey();
+        const std::array<double, 16>& m = transformOf.at(qk);
+        for (const Instance& i : b.instances) {
+            if (i.source != Instance::kNoSource) {
+                buildingsOf[qk].insert(s.sources[i.source]);
+                continue;
+            }
+            const double x = i.position.x, y = i.position.y, z = i.position.z;
+            const double e = m[0] * x - m[4] * z + m[8] * y + m[12], n = m[1] * x - m[5] * z + m[9] * y + m[13],
+                         u = m[2] * x - m[6] * z + m[10] * y + m[14];
+            plantsOf[qk].push_back({e, u, -n});
+        }
+    }
+    for (const GeneratedBuilding& g : s.generated) buildingsOf[g.tile.quadkey()].insert(s.sources[g.source]);
+
+    std::map<std::string, Drawn> drawn;
+    for (const auto& [uri, glb] : w.levels) drawn[uri] = drawnBy(glb);
+    std::size_t checkedPlants = 0, checkedBuildings = 0;
+    forEachNode(w.tileset["root"], [&](const json& n, int) {
+        if (!n.contains("children")) return;
+        const Drawn& d = drawn.at(n["content"]["uri"]);
+        std::vector<std::string> below;
+        leavesUnder(n, below);
+        std::set<std::string> ids;
+        std::vector<std::array<double, 3>> plants;
+        for (const std::string& qk : below) {
+            ids.insert(buildingsOf[qk].begin(), buildingsOf[qk].end());
+            plants.insert(plants.end(), plantsOf[qk].begin(), plantsOf[qk].end());
+        }
+        ASSERT_EQ(d.buildingIds.size(), d.buildings.size());
+        EXPECT_FALSE(d.buildingIds.empty());
+        for (const std::string& id : d.buildingIds) {
+            EXPECT_EQ(ids.count(id), 1u) << id << " drawn at " << quadkeyOf(n) << " but not built below it";
+            ++checkedBuildings;
+        }
+        EXPECT_LT(d.plants.size(), plants.size());  // thinned
+        for (const auto& p : d.plants) {
+            double nearest = 1e9;
+            for (const auto& q : plants) {
+                nearest = std::min(nearest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+            }
+            EXPECT_LT(nearest, 0.5) << "a plant drawn at " << quadkeyOf(n) << " stands on no plant of the scene";
+            ++checkedPlants;
+        }
+        // Each level draws a subset of what the level below draws (where that is a level too).
+        std::set<std::array<float, 3>> childPlants;
+        std::set<std::string> childIds;
+        bool innerChildren = true;
+        for (const json& c : n["children"]) {
+            if (!c.contains("children")) {
+                innerChildren = false;
+                continue;
+            }
+            const Drawn& cd = drawn.at(c["content"]["uri"]);
+            childPlants.insert(cd.plants.begin(), cd.plants.end());
+            childIds.insert(cd.buildingIds.begin(), cd.buildingIds.end());
+        }
+        if (!innerChildren) return;
+        for (const auto& p : d.plants) EXPECT_EQ(childPlants.count(p), 1u) << quadkeyOf(n);
+        for (const std::string& id : d.buildingIds) EXPECT_EQ(childIds.count(id), 1u) << quadkeyOf(n) << " " << id;
+    });
+    EXPECT_GT(checkedPlants, 100u);
+    EXPECT_GT(checkedBuildings, 10u);
+}
+
+TEST(TilesetLevels, EachLevelUpDrawsAboutAQuarterOfThePlants) {
+    const auto test = denseScene();
+    const Written w = writeTileset(test.scene, test.meshes);
+    std::size_t scenePlants = 0;
+    for (const InstanceBlock& b : test.scene.blocks) {
+        for (const Instance& i : b.instances) scenePlants += i.source == Instance::kNoSource ? 1 : 0;
+    }
+    ASSERT_GT(scenePlants, 2000u);
+    forEachNode(w.tileset["root"], [&](const json& n, int) {
+        if (!n.contains("children")) return;
+        const std::string qk = quadkeyOf(n);
+        const int depth = test.scene.frame.zoom - static_cast<int>(qk.size());
+        std::vector<std::string> below;
+        leavesUnder(n, below);
+        std::size_t plantsBelow = 0;
+        for (const InstanceBlock& b : test.scene.blocks) {
+            if (std::find(below.begin(), below.end(), b.tile.quadkey()) == below.end()) continue;
+            for (const Instance& i : b.instances) plantsBelow += i.source == Instance::kNoSource ? 1 : 0;
+        }
+        const double expected = double(plantsBelow) * std::ldexp(1.0, -2 * depth);
+        const double drawn = double(drawnBy(w.levels.at(n["content"]["uri"])).plants.size());
+        // Binomial: within five standard deviations (and a few plants).
+        EXPECT_NEAR(drawn, expected, 5.0 * std::sqrt(expected) + 3.0) << qk << " depth " << depth;
+    });
+}
+
+TEST(TilesetLevels, LevelSourcesRoundTripSoAMergedTilesetHasTheSameBytes) {
+    const auto test = denseScene();
+    const Scene& s = test.scene;
+    const Written whole = writeTileset(s, test.meshes);
+    Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(s, test.meshes);
+    ASSERT_TRUE(leaves.ok()) << leaves.message();
+    // What a merge reads back: each leaf's level source through its file's text, in another order.
+    std::vector<TilesetLeaf> readBack;
+    for (auto it = leaves->rbegin(); it != leaves->rend(); ++it) {
+        const std::string text = encodeLevelSource(it->level);
+        Result<LevelSource> decoded = decodeLevelSource(text);
+        ASSERT_TRUE(decoded.ok()) << decoded.message();
+        EXPECT_EQ(*decoded, it->level) << it->quadkey;
+        EXPECT_EQ(encodeLevelSource(*decoded), text);
+        EXPECT_EQ(levelSourcePath(it->quadkey), std::filesystem::path("3dtiles/levels/" + it->quadkey + ".json"));
+        TilesetLeaf leaf{it->quadkey, it->region, it->transform, std::move(decoded).value()};
+        readBack.push_back(std::move(leaf));
+    }
+    std::map<std::string, std::vector<std::uint8_t>> levels;
+    const Result<std::string> merged =
+        encodeTilesetLeaves(s.frame, s.seed, s.tiles, std::move(readBack), "tiles", std::nullopt,
+                            [&](const std::string& uri, std::span<const std::uint8_t> glb) {
+                                levels.emplace(uri, std::vector<std::uint8_t>(glb.begin(), glb.end()));
+                                return Status::success();
+                            });
+    ASSERT_TRUE(merged.ok()) << merged.message();
+    EXPECT_EQ(json::parse(*merged), whole.tileset);
+    EXPECT_EQ(levels, whole.levels);
+    // And the same scene again gives the same bytes.
+    const Written again = writeTileset(s, test.meshes);
+    EXPECT_EQ(again.levels, whole.levels);
+    EXPECT_EQ(again.tileset, whole.tileset);
+    EXPECT_FALSE(decodeLevelSource("{\"quadkey\": 3}").ok());
+}
+
+TEST(TilesetLevels, AFailingSinkFailsTheTileset) {
+    const auto test = denseScene();
+    const Result<std::string> text = encodeTileset(
+        test.scene, test.meshes, "tiles",
+        [](const std::string& uri, std::span<const std::uint8_t>) { return Status(ioError(uri + ": disk full")); });
+    ASSERT_FALSE(text.ok());
+    EXPECT_NE(text.message().find("disk full"), std::string::npos) << text.message();
+    EXPECT_EQ(text.error().kind, ErrorKind::Io);
+}
