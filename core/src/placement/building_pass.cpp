@@ -48,6 +48,11 @@ struct Scratch {
     /// Model sizes (ground metres along the box's width and depth) for which every pose of the
     /// current footprint was looked at and refused, since its cells were last freed.
     std::vector<Vec2> refusedSizes;
+    /// Outline models (an L) refused at every pose of the current footprint, as tried.
+    std::vector<ModelFit> refusedShapes;
+    /// The current footprint fills its target box so little that models with an outline (an L, a
+    /// U, a courtyard block) are worth trying; in a nearly rectangular one a box fills more.
+    bool shapedFootprint = false;
     std::vector<OutlineRect> outline;      ///< the model being tried: its ground outline, scaled
     std::vector<Vec2> outlineLooks;        ///< its rectangles' centres from the pose's centre, cells
     std::vector<CellSpan> outlineScratch;  ///< modelCells' scratch
@@ -389,8 +394,17 @@ private:
         detail::ModelAxes axes = detail::modelAxes(cu, cv, turned);
         if (reversed) axes = {Vec2{} - axes.x, Vec2{} - axes.z};
         s.outlineLooks.clear();
+        // Each rectangle's middle, then its corners half a cell in, as a box model's.
         for (const OutlineRect& r : s.outline) {
             s.outlineLooks.push_back(axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1)));
+        }
+        for (const OutlineRect& r : s.outline) {
+            const Vec2 middle = axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1));
+            for (const auto& [x, z] : {std::pair{r.x0, r.z0}, {r.x1, r.z0}, {r.x1, r.z1}, {r.x0, r.z1}}) {
+                const Vec2 corner = axes.x * x + axes.z * z;
+                const double len = length(corner - middle);
+                s.outlineLooks.push_back(len > 0.5 ? corner + (middle - corner) * (0.5 / len) : middle);
+            }
         }
         const int lastRing = std::max(nu, nv);
         for (const auto& [i, j] : poseOrder()) {
@@ -473,7 +487,18 @@ private:
         const auto [w, d] = fitSize(fit);
         const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
         detail::scaleOutline(a.outline, fit.scale, fit.depthScale, s.outline);
-        if (!s.outline.empty()) return findPose(box, w, d, fit.turned, fit.reversed, s, region, ground);
+        if (!s.outline.empty()) {
+            // The same model in the same turn and size: its cells are the same, the free ones fewer.
+            for (const ModelFit& r : s.refusedShapes) {
+                if (r.asset == fit.asset && r.turned == fit.turned && r.reversed == fit.reversed &&
+                    r.scale == fit.scale && r.depthScale == fit.depthScale) {
+                    return PoseSearch{};
+                }
+            }
+            PoseSearch found = findPose(box, w, d, fit.turned, fit.reversed, s, region, ground);
+            if (!found.found && !found.cutShort) s.refusedShapes.push_back(fit);
+            return found;
+        }
         for (const Vec2 r : s.refusedSizes) {
             if (r.x <= w && r.y <= d) return PoseSearch{};
         }
@@ -532,9 +557,11 @@ private:
 
     /// The half turns a model is tried in: a box model's footprint is the same either way; one
     /// with an outline (an L, a U) is tried in both, so with `turned` its wings may face any side.
-    std::span<const bool> turnsOf(int asset) const {
+    /// None for an outline model in a nearly rectangular footprint (Scratch::shapedFootprint).
+    std::span<const bool> turnsOf(int asset, const Scratch& s) const {
         static constexpr bool kBoth[] = {false, true};
-        return {kBoth, mAssets[static_cast<std::size_t>(asset)].outline.empty() ? 1u : 2u};
+        if (mAssets[static_cast<std::size_t>(asset)].outline.empty()) return {kBoth, 1u};
+        return {kBoth, s.shapedFootprint ? 2u : 0u};
     }
 
     /// The ground a fit stands on, square metres: its outline's area (its box's for a box model).
@@ -572,7 +599,7 @@ private:
             const double f = std::pow(kShrinkFactor, k);
             for (const ModelFit& fit : s.fits) {
                 if (k > 0 && std::min(fit.scale, fit.depthScale) * f < minScale) continue;
-                for (const bool reversed : turnsOf(fit.asset)) {
+                for (const bool reversed : turnsOf(fit.asset, s)) {
                     s.candidates.push_back(
                         {fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover, reversed});
                 }
@@ -584,7 +611,7 @@ private:
         const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
         for (const int asset : mModels.allowedFor(*target.feature)) {
             for (const bool turned : {false, true}) {
-                for (const bool reversed : turnsOf(asset)) {
+                for (const bool reversed : turnsOf(asset, s)) {
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
                     if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0, reversed});
                 }
@@ -621,7 +648,7 @@ private:
         const double one = std::clamp(1.0, o.minScale, o.maxScale);
         for (const int asset : mModels.allowedFor(*target.feature)) {
             for (const bool turned : {false, true}) {
-                for (const bool reversed : turnsOf(asset))
+                for (const bool reversed : turnsOf(asset, s))
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
             }
         }
@@ -662,6 +689,10 @@ private:
         s.poseBudget = kPoseBudget;
         s.lookBudget = kLookBudget;
         s.refusedSizes.clear();
+        s.refusedShapes.clear();
+        const double cell = mCtx.frame.metresPerCell();
+        s.shapedFootprint = static_cast<double>(s.window.insideCells()) * cell * cell <
+                            kShapedFill * 4.0 * target.box.halfExtents.x * target.box.halfExtents.y;
         PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b);
         s.poseBudget = kPoseBudget;
         s.lookBudget = kLookBudget;
@@ -699,6 +730,7 @@ private:
         } else if (mRule.fallback == FallbackKind::Shrink) {
             s.window.untake();
             s.refusedSizes.clear();
+            s.refusedShapes.clear();
             s.poseBudget = kPoseBudget;
             s.lookBudget = kLookBudget;
             const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b);
@@ -948,6 +980,9 @@ private:
     /// every model at every offset in all but the most irregular footprints, which fall back.
     static constexpr int kPoseBudget = 250;
     static constexpr int kLookBudget = 4000;
+    /// Footprints filling less of their target box than this try models with outlines too: the
+    /// least rectangular of the shipped ones (the L) fills 65 % of its box, the U 76 %.
+    static constexpr double kShapedFill = 0.85;
     /// The share of a footprint's cells that must be taken for its generated building to be blocked.
     static constexpr double kGenerateBlockedShare = 0.5;
     /// A part whose cells lie this much within its building stands on that building's eaves;
