@@ -428,16 +428,22 @@ TEST(BuildingFillMonaco, PlacedOutlinesStayInTheirFootprintsAndOffStreetsAndWate
     EXPECT_EQ(outlineFailures(scene, catalogue, monaco().index, 0.03), std::vector<std::string>{});
 }
 
+/// Monaco's building footprints: each feature id's entry in the TileIndex.
+std::unordered_map<std::string, std::uint32_t> monacoFootprints() {
+    const ClassifiedMap& map = monaco().index.map();
+    std::unordered_map<std::string, std::uint32_t> out;
+    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
+        if (map.layers[map.entries[e].layer].name == "building") out.emplace(map.entries[e].feature->id, e);
+    }
+    return out;
+}
+
 // Blocked only where something stands there, and said with what: every blocked footprint names
 // a building whose mapped footprint (GEOS, exact) covers most of it, or the blocked_by layers.
 TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
     const AssetCatalogue& catalogue = shippedCatalogue();
     const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
-    const ClassifiedMap& map = monaco().index.map();
-    std::unordered_map<std::string, std::uint32_t> footprintOf;
-    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
-        if (map.layers[map.entries[e].layer].name == "building") footprintOf.emplace(map.entries[e].feature->id, e);
-    }
+    const std::unordered_map<std::string, std::uint32_t> footprintOf = monacoFootprints();
     int blocked = 0, byBuilding = 0;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Blocked) continue;
@@ -475,11 +481,7 @@ TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
 TEST(BuildingFillMonaco, BuildingsMappedWithinGeneratedOnesBecomeTheirParts) {
     const AssetCatalogue& catalogue = shippedCatalogue();
     const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
-    const ClassifiedMap& map = monaco().index.map();
-    std::unordered_map<std::string, std::uint32_t> footprintOf;
-    for (std::uint32_t e = 0; e < map.entries.size(); ++e) {
-        if (map.layers[map.entries[e].layer].name == "building") footprintOf.emplace(map.entries[e].feature->id, e);
-    }
+    const std::unordered_map<std::string, std::uint32_t> footprintOf = monacoFootprints();
     int parts = 0, rising = 0;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.partOfSource == Instance::kNoSource) continue;
