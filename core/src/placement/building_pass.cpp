@@ -544,6 +544,18 @@ private:
             b.record.groundMin = found.ground.first;
             b.record.groundMax = found.ground.second;
             b.placedBox = found.box;
+            b.outlineBoxes.clear();
+            // The outline's rectangles on the ground: the model's +X runs along its yaw, its +Z
+            // (south in model space) a quarter turn clockwise of it.
+            const Vec2 x{std::cos(double(in.yaw)), std::sin(double(in.yaw))}, z{x.y, -x.x};
+            for (const OutlineRect& r : a.outline) {
+                OrientedBox rect;
+                rect.centre = found.box.centre + x * (0.5 * (r.x0 + r.x1) * fit.scale) +
+                              z * (0.5 * (r.z0 + r.z1) * fit.depthScale);
+                rect.halfExtents = {0.5 * (r.x1 - r.x0) * fit.scale, 0.5 * (r.z1 - r.z0) * fit.depthScale};
+                rect.angle = double(in.yaw);
+                b.outlineBoxes.push_back(rect);
+            }
         } else {
             b.record.parts.push_back({fit.asset, in});
         }

@@ -213,15 +213,20 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
     };
     // On terrain, ground that rises under a footprint gets a plinth from the lowest up to its
-    // highest: a placed model's rectangle, or a generated building's footprint box.
+    // highest: a placed model's rectangle (one per rectangle of its ground outline: an L's yard
+    // stays ground), or a generated building's footprint box.
     const auto plinthUnder = [&](const PlacedBuilding& b) {
         if (!ctx.terrain || !b.record.hasGround() || !(b.record.groundMax > b.record.groundMin)) return;
         Plinth p;
         p.tile = t;
-        p.box = b.placedBox;
         p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
         p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
-        out.plinths.push_back({&b.featureId, p});
+        const bool outlined = b.record.outcome == BuildingOutcome::Placed && !b.outlineBoxes.empty();
+        for (const OrientedBox& box :
+             outlined ? std::span<const OrientedBox>(b.outlineBoxes) : std::span<const OrientedBox>(&b.placedBox, 1)) {
+            p.box = box;
+            out.plinths.push_back({&b.featureId, p});
+        }
     };
     for (const PlacedBuilding& b : r.buildings) {
         out.records.push_back({b.featureId, b.record, b.blockerId, b.partOfId});
@@ -330,7 +335,7 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
         p.plinth.source = sourceOf.at(*p.featureId);
         scene.plinths.push_back(p.plinth);
     }
-    std::sort(scene.plinths.begin(), scene.plinths.end(), [](const Plinth& a, const Plinth& b) {
+    std::stable_sort(scene.plinths.begin(), scene.plinths.end(), [](const Plinth& a, const Plinth& b) {
         return a.tile != b.tile ? northToSouth(a.tile, b.tile) : a.source < b.source;
     });
     for (GeneratedItem& item : g.generated) {

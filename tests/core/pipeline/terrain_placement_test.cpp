@@ -128,7 +128,11 @@ std::pair<double, double> groundUnder(const Session& session, const Scene& scene
 /// buildings were checked.
 std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& scene) {
     std::map<std::uint32_t, const Plinth*> plinthOf;
-    for (const Plinth& p : scene.plinths) plinthOf[p.source] = &p;
+    std::map<std::uint32_t, std::size_t> plinthCount;
+    for (const Plinth& p : scene.plinths) {
+        plinthOf[p.source] = &p;
+        ++plinthCount[p.source];
+    }
     std::size_t checked = 0;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
@@ -137,6 +141,10 @@ std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& 
         EXPECT_NE(asset, nullptr);
         if (!asset) continue;
         EXPECT_TRUE(b.hasGround()) << id;
+        // A model with a ground outline stands on a plinth per rectangle of it (its yard is ground).
+        if (plinthOf.contains(b.source)) {
+            EXPECT_EQ(plinthCount[b.source], std::max<std::size_t>(1, asset->outline.size())) << id;
+        }
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (const auto& rect : footprintsOf(b.placement, *asset)) {
             const auto [rectLo, rectHi] = groundUnder(session, scene, rect);

@@ -66,6 +66,9 @@ struct PlacedBuilding {
     /// model's scaled size, where it stands); a generated building's footprint box (which holds
     /// its outline); unset otherwise. What a plinth covers on terrain.
     OrientedBox placedBox;
+    /// When the first placed model has a ground outline (an L, a U, a courtyard block): its
+    /// rectangles, ground metres — what its plinth covers instead of placedBox (not the yard).
+    std::vector<OrientedBox> outlineBoxes;
     /// When generated: the building made for the footprint (its source unset until the baker
     /// numbers it).
     GeneratedBuilding generated;
