@@ -242,7 +242,17 @@ public:
           mShrinkMatcher(*ctx.catalogue, shrinkOptions(mRule.fit)),
           mPassKey(ctx.passKey(pass)),
           mRuleKey(detail::ruleKeyOf(ctx, pass)),
-          mScratch(static_cast<std::size_t>(ctx.threads)) {}
+          mScratch(static_cast<std::size_t>(ctx.threads)) {
+        // Each model's ground area at scale 1: its outline's (its box's for a box model).
+        for (const AssetInfo& a : mAssets) {
+            double area = a.footprint.width * a.footprint.depth;
+            if (!a.outline.empty()) {
+                area = 0.0;
+                for (const OutlineRect& r : a.outline) area += (r.x1 - r.x0) * (r.z1 - r.z0);
+            }
+            mGroundAreas.push_back(area);
+        }
+    }
 
     /// Plan: what blocks, the footprints and their owners; then the placed layer starts clear.
     /// The keys are made phase by phase in the kernel: a tile's key holds the keys of the
@@ -398,8 +408,9 @@ private:
         for (const OutlineRect& r : s.outline) {
             s.outlineLooks.push_back(axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1)));
         }
-        for (const OutlineRect& r : s.outline) {
-            const Vec2 middle = axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1));
+        for (std::size_t k = 0; k < s.outline.size(); ++k) {
+            const OutlineRect& r = s.outline[k];
+            const Vec2 middle = s.outlineLooks[k];
             for (const auto& [x, z] : {std::pair{r.x0, r.z0}, {r.x1, r.z0}, {r.x1, r.z1}, {r.x0, r.z1}}) {
                 const Vec2 corner = axes.x * x + axes.z * z;
                 const double len = length(corner - middle);
@@ -578,13 +589,7 @@ private:
 
     /// The ground a fit stands on, square metres: its outline's area (its box's for a box model).
     double groundArea(const ModelFit& f) const {
-        const AssetInfo& a = mAssets[static_cast<std::size_t>(f.asset)];
-        double area = a.footprint.width * a.footprint.depth;
-        if (!a.outline.empty()) {
-            area = 0.0;
-            for (const OutlineRect& r : a.outline) area += (r.x1 - r.x0) * (r.z1 - r.z0);
-        }
-        return area * f.scale * f.depthScale;
+        return mGroundAreas[static_cast<std::size_t>(f.asset)] * f.scale * f.depthScale;
     }
 
     /// The ground size of a fit along the box's width and depth, metres.
@@ -723,6 +728,7 @@ private:
             g.record.placement = Instance{};
             g.record.parts.clear();
             g.cells.clear();
+            g.outlineBoxes.clear();
             if (generate(target, t, s, ground, g)) {
                 mOccupancy->mark(g.cells);
                 return g;
@@ -1017,7 +1023,8 @@ private:
     std::span<const AssetInfo> mAssets;
     ModelChoice mModels;
     ModelMatcher mMatcher;
-    ModelMatcher mShrinkMatcher;  ///< the shrink fallback's: scales below the rule's range
+    ModelMatcher mShrinkMatcher;       ///< the shrink fallback's: scales below the rule's range
+    std::vector<double> mGroundAreas;  ///< per catalogue asset: its ground area at scale 1, square metres
     std::uint64_t mPassKey;
     std::uint64_t mRuleKey;
     std::vector<Scratch> mScratch;  ///< per worker

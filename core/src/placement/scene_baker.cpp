@@ -221,9 +221,8 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
         p.tile = t;
         p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
         p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
-        const bool outlined = b.record.outcome == BuildingOutcome::Placed && !b.outlineBoxes.empty();
-        for (const OrientedBox& box :
-             outlined ? std::span<const OrientedBox>(b.outlineBoxes) : std::span<const OrientedBox>(&b.placedBox, 1)) {
+        for (const OrientedBox& box : b.outlineBoxes.empty() ? std::span<const OrientedBox>(&b.placedBox, 1)
+                                                             : std::span<const OrientedBox>(b.outlineBoxes)) {
             p.box = box;
             out.plinths.push_back({&b.featureId, p});
         }
