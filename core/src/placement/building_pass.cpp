@@ -33,6 +33,62 @@ struct Target {
 /// The phase of a tile: tiles of one phase are at least 3 apart on some axis.
 int phaseOf(const TileId& t) { return static_cast<int>((t.y % 3) * 3 + (t.x % 3)); }
 
+/// The models a footprint may take: those of the first filter whose tag conditions it meets,
+/// or else every model of the pass's category (catalogue indices).
+class ModelChoice {
+public:
+    /// One choice of models, as the rule lists them and ordered by ground area (largest first,
+    /// stable), which placeMore tries them in.
+    struct Models {
+        std::vector<int> assets;
+        std::vector<int> largestFirst;
+    };
+
+    ModelChoice(const BuildingPassRule& rule, const AssetCatalogue& catalogue) : mRule(rule) {
+        const auto assets = catalogue.assets();
+        const auto indexOf = [&](const AssetInfo* a) { return static_cast<int>(a - assets.data()); };
+        for (const AssetInfo* a : catalogue.ofCategory(rule.category)) mAny.assets.push_back(indexOf(a));
+        for (const ModelFilterRule& f : rule.filters) {
+            AssetFilter filter = f.models;
+            filter.category = rule.category;
+            Models allowed;
+            for (const AssetInfo* a : catalogue.select(filter)) allowed.assets.push_back(indexOf(a));
+            mFiltered.push_back(std::move(allowed));
+        }
+    }
+
+    /// Orders every choice by `area` per catalogue asset, largest first (stable).
+    void orderBy(std::span<const double> area) {
+        for (Models* m : allModels()) {
+            m->largestFirst = m->assets;
+            std::stable_sort(m->largestFirst.begin(), m->largestFirst.end(), [&](int x, int y) {
+                return area[static_cast<std::size_t>(x)] > area[static_cast<std::size_t>(y)];
+            });
+        }
+    }
+
+    const Models& allowedFor(const Feature& f) const {
+        for (std::size_t i = 0; i < mRule.filters.size(); ++i) {
+            const auto& when = mRule.filters[i].when;
+            if (std::all_of(when.begin(), when.end(), [&](const TagCondition& c) { return c.holds(f); })) {
+                return mFiltered[i];
+            }
+        }
+        return mAny;
+    }
+
+private:
+    std::vector<Models*> allModels() {
+        std::vector<Models*> all{&mAny};
+        for (Models& m : mFiltered) all.push_back(&m);
+        return all;
+    }
+
+    const BuildingPassRule& mRule;
+    Models mAny;
+    std::vector<Models> mFiltered;  ///< per filter of the rule
+};
+
 /// Per-worker scratch: after the first buildings nothing here allocates.
 struct Scratch {
     std::vector<CellSpan> spans;
@@ -53,9 +109,25 @@ struct Scratch {
     /// The current footprint fills its target box so little that models with an outline (an L, a
     /// U, a courtyard block) are worth trying; in a nearly rectangular one a box fills more.
     bool shapedFootprint = false;
-    std::vector<OutlineRect> outline;      ///< the model being tried: its ground outline, scaled
+    std::vector<OutlineRect> outline;  ///< the model being tried: its ground outline, scaled
+    /// The current footprint's models (ModelChoice::allowedFor).
+    const ModelChoice::Models* models = nullptr;
+    /// The current footprint's target box in global cells: its centre, and its width and depth
+    /// axes in cells per ground metre.
+    Vec2 cellCentre, cellU, cellV;
+    double cellsPerSquareMetre = 0.0;  ///< |cellU × cellV|
+    double cellsPerMetreL1 = 0.0;      ///< the larger of cellU's and cellV's L1 norms
+    /// Per candidate: the most cells any candidate from it on can take (EarlyFallback's bound).
+    std::vector<double> cellsFrom;
     std::vector<Vec2> outlineLooks;        ///< its rectangles' centres from the pose's centre, cells
     std::vector<CellSpan> outlineScratch;  ///< modelCells' scratch
+};
+
+/// A footprint's generated building, made while its prefabs are still being searched for, once
+/// they can no longer cover min_fill of it (BuildingRun::giveUp).
+struct EarlyFallback {
+    enum class State { NotMade, Made, Impossible } state = State::NotMade;
+    PlacedBuilding building;  ///< when Made: the footprint's outcome
 };
 
 /// The height a building's tags give, metres; NaN when they give none.
@@ -77,39 +149,6 @@ std::string metres(double v) {
     s << std::fixed << v;
     return s.str();
 }
-
-/// The models a footprint may take: those of the first filter whose tag conditions it meets,
-/// or else every model of the pass's category (catalogue indices).
-class ModelChoice {
-public:
-    ModelChoice(const BuildingPassRule& rule, const AssetCatalogue& catalogue) : mRule(rule) {
-        const auto assets = catalogue.assets();
-        const auto indexOf = [&](const AssetInfo* a) { return static_cast<int>(a - assets.data()); };
-        for (const AssetInfo* a : catalogue.ofCategory(rule.category)) mAny.push_back(indexOf(a));
-        for (const ModelFilterRule& f : rule.filters) {
-            AssetFilter filter = f.models;
-            filter.category = rule.category;
-            std::vector<int> allowed;
-            for (const AssetInfo* a : catalogue.select(filter)) allowed.push_back(indexOf(a));
-            mFiltered.push_back(std::move(allowed));
-        }
-    }
-
-    std::span<const int> allowedFor(const Feature& f) const {
-        for (std::size_t i = 0; i < mRule.filters.size(); ++i) {
-            const auto& when = mRule.filters[i].when;
-            if (std::all_of(when.begin(), when.end(), [&](const TagCondition& c) { return c.holds(f); })) {
-                return mFiltered[i];
-            }
-        }
-        return mAny;
-    }
-
-private:
-    const BuildingPassRule& mRule;
-    std::vector<int> mAny;
-    std::vector<std::vector<int>> mFiltered;  ///< per filter of the rule
-};
 
 /// What blocks buildings over the reachable tiles, and each tile's hash of it (for the keys).
 struct Blocking {
@@ -243,15 +282,28 @@ public:
           mPassKey(ctx.passKey(pass)),
           mRuleKey(detail::ruleKeyOf(ctx, pass)),
           mScratch(static_cast<std::size_t>(ctx.threads)) {
-        // Each model's ground area at scale 1: its outline's (its box's for a box model).
+        // Each model's ground area at scale 1: its outline's (its box's for a box model); and
+        // its rectangles' half perimeters and count (mostCells).
         for (const AssetInfo& a : mAssets) {
             double area = a.footprint.width * a.footprint.depth;
+            double halfPerimeter = a.footprint.width + a.footprint.depth;
             if (!a.outline.empty()) {
                 area = 0.0;
-                for (const OutlineRect& r : a.outline) area += (r.x1 - r.x0) * (r.z1 - r.z0);
+                halfPerimeter = 0.0;
+                for (const OutlineRect& r : a.outline) {
+                    area += (r.x1 - r.x0) * (r.z1 - r.z0);
+                    halfPerimeter += (r.x1 - r.x0) + (r.z1 - r.z0);
+                }
             }
             mGroundAreas.push_back(area);
+            mHalfPerimeters.push_back(halfPerimeter);
+            mRectCounts.push_back(a.outline.empty() ? 1.0 : static_cast<double>(a.outline.size()));
         }
+        // placeMore's order: its candidates are every allowed model at scale one.
+        const double one = std::clamp(1.0, mRule.fit.minScale, mRule.fit.maxScale);
+        std::vector<double> atOne;
+        for (const double area : mGroundAreas) atOne.push_back(area * one * one);
+        mModels.orderBy(atOne);
     }
 
     /// Plan: what blocks, the footprints and their owners; then the placed layer starts clear.
@@ -386,11 +438,7 @@ private:
         const int nv = std::min(kSteps, static_cast<int>(std::max(0.0, slackV) / stepV + 1e-9));
         const Vec2 u{std::cos(box.angle), std::sin(box.angle)};
         const Vec2 v{-u.y, u.x};
-        // Ground metres to cells is affine (Mercator is linear in ground metres at the scene's
-        // latitude): the box's centre and axes in cells once, then each pose is a few additions.
-        const Vec2 c0 = mCtx.frame.groundToCell(box.centre);
-        const Vec2 cu = mCtx.frame.groundToCell(box.centre + u) - c0;
-        const Vec2 cv = mCtx.frame.groundToCell(box.centre + v) - c0;
+        const Vec2 c0 = s.cellCentre, cu = s.cellU, cv = s.cellV;  // the box's, in cells
         const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
         // The corners' offsets from the pose's centre, and the same half a cell further in (the
         // cells looked at first).
@@ -417,11 +465,7 @@ private:
                 s.outlineLooks.push_back(len > 0.5 ? corner + (middle - corner) * (0.5 / len) : middle);
             }
         }
-        const int lastRing = std::max(nu, nv);
-        for (const auto& [i, j] : poseOrder()) {
-            // The order goes ring by ring: past the last ring no pose lies within the slack.
-            if (std::max(std::abs(i), std::abs(j)) > lastRing) break;
-            if (std::abs(i) > nu || std::abs(j) > nv) continue;
+        for (const auto& [i, j] : poseOrder(nu, nv)) {
             // A footprint looks at and tests a bounded number of poses (the same for any thread
             // count): looks are a few reads, tests rasterize the pose.
             if (s.lookBudget-- <= 0) {
@@ -518,24 +562,36 @@ private:
         return found;
     }
 
-    /// The pose order of findPose: (i, j) offsets in steps, by ring (Chebyshev distance), then
-    /// nearer the axes, then by value — the same for every footprint.
-    static const std::vector<std::pair<int, int>>& poseOrder() {
-        static const std::vector<std::pair<int, int>> order = [] {
-            std::vector<std::pair<int, int>> o;
+    /// The pose order of findPose: (i, j) offsets in steps, |i| ≤ nu and |j| ≤ nv, by ring
+    /// (Chebyshev distance), then nearer the axes, then by value — the same for every footprint.
+    /// Made once for every (nu, nv), so a search walks only the poses within its slack.
+    static std::span<const std::pair<int, int>> poseOrder(int nu, int nv) {
+        using Order = std::vector<std::pair<int, int>>;
+        static const std::vector<Order> orders = [] {
+            Order all;
             for (int i = -kSteps; i <= kSteps; ++i) {
-                for (int j = -kSteps; j <= kSteps; ++j) o.emplace_back(i, j);
+                for (int j = -kSteps; j <= kSteps; ++j) all.emplace_back(i, j);
             }
-            std::sort(o.begin(), o.end(), [](auto a, auto b) {
+            std::sort(all.begin(), all.end(), [](auto a, auto b) {
                 const auto key = [](std::pair<int, int> p) {
                     return std::tuple(std::max(std::abs(p.first), std::abs(p.second)),
                                       std::abs(p.first) + std::abs(p.second), p.first, p.second);
                 };
                 return key(a) < key(b);
             });
+            std::vector<Order> o(static_cast<std::size_t>((kSteps + 1) * (kSteps + 1)));
+            for (int u = 0; u <= kSteps; ++u) {
+                for (int v = 0; v <= kSteps; ++v) {
+                    for (const auto& [i, j] : all) {
+                        if (std::abs(i) <= u && std::abs(j) <= v) {
+                            o[static_cast<std::size_t>(u * (kSteps + 1) + v)].emplace_back(i, j);
+                        }
+                    }
+                }
+            }
             return o;
         }();
-        return order;
+        return orders[static_cast<std::size_t>(nu * (kSteps + 1) + nv)];
     }
 
     /// A found pose becomes the footprint's: its cells taken (in the window and the building's
@@ -600,13 +656,82 @@ private:
         return {mw, md};
     }
 
+    /// The most cells a fit's pose can take, at any offset: its box (each outline rectangle) is
+    /// the parallelogram P with edges e1, e2 in cells, and a cell is taken when its centre lies in
+    /// P grown by half a cell each way (the conservative rule), a convex body of area
+    /// |e1 × e2| + |e1|₁ + |e2|₁ + 1 and perimeter 2(|e1| + |e2|) + 4, holding at most area +
+    /// perimeter / 2 + 1 lattice points (Bokowski, Hadwiger and Wills). With |e| ≤ |e|₁ ≤ the
+    /// larger axis's cells per metre (L1) times e's metres, and a cell for rounding, summed over
+    /// the rectangles: ground area in cells + 2 · L1 · half the perimeters + 5 per rectangle.
+    double mostCells(const ModelFit& fit, const Scratch& s) const {
+        const auto a = static_cast<std::size_t>(fit.asset);
+        return groundArea(fit) * s.cellsPerSquareMetre +
+               2.0 * s.cellsPerMetreL1 * std::max(fit.scale, fit.depthScale) * mHalfPerimeters[a] +
+               5.0 * mRectCounts[a];
+    }
+
+    /// s.cellsFrom[k]: the most cells any of s.candidates[k..] can take.
+    void boundCellsFrom(Scratch& s) const {
+        s.cellsFrom.resize(s.candidates.size());
+        double most = 0.0;
+        for (std::size_t k = s.candidates.size(); k-- > 0;) {
+            most = std::max(most, mostCells(s.candidates[k], s));
+            s.cellsFrom[k] = most;
+        }
+    }
+
+    /// The most cells one of placeMore's models can take in this footprint.
+    double mostCellsOfMore(const Scratch& s) const {
+        const double one = std::clamp(1.0, mRule.fit.minScale, mRule.fit.maxScale);
+        double most = 0.0;
+        for (const int asset : s.models->assets) {
+            for (const bool turned : {false, true})
+                most = std::max(most, mostCells({asset, turned, one, one, 0.0, false}, s));
+        }
+        return most;
+    }
+
+    /// b without its prefabs: what the generate fallback starts from.
+    static PlacedBuilding withoutPrefabs(const PlacedBuilding& b) {
+        PlacedBuilding g = b;
+        g.record.outcome = BuildingOutcome::NoModelFits;
+        g.record.asset = -1;
+        g.record.placement = Instance{};
+        g.record.parts.clear();
+        g.cells.clear();
+        g.outlineBoxes.clear();
+        return g;
+    }
+
+    /// Whether the search for prefabs may stop: with at most `moreCells` more cells (and no more
+    /// than are free) the prefabs cannot cover min_fill of the footprint, and its generated
+    /// building, which it then falls back to, can be made (here, once, into `early`). Exact: a
+    /// search that went on would end below min_fill and fall back to the same building, made
+    /// from the footprint's cells free at load(), whatever the prefabs took since.
+    bool giveUp(double moreCells, const Target& target, const TileId& t, Scratch& s, detail::GroundSampler& ground,
+                const PlacedBuilding& b, EarlyFallback& early) {
+        if (mRule.fallback != FallbackKind::Generate || !(mRule.minFill > 0.0)) return false;
+        if (early.state == EarlyFallback::State::Impossible) return false;
+        const double inside = static_cast<double>(std::max<std::int64_t>(1, s.window.insideCells()));
+        const double reach = static_cast<double>(s.window.insideTakenSinceLoad()) +
+                             std::min(static_cast<double>(s.window.freeInsideCells()), moreCells);
+        if (reach / inside >= mRule.minFill) return false;
+        if (early.state == EarlyFallback::State::NotMade) {
+            early.building = withoutPrefabs(b);
+            early.state = generate(target, t, s, ground, early.building) ? EarlyFallback::State::Made
+                                                                         : EarlyFallback::State::Impossible;
+        }
+        return early.state == EarlyFallback::State::Made;
+    }
+
     /// The first model: the matcher's fits, tightest first (with the seeded variety), each at
     /// full size and then a few steps smaller within the scale range, until one finds a pose.
     PoseSearch placeFirst(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
-                          detail::GroundSampler& ground, const ModelMatcher& matcher, PlacedBuilding& b) {
+                          detail::GroundSampler& ground, const ModelMatcher& matcher, PlacedBuilding& b,
+                          EarlyFallback& early) {
         const double boxW = 2.0 * target.box.halfExtents.x;
         const double boxD = 2.0 * target.box.halfExtents.y;
-        matcher.fits(boxW, boxD, mModels.allowedFor(*target.feature), s.fits);
+        matcher.fits(boxW, boxD, s.models->assets, s.fits);
         matcher.chooseVariety(
             s.fits, boxW * boxD,
             draw(hashCombine(hashCombine(mPassKey, target.idHash), (std::uint64_t{t.x} << 32) | t.y), 0));
@@ -626,7 +751,7 @@ private:
         // irregular footprint (a ring, a U) the box says little about where a model fits.
         const std::size_t natural = s.candidates.size();
         const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
-        for (const int asset : mModels.allowedFor(*target.feature)) {
+        for (const int asset : s.models->assets) {
             for (const bool turned : {false, true}) {
                 for (const bool reversed : turnsOf(asset, s)) {
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
@@ -635,12 +760,17 @@ private:
             }
         }
         sortLargestFirst(s.candidates, natural);
+        boundCellsFrom(s);
+        // After the first model, placeMore's: any allowed model at scale one.
+        const double moreCells = std::max(0, static_cast<int>(std::floor(mRule.maxModels)) - 1) * mostCellsOfMore(s);
         PoseSearch summary;
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
         const double free = static_cast<double>(s.window.freeInsideCells());
-        for (const ModelFit& fit : s.candidates) {
+        for (std::size_t k = 0; k < s.candidates.size(); ++k) {
+            const ModelFit& fit = s.candidates[k];
             // A model whose area exceeds the free cells by more than the tolerance cannot pass.
             if (groundArea(fit) / cellArea * (1.0 - mRule.tolerance) > free + 1.0) continue;
+            if (giveUp(s.cellsFrom[k] + moreCells, target, t, s, ground, b, early)) return summary;
             const PoseSearch found = findNewPose(target.box, fit, s, region, ground);
             summary.inReach = summary.inReach || found.inReach;
             summary.blocked = summary.blocked || found.blocked;
@@ -656,21 +786,22 @@ private:
     /// Further models in the footprint's still-free cells (¶120): every allowed model, as it is
     /// and turned 90°, at scale 1 (within the range), largest first,
     /// until max_models stand in it or none finds a pose.
-    void placeMore(const Target& target, const CellRegion& region, Scratch& s, detail::GroundSampler& ground,
-                   PlacedBuilding& b) {
+    void placeMore(const Target& target, const TileId& t, const CellRegion& region, Scratch& s,
+                   detail::GroundSampler& ground, PlacedBuilding& b, EarlyFallback& early) {
         const int maxModels = static_cast<int>(std::floor(mRule.maxModels));
         if (maxModels < 2) return;
         const FitOptions& o = mRule.fit;
         s.candidates.clear();
         const double one = std::clamp(1.0, o.minScale, o.maxScale);
-        for (const int asset : mModels.allowedFor(*target.feature)) {
+        // Largest first (stable): the models in that order, each as it is and turned.
+        for (const int asset : s.models->largestFirst) {
             for (const bool turned : {false, true}) {
                 for (const bool reversed : turnsOf(asset, s))
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
             }
         }
         const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
-        sortLargestFirst(s.candidates, 0);
+        boundCellsFrom(s);
         std::size_t next = 0;
         for (int placed = 1; placed < maxModels && next < s.candidates.size();) {
             const double free = static_cast<double>(s.window.freeInsideCells());
@@ -679,6 +810,7 @@ private:
             for (; next < s.candidates.size(); ++next) {
                 const ModelFit& fit = s.candidates[next];
                 if (groundArea(fit) / cellArea * (1.0 - mRule.tolerance) > free) continue;
+                if (giveUp((maxModels - placed) * s.cellsFrom[next], target, t, s, ground, b, early)) return;
                 const PoseSearch pose = findNewPose(target.box, fit, s, region, ground);
                 if (!pose.found) continue;
                 takePose(pose, fit, target, s, b);
@@ -707,13 +839,31 @@ private:
         s.lookBudget = kLookBudget;
         s.refusedSizes.clear();
         s.refusedShapes.clear();
+        s.models = &mModels.allowedFor(f);
+        {
+            // Ground metres to cells is affine (Mercator is linear in ground metres at the
+            // scene's latitude): the box's centre and axes in cells once, then each pose is a
+            // few additions.
+            const Vec2 u{std::cos(target.box.angle), std::sin(target.box.angle)};
+            s.cellCentre = mCtx.frame.groundToCell(target.box.centre);
+            s.cellU = mCtx.frame.groundToCell(target.box.centre + u) - s.cellCentre;
+            s.cellV = mCtx.frame.groundToCell(target.box.centre + Vec2{-u.y, u.x}) - s.cellCentre;
+            s.cellsPerSquareMetre = std::abs(cross(s.cellU, s.cellV));
+            s.cellsPerMetreL1 =
+                std::max(std::abs(s.cellU.x) + std::abs(s.cellU.y), std::abs(s.cellV.x) + std::abs(s.cellV.y));
+        }
         const double cell = mCtx.frame.metresPerCell();
         s.shapedFootprint = static_cast<double>(s.window.insideCells()) * cell * cell <
                             kShapedFill * 4.0 * target.box.halfExtents.x * target.box.halfExtents.y;
-        PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b);
+        EarlyFallback early;
+        PoseSearch first = placeFirst(target, t, region, s, ground, mMatcher, b, early);
         s.poseBudget = kPoseBudget;
         s.lookBudget = kLookBudget;
-        if (first.found) placeMore(target, region, s, ground, b);
+        if (first.found && early.state != EarlyFallback::State::Made) placeMore(target, t, region, s, ground, b, early);
+        if (early.state == EarlyFallback::State::Made) {
+            mOccupancy->mark(early.building.cells);
+            return std::move(early.building);
+        }
         const double fill = static_cast<double>(s.window.insideTakenSinceLoad()) /
                             static_cast<double>(std::max<std::int64_t>(1, s.window.insideCells()));
         const bool filled = first.found && fill >= mRule.minFill;
@@ -722,13 +872,7 @@ private:
             return b;
         }
         if (mRule.fallback == FallbackKind::Generate) {
-            PlacedBuilding g = b;
-            g.record.outcome = BuildingOutcome::NoModelFits;
-            g.record.asset = -1;
-            g.record.placement = Instance{};
-            g.record.parts.clear();
-            g.cells.clear();
-            g.outlineBoxes.clear();
+            PlacedBuilding g = withoutPrefabs(b);
             if (generate(target, t, s, ground, g)) {
                 mOccupancy->mark(g.cells);
                 return g;
@@ -751,7 +895,7 @@ private:
             s.refusedShapes.clear();
             s.poseBudget = kPoseBudget;
             s.lookBudget = kLookBudget;
-            const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b);
+            const PoseSearch shrunk = placeFirst(target, t, region, s, ground, mShrinkMatcher, b, early);
             if (shrunk.found) {
                 mOccupancy->mark(b.cells);
                 return b;
@@ -1023,8 +1167,10 @@ private:
     std::span<const AssetInfo> mAssets;
     ModelChoice mModels;
     ModelMatcher mMatcher;
-    ModelMatcher mShrinkMatcher;       ///< the shrink fallback's: scales below the rule's range
-    std::vector<double> mGroundAreas;  ///< per catalogue asset: its ground area at scale 1, square metres
+    ModelMatcher mShrinkMatcher;          ///< the shrink fallback's: scales below the rule's range
+    std::vector<double> mGroundAreas;     ///< per catalogue asset: its ground area at scale 1, square metres
+    std::vector<double> mHalfPerimeters;  ///< per catalogue asset: its rectangles' half perimeters at scale 1, metres
+    std::vector<double> mRectCounts;      ///< per catalogue asset: its outline's rectangles (1 for a box)
     std::uint64_t mPassKey;
     std::uint64_t mRuleKey;
     std::vector<Scratch> mScratch;  ///< per worker

@@ -88,14 +88,19 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
             if (cx + 64 > gx1) t |= bitRange(std::max<std::int64_t>(0, gx1 - cx), 64) & ~std::uint64_t{0};
             mTaken[k] = t;
             if (tiles.off) mKeepOff[k] = tiles.off->row(tileRow)[word];
+            // Most words of a window lie outside the footprint (std::popcount is a libgcc call
+            // for the baseline target).
+            if (mInside[k] == 0) continue;
             mInsideCount += std::popcount(mInside[k]);
-            mInsideBuiltAtLoad += std::popcount(mInside[k] & built);
-            mInsideMaskedAtLoad += std::popcount(mInside[k] & masked);
+            if (const std::uint64_t b = mInside[k] & built) mInsideBuiltAtLoad += std::popcount(b);
+            if (const std::uint64_t m = mInside[k] & masked) mInsideMaskedAtLoad += std::popcount(m);
         }
     }
     mLoaded = mTaken;
     mInsideTakenAtLoad = 0;
-    for (std::size_t k = 0; k < mInside.size(); ++k) mInsideTakenAtLoad += std::popcount(mInside[k] & mLoaded[k]);
+    for (std::size_t k = 0; k < mInside.size(); ++k) {
+        if (const std::uint64_t m = mInside[k] & mLoaded[k]) mInsideTakenAtLoad += std::popcount(m);
+    }
     mInsideTakenSinceLoad = 0;
     return mInsideCount > 0;
 }
@@ -122,10 +127,12 @@ FootprintWindow::Verdict FootprintWindow::test(std::span<const CellSpan> spans, 
                 v.refusal = Refusal::Taken;
                 return v;
             }
-            v.outside += std::popcount(out);
-            if (v.outside > maxOutside) {
-                v.refusal = Refusal::Outside;
-                return v;
+            if (out != 0) {  // seldom: std::popcount is a libgcc call for the baseline target
+                v.outside += std::popcount(out);
+                if (v.outside > maxOutside) {
+                    v.refusal = Refusal::Outside;
+                    return v;
+                }
             }
         }
         v.cells += b - a;
