@@ -15,6 +15,10 @@
 # One line per output: CASE OUTPUT SHA256. A folder output (3dtiles, layers) is hashed as the
 # sha256 of its sorted `sha256sum` listing. Every variant of a case (threads, streaming, shards)
 # must give the same line as the case's reference bake, for every output it writes.
+#
+# The bakes are independent: GOLDEN_JOBS of them (default 2) run at once, so a one-thread bake
+# and the single-threaded parts of the others (reading the map, writing the files) leave no core
+# idle. Their lines and logs are gathered in the order of the cases below whatever order they end in.
 set -euo pipefail
 
 if [ $# -lt 6 ]; then
@@ -31,11 +35,30 @@ for f in "$cli" "$monaco" "$region" "$krems"; do
   [ -e "$f" ] || { echo "bake_golden: missing $f" >&2; exit 2; }
 done
 
+jobs=${GOLDEN_JOBS:-2}
 rm -rf "$work"
-mkdir -p "$work"
+mkdir -p "$work/lines"
 actual=$work/actual.txt
 log=$work/bakes.log  # the bakes' summaries, kept when a check fails
 : >"$actual"
+: >"$log"
+bakes=0   # bakes started; each writes $work/lines/<n>.txt and .log
+running=0 # bakes not yet waited for
+failed=0  # bakes that failed
+
+# in_background FUNCTION ARGS...: runs a bake function as bake number $bakes, its lines to
+# $work/lines/<n>.txt and its summaries to <n>.log, once fewer than $jobs bakes are running.
+in_background() {
+  local n
+  n=$(printf '%03d' "$bakes")
+  bakes=$((bakes + 1))
+  while [ "$running" -ge "$jobs" ]; do
+    wait -n || failed=$((failed + 1))
+    running=$((running - 1))
+  done
+  ("$@" >"$work/lines/$n.txt" 2>"$work/lines/$n.log") &
+  running=$((running + 1))
+}
 
 # hash_outputs CASE DIR: one line per output the bake wrote.
 hash_outputs() {
@@ -50,30 +73,39 @@ hash_outputs() {
   done
 }
 
-# run_case CASE VARIANT MAP ARGS...: bakes into its own folder and appends its lines.
-run_case() {
+# bake_case CASE VARIANT MAP ARGS...: bakes into its own folder and prints its lines.
+bake_case() {
   local name=$1 variant=$2 map=$3
   shift 3
-  if [ -n "$filter" ] && ! grep -q -- "$filter" <<<"$name"; then return; fi
   local out=$work/$name.$variant
-  "$cli" -q bake "$map" --seed 2022 --out "$out" "$@" >>"$log" 2>&1
-  hash_outputs "$name" "$out" | sed "s/\$/ $variant/" >>"$actual"
+  "$cli" -q bake "$map" --seed 2022 --out "$out" "$@" >&2
+  hash_outputs "$name" "$out" | sed "s/\$/ $variant/"
   rm -rf "$out"
 }
 
-# run_sharded CASE MAP SHARDS ARGS...: bakes each shard, merges them, appends the merged lines.
-run_sharded() {
+# bake_sharded CASE MAP SHARDS ARGS...: bakes each shard, merges them, prints the merged lines.
+bake_sharded() {
   local name=$1 map=$2 shards=$3
   shift 3
-  if [ -n "$filter" ] && ! grep -q -- "$filter" <<<"$name"; then return; fi
   local parts=() k
   for ((k = 0; k < shards; k++)); do
-    "$cli" -q bake "$map" --seed 2022 --out "$work/$name.shard$k" --shard "$k/$shards" "$@" >>"$log" 2>&1
+    "$cli" -q bake "$map" --seed 2022 --out "$work/$name.shard$k" --shard "$k/$shards" "$@" >&2
     parts+=("$work/$name.shard$k")
   done
-  "$cli" -q merge "${parts[@]}" --out "$work/$name.merged" >>"$log" 2>&1
-  hash_outputs "$name" "$work/$name.merged" | sed "s/\$/ sharded$shards/" >>"$actual"
+  "$cli" -q merge "${parts[@]}" --out "$work/$name.merged" >&2
+  hash_outputs "$name" "$work/$name.merged" | sed "s/\$/ sharded$shards/"
   rm -rf "${parts[@]}" "$work/$name.merged"
+}
+
+# run_case CASE VARIANT MAP ARGS... and run_sharded CASE MAP SHARDS ARGS...: the bakes above,
+# started in the background unless the case filter leaves them out.
+run_case() {
+  if [ -n "$filter" ] && ! grep -q -- "$filter" <<<"$1"; then return; fi
+  in_background bake_case "$@"
+}
+run_sharded() {
+  if [ -n "$filter" ] && ! grep -q -- "$filter" <<<"$1"; then return; fi
+  in_background bake_sharded "$@"
 }
 
 every=manifest,glb,3dtiles,layers,collision,osgb
@@ -101,6 +133,20 @@ run_case krems-z16 j2 "$krems" --zoom 16 -j 2 --format manifest,glb,3dtiles,coll
 run_case krems-z17 j2 "$krems" --zoom 17 -j 2 --tiles 12023011200121 --format $every
 run_case krems-z17 j1 "$krems" --zoom 17 -j 1 --tiles 12023011200121 --format manifest,glb,collision
 run_case krems-z18 j2 "$krems" --zoom 18 -j 2 --tiles 120230112001212 --format $every
+
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=$((failed + 1))
+  running=$((running - 1))
+done
+for ((k = 0; k < bakes; k++)); do
+  n=$(printf '%03d' "$k")
+  cat "$work/lines/$n.txt" >>"$actual"
+  cat "$work/lines/$n.log" >>"$log"
+done
+if [ "$failed" -ne 0 ]; then
+  echo "bake_golden: $failed bakes failed; their messages are in $log" >&2
+  exit 1
+fi
 
 if [ "$mode" = --record ]; then
   # The reference of each case/output is its first variant's line.

@@ -372,19 +372,14 @@ TEST(BuildingFill, StretchScalesWidthAndDepthApartWithinTheRule) {
 
 // -- the bundled map ----------------------------------------------------------------------------------
 
-PlacementRules monacoRules() {
-    auto rules = PlacementRules::parse(defaultRulesText(), "default.yaml", monaco().classified.layers);
-    EXPECT_TRUE(rules.ok()) << rules.message();
-    return rules.ok() ? std::move(*rules) : PlacementRules();
-}
+// Every test here reads the one default bake of Monaco (monacoDefaultBake()), each as if it had
+// baked it itself: the same rules, options and catalogue.
 
 TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
-    const AssetCatalogue& catalogue = shippedCatalogue();
-    SceneBaker baker(monaco().index, monaco().store, catalogue);
-    ASSERT_TRUE(baker.setRules(monacoRules()).ok());
-    auto scene = baker.bake();
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    const LayerSource& layers = baker.layers();
+    const MonacoDefaultBake& bake = monacoDefaultBake();
+    ASSERT_TRUE(bake.ok);
+    const Scene& scene = bake.scene;
+    const LayerSource& layers = bake.baker->layers();
     const int building = layers.layerId("building"), placed = layers.layerId(kPlacedBuildingsLayer);
     const int road = layers.layerId("road"), water = layers.layerId("water");
     std::uint64_t footprint = 0, covered = 0, placedCells = 0, outside = 0, onStreets = 0;
@@ -392,7 +387,7 @@ TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
         const BitTile* b = layers.tile(t, layer);
         return b ? b->row(row)[w] : 0;
     };
-    for (const TileId& t : scene->tiles) {
+    for (const TileId& t : scene.tiles) {
         for (int row = 0; row < kTileCells; ++row) {
             for (int w = 0; w < BitTile::kWordsPerRow; ++w) {
                 const std::uint64_t f = word(t, building, row, w), p = word(t, placed, row, w);
@@ -405,7 +400,7 @@ TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
             }
         }
     }
-    const SceneStatistics& s = scene->statistics;
+    const SceneStatistics& s = scene.statistics;
     EXPECT_EQ(s.footprintCells, footprint);
     EXPECT_EQ(s.footprintCellsCovered, covered);
     EXPECT_EQ(s.placedCells, placedCells);
@@ -418,12 +413,13 @@ TEST(BuildingFillMonaco, CoverageAndSpillMeetTheGoalsCountedFromTheLayers) {
     // The goal: ≥ 99.5 % of buildings get a prefab or a generated building (blocked:
     // water, or a building mapped within a placed prefab).
     EXPECT_GE(static_cast<double>(s.buildingsPlaced + s.buildingsGenerated),
-              0.995 * static_cast<double>(scene->buildings.size()));
+              0.995 * static_cast<double>(scene.buildings.size()));
 }
 
 TEST(BuildingFillMonaco, PlacedOutlinesStayInTheirFootprintsAndOffStreetsAndWater) {
     const AssetCatalogue& catalogue = shippedCatalogue();
-    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    ASSERT_TRUE(monacoDefaultBake().ok);
+    const Scene& scene = monacoDefaultBake().scene;
     EXPECT_EQ(overlappingBuildings(scene, catalogue), std::vector<std::string>{});
     EXPECT_EQ(outlineFailures(scene, catalogue, monaco().index, 0.03), std::vector<std::string>{});
 }
@@ -441,8 +437,8 @@ std::unordered_map<std::string, std::uint32_t> monacoFootprints() {
 // Blocked only where something stands there, and said with what: every blocked footprint names
 // a building whose mapped footprint (GEOS, exact) covers most of it, or the blocked_by layers.
 TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
-    const AssetCatalogue& catalogue = shippedCatalogue();
-    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    ASSERT_TRUE(monacoDefaultBake().ok);
+    const Scene& scene = monacoDefaultBake().scene;
     const std::unordered_map<std::string, std::uint32_t> footprintOf = monacoFootprints();
     int blocked = 0, byBuilding = 0;
     for (const BuildingRecord& b : scene.buildings) {
@@ -479,8 +475,8 @@ TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
 // platforms, a building twice) becomes a part of it: most of its footprint (GEOS, exact) lies in
 // that building's, and it either rises above it from its eaves or, not taller, draws nothing.
 TEST(BuildingFillMonaco, BuildingsMappedWithinGeneratedOnesBecomeTheirParts) {
-    const AssetCatalogue& catalogue = shippedCatalogue();
-    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    ASSERT_TRUE(monacoDefaultBake().ok);
+    const Scene& scene = monacoDefaultBake().scene;
     const std::unordered_map<std::string, std::uint32_t> footprintOf = monacoFootprints();
     int parts = 0, rising = 0;
     for (const BuildingRecord& b : scene.buildings) {

@@ -14,40 +14,41 @@ using namespace terrabit::core;
 using namespace terrabit::test;
 
 TEST(PlacedSceneProbe, ProbesHitPlacedBuildingsAndTrunksOfTheBakedMonacoScene) {
-    const BakeInput& input = monaco();
-    placement::SceneBaker baker(input.index, input.store, shippedCatalogue());
-    ASSERT_TRUE(baker.setRules(parsePasses(input, defaultRulesText())).ok());
-    auto scene = baker.bake();
-    ASSERT_TRUE(scene.ok()) << scene.message();
+    // The one default bake of Monaco (the default rules, options and catalogue), which the other
+    // tests of placement.MonacoDefaultBake read in the same process.
+    const MonacoDefaultBake& bake = monacoDefaultBake();
+    ASSERT_TRUE(bake.ok);
+    const Scene& scene = bake.scene;
+    const placement::SceneBaker& baker = *bake.baker;
 
     const std::array<std::string, 2> names{"placed_buildings", "placed_vegetation"};
-    auto grid = CollisionGrid::build(baker.layers(), scene->tiles, names);
+    auto grid = CollisionGrid::build(baker.layers(), scene.tiles, names);
     ASSERT_TRUE(grid.ok()) << grid.message();
     CollisionQuery query(*grid);
 
     int buildings = 0;
-    for (const BuildingRecord& b : scene->buildings) {
+    for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
         // The middle of a placed model's (first) outline rectangle is always inside its own
         // footprint's occupancy (a courtyard block's middle is its open courtyard).
-        const AssetInfo* a = shippedCatalogue().find(scene->assets.at(static_cast<std::size_t>(b.asset)));
+        const AssetInfo* a = shippedCatalogue().find(scene.assets.at(static_cast<std::size_t>(b.asset)));
         ASSERT_NE(a, nullptr);
         const auto quad = placedOutline(b.placement, *a).front();
         const Vec2 middle = (quad[0] + quad[2]) * 0.5;
-        const auto [gx, gy] = cellOf(*scene, {static_cast<float>(middle.x), 0.0f, static_cast<float>(-middle.y)});
+        const auto [gx, gy] = cellOf(scene, {static_cast<float>(middle.x), 0.0f, static_cast<float>(-middle.y)});
         ASSERT_TRUE(query.pointHits({gx + 0.5, gy + 0.5}, 0)) << "building at cell " << gx << "," << gy;
         ++buildings;
     }
     EXPECT_GT(buildings, 100);
 
     int plants = 0;
-    for (const InstanceBlock& block : scene->blocks) {
-        const std::string& asset = scene->assets[static_cast<std::size_t>(block.asset)];
+    for (const InstanceBlock& block : scene.blocks) {
+        const std::string& asset = scene.assets[static_cast<std::size_t>(block.asset)];
         const AssetInfo* info = shippedCatalogue().find(asset);
         ASSERT_NE(info, nullptr) << asset;
         if (info->category == "building") continue;
         for (const Instance& i : block.instances) {
-            const auto [gx, gy] = cellOf(*scene, i.position);
+            const auto [gx, gy] = cellOf(scene, i.position);
             ASSERT_TRUE(query.pointHits({gx + 0.5, gy + 0.5}, 1)) << asset << " at cell " << gx << "," << gy;
             ++plants;
         }

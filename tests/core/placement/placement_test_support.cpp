@@ -201,6 +201,26 @@ const BakeInput& monaco() {
     return *layers;
 }
 
+const MonacoDefaultBake& monacoDefaultBake() {
+    static const MonacoDefaultBake bake = [] {
+        MonacoDefaultBake b;
+        b.baker = std::make_unique<placement::SceneBaker>(monaco().index, monaco().store, shippedCatalogue());
+        auto rules = placement::PlacementRules::parse(defaultRulesText(), "default.yaml", monaco().classified.layers);
+        EXPECT_TRUE(rules.ok()) << rules.message();
+        if (!rules.ok()) return b;
+        const Status s = b.baker->setRules(std::move(*rules));
+        EXPECT_TRUE(s.ok()) << s.message();
+        if (!s.ok()) return b;
+        auto scene = b.baker->bake();
+        EXPECT_TRUE(scene.ok()) << scene.message();
+        if (!scene.ok()) return b;
+        b.scene = std::move(*scene);
+        b.ok = true;
+        return b;
+    }();
+    return bake;
+}
+
 const AssetCatalogue& shippedCatalogue() {
     static const AssetCatalogue catalogue = [] {
         auto c = AssetCatalogue::load(std::string(TERRABIT_RESOURCES_DIR) + "/assets/catalogue.yaml");

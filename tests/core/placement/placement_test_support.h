@@ -63,6 +63,15 @@ AssetCatalogue testCatalogue();
 
 /// The Monaco sample read with the default rules at zoom 17 (once per process).
 const BakeInput& monaco();
+/// The Monaco sample baked once per process with the default rules and default options (seed 0,
+/// a thread per hardware thread), and the baker that holds its placed layers. The tests that read
+/// it run in one process (placement.MonacoDefaultBake in CMakeLists.txt), so they share one bake.
+struct MonacoDefaultBake {
+    std::unique_ptr<placement::SceneBaker> baker;  ///< its layers() are the bake's
+    Scene scene;
+    bool ok = false;  ///< false when the rules or the bake failed (the first reader's test says why)
+};
+const MonacoDefaultBake& monacoDefaultBake();
 /// The text of resources/rules/default.yaml.
 const std::string& defaultRulesText();
 /// The shipped catalogue (resources/assets/catalogue.yaml).

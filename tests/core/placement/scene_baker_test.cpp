@@ -267,9 +267,12 @@ PlacementRules monacoRules() {
     return rules.ok() ? std::move(*rules) : PlacementRules();
 }
 
+// The first two read the one default bake of Monaco (monacoDefaultBake(): the default rules,
+// options and catalogue), which the BuildingFillMonaco tests read too, in the same process.
 TEST(MonacoBake, PlacedBuildingsNeverOverlapAndEveryFootprintIsAccountedFor) {
     const AssetCatalogue& catalogue = shippedCatalogue();
-    const Scene scene = bakeOnce(monaco(), catalogue, monacoRules());
+    ASSERT_TRUE(monacoDefaultBake().ok);
+    const Scene& scene = monacoDefaultBake().scene;
     EXPECT_EQ(overlappingBuildings(scene, catalogue), std::vector<std::string>{});
     const SceneStatistics& s = scene.statistics;
     EXPECT_EQ(s.buildingsPlaced + s.buildingsBlocked + s.buildingsUnmatched + s.buildingsGenerated,
@@ -299,29 +302,28 @@ TEST(MonacoBake, PlacedBuildingsNeverOverlapAndEveryFootprintIsAccountedFor) {
 
 TEST(MonacoBake, PlantsStandOnNoBuildingAndNoWater) {
     const AssetCatalogue& catalogue = shippedCatalogue();
-    placement::SceneBaker baker(monaco().index, monaco().store, catalogue);
-    ASSERT_TRUE(baker.setRules(monacoRules()).ok());
-    auto scene = baker.bake();
-    ASSERT_TRUE(scene.ok()) << scene.message();
-    const LayerSource& layers = baker.layers();
+    const MonacoDefaultBake& bake = monacoDefaultBake();
+    ASSERT_TRUE(bake.ok);
+    const Scene& scene = bake.scene;
+    const LayerSource& layers = bake.baker->layers();
     const int building = layers.layerId("building"), water = layers.layerId("water");
     const int placed = layers.layerId(kPlacedBuildingsLayer);
     std::size_t plants = 0;
-    for (const InstanceBlock& b : scene->blocks) {
-        const AssetInfo* a = catalogue.find(scene->assets.at(static_cast<std::size_t>(b.asset)));
+    for (const InstanceBlock& b : scene.blocks) {
+        const AssetInfo* a = catalogue.find(scene.assets.at(static_cast<std::size_t>(b.asset)));
         if (a->category == "building") continue;
         for (const Instance& in : b.instances) {
             ++plants;
-            const auto [gx, gy] = cellOf(*scene, in.position);
+            const auto [gx, gy] = cellOf(scene, in.position);
             ASSERT_FALSE(layerAt(layers, building, 17, gx, gy)) << a->id;
             ASSERT_FALSE(layerAt(layers, water, 17, gx, gy)) << a->id;
             ASSERT_FALSE(layerAt(layers, placed, 17, gx, gy)) << a->id;
         }
     }
-    EXPECT_EQ(plants, scene->statistics.vegetationInstances);
-    EXPECT_GT(scene->statistics.achievedDensity, 0.0);
-    EXPECT_LT(std::abs(scene->statistics.achievedDensity - scene->statistics.requestedDensity),
-              0.1 * scene->statistics.requestedDensity);
+    EXPECT_EQ(plants, scene.statistics.vegetationInstances);
+    EXPECT_GT(scene.statistics.achievedDensity, 0.0);
+    EXPECT_LT(std::abs(scene.statistics.achievedDensity - scene.statistics.requestedDensity),
+              0.1 * scene.statistics.requestedDensity);
 }
 
 TEST(MonacoBake, ManifestIsByteIdenticalForOneOrTwoThreadsAndAnyTileOrder) {
