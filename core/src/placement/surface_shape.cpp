@@ -57,9 +57,9 @@ public:
         mNext = 0;
         mOverflow = false;
         Node* outer = ring(rings[0], true);
-        if (!outer || outer->next == outer->prev) return true;
+        if (!outer || outer->next == outer->prev) return !mOverflow;
         if (rings.size() > 1) outer = eliminateHoles(rings.subspan(1), outer);
-        if (!outer) return true;
+        if (!outer) return !mOverflow;
         double maxX = outer->x, maxY = outer->y;
         mMinX = outer->x, mMinY = outer->y, mInvSize = 0.0;
         if (n > 80) {
