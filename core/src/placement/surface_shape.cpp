@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <string>
@@ -21,6 +22,11 @@ namespace {
 /// Cells beyond the tile's edge that shapes keep until the final clip: what TileIndex keeps.
 constexpr double kWindowCells = kClipMarginCells;
 
+/// The step (cells) lines' half widths are rounded to before buffering (bufferRadius): 2^-10, so
+/// a buffer's width is off by at most 2^-11 cells — far below the arcs' tolerance, and a sliver
+/// of area (0.05 % of a road 2 cells wide).
+constexpr double kRadiusStepCells = 1.0 / 1024.0;
+
 /// GEOS's message for the last error of a context, kept by its handler.
 void keepMessage(const char* message, void* userdata) { *static_cast<std::string*>(userdata) = message; }
 
@@ -31,6 +37,415 @@ int quadrantSegments(double r) {
     const double half = std::acos(1.0 - kArcToleranceCells / r);
     return std::clamp(static_cast<int>(std::ceil(std::numbers::pi / 4.0 / half)), 1, 32);
 }
+
+/// Ear-cutting triangulation of a polygon with holes, after Mapbox's earcut (ISC licence): holes
+/// joined to the shell by bridges, then ears clipped in z-order with an index of the reflex
+/// corners' neighbours, and for what is left the same three fallbacks (drop collinear corners,
+/// cure local self-intersections, split in two). On the kSurfaceGridCells grid in 0..256 every
+/// orientation test below is exact in doubles (differences of 24-bit values, products of 48).
+class EarCutter {
+public:
+    /// Triangulates the rings (the first is the shell; open, no repeated corners) into `out`
+    /// as corner triples in the rings' orientation. False when the scratch bound is exceeded
+    /// (the caller checks the result anyway).
+    bool cut(std::span<const std::span<const Vec2>> rings, std::vector<Vec2>& out) {
+        std::size_t n = 0;
+        for (const auto& r : rings) n += r.size();
+        mNodes.clear();
+        mNodes.reserve(4 * n + 16);  // corners, two per bridge, two per split (< n splits)
+        mOut = &out;
+        mNext = 0;
+        mOverflow = false;
+        Node* outer = ring(rings[0], true);
+        if (!outer || outer->next == outer->prev) return !mOverflow;
+        if (rings.size() > 1) outer = eliminateHoles(rings.subspan(1), outer);
+        if (!outer) return !mOverflow;
+        double maxX = outer->x, maxY = outer->y;
+        mMinX = outer->x, mMinY = outer->y, mInvSize = 0.0;
+        if (n > 80) {
+            for (const Vec2& p : rings[0]) {
+                mMinX = std::min(mMinX, p.x), mMinY = std::min(mMinY, p.y);
+                maxX = std::max(maxX, p.x), maxY = std::max(maxY, p.y);
+            }
+            const double size = std::max(maxX - mMinX, maxY - mMinY);
+            mInvSize = size != 0.0 ? 32767.0 / size : 0.0;
+        }
+        cutLinked(outer, 0);
+        return !mOverflow;
+    }
+
+private:
+    struct Node {
+        double x = 0, y = 0;
+        std::uint32_t i = 0;  ///< the corner's number over all rings (bridge copies share it)
+        std::uint32_t z = 0;  ///< z-order of the corner
+        Node *prev = nullptr, *next = nullptr, *prevZ = nullptr, *nextZ = nullptr;
+        bool steiner = false;
+    };
+    std::vector<Node> mNodes;
+    std::vector<Node*> mSort;
+    std::vector<Vec2>* mOut = nullptr;
+    double mMinX = 0, mMinY = 0, mInvSize = 0;
+    std::uint32_t mNext = 0;  ///< the next corner number
+    bool mOverflow = false;
+
+    Node* make(std::uint32_t i, double x, double y) {
+        if (mNodes.size() == mNodes.capacity()) {  // would move the nodes the links point at
+            mOverflow = true;
+            return nullptr;
+        }
+        Node& p = mNodes.emplace_back();
+        p.i = i, p.x = x, p.y = y;
+        return &p;
+    }
+    Node* insert(std::uint32_t i, Vec2 v, Node* last) {
+        Node* p = make(i, v.x, v.y);
+        if (!p) return nullptr;
+        if (!last) {
+            p->prev = p->next = p;
+        } else {
+            p->next = last->next, p->prev = last;
+            last->next->prev = p, last->next = p;
+        }
+        return p;
+    }
+    static void remove(Node* p) {
+        p->next->prev = p->prev, p->prev->next = p->next;
+        if (p->prevZ) p->prevZ->nextZ = p->nextZ;
+        if (p->nextZ) p->nextZ->prevZ = p->prevZ;
+    }
+    static double area(const Node* p, const Node* q, const Node* r) {
+        return (q->y - p->y) * (r->x - q->x) - (q->x - p->x) * (r->y - q->y);
+    }
+    static bool equals(const Node* a, const Node* b) { return a->x == b->x && a->y == b->y; }
+    static bool inTriangle(double ax, double ay, double bx, double by, double cx, double cy, double px, double py) {
+        return (cx - px) * (ay - py) >= (ax - px) * (cy - py) && (ax - px) * (by - py) >= (bx - px) * (ay - py) &&
+               (bx - px) * (cy - py) >= (cx - px) * (by - py);
+    }
+    void emit(const Node* a, const Node* b, const Node* c) {
+        mOut->insert(mOut->end(), {{a->x, a->y}, {b->x, b->y}, {c->x, c->y}});
+    }
+
+    /// A ring as a circular list, clockwise (earcut's sense) for the shell, the other way for holes.
+    Node* ring(std::span<const Vec2> pts, bool clockwise) {
+        double sum = 0.0;
+        for (std::size_t i = 0, j = pts.size() - 1; i < pts.size(); j = i++) {
+            sum += (pts[j].x - pts[i].x) * (pts[i].y + pts[j].y);
+        }
+        Node* last = nullptr;
+        if (clockwise == (sum > 0)) {
+            for (const Vec2& p : pts) last = insert(mNext++, p, last);
+        } else {
+            for (std::size_t k = pts.size(); k-- > 0;) last = insert(mNext++, pts[k], last);
+        }
+        if (!last) return nullptr;
+        if (equals(last, last->next)) {
+            remove(last);
+            last = last->next;
+        }
+        return last;
+    }
+
+    /// Drops repeated and collinear corners from start to end.
+    static Node* filter(Node* start, Node* end = nullptr) {
+        if (!start) return start;
+        if (!end) end = start;
+        Node* p = start;
+        bool again = false;
+        do {
+            again = false;
+            if (!p->steiner && (equals(p, p->next) || area(p->prev, p, p->next) == 0.0)) {
+                remove(p);
+                p = end = p->prev;
+                if (p == p->next) break;
+                again = true;
+            } else {
+                p = p->next;
+            }
+        } while (again || p != end);
+        return end;
+    }
+
+    // This loop is hot: every ear test of every corner.
+    void cutLinked(Node* ear, int pass) {
+        if (!ear || mOverflow) return;
+        if (pass == 0 && mInvSize != 0.0) indexCurve(ear);
+        Node* stop = ear;
+        while (ear->prev != ear->next) {
+            Node* prev = ear->prev;
+            Node* next = ear->next;
+            if (mInvSize != 0.0 ? isEarHashed(ear) : isEar(ear)) {
+                emit(prev, ear, next);
+                remove(ear);
+                ear = next->next;
+                stop = next->next;
+                continue;
+            }
+            ear = next;
+            if (ear == stop) {
+                if (pass == 0) {
+                    cutLinked(filter(ear), 1);
+                } else if (pass == 1) {
+                    cutLinked(cureLocalIntersections(filter(ear)), 2);
+                } else {
+                    splitCut(ear);
+                }
+                break;
+            }
+        }
+    }
+
+    bool isEar(const Node* ear) const {
+        const Node *a = ear->prev, *b = ear, *c = ear->next;
+        if (area(a, b, c) >= 0) return false;  // reflex
+        const double x0 = std::min({a->x, b->x, c->x}), x1 = std::max({a->x, b->x, c->x});
+        const double y0 = std::min({a->y, b->y, c->y}), y1 = std::max({a->y, b->y, c->y});
+        for (const Node* p = c->next; p != a; p = p->next) {
+            if (p->x >= x0 && p->x <= x1 && p->y >= y0 && p->y <= y1 &&
+                inTriangle(a->x, a->y, b->x, b->y, c->x, c->y, p->x, p->y) && area(p->prev, p, p->next) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    bool isEarHashed(const Node* ear) const {
+        const Node *a = ear->prev, *b = ear, *c = ear->next;
+        if (area(a, b, c) >= 0) return false;
+        const double x0 = std::min({a->x, b->x, c->x}), x1 = std::max({a->x, b->x, c->x});
+        const double y0 = std::min({a->y, b->y, c->y}), y1 = std::max({a->y, b->y, c->y});
+        const std::uint32_t minZ = zOrder(x0, y0), maxZ = zOrder(x1, y1);
+        const auto blocks = [&](const Node* p) {
+            return p->x >= x0 && p->x <= x1 && p->y >= y0 && p->y <= y1 && p != a && p != c &&
+                   inTriangle(a->x, a->y, b->x, b->y, c->x, c->y, p->x, p->y) && area(p->prev, p, p->next) >= 0;
+        };
+        const Node* p = ear->prevZ;
+        const Node* n = ear->nextZ;
+        while (p && p->z >= minZ && n && n->z <= maxZ) {
+            if (blocks(p)) return false;
+            p = p->prevZ;
+            if (blocks(n)) return false;
+            n = n->nextZ;
+        }
+        for (; p && p->z >= minZ; p = p->prevZ) {
+            if (blocks(p)) return false;
+        }
+        for (; n && n->z <= maxZ; n = n->nextZ) {
+            if (blocks(n)) return false;
+        }
+        return true;
+    }
+
+    /// Two corners' neighbours crossing each other: clip the triangle that undoes the crossing.
+    Node* cureLocalIntersections(Node* start) {
+        Node* p = start;
+        do {
+            Node* a = p->prev;
+            Node* b = p->next->next;
+            if (!equals(a, b) && intersects(a, p, p->next, b) && locallyInside(a, b) && locallyInside(b, a)) {
+                emit(a, p, b);
+                remove(p);
+                remove(p->next);
+                p = start = b;
+            }
+            p = p->next;
+        } while (p != start);
+        return filter(p);
+    }
+
+    /// Splits what is left along a valid diagonal and cuts both halves.
+    void splitCut(Node* start) {
+        Node* a = start;
+        do {
+            for (Node* b = a->next->next; b != a->prev; b = b->next) {
+                if (a->i != b->i && isValidDiagonal(a, b)) {
+                    Node* c = split(a, b);
+                    if (!c) return;
+                    a = filter(a, a->next);
+                    c = filter(c, c->next);
+                    cutLinked(a, 0);
+                    cutLinked(c, 0);
+                    return;
+                }
+            }
+            a = a->next;
+        } while (a != start);
+    }
+
+    /// Joins each hole to the shell, leftmost hole first.
+    Node* eliminateHoles(std::span<const std::span<const Vec2>> holes, Node* outer) {
+        std::vector<Node*> queue;
+        for (const auto& h : holes) {
+            Node* list = ring(h, false);
+            if (!list) return nullptr;
+            if (list == list->next) list->steiner = true;
+            queue.push_back(leftmost(list));
+        }
+        std::sort(queue.begin(), queue.end(), [](const Node* a, const Node* b) { return a->x < b->x; });
+        for (Node* hole : queue) {
+            Node* bridge = holeBridge(hole, outer);
+            if (!bridge) continue;
+            Node* reverse = split(bridge, hole);
+            if (!reverse) return nullptr;
+            Node* filtered = filter(bridge, bridge->next);
+            filter(reverse, reverse->next);
+            if (outer == bridge) outer = filtered;
+            outer = filter(outer, outer->next);
+        }
+        return outer;
+    }
+
+    /// David Eberly's hole bridge: the shell corner the hole's leftmost corner sees to its left.
+    Node* holeBridge(const Node* hole, Node* outer) const {
+        Node* p = outer;
+        const double hx = hole->x, hy = hole->y;
+        double qx = -std::numeric_limits<double>::infinity();
+        Node* m = nullptr;
+        do {
+            if (hy <= p->y && hy >= p->next->y && p->next->y != p->y) {
+                const double x = p->x + (hy - p->y) * (p->next->x - p->x) / (p->next->y - p->y);
+                if (x <= hx && x > qx) {
+                    qx = x;
+                    m = p->x < p->next->x ? p : p->next;
+                    if (x == hx) return m;  // the hole touches the shell's edge
+                }
+            }
+            p = p->next;
+        } while (p != outer);
+        if (!m) return nullptr;
+        const Node* stop = m;
+        const double mx = m->x, my = m->y;
+        double tanMin = std::numeric_limits<double>::infinity();
+        p = m;
+        do {
+            if (hx >= p->x && p->x >= mx && hx != p->x &&
+                inTriangle(hy < my ? hx : qx, hy, mx, my, hy < my ? qx : hx, hy, p->x, p->y)) {
+                const double tan = std::abs(hy - p->y) / (hx - p->x);
+                if (locallyInside(p, hole) &&
+                    (tan < tanMin ||
+                     (tan == tanMin && (p->x > m->x || (p->x == m->x && sectorContainsSector(m, p)))))) {
+                    m = p;
+                    tanMin = tan;
+                }
+            }
+            p = p->next;
+        } while (p != stop);
+        return m;
+    }
+
+    static bool sectorContainsSector(const Node* m, const Node* p) {
+        return area(m->prev, m, p->prev) < 0 && area(p->next, m, m->next) < 0;
+    }
+
+    void indexCurve(Node* start) {
+        mSort.clear();
+        Node* p = start;
+        do {
+            p->z = zOrder(p->x, p->y);
+            mSort.push_back(p);
+            p = p->next;
+        } while (p != start);
+        std::stable_sort(mSort.begin(), mSort.end(), [](const Node* a, const Node* b) { return a->z < b->z; });
+        for (std::size_t k = 0; k < mSort.size(); ++k) {
+            mSort[k]->prevZ = k > 0 ? mSort[k - 1] : nullptr;
+            mSort[k]->nextZ = k + 1 < mSort.size() ? mSort[k + 1] : nullptr;
+        }
+    }
+
+    /// The z-order (Morton code) of a point's 15-bit coordinates in the shape's box.
+    std::uint32_t zOrder(double px, double py) const {
+        auto x = static_cast<std::uint32_t>((px - mMinX) * mInvSize);
+        auto y = static_cast<std::uint32_t>((py - mMinY) * mInvSize);
+        const auto spread = [](std::uint32_t v) {
+            v = (v | (v << 8)) & 0x00FF00FFu;
+            v = (v | (v << 4)) & 0x0F0F0F0Fu;
+            v = (v | (v << 2)) & 0x33333333u;
+            return (v | (v << 1)) & 0x55555555u;
+        };
+        return spread(x) | (spread(y) << 1);
+    }
+
+    static Node* leftmost(Node* start) {
+        Node* p = start;
+        Node* best = start;
+        do {
+            if (p->x < best->x || (p->x == best->x && p->y < best->y)) best = p;
+            p = p->next;
+        } while (p != start);
+        return best;
+    }
+
+    bool isValidDiagonal(const Node* a, const Node* b) const {
+        return a->next->i != b->i && a->prev->i != b->i && !intersectsPolygon(a, b) &&
+               ((locallyInside(a, b) && locallyInside(b, a) && middleInside(a, b) &&
+                 (area(a->prev, a, b->prev) != 0.0 || area(a, b->prev, b) != 0.0)) ||
+                (equals(a, b) && area(a->prev, a, a->next) > 0 && area(b->prev, b, b->next) > 0));
+    }
+
+    static int sign(double v) { return (v > 0) - (v < 0); }
+    static bool onSegment(const Node* p, const Node* q, const Node* r) {
+        return q->x <= std::max(p->x, r->x) && q->x >= std::min(p->x, r->x) && q->y <= std::max(p->y, r->y) &&
+               q->y >= std::min(p->y, r->y);
+    }
+    static bool intersects(const Node* p1, const Node* q1, const Node* p2, const Node* q2) {
+        const int o1 = sign(area(p1, q1, p2)), o2 = sign(area(p1, q1, q2));
+        const int o3 = sign(area(p2, q2, p1)), o4 = sign(area(p2, q2, q1));
+        if (o1 != o2 && o3 != o4) return true;
+        if (o1 == 0 && onSegment(p1, p2, q1)) return true;
+        if (o2 == 0 && onSegment(p1, q2, q1)) return true;
+        if (o3 == 0 && onSegment(p2, p1, q2)) return true;
+        if (o4 == 0 && onSegment(p2, q1, q2)) return true;
+        return false;
+    }
+    static bool intersectsPolygon(const Node* a, const Node* b) {
+        const Node* p = a;
+        do {
+            if (p->i != a->i && p->next->i != a->i && p->i != b->i && p->next->i != b->i &&
+                intersects(p, p->next, a, b)) {
+                return true;
+            }
+            p = p->next;
+        } while (p != a);
+        return false;
+    }
+    static bool locallyInside(const Node* a, const Node* b) {
+        return area(a->prev, a, a->next) < 0 ? area(a, b, a->next) >= 0 && area(a, a->prev, b) >= 0
+                                             : area(a, b, a->prev) < 0 || area(a, a->next, b) < 0;
+    }
+    static bool middleInside(const Node* a, const Node* b) {
+        const Node* p = a;
+        bool inside = false;
+        const double px = (a->x + b->x) / 2, py = (a->y + b->y) / 2;
+        do {
+            if (((p->y > py) != (p->next->y > py)) && p->next->y != p->y &&
+                (px < (p->next->x - p->x) * (py - p->y) / (p->next->y - p->y) + p->x)) {
+                inside = !inside;
+            }
+            p = p->next;
+        } while (p != a);
+        return inside;
+    }
+
+    /// Links a to b by two copies of each, splitting the ring in two; returns b's copy.
+    Node* split(Node* a, Node* b) {
+        Node* a2 = make(a->i, a->x, a->y);
+        Node* b2 = make(b->i, b->x, b->y);
+        if (!a2 || !b2) return nullptr;
+        Node* an = a->next;
+        Node* bp = b->prev;
+        a->next = b, b->prev = a;
+        a2->next = an, an->prev = a2;
+        b2->next = a2, a2->prev = b2;
+        bp->next = b2, b2->prev = bp;
+        return b2;
+    }
+};
+
+/// The half width (cells) a line of half width r is buffered by: r rounded to a multiple of
+/// kRadiusStepCells. A rule's width in cells differs a little from feature to feature (cells
+/// shrink towards the poles); rounded, a tile's lines of one rule buffer together, which costs
+/// far less than uniting one buffer per width, and every tile rounds a line alike.
+double bufferRadius(double r) { return std::round(r / kRadiusStepCells) * kRadiusStepCells; }
 
 }  // namespace
 
@@ -44,6 +459,8 @@ struct SurfaceShaper::Impl {
     std::vector<GEOSGeometry*> geoms;
     std::vector<CellRect> rects;
     BitTile meshScratch;
+    std::vector<std::span<const Vec2>> ringViews;
+    EarCutter ears;
 
     Impl() { GEOSContext_setErrorMessageHandler_r(ctx, keepMessage, &message); }
     ~Impl() { GEOS_finish_r(ctx); }
@@ -80,14 +497,16 @@ struct SurfaceShaper::Impl {
         return GEOSCoordSeq_copyFromBuffer_r(ctx, coords.data(), coords.size() / 2, 0, 0);
     }
 
-    /// Every geometry of `parts` united (consumed).
+    /// Every geometry of `parts` united (consumed): buffered by nothing, which nodes all their
+    /// rings in one pass and keeps what lies inside any of them — several times faster than
+    /// the cascade of pairwise overlays of GEOSUnaryUnion on buffers of many vertices.
     Geom unite(std::vector<GEOSGeometry*>& parts) {
         if (parts.empty()) return empty();
         Geom all = own(GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, parts.data(),
                                                    static_cast<unsigned>(parts.size())));
         parts.clear();
         if (!all) return {};
-        return own(GEOSUnaryUnion_r(ctx, all.g));
+        return own(GEOSBuffer_r(ctx, all.g, 0.0, 8));
     }
 
     /// An area feature's rings under the even-odd rule, clipped to the window. Runs of a large
@@ -198,7 +617,7 @@ struct SurfaceShaper::Impl {
     /// The shape of every feature of `layer` and its classes in the tile's window.
     Geom layerShape(const TileIndex& index, std::size_t slot, Vec2 offset, const std::vector<char>& inLayer) {
         std::vector<GEOSGeometry*> parts;
-        std::map<double, std::vector<GEOSGeometry*>> linesByWidth;  // half width → runs, buffered together
+        std::map<double, std::vector<GEOSGeometry*>> linesByWidth;  // bufferRadius → runs, buffered together
         for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
             if (!inLayer[info.layer]) continue;
             if (leaveOutBridges && terrain::isBridgeWay(*index.map().entries[info.entry].feature)) continue;
@@ -213,13 +632,13 @@ struct SurfaceShaper::Impl {
                     break;
                 }
                 case FeatureKind::Line:
-                    ok = line(cells, partEnds, offset, info.sizeCells, linesByWidth[info.sizeCells]);
+                    ok = line(cells, partEnds, offset, info.sizeCells, linesByWidth[bufferRadius(info.sizeCells)]);
                     break;
                 case FeatureKind::Point:
                     for (const Vec2& c : cells) {
                         if (ok)
                             ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
-                                      info.sizeCells, linesByWidth[info.sizeCells]);
+                                      info.sizeCells, linesByWidth[bufferRadius(info.sizeCells)]);
                     }
                     break;
             }
@@ -241,6 +660,7 @@ struct SurfaceShaper::Impl {
             }
             parts.push_back(b);
         }
+        if (parts.size() == 1) return own(parts[0]);  // one buffer or area: valid already
         return unite(parts);
     }
 
@@ -252,37 +672,123 @@ struct SurfaceShaper::Impl {
         return unite(parts);
     }
 
-    /// Writes a polygonal geometry's rings into `out` (outline) and its constrained Delaunay
-    /// triangulation (triangles), with corners on the kSurfaceGridCells grid.
+    /// Writes a polygonal geometry's rings into `out` (outline) and a triangulation of them
+    /// (triangles), with corners on the kSurfaceGridCells grid. The corners are rounded to the
+    /// grid and the rings cut into ears; a shape whose rounding left it self-touching in a way
+    /// the ears cannot cover exactly (the triangles' area or turn disagree with the rings') is
+    /// snap-rounded by GEOS instead and given its constrained Delaunay triangulation.
     bool write(GEOSGeometry* shape, SurfaceShape& out) {
+        out = {};
+        if (GEOSisEmpty_r(ctx, shape)) return true;
+        if (earCut(shape, out)) return true;
         out = {};
         Geom snapped = own(GEOSGeom_setPrecision_r(ctx, shape, kSurfaceGridCells, 0));
         if (!snapped) return false;
         if (GEOSisEmpty_r(ctx, snapped.g)) return true;
-        const auto ringOf = [&](const GEOSGeometry* ring) {
-            const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, ring);
-            unsigned n = 0;
-            GEOSCoordSeq_getSize_r(ctx, seq, &n);
-            coords.resize(std::size_t{n} * 2);
-            GEOSCoordSeq_copyToBuffer_r(ctx, seq, coords.data(), 0, 0);
-            for (unsigned i = 0; i + 1 < n; ++i) out.outline.push_back({coords[2 * i], coords[2 * i + 1]});
-            out.ringEnds.push_back(static_cast<std::uint32_t>(out.outline.size()));
-        };
+        if (!outline(snapped.g, out, false)) return false;
         const int count = GEOSGetNumGeometries_r(ctx, snapped.g);
-        for (int i = 0; i < count; ++i) {
-            const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
-            if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
-            ringOf(GEOSGetExteriorRing_r(ctx, polygon));
-            const int holes = GEOSGetNumInteriorRings_r(ctx, polygon);
-            for (int h = 0; h < holes; ++h) ringOf(GEOSGetInteriorRingN_r(ctx, polygon, h));
-            out.polygonEnds.push_back(static_cast<std::uint32_t>(out.ringEnds.size()));
-        }
         for (int i = 0; i < count; ++i) {
             const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
             if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
             if (!triangulate(polygon, out.triangles, 0)) return false;
         }
         return true;
+    }
+
+    /// v rounded to the kSurfaceGridCells grid, but a corner inside the tile stays inside: only
+    /// the corners the clip put on the tile's edge lie on it, and the neighbour has the same.
+    static double onGrid(double v) {
+        const double g = std::round(v / kSurfaceGridCells) * kSurfaceGridCells;
+        if (g == 0.0 && v > 0.0) return kSurfaceGridCells;
+        if (g == kTileCells && v < kTileCells) return kTileCells - kSurfaceGridCells;
+        return g;
+    }
+
+    /// `shape`'s polygons into out's outline, their corners rounded to the grid when `round`
+    /// (repeated corners dropped, and rings left without area).
+    bool outline(const GEOSGeometry* shape, SurfaceShape& out, bool round) {
+        const auto ringOf = [&](const GEOSGeometry* ring) {
+            const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, ring);
+            unsigned n = 0;
+            if (!seq || !GEOSCoordSeq_getSize_r(ctx, seq, &n)) return false;
+            coords.resize(std::size_t{n} * 2);
+            if (n > 0 && !GEOSCoordSeq_copyToBuffer_r(ctx, seq, coords.data(), 0, 0)) return false;
+            const std::size_t begin = out.outline.size();
+            for (unsigned i = 0; i + 1 < n; ++i) {
+                Vec2 v{coords[2 * i], coords[2 * i + 1]};
+                if (round) {
+                    v = {onGrid(v.x), onGrid(v.y)};
+                    if (out.outline.size() > begin && out.outline.back() == v) continue;
+                }
+                out.outline.push_back(v);
+            }
+            if (round) {
+                while (out.outline.size() > begin + 1 && out.outline.back() == out.outline[begin]) {
+                    out.outline.pop_back();
+                }
+                double twiceArea = 0.0;
+                for (std::size_t i = begin, j = out.outline.size() - 1; i < out.outline.size(); j = i++) {
+                    twiceArea += cross(out.outline[j], out.outline[i]);
+                }
+                if (out.outline.size() < begin + 3 || twiceArea == 0.0) {  // a sliver thinner than the grid
+                    out.outline.resize(begin);
+                    return true;
+                }
+            }
+            out.ringEnds.push_back(static_cast<std::uint32_t>(out.outline.size()));
+            return true;
+        };
+        const int count = GEOSGetNumGeometries_r(ctx, shape);
+        for (int i = 0; i < count; ++i) {
+            const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, shape, i);
+            if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
+            const std::size_t rings = out.ringEnds.size();
+            if (!ringOf(GEOSGetExteriorRing_r(ctx, polygon))) return false;
+            if (out.ringEnds.size() == rings) continue;  // its shell rounded away: so did its holes
+            const int holes = GEOSGetNumInteriorRings_r(ctx, polygon);
+            for (int h = 0; h < holes; ++h) {
+                if (!ringOf(GEOSGetInteriorRingN_r(ctx, polygon, h))) return false;
+            }
+            out.polygonEnds.push_back(static_cast<std::uint32_t>(out.ringEnds.size()));
+        }
+        return true;
+    }
+
+    /// The rounded outline of `shape` and its ears, when they cover it exactly: every triangle
+    /// turns the way the shells do, and their areas add up to the rings' area.
+    bool earCut(const GEOSGeometry* shape, SurfaceShape& out) {
+        if (!outline(shape, out, true)) return false;
+        std::uint32_t ring = 0, begin = 0;
+        double ringsArea = 0.0;  // twice, signed as the shells turn
+        for (const std::uint32_t polygonEnd : out.polygonEnds) {
+            ringViews.clear();
+            for (; ring < polygonEnd; ++ring) {
+                const std::uint32_t end = out.ringEnds[ring];
+                const std::span<const Vec2> pts(out.outline.data() + begin, end - begin);
+                begin = end;
+                double twice = 0.0;
+                for (std::size_t i = 0, j = pts.size() - 1; i < pts.size(); j = i++) twice += cross(pts[j], pts[i]);
+                ringsArea += (ringViews.empty() ? 1.0 : -1.0) * std::abs(twice);
+                ringViews.push_back(pts);
+            }
+            if (!ears.cut(ringViews, out.triangles)) return false;
+        }
+        // The ears all turn one way (as the cutter orients every shell); each is written
+        // counter-clockwise seen from above (y runs south: a negative turn).
+        double trianglesArea = 0.0;
+        std::size_t kept = 0, positive = 0;
+        for (std::size_t i = 0; i + 2 < out.triangles.size(); i += 3) {
+            Vec2 a = out.triangles[i], b = out.triangles[i + 1], d = out.triangles[i + 2];
+            const double turn = cross(b - a, d - a);
+            if (turn == 0.0) continue;
+            positive += turn > 0.0;
+            if (turn > 0.0) std::swap(b, d);
+            trianglesArea += std::abs(turn);
+            out.triangles[kept++] = a, out.triangles[kept++] = b, out.triangles[kept++] = d;
+        }
+        out.triangles.resize(kept);
+        if (positive != 0 && positive != kept / 3) return false;
+        return std::abs(trianglesArea - ringsArea) <= 1e-9 * std::max(1.0, ringsArea);
     }
 
     /// Appends the constrained Delaunay triangulation of `polygon` to `triangles`, three

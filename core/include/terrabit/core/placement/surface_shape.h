@@ -2,14 +2,16 @@
 /// Road and water surfaces in their real shapes: the features of a tile's layers as GEOS
 /// geometry — lines buffered by their rule width with round caps and joins (what the scan
 /// converter draws: a capsule per segment and a disk per vertex), areas by the even-odd rule,
-/// points as disks — united per layer, cut by the pass's mask, clipped exactly to the tile and
-/// triangulated by GEOS's constrained Delaunay triangulation.
+/// points as disks — united per layer, cut by the pass's mask, clipped exactly to the tile,
+/// rounded to the kSurfaceGridCells grid and cut into ears (a constrained triangulation of the
+/// outline's corners; GEOS's constrained Delaunay triangulation where ears cannot cover it).
 ///
 /// Agreement with the bits: a cell the rasterizer marks has its centre in the shape and no
 /// other cell does, but for centres within kArcToleranceCells + 1 % of the line's half width of
-/// the outline (arcs are chords no further than kArcToleranceCells from the circle, and GEOS
-/// simplifies a buffer's offset curves by up to 1 % of its distance) and the rasterizer's tie
-/// rule (centres on the outline).
+/// the outline (arcs are chords no further than kArcToleranceCells from the circle, GEOS
+/// simplifies a buffer's offset curves by up to 1 % of its distance, and half widths are rounded
+/// to 2^-10 cells so a tile's lines of one rule buffer together) and the rasterizer's tie rule
+/// (centres on the outline).
 /// Mask expressions built from layers with | & - ^ ~ are cut exactly; any other function
 /// (dilate, random…) cuts along the mask's cells.
 
