@@ -213,7 +213,7 @@ struct SurfaceShape {
     std::vector<Vec2> outline;
     std::vector<std::uint32_t> ringEnds;     ///< end of each ring in `outline`
     std::vector<std::uint32_t> polygonEnds;  ///< end of each polygon in `ringEnds`; its first ring is the shell
-    /// Its constrained Delaunay triangulation: three corners per triangle, counter-clockwise
+    /// A constrained triangulation of its outline's corners: three per triangle, counter-clockwise
     /// seen from above (x east, y south: a negative cross product), without overlaps or gaps.
     std::vector<Vec2> triangles;
 
