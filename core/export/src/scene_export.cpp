@@ -212,7 +212,12 @@ private:
         if (instanceFile) {
             if (Status c = instanceFile->commit(); !c) return c;
         }
-        if (Status c = file->commit(); !c) return c;
+        if (Status c = file->commit(); !c) {
+            // instances.bin is only read through its manifest: without one it goes too.
+            std::error_code ec;
+            if (binary) std::filesystem::remove(mOptions.outDir / kInstanceFileName, ec);
+            return c;
+        }
         mReport.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
         if (binary) {
             mReport.files.push_back({ExportFormat::Manifest, std::filesystem::path(kInstanceFileName), instanceBytes});

@@ -561,6 +561,10 @@ public:
                          std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
+        if (!*binary) {  // an instances.bin of an earlier merge into this folder is not this manifest's
+            std::error_code ec;
+            fs::remove(mOut / kInstanceFileName, ec);
+        }
         MergedOutput written{MergedOutput::Kind::Manifest, destination};
         written.instances = instances.elements;
         written.instanceRuns = instances.runs;
