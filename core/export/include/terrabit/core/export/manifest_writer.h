@@ -71,9 +71,10 @@ enum class InstanceEncoding : std::uint8_t {
 };
 
 /// Instances above which InstanceEncoding::Auto writes them binary: a JSON line per instance
-/// is ~200 bytes, so 20 MB of them; the Monaco sample (~15,500 at zoom 17) stays JSON, the
-/// Monaco region (2.2 million) is binary.
-inline constexpr std::uint64_t kBinaryInstancesAbove = 100'000;
+/// is ~200 bytes, so 200 MB of them; the Monaco sample (~15,500 at zoom 17) and every golden
+/// bake (the largest, the Monaco region at zoom 16: 567,083) stay JSON, the Monaco region at
+/// zoom 17 (2.2 million) is binary.
+inline constexpr std::uint64_t kBinaryInstancesAbove = 1'000'000;
 
 /// "auto", "json" or "binary". Errors: another name (the message lists the known ones).
 Result<InstanceEncoding> parseInstanceEncoding(std::string_view name);
