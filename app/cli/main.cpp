@@ -285,6 +285,18 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         ->check(CLI::Range(0.0, 1000.0));
     cmd->add_flag("--plain-nodes", c->plainNodes,
                   "glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it");
+    cmd->add_option_function<std::string>(
+           "--instances",
+           [c](const std::string& name) {
+               auto encoding = terrabit::core::parseInstanceEncoding(name);
+               if (!encoding) throw CLI::ValidationError("--instances", encoding.message());
+               c->instances = *encoding;
+           },
+           "manifest: json (a line per instance in manifest.json), binary (instances.bin beside it, indexed by the "
+           "manifest; README \"Binary instances\") or auto (binary above " +
+               std::to_string(terrabit::core::kBinaryInstancesAbove) +
+               " instances; a streamed bake or a shard writes JSON unless asked for binary)")
+        ->default_str("auto");
     cmd->add_option("--block-cells", c->blockCells, "Instances are grouped in blocks of N × N cells")
         ->capture_default_str()
         ->check(CLI::Range(1, 256));

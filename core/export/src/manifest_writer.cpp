@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/instance_file.h"
 #include "terrabit/core/export/sha256.h"
 
 namespace terrabit::core {
@@ -107,6 +108,79 @@ Status writeInstances(const Scene& scene, PieceWriter& w) {
             line += '}';
             if (Status s = out.add(line); !s) return s;
         }
+    }
+    out.finish();
+    return Status::success();
+}
+
+/// The source table of instances.bin: the source ids the instances name, sorted and each once,
+/// and where each of Scene::sources stands in it (kInstanceNoSource when no instance names it).
+struct InstanceSources {
+    std::vector<std::string> ids;
+    std::vector<std::uint32_t> place;  ///< by Scene::sources index
+};
+
+InstanceSources instanceSources(const Scene& scene) {
+    std::vector<bool> named(scene.sources.size(), false);
+    for (const InstanceBlock& b : scene.blocks) {
+        for (const Instance& i : b.instances) {
+            if (i.source != Instance::kNoSource) named[i.source] = true;
+        }
+    }
+    std::vector<std::uint32_t> order;
+    for (std::uint32_t s = 0; s < named.size(); ++s) {
+        if (named[s]) order.push_back(s);
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return scene.sources[a] < scene.sources[b]; });
+    InstanceSources out;
+    out.place.assign(scene.sources.size(), kInstanceNoSource);
+    for (const std::uint32_t s : order) {
+        if (out.ids.empty() || out.ids.back() != scene.sources[s]) out.ids.push_back(scene.sources[s]);
+        out.place[s] = static_cast<std::uint32_t>(out.ids.size() - 1);
+    }
+    return out;
+}
+
+/// The blocks instances.bin holds: those with instances.
+std::uint32_t instanceFileBlocks(const Scene& scene) {
+    return static_cast<std::uint32_t>(std::count_if(scene.blocks.begin(), scene.blocks.end(),
+                                                    [](const InstanceBlock& b) { return !b.instances.empty(); }));
+}
+
+/// Hot for big scenes (a record per tree): instances.bin, a block at a time.
+Status writeInstanceFile(const Scene& scene, const InstanceSources& sources, const ManifestSink& sink) {
+    PieceWriter w(sink);
+    w.text() += InstanceFileHeader{scene.instanceCount(), instanceFileBlocks(scene)}.encode();
+    for (const InstanceBlock& b : scene.blocks) {
+        for (const Instance& i : b.instances) {
+            appendInstanceRecord(w.text(), transformMatrix(i),
+                                 i.source == Instance::kNoSource ? kInstanceNoSource : sources.place[i.source]);
+            if (Status s = w.flush(); !s) return s;
+        }
+    }
+    return w.flush(true);
+}
+
+/// instances.bin's index: a line per block with instances, in the file's order.
+Status writeInstanceBlocks(const Scene& scene, PieceWriter& w) {
+    LineArray out(w);
+    std::uint64_t offset = kInstanceHeaderBytes;
+    for (const InstanceBlock& b : scene.blocks) {
+        if (b.instances.empty()) continue;
+        const InstanceBlockEntry entry{
+            scene.assets[static_cast<std::size_t>(b.asset)], b.tile, b.blockX, b.blockY, offset, b.instances.size()};
+        offset += entry.count * kInstanceRecordBytes;
+        if (Status s = out.add(entry.encode()); !s) return s;
+    }
+    out.finish();
+    return Status::success();
+}
+
+Status writeInstanceSources(const InstanceSources& sources, PieceWriter& w) {
+    LineArray out(w);
+    for (const std::string& id : sources.ids) {
+        if (Status s = out.add(json(id).dump()); !s) return s;
     }
     out.finish();
     return Status::success();
@@ -350,12 +424,12 @@ ManifestEntries manifestEntries(const Scene& scene, std::string_view rulesDocume
 }  // namespace
 
 Status writeManifestLayout(const ManifestEntries& entries, const std::function<Status(std::string_view)>& write,
-                           const std::function<Status(std::string_view key)>& lineArray) {
+                           const std::function<Status(std::string_view key)>& lineArray,
+                           std::span<const std::string_view> lineArrays) {
     // The line arrays take their place among the entries in key order.
     std::map<std::string_view, const std::string*> keys;
     for (const auto& [key, value] : entries) keys.emplace(key, &value);
-    keys.emplace(kManifestInstances, nullptr);
-    keys.emplace(kManifestBuildings, nullptr);
+    for (const std::string_view key : lineArrays) keys[key] = nullptr;
     Status s = write("{\n");
     bool first = true;
     for (const auto& [key, value] : keys) {
@@ -368,19 +442,54 @@ Status writeManifestLayout(const ManifestEntries& entries, const std::function<S
     return write("\n}\n");
 }
 
-Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink) {
+Status writeLineArray(std::span<const std::string> elements, const std::function<Status(std::string_view)>& write) {
+    Status s = write(elements.empty() ? "[]" : "[\n    ");
+    for (std::size_t i = 0; s && i < elements.size(); ++i) {
+        if (i > 0) s = write(",\n    ");
+        if (s) s = write(elements[i]);
+    }
+    if (s && !elements.empty()) s = write("\n  ]");
+    return s;
+}
+
+Result<InstanceEncoding> parseInstanceEncoding(std::string_view name) {
+    if (name == "auto") return InstanceEncoding::Auto;
+    if (name == "json") return InstanceEncoding::Json;
+    if (name == "binary") return InstanceEncoding::Binary;
+    return badArguments("unknown instance encoding '" + std::string(name) + "' (known: auto, json, binary)");
+}
+
+bool writesBinaryInstances(InstanceEncoding encoding, std::uint64_t instances, std::uint64_t above) {
+    return encoding == InstanceEncoding::Binary || (encoding == InstanceEncoding::Auto && instances > above);
+}
+
+Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink,
+                     const ManifestSink* instanceFile) {
     if (Status s = checkSceneForExport(scene); !s) return Error{"manifest: " + s.message()};
     try {
+        ManifestEntries entries = manifestEntries(scene, rulesDocument);
+        InstanceSources sources;
+        if (instanceFile) {
+            sources = instanceSources(scene);
+            if (Status s = writeInstanceFile(scene, sources, *instanceFile); !s) return s;
+            entries[std::string(kManifestInstanceFile)] =
+                instanceFileEntry(InstanceFileHeader{scene.instanceCount(), 0}.fileBytes());
+        }
         PieceWriter w(sink);
         const Status s = writeManifestLayout(
-            manifestEntries(scene, rulesDocument),
+            entries,
             [&](std::string_view text) {
                 w.text() += text;
                 return Status::success();
             },
             [&](std::string_view key) {
-                return key == kManifestInstances ? writeInstances(scene, w) : writeBuildings(scene, w);
-            });
+                if (key == kManifestInstances) return writeInstances(scene, w);
+                if (key == kManifestInstanceBlocks) return writeInstanceBlocks(scene, w);
+                if (key == kManifestInstanceSources) return writeInstanceSources(sources, w);
+                return writeBuildings(scene, w);
+            },
+            instanceFile ? std::span<const std::string_view>(kBinaryManifestLineArrays)
+                         : std::span<const std::string_view>(kJsonManifestLineArrays));
         if (!s) return s;
         return w.flush(true);
     } catch (const std::exception& e) {

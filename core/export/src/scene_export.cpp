@@ -181,19 +181,51 @@ private:
     Status manifest() {
         // Streamed into the file: a region's manifest is hundreds of megabytes.
         if (!step(0.0, "writing manifest.json")) return cancelled();
+        const bool binary =
+            writesBinaryInstances(mOptions.instances, mScene.instanceCount(), mOptions.binaryInstancesAbove);
         auto file = OutputFile::create(mOptions.outDir / "manifest.json", mOptions.faults);
         if (!file) return file.error();
-        std::uint64_t bytes = 0;
-        bool writeFailed = false;  // the file's own error passes as it is; the manifest's gets "export: "
-        Status s = writeManifest(mScene, mOptions.rulesDocument, [&](std::string_view piece) {
-            bytes += piece.size();
-            Status written = file->write(piece);
+        std::optional<OutputFile> instanceFile;
+        if (binary) {
+            auto created = OutputFile::create(mOptions.outDir / kInstanceFileName, mOptions.faults);
+            if (!created) return created.error();
+            instanceFile.emplace(std::move(created).value());
+        }
+        std::uint64_t bytes = 0, instanceBytes = 0;
+        bool writeFailed = false;  // the files' own errors pass as they are; the manifest's gets "export: "
+        const ManifestSink toInstances = [&](std::string_view piece) {
+            instanceBytes += piece.size();
+            Status written = instanceFile->write(piece);
             writeFailed = !written;
             return written;
-        });
+        };
+        Status s = writeManifest(
+            mScene, mOptions.rulesDocument,
+            [&](std::string_view piece) {
+                bytes += piece.size();
+                Status written = file->write(piece);
+                writeFailed = !written;
+                return written;
+            },
+            binary ? &toInstances : nullptr);
         if (!s) return writeFailed ? s : Status(Error{"export: " + s.message(), s.error().kind});
-        if (Status c = file->commit(); !c) return c;
+        if (instanceFile) {
+            if (Status c = instanceFile->commit(); !c) return c;
+        }
+        if (Status c = file->commit(); !c) {
+            // instances.bin is only read through its manifest: without one it goes too.
+            std::error_code ec;
+            if (binary) std::filesystem::remove(mOptions.outDir / kInstanceFileName, ec);
+            return c;
+        }
         mReport.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
+        if (binary) {
+            mReport.files.push_back({ExportFormat::Manifest, std::filesystem::path(kInstanceFileName), instanceBytes});
+        } else {
+            // An instances.bin of an earlier bake into this folder is not this manifest's.
+            std::error_code ec;
+            std::filesystem::remove(mOptions.outDir / kInstanceFileName, ec);
+        }
         return Status::success();
     }
 

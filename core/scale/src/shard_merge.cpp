@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "instance_file_join_p.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/export/tileset_writer.h"
@@ -493,6 +494,21 @@ Result<BuildingKey> buildingKey(const std::string& line) {
     }
 }
 
+/// Every element of a line array of a part's manifest (a short one: an index, a table).
+Result<std::vector<std::string>> lineArrayElements(const fs::path& file, ByteRange range) {
+    LineArrayFile in(file, range);
+    std::vector<std::string> elements;
+    elements.reserve(range.elements);
+    std::string element;
+    for (std::uint64_t at = range.begin; at < range.end;) {
+        std::uint64_t next = 0;
+        if (Status s = in.elementAt(at, element, next); !s) return s.error();
+        elements.push_back(element);
+        at = next;
+    }
+    return elements;
+}
+
 class Merger {
 public:
     Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, bool keepLevelSources,
@@ -507,21 +523,37 @@ public:
     Status manifest() {
         if (Status s = readManifestParts(); !s) return s;
         if (mParts.empty()) return Status::success();
+        auto binary = binaryInstances();
+        if (!binary) return binary.error();
         auto entries = mergedEntries();
         if (!entries) return entries.error();
+        // With binary instances, instances.bin first: the manifest holds its index.
+        JoinedInstanceFile joined;
+        if (*binary) {
+            auto j = joinInstanceFiles();
+            if (!j) return j.error();
+            joined = std::move(j).value();
+            (*entries)[std::string(kManifestInstanceFile)] = instanceFileEntry(joined.bytes);
+        }
         const fs::path destination = mOut / "manifest.json";
         auto output = OutputFile::create(destination);
         if (!output) return output.error();
         BufferedFile file(*output);
+        const auto write = [&](std::string_view text) { return file.write(text); };
         MergedLines instances, buildings;
+        if (*binary) instances = {static_cast<std::size_t>(joined.instances), static_cast<std::size_t>(joined.runs)};
         Status w = writeManifestLayout(
-            *entries, [&](std::string_view text) { return file.write(text); },
+            *entries, write,
             [&](std::string_view key) -> Status {
+                if (key == kManifestInstanceBlocks) return writeLineArray(joined.blocks, write);
+                if (key == kManifestInstanceSources) return writeLineArray(joined.sources, write);
                 auto n = mergeArray(key, file);
                 if (!n) return n.error();
                 (key == kManifestInstances ? instances : buildings) = *n;
                 return Status::success();
-            });
+            },
+            *binary ? std::span<const std::string_view>(kBinaryManifestLineArrays)
+                    : std::span<const std::string_view>(kJsonManifestLineArrays));
         if (w) w = file.flush();
         if (!w) return w;
         if (instances.elements != mInstanceCount) {
@@ -529,6 +561,10 @@ public:
                          std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
+        if (!*binary) {  // an instances.bin of an earlier merge into this folder is not this manifest's
+            std::error_code ec;
+            fs::remove(mOut / kInstanceFileName, ec);
+        }
         MergedOutput written{MergedOutput::Kind::Manifest, destination};
         written.instances = instances.elements;
         written.instanceRuns = instances.runs;
@@ -710,6 +746,44 @@ private:
         double total = 0.0;
         for (const Tally& t : tallies) total += t.requested;
         return total;
+    }
+
+    /// Whether the parts' instances are in instances.bin (the manifest indexes it) rather than
+    /// JSON lines; every part must say the same.
+    Result<bool> binaryInstances() const {
+        const auto binary = [](const ManifestPart& p) {
+            return p.entries.count(std::string(kManifestInstanceFile)) > 0;
+        };
+        for (std::size_t i = 1; i < mParts.size(); ++i) {
+            if (binary(mParts[i]) != binary(mParts.front())) {
+                const std::size_t withFile = binary(mParts[i]) ? i : 0;
+                const std::size_t without = withFile == 0 ? i : 0;
+                return Error{mManifestShards[withFile]->folder.string() + " has its instances in " +
+                             std::string(kInstanceFileName) + " but " + mManifestShards[without]->folder.string() +
+                             " in its manifest: shards baked with different --instances"};
+            }
+        }
+        return binary(mParts.front());
+    }
+
+    /// Joins the parts' instances.bin into the output's (instance_file_join_p.h).
+    Result<JoinedInstanceFile> joinInstanceFiles() const {
+        std::vector<InstanceFilePart> files;
+        for (std::size_t i = 0; i < mParts.size(); ++i) {
+            InstanceFilePart f;
+            f.file = mManifestShards[i]->folder / kInstanceFileName;
+            for (const std::string_view key : {kManifestInstanceBlocks, kManifestInstanceSources}) {
+                const auto range = mParts[i].arrays.find(std::string(key));
+                if (range == mParts[i].arrays.end()) {
+                    return Error{mPartFiles[i].string() + ": no \"" + std::string(key) + "\" beside its instanceFile"};
+                }
+                auto elements = lineArrayElements(mPartFiles[i], range->second);
+                if (!elements) return elements.error();
+                (key == kManifestInstanceBlocks ? f.blocks : f.sources) = std::move(elements).value();
+            }
+            files.push_back(std::move(f));
+        }
+        return scale::joinInstanceFiles(files, mOut / kInstanceFileName);
     }
 
     /// Writes one line array of the merged manifest from the parts' (see mergeLines).

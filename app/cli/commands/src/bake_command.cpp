@@ -135,6 +135,8 @@ public:
         o.plainNodes = command.plainNodes;
         o.sceneGraphWriter = command.sceneGraphWriter;
         o.levelSources = part;
+        // A part cannot tell the whole bake's count: Auto is JSON there (BakeCommand::instances).
+        o.instances = part && command.instances == InstanceEncoding::Auto ? InstanceEncoding::Json : command.instances;
         return o;
     }
 
@@ -331,6 +333,11 @@ public:
             const std::uintmax_t bytes = fs::file_size(command.outDir / joined, ec);
             if (ec) return failed(ioError((command.outDir / joined).string() + ": " + ec.message()));
             totals.files.push_back({f, joined, bytes});
+            if (f == ExportFormat::Manifest && fs::exists(command.outDir / kInstanceFileName, ec)) {
+                const std::uintmax_t instanceBytes = fs::file_size(command.outDir / kInstanceFileName, ec);
+                if (ec) return failed(ioError((command.outDir / kInstanceFileName).string() + ": " + ec.message()));
+                totals.files.push_back({f, fs::path(kInstanceFileName), instanceBytes});
+            }
         }
 
         // The densities as the whole bake sums them: by pass, then tile north to south.
@@ -354,7 +361,7 @@ public:
     /// sources, which it reads and (but for a shard) leaves behind.
     static bool isJoinedFile(const std::filesystem::path& p, bool shard) {
         if (!shard && p.parent_path() == std::filesystem::path("3dtiles") / "levels") return true;
-        return p == "manifest.json" || p == std::filesystem::path("3dtiles") / "tileset.json";
+        return p == "manifest.json" || p == kInstanceFileName || p == std::filesystem::path("3dtiles") / "tileset.json";
     }
 };
 
@@ -445,8 +452,12 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
         }
         if (files == 0) continue;
         out << "  " << std::left << std::setw(10) << exportFormatName(format) << std::right;
-        if (files == 1) {
-            out << (command.outDir / first->path).string() << " (" << bytes << " bytes)\n";
+        if (files == 1 || format == ExportFormat::Manifest) {  // manifest.json, and instances.bin when binary
+            for (const ExportedFile& f : s.files) {
+                if (f.format != format) continue;
+                if (&f != first) out << std::string(12, ' ');
+                out << (command.outDir / f.path).string() << " (" << f.bytes << " bytes)\n";
+            }
         } else {
             out << files << " files in " << (command.outDir / *first->path.begin()).string() << " (" << bytes
                 << " bytes)\n";

@@ -44,6 +44,11 @@ struct BakeCommand {
     std::vector<core::ExportFormat> formats{core::ExportFormat::Manifest};
     /// glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it.
     bool plainNodes = false;
+    /// manifest: the instances as JSON lines or as instances.bin beside it (manifest_writer.h).
+    /// Auto writes instances.bin above core::kBinaryInstancesAbove instances when the bake is
+    /// written at once; a streamed bake or a shard does not know its count when it writes its
+    /// first part, so it writes JSON unless asked for binary.
+    core::InstanceEncoding instances = core::InstanceEncoding::Auto;
     /// The asset catalogue; empty: <resources>/assets/catalogue.yaml beside the rules' resources
     /// (resolved by main).
     std::filesystem::path catalogue;

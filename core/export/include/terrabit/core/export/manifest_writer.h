@@ -23,6 +23,8 @@
 ///                    above the DEM's datum that y = 0 stands for), zoom, metresPerCell}
 ///     instanceCount total instances
 ///     instances     [{asset, block [x, y], source (or null), tile, transform [16]}, …]
+///     (with binary instances, instead of "instances": instanceBlocks, instanceFile and
+///     instanceSources, the index of instances.bin — instance_file.h)
 ///     rulesSha256   64 hex digits of the rules document given
 ///     seed          the scene seed (an unsigned 64-bit integer)
 ///     statistics    {buildingsBlocked, buildingsGenerated, buildingsPlaced, buildingsUnmatched,
@@ -40,6 +42,7 @@
 /// Transforms are T · Ry(yaw) · S in the scene frame (metres; x east, y up, z south), written
 /// as the shortest decimals that read back to the same 32-bit floats.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -48,6 +51,7 @@
 #include <string>
 #include <string_view>
 
+#include "terrabit/core/export/instance_file.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/scene/scene.h"
 
@@ -59,17 +63,43 @@ inline constexpr int kManifestVersion = 1;
 /// Takes the manifest's text a piece at a time; a failure stops the writing and is returned.
 using ManifestSink = std::function<Status(std::string_view piece)>;
 
+/// How a manifest holds its instances.
+enum class InstanceEncoding : std::uint8_t {
+    Auto,    ///< binary above a count of instances (ExportOptions::binaryInstancesAbove), else JSON
+    Json,    ///< the "instances" array, a line per instance
+    Binary,  ///< instances.bin beside the manifest, which holds its index (instance_file.h)
+};
+
+/// Instances above which InstanceEncoding::Auto writes them binary: a JSON line per instance
+/// is ~200 bytes, so 200 MB of them; the Monaco sample (~15,500 at zoom 17) and every golden
+/// bake (the largest, the Monaco region at zoom 16: 567,083) stay JSON, the Monaco region at
+/// zoom 17 (2.2 million) is binary.
+inline constexpr std::uint64_t kBinaryInstancesAbove = 1'000'000;
+
+/// "auto", "json" or "binary". Errors: another name (the message lists the known ones).
+Result<InstanceEncoding> parseInstanceEncoding(std::string_view name);
+
+/// Whether `encoding` writes `instances` instances binary (Auto: more than `above`).
+bool writesBinaryInstances(InstanceEncoding encoding, std::uint64_t instances, std::uint64_t above);
+
 /// encodeManifest's bytes handed to `sink` in pieces of about a megabyte as they are made, so a
 /// scene of millions of instances is written without holding its manifest (hundreds of MB).
-Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink);
+/// With `instanceFile`, the instances go there as instances.bin (instance_file.h), written
+/// first and a block at a time, and the manifest holds its index instead of "instances".
+Status writeManifest(const Scene& scene, std::string_view rulesDocument, const ManifestSink& sink,
+                     const ManifestSink* instanceFile = nullptr);
 
 // The manifest's parts, for code that writes a manifest from something other than one Scene:
 // `terrabit-cli merge` joins the manifests of a bake's shards through these, so the joined
 // file has the bytes one bake of every tile would write.
 
-/// The keys of the two arrays written one element per line.
+/// The keys of the arrays written one element per line: "instances" and "buildings", or with
+/// binary instances "buildings" and the index of instances.bin (instance_file.h).
 inline constexpr std::string_view kManifestInstances = "instances";
 inline constexpr std::string_view kManifestBuildings = "buildings";
+inline constexpr std::array<std::string_view, 2> kJsonManifestLineArrays{kManifestInstances, kManifestBuildings};
+inline constexpr std::array<std::string_view, 3> kBinaryManifestLineArrays{kManifestBuildings, kManifestInstanceBlocks,
+                                                                           kManifestInstanceSources};
 
 /// The numbers of a manifest's "statistics" (SceneStatistics, with instances per asset keyed by
 /// asset id).
@@ -126,11 +156,15 @@ using ManifestEntries = std::map<std::string, std::string>;
 std::string manifestAssets(std::span<const std::string> assets);
 std::string manifestTiles(std::span<const TileId> tiles);
 
-/// Lays a manifest out: "{", then `  "key": value` for each entry and each line array in key
-/// order, separated by ",\n", then "\n}\n", all through `write`. A line array's value is written
-/// by `lineArray(key)`: "[]" when empty, else "[\n", its elements each on a line of their own
-/// indented by four spaces and separated by ",\n", then "\n  ]".
+/// Lays a manifest out: "{", then `  "key": value` for each entry and each of `lineArrays` in
+/// key order, separated by ",\n", then "\n}\n", all through `write`. A line array's value is
+/// written by `lineArray(key)`: "[]" when empty, else "[\n", its elements each on a line of their
+/// own indented by four spaces and separated by ",\n", then "\n  ]".
 Status writeManifestLayout(const ManifestEntries& entries, const std::function<Status(std::string_view)>& write,
-                           const std::function<Status(std::string_view key)>& lineArray);
+                           const std::function<Status(std::string_view key)>& lineArray,
+                           std::span<const std::string_view> lineArrays = kJsonManifestLineArrays);
+
+/// Writes `elements` as a line array (see writeManifestLayout) through `write`.
+Status writeLineArray(std::span<const std::string> elements, const std::function<Status(std::string_view)>& write);
 
 }  // namespace terrabit::core

@@ -8,6 +8,8 @@
 ///              3dtiles/tiles/<quadkey>.glb    one content per baked tile, and a coarse one per
 ///                                             inner tile of the tree (tileset_levels.h)
 ///   manifest   manifest.json                  instances, buildings, statistics (manifest_writer.h)
+///              instances.bin                  with binary instances (ExportOptions::instances):
+///                                             the instances, indexed by the manifest (instance_file.h)
 ///   layers     layers/<quadkey>/<layer>.tif   GeoTIFF per layer, and layers/<quadkey>/preview.png
 ///   collision  collision.tbcg                 runtime collision grid (collision/collision_file.h)
 ///   osgb       scene.osgb                     OpenSceneGraph binary of the render module's scene
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/progress.h"
 #include "terrabit/core/raster/layer_source.h"
@@ -72,6 +75,10 @@ struct ExportOptions {
     bool plainNodes = false;
     /// manifest: the text of the rules document the scene was baked with; its SHA-256 is recorded.
     std::string rulesDocument;
+    /// manifest: the instances as JSON lines in the manifest or as instances.bin beside it; Auto
+    /// writes instances.bin for more than `binaryInstancesAbove` instances.
+    InstanceEncoding instances = InstanceEncoding::Auto;
+    std::uint64_t binaryInstancesAbove = kBinaryInstancesAbove;
     /// collision: the blocking layers to write, by name; empty = every layer of the source (at
     /// most 64).
     std::vector<std::string> collisionLayers;

@@ -6,7 +6,10 @@
 ///              (3dtiles/levels/<quadkey>.json, which each shard writes; encodeTilesetLeaves:
 ///              same tree, same regions, same levels, same bytes)
 ///   manifest   instances and buildings interleaved in the scene's order, assets and tiles
-///              united, statistics summed (densities from the shards' vegetation tallies)
+///              united, statistics summed (densities from the shards' vegetation tallies); with
+///              binary instances (instance_file.h) the shards' instances.bin joined into one,
+///              blocks in tile order, offsets rebased, source tables united — every shard must
+///              have written its instances the same way
 ///   layers     the per-tile folders copied
 /// The whole-scene formats (glb, collision) cannot be joined from parts; merge says so and
 /// leaves them out. Every shard folder must hold its shard.json: a missing one, a missing
@@ -50,7 +53,8 @@ struct MergedOutput {
     std::filesystem::path path;  ///< the file (for Layers the folder), under MergeJob::outDir
     std::uint64_t files = 0;
     /// Manifest: the elements joined and the runs of consecutive lines they came in (few and
-    /// long when the parts' tiles lie apart).
+    /// long when the parts' tiles lie apart); with binary instances, the runs of consecutive
+    /// blocks of instances.bin.
     std::uint64_t instances = 0, instanceRuns = 0, buildings = 0, buildingRuns = 0;
 };
 

@@ -1,0 +1,141 @@
+// Binary instances (instances.bin) across the parts of a bake: shards and a streamed bake's
+// batches joined give the files of the whole binary bake, byte for byte; a part's truncated or
+// foreign instances.bin is named; shards written with different --instances are refused.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../support/output_files.h"
+#include "../support/scratch_dir.h"
+#include "harbour_bake.h"
+#include "terrabit/cli/bake_command.h"
+#include "terrabit/cli/merge_command.h"
+#include "terrabit/core/export/instance_file.h"
+#include "terrabit/core/scale/shard_record.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+namespace fs = std::filesystem;
+
+class InstanceFileMergeTest : public ::testing::Test {
+protected:
+    /// The harbour bake's manifest with binary instances (or `instances`).
+    terrabit::cli::BakeCommand command(const fs::path& out,
+                                       InstanceEncoding instances = InstanceEncoding::Binary) const {
+        terrabit::cli::BakeCommand c = harbourBake(out);
+        c.formats = {ExportFormat::Manifest};
+        c.instances = instances;
+        return c;
+    }
+
+    void bake(const terrabit::cli::BakeCommand& c) {
+        std::ostringstream out, err;
+        ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    }
+
+    /// Bakes shards 0/2 and 1/2 into shard0 and shard1.
+    void bakeShards(InstanceEncoding first = InstanceEncoding::Binary,
+                    InstanceEncoding second = InstanceEncoding::Binary) {
+        for (int k = 0; k < 2; ++k) {
+            terrabit::cli::BakeCommand c = command(mDir / ("shard" + std::to_string(k)), k == 0 ? first : second);
+            c.shard = scale::ShardSpec{k, 2};
+            bake(c);
+        }
+    }
+
+    /// Merges shard1 and shard0 (in that order) into merged; the exit code, the errors in mErr.
+    int merge() {
+        terrabit::cli::MergeCommand m;
+        m.shards = {mDir / "shard1", mDir / "shard0"};
+        m.outDir = mDir / "merged";
+        std::ostringstream out, err;
+        const int code = terrabit::cli::runMerge(m, out, err);
+        mErr = err.str();
+        return code;
+    }
+
+    void expectSameFiles(const fs::path& expected, const fs::path& actual) {
+        test::expectSameFiles(expected, actual,
+                              [](const std::string& relative) { return relative == scale::kShardRecordFile; });
+    }
+
+    const ScratchDir mScratch;
+    const fs::path mDir = mScratch.path();
+    std::string mErr;
+};
+
+TEST_F(InstanceFileMergeTest, BinaryShardsMergedEqualTheWholeBinaryBake) {
+    bake(command(mDir / "whole"));
+    ASSERT_TRUE(fs::exists(mDir / "whole" / "instances.bin"));
+    bakeShards();
+    ASSERT_TRUE(fs::exists(mDir / "shard0" / "instances.bin"));
+    ASSERT_TRUE(fs::exists(mDir / "shard1" / "instances.bin"));
+    ASSERT_EQ(merge(), 0) << mErr;
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+TEST_F(InstanceFileMergeTest, AStreamedBinaryBakeWritesTheFilesOfTheWholeBinaryBake) {
+    bake(command(mDir / "whole"));
+    terrabit::cli::BakeCommand c = command(mDir / "streamed");
+    c.batchTiles = 3;
+    c.joinMaxOpen = 2;  // joined in rounds, each a part of the next
+    terrabit::cli::BakeFootprint footprint;
+    c.footprint = &footprint;
+    bake(c);
+    EXPECT_GT(footprint.batches, 2u);
+    expectSameFiles(mDir / "whole", mDir / "streamed");
+}
+
+TEST_F(InstanceFileMergeTest, AutoWritesJsonForAShardWhoseWholeCountItCannotKnow) {
+    bakeShards(InstanceEncoding::Auto, InstanceEncoding::Auto);
+    EXPECT_FALSE(fs::exists(mDir / "shard0" / "instances.bin"));
+    ASSERT_EQ(merge(), 0) << mErr;
+    EXPECT_FALSE(fs::exists(mDir / "merged" / "instances.bin"));
+    bake(command(mDir / "whole", InstanceEncoding::Json));
+    expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+TEST_F(InstanceFileMergeTest, ATruncatedInstanceFileIsNamed) {
+    bakeShards();
+    const fs::path file = mDir / "shard1" / "instances.bin";
+    fs::resize_file(file, fs::file_size(file) - 10);
+    EXPECT_EQ(merge(), 1);
+    EXPECT_NE(mErr.find(file.string()), std::string::npos) << mErr;
+    EXPECT_NE(mErr.find("truncated"), std::string::npos) << mErr;
+    EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
+    EXPECT_FALSE(fs::exists(mDir / "merged" / "instances.bin"));
+}
+
+TEST_F(InstanceFileMergeTest, ACorruptOrForeignInstanceFileIsNamed) {
+    bakeShards();
+    const fs::path first = mDir / "shard0" / "instances.bin", second = mDir / "shard1" / "instances.bin";
+    fs::copy_file(first, mDir / "kept.bin");
+    {
+        std::fstream corrupt(first, std::ios::in | std::ios::out | std::ios::binary);
+        corrupt.write("XXXX", 4);  // the magic
+    }
+    EXPECT_EQ(merge(), 1);
+    EXPECT_NE(mErr.find(first.string() + ": not a Terrabit instance file"), std::string::npos) << mErr;
+
+    // shard0's records under shard1's manifest: the header's counts do not match its index.
+    fs::copy_file(mDir / "kept.bin", first, fs::copy_options::overwrite_existing);
+    fs::copy_file(mDir / "kept.bin", second, fs::copy_options::overwrite_existing);
+    EXPECT_EQ(merge(), 1);
+    EXPECT_NE(mErr.find(second.string() + ": its header counts"), std::string::npos) << mErr;
+    EXPECT_NE(mErr.find("not this manifest's instance file"), std::string::npos) << mErr;
+}
+
+TEST_F(InstanceFileMergeTest, ShardsWithDifferentInstanceEncodingsAreRefused) {
+    bakeShards(InstanceEncoding::Binary, InstanceEncoding::Json);
+    EXPECT_EQ(merge(), 1);
+    EXPECT_NE(mErr.find("different --instances"), std::string::npos) << mErr;
+    EXPECT_NE(mErr.find((mDir / "shard0").string()), std::string::npos) << mErr;
+}
+
+}  // namespace
+}  // namespace terrabit::test
