@@ -1,6 +1,6 @@
 #pragma once
 /// instances.bin: a scene's instances as fixed-size little-endian records beside manifest.json,
-/// for scenes too big for a JSON line per instance (README "Binary instances"). The manifest
+/// for scenes too big for a JSON line per instance (README, "Binary instance file format"). The manifest
 /// then holds, instead of its "instances" array, the file's index: "instanceFile" (name, size),
 /// "instanceBlocks" (where each block's records lie) and "instanceSources" (the source table).
 ///
