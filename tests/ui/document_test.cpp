@@ -21,13 +21,11 @@ using namespace terrabit;
 
 namespace {
 
-std::filesystem::path samplePath() { return test::resourcesDir() / "projects" / "sample.terrabit"; }
-
 /// A document with the sample project opened and baked.
 class SampleDocument : public testing::Test {
 protected:
     void SetUp() override {
-        ASSERT_TRUE(doc.openProject(samplePath()).ok());
+        ASSERT_TRUE(doc.openProject(test::samplePath()).ok());
         ASSERT_TRUE(doc.waitIdle());
         ASSERT_TRUE(doc.hasMap()) << doc.lastError().toStdString();
         ASSERT_TRUE(doc.scene()) << doc.lastError().toStdString();
@@ -157,7 +155,7 @@ TEST_F(SampleDocument, ABrokenProjectFileIsRefusedWithItsPosition) {
     auto s = doc.openProject(file);
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message().find("broken.terrabit:4:11: zoom"), std::string::npos) << s.message();
-    EXPECT_EQ(doc.projectFile(), samplePath());
+    EXPECT_EQ(doc.projectFile(), test::samplePath());
     EXPECT_EQ(doc.selection().size(), 4u);
 }
 
@@ -172,7 +170,7 @@ TEST_F(SampleDocument, ACorruptMapOrBrokenRulesLeaveTheOpenProjectAsItWas) {
     ASSERT_EQ(failed.size(), 1);
     EXPECT_NE(failed.front()[0].toString().toStdString().find("corrupt.osm.pbf"), std::string::npos)
         << failed.front()[0].toString().toStdString();
-    EXPECT_EQ(doc.projectFile(), samplePath());
+    EXPECT_EQ(doc.projectFile(), test::samplePath());
     EXPECT_EQ(doc.scene(), sceneBefore);
 
     const auto rules = dir.path() / "broken.yaml";
@@ -186,7 +184,7 @@ TEST_F(SampleDocument, ACorruptMapOrBrokenRulesLeaveTheOpenProjectAsItWas) {
     ASSERT_EQ(failed.size(), 2);
     EXPECT_NE(failed.back()[0].toString().toStdString().find("broken.yaml:4:5"), std::string::npos)
         << failed.back()[0].toString().toStdString();
-    EXPECT_EQ(doc.projectFile(), samplePath());
+    EXPECT_EQ(doc.projectFile(), test::samplePath());
     EXPECT_EQ(doc.scene(), sceneBefore);
 }
 
@@ -241,6 +239,6 @@ TEST_F(SampleDocument, ABigMapLoadsOffTheUiThreadAndCanBeCancelled) {
     ASSERT_EQ(failed.size(), 1);
     EXPECT_NE(failed.front()[0].toString().toLower().indexOf("cancel"), -1)
         << failed.front()[0].toString().toStdString();
-    EXPECT_EQ(doc.projectFile(), samplePath());
+    EXPECT_EQ(doc.projectFile(), test::samplePath());
     EXPECT_LT(longestGap, 500) << "the UI thread was blocked for " << longestGap << " ms";
 }

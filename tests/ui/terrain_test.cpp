@@ -29,8 +29,6 @@ using namespace terrabit;
 
 namespace {
 
-std::filesystem::path samplePath() { return test::resourcesDir() / "projects" / "sample.terrabit"; }
-
 /// The sample's centre, EPSG:3857 metres, where the test DEMs' planes pass through 100 m.
 const core::Vec2 kCentre = core::lonLatToMercator({7.4268, 43.7393});
 
@@ -60,7 +58,7 @@ core::Vec2 tileCentreCell(const core::TileId& t) { return {t.x * 256.0 + 128.0, 
 class TerrainDocument : public testing::Test {
 protected:
     void SetUp() override {
-        ASSERT_TRUE(doc.openProject(samplePath()).ok());
+        ASSERT_TRUE(doc.openProject(test::samplePath()).ok());
         ASSERT_TRUE(doc.waitIdle());
         ASSERT_TRUE(doc.scene()) << doc.lastError().toStdString();
     }
@@ -253,7 +251,7 @@ TEST(TerrainWindow, TheStatusBarAndTheProbeDockShowTheGroundHeight) {
     EXPECT_EQ(add->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
 
     ui::MapDocument& doc = *window.document();
-    ASSERT_TRUE(window.openFile(samplePath()));
+    ASSERT_TRUE(window.openFile(test::samplePath()));
     ASSERT_TRUE(doc.waitIdle());
     EXPECT_TRUE(add->isEnabled());
     EXPECT_FALSE(remove->isEnabled()) << "nothing to remove yet";

@@ -31,5 +31,7 @@ private:
 
 /// The repository's resources/ folder (compiled in by tests/ui/CMakeLists.txt).
 inline std::filesystem::path resourcesDir() { return TERRABIT_RESOURCES_DIR; }
+/// The sample project the app opens on first start.
+inline std::filesystem::path samplePath() { return resourcesDir() / "projects" / "sample.terrabit"; }
 
 }  // namespace terrabit::test

@@ -55,8 +55,6 @@ using namespace terrabit;
 
 namespace {
 
-std::filesystem::path samplePath() { return test::resourcesDir() / "projects" / "sample.terrabit"; }
-
 /// Is a layer set at a global cell?
 bool setAt(const ui::MapDocument& doc, int layer, std::int64_t gx, std::int64_t gy) {
     const int zoom = doc.project().zoom;
@@ -104,7 +102,7 @@ protected:
         window->resize(1280, 800);
         window->show();
         ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
-        ASSERT_TRUE(window->openFile(samplePath()));
+        ASSERT_TRUE(window->openFile(test::samplePath()));
         ASSERT_TRUE(doc().waitIdle());
         ASSERT_TRUE(doc().scene());
         // The selected tiles fill the map view.
@@ -340,7 +338,7 @@ TEST_F(Window, ClosingTheWindowWhileAPreviewIsEvaluatedIsSafe) {
     // The events the worker posted find no receiver.
     QTest::qWait(50);
     makeWindow();
-    ASSERT_TRUE(window->openFile(samplePath()));
+    ASSERT_TRUE(window->openFile(test::samplePath()));
     ASSERT_TRUE(doc().waitIdle());
 }
 
@@ -664,7 +662,7 @@ TEST_F(Window, UnsavedChangesAreNotLostWithoutAsking) {
     ASSERT_TRUE(doc().editRule({"passes.vegetation.jitter", "0.3"}).ok());
     ASSERT_TRUE(window->isWindowModified());
     answer = QMessageBox::Cancel;
-    EXPECT_FALSE(window->openFile(samplePath()));
+    EXPECT_FALSE(window->openFile(test::samplePath()));
     EXPECT_EQ(questions.size(), 1);
     EXPECT_TRUE(doc().modified()) << "cancelled: the edit is still there";
     EXPECT_EQ(doc().project().ruleEdits.size(), 1u);
@@ -672,7 +670,7 @@ TEST_F(Window, UnsavedChangesAreNotLostWithoutAsking) {
     QApplication::sendEvent(window.get(), &close);
     EXPECT_FALSE(close.isAccepted());
     answer = QMessageBox::Discard;
-    EXPECT_TRUE(window->openFile(samplePath()));
+    EXPECT_TRUE(window->openFile(test::samplePath()));
     ASSERT_TRUE(doc().waitIdle());
     EXPECT_TRUE(doc().project().ruleEdits.empty());
 }
@@ -690,7 +688,7 @@ TEST_F(Window, AutosaveIsOfferedBackAfterACrash) {
     ASSERT_EQ(doc().project().ruleEdits.size(), 1u);
     EXPECT_EQ(doc().project().ruleEdits[0].value, "0.2");
     EXPECT_TRUE(doc().modified());
-    EXPECT_EQ(doc().projectFile(), samplePath());
+    EXPECT_EQ(doc().projectFile(), test::samplePath());
     // Saved elsewhere, the recovery file goes.
     const test::TempDir dir;
     ASSERT_TRUE(window->saveAs(dir.path() / "recovered.terrabit"));
@@ -715,7 +713,7 @@ TEST_F(Window, MenusCarryTheShortcutsAndAboutCreditsOpenStreetMap) {
     }
     EXPECT_TRUE(undo && redo);
     EXPECT_TRUE(ui::MainWindow::aboutText().contains("© OpenStreetMap contributors, ODbL 1.0"));
-    EXPECT_TRUE(window->recentFiles().contains(QString::fromStdString(samplePath().string())));
+    EXPECT_TRUE(window->recentFiles().contains(QString::fromStdString(test::samplePath().string())));
 }
 
 TEST_F(Window, DockLayoutIsKeptBetweenRuns) {
@@ -731,10 +729,10 @@ TEST_F(Window, DockLayoutIsKeptBetweenRuns) {
 
 TEST_F(Window, SavingTheBundledSampleAsksForANewFileAndLeavesTheSampleAlone) {
     const std::string sampleBefore = [] {
-        std::ifstream in(samplePath());
+        std::ifstream in(test::samplePath());
         return std::string(std::istreambuf_iterator<char>(in), {});
     }();
-    ASSERT_TRUE(doc().isBundled(samplePath()));
+    ASSERT_TRUE(doc().isBundled(test::samplePath()));
     ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.2"}).ok());
     const test::TempDir dir;
     int asked = 0;
@@ -746,7 +744,7 @@ TEST_F(Window, SavingTheBundledSampleAsksForANewFileAndLeavesTheSampleAlone) {
     EXPECT_EQ(asked, 1);
     EXPECT_EQ(doc().projectFile(), dir.path() / "my-monaco.terrabit");
     EXPECT_FALSE(doc().isBundled(doc().projectFile()));
-    std::ifstream in(samplePath());
+    std::ifstream in(test::samplePath());
     EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), sampleBefore);
     // The copy is an ordinary project now: saving it again writes it without asking.
     ASSERT_TRUE(doc().editRule({"passes.vegetation.density", "0.25"}).ok());

@@ -18,7 +18,7 @@ namespace {
 using namespace core;
 using namespace core::algebra;
 
-const std::vector<std::string> kNames = {"building", "grass", "road", "water"};
+const std::vector<std::string> kComposeNames = {"building", "grass", "road", "water"};
 
 /// Ground size of a cell at the latitude of a row's centre, straight from metresPerCell.
 double rowCellArea(const TileId& t, int row) {
@@ -93,7 +93,7 @@ protected:
         std::mt19937_64 rng(77);
         fillRandom(mLayers, mBlock, rng);
     }
-    MemoryLayers mLayers{kNames};
+    MemoryLayers mLayers{kComposeNames};
     TileBlock mBlock{17, 68238, 47880, 3, 3};
 };
 

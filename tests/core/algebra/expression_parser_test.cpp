@@ -17,7 +17,7 @@ namespace {
 using namespace core;
 using namespace core::algebra;
 
-const std::vector<std::string> kNames = {"building", "grass", "road", "water", "tree", "bâtiment"};
+const std::vector<std::string> kParserNames = {"building", "grass", "road", "water", "tree", "bâtiment"};
 
 ExpressionOptions monaco() {
     ExpressionOptions o;
@@ -35,7 +35,7 @@ std::string print(const ExpressionAst& ast, int i) {
     };
     switch (n.op) {
         case ExprOp::Layer:
-            return kNames[static_cast<std::size_t>(n.layer)];
+            return kParserNames[static_cast<std::size_t>(n.layer)];
         case ExprOp::All:
             return "all";
         case ExprOp::None:
@@ -85,7 +85,7 @@ std::string print(const ExpressionAst& ast, int i) {
 }
 
 std::string parsed(const std::string& text, ExpressionOptions options = monaco()) {
-    Result<ExpressionAst> ast = ExpressionAst::parse(text, kNames, options);
+    Result<ExpressionAst> ast = ExpressionAst::parse(text, kParserNames, options);
     if (!ast) return "error: " + ast.message();
     return print(*ast, ast->root);
 }
@@ -109,7 +109,7 @@ TEST(ExpressionParser, BinaryOperatorsAreLeftAssociative) {
 
 TEST(ExpressionParser, PrecedenceDecidesTheBits) {
     // The same expression with and without the parentheses precedence implies: identical masks.
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kParserNames);
     TileBlock block{17, 68238, 47880, 1, 1};
     std::mt19937_64 rng(3);
     fillRandom(layers, block, rng);
@@ -140,7 +140,7 @@ TEST(ExpressionParser, MetresBecomeCellsAtTheSceneLatitude) {
               "(dilate road " + std::to_string(static_cast<int>(std::lround(10 / mpc))) + " square)");
     EXPECT_EQ(parsed("shift(road, -5m, 0.5m)"),
               "(shift road " + std::to_string(static_cast<int>(std::lround(-5 / mpc))) + " 1)");
-    const Result<ExpressionAst> ast = ExpressionAst::parse("noise(20m, 0.5)", kNames, monaco());
+    const Result<ExpressionAst> ast = ExpressionAst::parse("noise(20m, 0.5)", kParserNames, monaco());
     ASSERT_TRUE(ast.ok());
     EXPECT_DOUBLE_EQ(ast->nodes[static_cast<std::size_t>(ast->root)].scaleCells, 20 / mpc);
 }
@@ -153,13 +153,13 @@ TEST(ExpressionParser, DefinitionsCanComeInAnyOrderAndAreShared) {
         "blocked = dilate(road, 1) | building\n"
         "plantable";
     EXPECT_EQ(parsed(doc), "(and (or grass tree) (not (or (dilate road 1 square) building)))");
-    const Result<ExpressionAst> ast = ExpressionAst::parse(doc, kNames, monaco());
+    const Result<ExpressionAst> ast = ExpressionAst::parse(doc, kParserNames, monaco());
     ASSERT_TRUE(ast.ok());
     ASSERT_EQ(ast->definitions.size(), 3u);
     EXPECT_EQ(ast->definitions[0].name, "plantable");
     EXPECT_EQ(ast->definitions[0].node, ast->root);
     // A definition used twice is one subtree.
-    const Result<ExpressionAst> twice = ExpressionAst::parse("d = dilate(road, 2)\nd ^ d", kNames, monaco());
+    const Result<ExpressionAst> twice = ExpressionAst::parse("d = dilate(road, 2)\nd ^ d", kParserNames, monaco());
     ASSERT_TRUE(twice.ok());
     const ExprNode& root = twice->nodes[static_cast<std::size_t>(twice->root)];
     EXPECT_EQ(root.a, root.b);
@@ -191,7 +191,7 @@ struct Expected {
 void expectError(const std::string& text, const Expected& e, ExpressionOptions options = monaco()) {
     SCOPED_TRACE(text);
     ExpressionDiagnostic d;
-    const Result<ExpressionAst> ast = ExpressionAst::parse(text, kNames, options, &d);
+    const Result<ExpressionAst> ast = ExpressionAst::parse(text, kParserNames, options, &d);
     ASSERT_FALSE(ast.ok());
     EXPECT_EQ(d.line, e.line);
     EXPECT_EQ(d.column, e.column);
@@ -214,17 +214,18 @@ TEST(ExpressionErrors, UnknownLayerSuggestsTheClosestName) {
 
 TEST(ExpressionErrors, TheMessageShowsTheLineAndACaretUnderTheSpot) {
     ExpressionDiagnostic d;
-    const auto r = ExpressionAst::parse("plantable = grass & ~road\nbad = plantable | watr\nbad", kNames, monaco(), &d);
+    const auto r =
+        ExpressionAst::parse("plantable = grass & ~road\nbad = plantable | watr\nbad", kParserNames, monaco(), &d);
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.message(),
               "line 2, column 19: unknown layer 'watr' (did you mean 'water'?)\n"
               "bad = plantable | watr\n"
               "                  ^~~~");
     // Tabs before the spot are kept so the caret lines up in a terminal; columns count characters.
-    const auto tab = ExpressionAst::parse("\tgrass & gras", kNames, monaco());
+    const auto tab = ExpressionAst::parse("\tgrass & gras", kParserNames, monaco());
     EXPECT_EQ(tab.message(),
               "line 1, column 10: unknown layer 'gras' (did you mean 'grass'?)\n\tgrass & gras\n\t        ^~~~");
-    const auto utf8 = ExpressionAst::parse("\"bâtiment\" | gras", kNames, monaco(), &d);
+    const auto utf8 = ExpressionAst::parse("\"bâtiment\" | gras", kParserNames, monaco(), &d);
     EXPECT_EQ(d.column, 14);
     EXPECT_EQ(utf8.message().substr(utf8.message().rfind('\n') + 1), "             ^~~~");
 }
@@ -329,13 +330,13 @@ TEST(ExpressionErrors, NestingAndReachAreBounded) {
     deep += "road";
     for (int i = 0; i < 300; ++i) deep += ")";
     ExpressionDiagnostic d;
-    EXPECT_FALSE(ExpressionAst::parse(deep, kNames, monaco(), &d).ok());
+    EXPECT_FALSE(ExpressionAst::parse(deep, kParserNames, monaco(), &d).ok());
     EXPECT_EQ(d.what, "the expression nests more than 256 operations deep");
     EXPECT_EQ(d.column, 257);
 
     std::string chain = "road";
     for (int i = 0; i < 300; ++i) chain += " | road";
-    EXPECT_FALSE(ExpressionAst::parse(chain, kNames, monaco(), &d).ok());
+    EXPECT_FALSE(ExpressionAst::parse(chain, kParserNames, monaco(), &d).ok());
     EXPECT_EQ(d.what, "the expression nests more than 256 operations deep");
 
     expectError(
@@ -349,7 +350,7 @@ TEST(ExpressionErrors, LongAliasChainsAreBoundedToo) {
     for (int i = 0; i < 5000; ++i) doc += "a" + std::to_string(i) + " = a" + std::to_string(i + 1) + "\n";
     doc += "a5000 = road\na0";
     ExpressionDiagnostic d;
-    EXPECT_FALSE(ExpressionAst::parse(doc, kNames, monaco(), &d).ok());
+    EXPECT_FALSE(ExpressionAst::parse(doc, kParserNames, monaco(), &d).ok());
     EXPECT_EQ(d.what, "the expression nests more than 256 operations deep");
 }
 
@@ -406,7 +407,7 @@ TEST(ExpressionErrors, RandomTextNeverEscapesAsAnException) {
                                              "1e5",
                                              "9999999999999999999999"};
     std::mt19937_64 rng(1234);
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kParserNames);
     TileBlock block{17, 68238, 47880, 1, 1};
     std::mt19937_64 fill(8);
     fillRandom(layers, block, fill);
@@ -439,7 +440,7 @@ TEST(ExpressionErrors, RandomTextNeverEscapesAsAnException) {
             for (int k = 0; k < n; ++k) text += pieces[rng() % pieces.size()];
         }
         ExpressionDiagnostic d;
-        const Result<LayerProgram> p = LayerProgram::compile(text, kNames, monaco(), &d);
+        const Result<LayerProgram> p = LayerProgram::compile(text, kParserNames, monaco(), &d);
         if (!p.ok()) {
             EXPECT_GE(d.line, 1) << text;
             EXPECT_GE(d.column, 1) << text;
@@ -483,7 +484,7 @@ TEST(ExpressionParser, ReliefTakesComparisonsInRealUnits) {
     // A layer named like a compass point is still a layer outside aspect.
     EXPECT_EQ(parsed("steep = slope(>35deg)\nsteep & road"), "(and (slope 35 inf) road)");
     // Relief reads no neighbour: it adds no reach.
-    Result<ExpressionAst> ast = ExpressionAst::parse("shift(slope(>1deg), 256, 0)", kNames, monaco());
+    Result<ExpressionAst> ast = ExpressionAst::parse("shift(slope(>1deg), 256, 0)", kParserNames, monaco());
     EXPECT_TRUE(ast.ok()) << ast.message();
 }
 

@@ -21,7 +21,7 @@ namespace {
 using namespace core;
 using namespace core::algebra;
 
-const std::vector<std::string> kNames = {"building", "grass", "road", "water", "tree"};
+const std::vector<std::string> kReliefNames = {"building", "grass", "road", "water", "tree"};
 constexpr double kDegree = std::numbers::pi / 180.0;
 
 std::size_t countSet(const CellGrid& g) {
@@ -45,7 +45,7 @@ protected:
         EXPECT_EQ(firstDifference(expected, actual), "") << LayerProgram::compile(ast).listing();
     }
 
-    static inline MemoryLayers mLayers{kNames};
+    static inline MemoryLayers mLayers{kReliefNames};
     static inline const TileBlock mBlock{17, 68238, 47880, 3, 3};
 };
 
@@ -92,7 +92,7 @@ TEST_F(Relief, RandomExpressionsMixingReliefAndLayersMatchTheReference) {
                     return std::string("aspect(") + directions[pick(8)] + ", " + std::to_string(5 + pick(170)) +
                            ".5deg)";
                 default:
-                    return kNames[static_cast<std::size_t>(pick(static_cast<int>(kNames.size())))];
+                    return kReliefNames[static_cast<std::size_t>(pick(static_cast<int>(kReliefNames.size())))];
             }
         }
         switch (pick(8)) {
@@ -122,7 +122,7 @@ TEST_F(Relief, RandomExpressionsMixingReliefAndLayersMatchTheReference) {
 
 TEST(ReliefWorld, NoHeightsMeansNoRelief) {
     // The flat world: no source heights, so every relief layer is empty, whatever it asks.
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     const TileBlock block{17, 68238, 47880, 2, 2};
     std::mt19937_64 rng(5);
     fillRandom(layers, block, rng);
@@ -135,7 +135,7 @@ TEST(ReliefWorld, NoHeightsMeansNoRelief) {
 }
 
 TEST(ReliefWorld, ACornerWithoutHeightTakesItsFourCellsOut) {
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     const TileBlock block{17, 68238, 47880, 1, 1};
     fillHeights(layers, block,
                 [](std::int64_t gx, std::int64_t gy) { return 0.01 * static_cast<double>(gx % 97 + gy % 89); });
@@ -151,7 +151,7 @@ TEST(ReliefWorld, ACornerWithoutHeightTakesItsFourCellsOut) {
 
 TEST(ReliefWorld, WholeMetreHeightsPutDownhillExactlyOnSectorEdgesAndTheEdgesAreIn) {
     // SRTM-like heights (whole metres): many cells face exactly along an axis or a diagonal.
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     const TileBlock block{17, 68238, 47880, 2, 2};
     fillHeights(layers, block, [](std::int64_t gx, std::int64_t gy) {
         return std::round(40.0 * std::sin(static_cast<double>(gx) / 23.0) +
@@ -201,7 +201,7 @@ TEST(ReliefAnalytic, ATiltedPlaneIsAllOrNothingAroundItsTrueSlope) {
     const TileBlock block{17, 68238, 47880, 3, 3};
     for (const auto& [degrees, uphill] : {std::pair{30.0, 90.0}, {12.5, 0.0}, {47.0, 200.0}, {3.0, 315.0}}) {
         SCOPED_TRACE(std::to_string(degrees) + " degrees, uphill " + std::to_string(uphill));
-        MemoryLayers layers(kNames);
+        MemoryLayers layers(kReliefNames);
         fillHeights(layers, block, tiltedPlane(block, degrees, uphill));
         auto count = [&](const std::string& text) {
             return countSet(fastEvaluate(parseOrDie(text, layers), layers, block));
@@ -231,7 +231,7 @@ TEST(ReliefAnalytic, AConeFacesAwayFromItsApexInEverySector) {
     const double apexY = static_cast<double>(block.cellY0()) + 383.71;
     const double ground = ReliefMask::groundCellSize(block.cellY0() + 384, block.zoom);
     const double fall = std::tan(40.0 * kDegree) * ground;
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     fillHeights(layers, block, [&](std::int64_t gx, std::int64_t gy) {
         return 2000.0 - fall * std::hypot(static_cast<double>(gx) - apexX, static_cast<double>(gy) - apexY);
     });
@@ -271,7 +271,7 @@ TEST(ReliefAnalytic, AConeFacesAwayFromItsApexInEverySector) {
 TEST(ReliefAnalytic, HeightBandsCountTheCellsByTheirMeanHeight) {
     // A ramp rising 0.37 m per cell eastwards: a cell's mean height is that of its centre.
     const TileBlock block{17, 68238, 47880, 2, 1};
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     const std::int64_t x0 = block.cellX0();
     fillHeights(layers, block,
                 [&](std::int64_t gx, std::int64_t) { return 100.0 + 0.37 * static_cast<double>(gx - x0); });
@@ -288,7 +288,7 @@ TEST(ReliefAnalytic, HeightBandsCountTheCellsByTheirMeanHeight) {
 }
 
 TEST(ReliefProgram, ReliefIsALeafWithoutHaloAndSharedWhenRepeated) {
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kReliefNames);
     const LayerProgram p = LayerProgram::compile(parseOrDie("slope(>30deg) & road | slope(>30deg) & grass", layers));
     EXPECT_EQ(p.haloRows(), 0);
     EXPECT_EQ(p.haloCells(), 0);

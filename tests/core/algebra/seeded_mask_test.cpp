@@ -17,13 +17,13 @@ namespace {
 using namespace core;
 using namespace core::algebra;
 
-const std::vector<std::string> kNames = {"grass", "road"};
+const std::vector<std::string> kMaskNames = {"grass", "road"};
 
 /// A block of tiles near Monaco at zoom 17.
 std::vector<TileId> block(int width, int height) { return TileBlock{17, 68200, 47800, width, height}.tiles(); }
 
 ComposeResult run(const std::string& expression, const std::vector<TileId>& tiles, std::uint64_t seed = 11) {
-    MemoryLayers none(kNames);
+    MemoryLayers none(kMaskNames);
     ComposeOptions o;
     o.seed = seed;
     Result<ComposeResult> r = compose(none, tiles, expression, o);
@@ -153,7 +153,7 @@ TEST(SeededMasks, NoiseClumpsContinueAcrossTileBorders) {
 }
 
 TEST(SeededMasks, SameInputsGiveTheSameBitsInAnyOrderAndThreadCount) {
-    MemoryLayers layers(kNames);
+    MemoryLayers layers(kMaskNames);
     TileBlock b{17, 68200, 47800, 3, 2};
     std::mt19937_64 rng(1);
     fillRandom(layers, b, rng);

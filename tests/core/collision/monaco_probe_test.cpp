@@ -28,7 +28,7 @@ using namespace terrabit::core;
 
 namespace {
 
-const std::string kMonaco = std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf";
+const std::string kMonacoPbf = std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf";
 const std::string kRules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
 
 /// A GEOS context for the whole test program. Prepared predicates are the oracle: unlike plain
@@ -52,7 +52,7 @@ struct Footprint {
 std::vector<Footprint> readFootprints() {
     GDALAllRegister();
     std::unique_ptr<GDALDataset> ds(
-        GDALDataset::Open(kMonaco.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
+        GDALDataset::Open(kMonacoPbf.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
     EXPECT_TRUE(ds);
     OGRSpatialReference wgs84, mercator;
     wgs84.importFromEPSG(4326);
@@ -100,7 +100,7 @@ double segmentDistance(Vec2 p, Vec2 a, Vec2 b) {
 }  // namespace
 
 TEST(MonacoProbe, PointProbesAgreeWithPointInPolygonAwayFromEdges) {
-    io::MapInput input{kMonaco, kRules, {}};
+    io::MapInput input{kMonacoPbf, kRules, {}};
     io::TileSelection selection;
     selection.zoom = 17;
     auto layers = io::buildMapLayers(input, selection, 0, {});
@@ -152,7 +152,7 @@ TEST(MonacoProbe, PointProbesAgreeWithPointInPolygonAwayFromEdges) {
 
 TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
     terrabit::cli::ProbeCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.selection.zoom = 17;
     // The Prince's Palace and the sea off Monte-Carlo (inside the extract's extent).
     std::istringstream in(
@@ -179,7 +179,7 @@ TEST(MonacoProbe, ProbeCommandAnswersPerLineAndReportsBadLines) {
 
 TEST(MonacoProbe, ProbeCommandWithAnExpression) {
     terrabit::cli::ProbeCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.selection.zoom = 17;
     c.expression = "building | water";
     std::istringstream in("point 7.42042 43.73123\npoint 7.4400 43.7350\n");
@@ -237,7 +237,7 @@ TEST(MonacoProbe, ProbeCommandWithADemPrintsTheGroundHeight) {
     const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "terrabit-probe-dem";
     std::filesystem::create_directories(dir);
     terrabit::cli::ProbeCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.selection.zoom = 17;
     c.dems = {writePlaneDem(dir / "plane.tif")};
     // Two points on the plane, one south of the DEM (which ends at 43.70°N), and a rect whose
@@ -285,7 +285,7 @@ TEST(MonacoDem, RasterizeWithADemWritesEachTilesHeightsAtItsCellCorners) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     terrabit::cli::RasterizeCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.selection.zoom = 16;
     c.outDir = dir / "out";
     c.dems = {writePlaneDem(dir / "plane.tif")};
@@ -365,7 +365,7 @@ TEST(MonacoDem, InfoDescribesEachDemOverTheMap) {
     terrabit::core::io::initGdal();
     const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-info-dem";
     terrabit::cli::InfoCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.dems = {writeSmallDem(dir)};
     std::ostringstream out, err;
     ASSERT_EQ(terrabit::cli::runInfo(c, out, err), terrabit::cli::kExitOk) << err.str();
@@ -405,7 +405,7 @@ TEST(MonacoDem, TilesAcceptsADemAndSaysWhereItDoesNotReach) {
     terrabit::core::io::initGdal();
     const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-tiles-dem";
     terrabit::cli::TilesCommand c;
-    c.input = {kMonaco, kRules, {}};
+    c.input = {kMonacoPbf, kRules, {}};
     c.selection.zoom = 15;
     std::ostringstream flat, flatErr;
     ASSERT_EQ(terrabit::cli::runTiles(c, flat, flatErr), terrabit::cli::kExitOk) << flatErr.str();
@@ -423,7 +423,7 @@ TEST(MonacoDem, ProbeAndComposeSayWhereTheDemDoesNotReach) {
     const auto dir = std::filesystem::path(::testing::TempDir()) / "terrabit-probe-warnings";
     const std::filesystem::path dem = writeSmallDem(dir);
     terrabit::cli::ProbeCommand probe;
-    probe.input = {kMonaco, kRules, {}};
+    probe.input = {kMonacoPbf, kRules, {}};
     probe.selection.zoom = 16;
     probe.dems = {dem};
     std::istringstream in("point 7.4400 43.7350\n");  // 1.5 km east of the DEM
@@ -434,7 +434,7 @@ TEST(MonacoDem, ProbeAndComposeSayWhereTheDemDoesNotReach) {
     EXPECT_NE(err.str().find(kNoDemWarning), std::string::npos) << err.str();
 
     terrabit::cli::ComposeCommand compose;
-    compose.input = {kMonaco, kRules, {}};
+    compose.input = {kMonacoPbf, kRules, {}};
     compose.selection.zoom = 16;
     compose.expression = "height(>50m)";
     compose.outDir = dir / "composed";

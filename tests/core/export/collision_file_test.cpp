@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "collision_bytes.h"
 #include "export_test_support.h"
 #include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/collision/collision_query.h"
@@ -13,13 +14,10 @@
 
 using namespace terrabit::core;
 using terrabit::test::MemoryLayerSource;
+using namespace terrabit::test::collision_bytes;
 using terrabit::test::TempDir;
 
 namespace {
-
-constexpr int kZoom = 17;
-constexpr std::uint32_t kTx0 = 68196;  // a 3 x 2 block of Monaco tiles, one of them not baked
-constexpr std::uint32_t kTy0 = 47837;
 
 struct Region {
     MemoryLayerSource source{{"building", "water", "tree"}};
@@ -42,21 +40,6 @@ struct Region {
         grid = CollisionGrid::build(source, tiles, names).value();
     }
 };
-
-std::uint32_t u32At(const std::vector<std::uint8_t>& b, std::size_t at) {
-    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-           std::uint32_t{b[at + 3]} << 24;
-}
-std::uint64_t u64At(const std::vector<std::uint8_t>& b, std::size_t at) {
-    return std::uint64_t{u32At(b, at)} | std::uint64_t{u32At(b, at + 4)} << 32;
-}
-void putU32At(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-/// Recomputes the trailer after a deliberate edit, so the parser's structural checks are reached.
-void reseal(std::vector<std::uint8_t>& b) {
-    putU32At(b, b.size() - 4, collisionFileChecksum(std::span(b).first(b.size() - 4)));
-}
 
 }  // namespace
 

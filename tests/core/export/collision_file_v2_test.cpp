@@ -14,18 +14,17 @@
 #include <iterator>
 #include <random>
 
+#include "collision_bytes.h"
 #include "export_test_support.h"
 #include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/collision_file_writer.h"
 
 using namespace terrabit::core;
 using terrabit::test::MemoryLayerSource;
+using namespace terrabit::test::collision_bytes;
 
 namespace {
 
-constexpr int kZoom = 17;
-constexpr std::uint32_t kTx0 = 68196;
-constexpr std::uint32_t kTy0 = 47837;
 constexpr double kQuantum = 1.0 / 1024.0;
 constexpr std::size_t kSamples = terrain::kHeightSampleCount;
 constexpr std::size_t kDeltaBlock = 132128;  // 8 + 2 × 66049, padded to 32
@@ -78,20 +77,6 @@ struct HeightRegion {
         return h;
     }
 };
-
-std::uint32_t u32At(const std::vector<std::uint8_t>& b, std::size_t at) {
-    return std::uint32_t{b[at]} | std::uint32_t{b[at + 1]} << 8 | std::uint32_t{b[at + 2]} << 16 |
-           std::uint32_t{b[at + 3]} << 24;
-}
-std::uint64_t u64At(const std::vector<std::uint8_t>& b, std::size_t at) {
-    return std::uint64_t{u32At(b, at)} | std::uint64_t{u32At(b, at + 4)} << 32;
-}
-void putU32At(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-void reseal(std::vector<std::uint8_t>& b) {
-    putU32At(b, b.size() - 4, collisionFileChecksum(std::span(b).first(b.size() - 4)));
-}
 
 /// Where the height blocks start: after the bit tiles the index announces.
 std::size_t heightsOffset(const std::vector<std::uint8_t>& b) {

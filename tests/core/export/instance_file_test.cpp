@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "../support/monaco_bake.h"
 #include "export_test_support.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/instance_file.h"
@@ -36,16 +37,7 @@ struct InstanceRow {
 
 /// A bake of a corner of the bundled Monaco sample (3 × 2 tiles at zoom 17).
 int bake(const fs::path& out, InstanceEncoding instances, std::string& err) {
-    const std::string resources = TERRABIT_RESOURCES_DIR;
-    terrabit::cli::BakeCommand c;
-    c.input.file = resources + "/maps/monaco-2022-07-19.osm.pbf";
-    c.input.rules = resources + "/rules/default.yaml";
-    c.catalogue = resources + "/assets/catalogue.yaml";
-    c.selection.zoom = 17;
-    c.selection.bboxLonLat = Box2{{7.415, 43.730}, {7.425, 43.737}};
-    c.outDir = out;
-    c.seed = 5;
-    c.threads = 2;
+    terrabit::cli::BakeCommand c = terrabit::test::monacoBake(out, Box2{{7.415, 43.730}, {7.425, 43.737}}, 5);
     c.instances = instances;
     std::ostringstream o, e;
     const int code = terrabit::cli::runBake(c, o, e);

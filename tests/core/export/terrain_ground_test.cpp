@@ -82,12 +82,12 @@ const ConeBake& coneBake() {
 }
 
 /// The positions and normals of a tile's primitive of one material in the GLB.
-struct Primitive {
+struct GroundPrimitive {
     std::vector<float> positions, normals;
     std::vector<std::uint32_t> indices;
 };
-Primitive primitiveOf(const tinygltf::Model& m, const TileId& tile, const std::string& material) {
-    Primitive out;
+GroundPrimitive primitiveOf(const tinygltf::Model& m, const TileId& tile, const std::string& material) {
+    GroundPrimitive out;
     for (const tinygltf::Mesh& mesh : m.meshes) {
         if (mesh.name != "ground " + tile.quadkey()) continue;
         for (const tinygltf::Primitive& p : mesh.primitives) {
@@ -107,7 +107,7 @@ Primitive primitiveOf(const tinygltf::Model& m, const TileId& tile, const std::s
 /// z == `edge` (axis 2) at both ends — as (along, height) pairs, `along` the other horizontal
 /// coordinate, the lower first.
 using EdgeSegment = std::array<std::pair<float, float>, 2>;
-std::vector<EdgeSegment> edgeSegments(const Primitive& p, int axis, float edge) {
+std::vector<EdgeSegment> edgeSegments(const GroundPrimitive& p, int axis, float edge) {
     std::vector<EdgeSegment> out;
     const auto at = [&](std::uint32_t v) {
         return std::pair{p.positions[v * 3 + static_cast<std::size_t>(2 - axis)], p.positions[v * 3 + 1]};
@@ -207,7 +207,7 @@ TEST_F(TerrainGround, TheSceneHasAMeshPerTileSharingItsEdgesExactly) {
 TEST_F(TerrainGround, GlbGroundVerticesLieOnTheConeAndTheMeshWithinItsBound) {
     std::size_t vertices = 0, corners = 0, onSamples = 0, cut = 0, onCone = 0, asCone = 0;
     for (const GroundTile& g : s.ground) {
-        const Primitive p = primitiveOf(b.glb, g.mesh.tile, "ground");
+        const GroundPrimitive p = primitiveOf(b.glb, g.mesh.tile, "ground");
         ASSERT_FALSE(p.indices.empty()) << g.mesh.tile.quadkey();
         std::set<std::array<float, 3>> samples;
         const GroundTriangles whole = groundTriangles(s, g);
@@ -307,7 +307,7 @@ TEST_F(TerrainGround, SurfacesLieOnTheGroundAtTheirElevation) {
                 << p.layer;
         }
         // The GLB draws the same drape.
-        const Primitive glb = primitiveOf(b.glb, p.tile, p.layer);
+        const GroundPrimitive glb = primitiveOf(b.glb, p.tile, p.layer);
         EXPECT_EQ(glb.positions.size(), d.positions.size());
     }
     EXPECT_GT(patches["road"], 0u);

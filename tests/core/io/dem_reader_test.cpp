@@ -39,10 +39,7 @@ constexpr LonLat kMonaco = test::kMonacoCentre;
 /// Heights must match the analytic surface this closely (the Terrain issue's 1 mm).
 constexpr double kPlaneToleranceMetres = 1e-3;
 
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+using test::DatasetPtr;
 
 TileId monacoTile(int zoom) { return *tileAt(lonLatToMercator(kMonaco), zoom); }
 

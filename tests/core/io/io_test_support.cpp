@@ -1,5 +1,7 @@
 #include "io_test_support.h"
 
+#include <gtest/gtest.h>
+
 #include <cpl_string.h>
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
@@ -17,11 +19,6 @@
 namespace terrabit::core::test {
 
 namespace {
-
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 std::string readAll(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -62,6 +59,14 @@ std::filesystem::path monacoPbf() {
 std::filesystem::path testData(const std::string& relative) {
     return std::filesystem::path(TERRABIT_TEST_DATA_DIR) / relative;
 }
+void DatasetCloser::operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
+
+RuleSet defaultRuleSet() {
+    auto r = RuleSet::load(defaultRules());
+    EXPECT_TRUE(r.ok()) << r.message();
+    return r.ok() ? std::move(*r) : RuleSet();
+}
+
 std::filesystem::path defaultRules() {
     return std::filesystem::path(TERRABIT_RESOURCES_DIR) / "rules" / "default.yaml";
 }

@@ -3,9 +3,14 @@
 // the reference, and running the terrabit-cli executable.
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "terrabit/core/rules/rule_set.h"
+
+class GDALDataset;
 
 namespace terrabit::core::test {
 
@@ -15,8 +20,15 @@ std::filesystem::path scratchDir(const std::string& name);
 /// The bundled Monaco sample, and a file of tests/data.
 std::filesystem::path monacoPbf();
 std::filesystem::path testData(const std::string& relative);
-/// The repository's default rules.
+/// The repository's default rules: the file, and the rule set it holds.
 std::filesystem::path defaultRules();
+RuleSet defaultRuleSet();
+
+/// A GDAL dataset closed when it goes out of scope.
+struct DatasetCloser {
+    void operator()(GDALDataset* d) const;
+};
+using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 /// COUNT(*) of an SQL query through OGR (SQLite dialect, which knows hstore_get_value); -1 when
 /// the query fails.

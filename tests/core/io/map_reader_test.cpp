@@ -48,12 +48,6 @@ const Feature* byTag(const MapData& map, const std::string& key, const std::stri
     return nullptr;
 }
 
-RuleSet defaultRules() {
-    auto r = RuleSet::load(test::defaultRules());
-    EXPECT_TRUE(r.ok()) << r.message();
-    return r.ok() ? std::move(*r) : RuleSet();
-}
-
 /// The checks every format must pass for the buildings layer.
 void checkBuildings(const std::filesystem::path& file, const std::string& driver) {
     SCOPED_TRACE(driver);
@@ -86,8 +80,8 @@ void checkBuildings(const std::filesystem::path& file, const std::string& driver
     for (const Feature& f : map->features) ids.insert(f.id);
     EXPECT_EQ(ids.size(), map->features.size());
 
-    const ClassifiedMap classified = classify(*map, defaultRules());
-    const RuleSet rules = defaultRules();
+    const ClassifiedMap classified = classify(*map, test::defaultRuleSet());
+    const RuleSet rules = test::defaultRuleSet();
     EXPECT_EQ(classified.featureCounts[static_cast<std::size_t>(rules.layerId("building"))], 3u);
     EXPECT_EQ(classified.featureCounts[static_cast<std::size_t>(rules.layerId("park"))], 1u);
 }
@@ -145,7 +139,7 @@ TEST(MapReader, ReadsGeoPackageWithLayersInDifferentCoordinateSystems) {
     EXPECT_NEAR(primary->points[0].x, expected.x, 1e-3);
     EXPECT_NEAR(primary->points[0].y, expected.y, 1e-3);
 
-    const RuleSet rules = defaultRules();
+    const RuleSet rules = test::defaultRuleSet();
     const ClassifiedMap classified = classify(*map, rules);
     const auto road = static_cast<std::uint16_t>(rules.layerId("road"));
     std::vector<float> widths;

@@ -24,16 +24,6 @@ namespace io = terrabit::core::io;
 
 namespace {
 
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-
-RuleSet defaultRules() {
-    auto r = RuleSet::load(test::defaultRules());
-    EXPECT_TRUE(r.ok()) << r.message();
-    return r.ok() ? std::move(*r) : RuleSet();
-}
-
 std::size_t countOf(const ClassifiedMap& c, const RuleSet& rules, const char* layer) {
     return c.featureCounts[static_cast<std::size_t>(rules.layerId(layer))];
 }
@@ -150,7 +140,7 @@ std::unique_ptr<io::MapLayers> build(const std::filesystem::path& file, int zoom
 }  // namespace
 
 TEST(RealSamples, MonacoPbfCountsPerLayerMatchOgrSql) {
-    const RuleSet rules = defaultRules();
+    const RuleSet rules = test::defaultRuleSet();
     auto map = io::readMap(test::monacoPbf());
     ASSERT_TRUE(map.ok()) << map.message();
     EXPECT_EQ(map->format, "OSM");
@@ -171,7 +161,7 @@ TEST(RealSamples, MonacoPbfCountsPerLayerMatchOgrSql) {
 
 TEST(RealSamples, KremsOsmXmlCountsPerLayerMatchOgrSql) {
     const auto file = test::testData("krems-an-der-donau.osm");
-    const RuleSet rules = defaultRules();
+    const RuleSet rules = test::defaultRuleSet();
     auto map = io::readMap(file);
     ASSERT_TRUE(map.ok()) << map.message();
     EXPECT_EQ(map->format, "OSM");
@@ -270,7 +260,7 @@ TEST(RealSamples, MonacoBuildingLayerMatchesGdalRasterize) {
         if (!bits) continue;
         // GDAL's answer: the same features burnt into a 256 × 256 raster with the tile's
         // georeferencing (pixel-centre rule).
-        std::unique_ptr<GDALDataset, DatasetCloser> ds(mem->Create("", 256, 256, 1, GDT_Byte, nullptr));
+        test::DatasetPtr ds(mem->Create("", 256, 256, 1, GDT_Byte, nullptr));
         const Box2 b = t.boundsMercator();
         double gt[6] = {b.min.x, t.cellSizeMercator(), 0, b.max.y, 0, -t.cellSizeMercator()};
         ds->SetGeoTransform(gt);
@@ -332,7 +322,7 @@ TEST(RealSamples, SanFranciscoVectorTilesCountPerLayerAsOgr) {
         ASSERT_NE(l, map->layers.end()) << names[i];
         EXPECT_EQ(static_cast<long long>(l->featuresRead + l->featuresSkipped), counts[i]) << names[i];
     }
-    const RuleSet rules = defaultRules();
+    const RuleSet rules = test::defaultRuleSet();
     const ClassifiedMap c = classify(*map, rules);
     // Counted by iterating, as GDAL delivers them: its quick count (13,896) also counts the
     // pieces of buildings cut by tile edges that iteration merges back.

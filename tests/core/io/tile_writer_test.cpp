@@ -14,10 +14,7 @@ namespace io = terrabit::core::io;
 
 namespace {
 
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
+using test::DatasetPtr;
 
 DatasetPtr open(const std::filesystem::path& p) {
     return DatasetPtr(

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 
+#include "pipeline_test_support.h"
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/core/collision/collision_file.h"
@@ -18,17 +19,7 @@
 namespace terrabit::core::pipeline {
 namespace {
 
-const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
-
-SessionInput monacoInput() {
-    SessionInput input;
-    input.map.file = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
-    input.map.rules = kResources / "rules" / "default.yaml";
-    input.tiles.zoom = 17;
-    input.catalogueFile = kResources / "assets" / "catalogue.yaml";
-    input.threads = 2;
-    return input;
-}
+using namespace core::test;
 
 /// Bakes the session and exports collision.tbcg into `out`; returns its path.
 std::filesystem::path exportCollision(Session& session, const std::filesystem::path& out) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "pipeline_test_support.h"
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/pipeline/layer_stack.h"
 #include "terrabit/core/pipeline/session.h"
@@ -14,17 +15,9 @@
 namespace terrabit::core::pipeline {
 namespace {
 
-const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
-
 std::shared_ptr<Session> monaco() {
     static const std::shared_ptr<Session> session = [] {
-        SessionInput input;
-        input.map.file = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
-        input.map.rules = kResources / "rules" / "default.yaml";
-        input.tiles.zoom = 17;
-        input.catalogueFile = kResources / "assets" / "catalogue.yaml";
-        input.threads = 2;
-        auto s = Session::open(std::move(input));
+        auto s = Session::open(core::test::monacoInput());
         EXPECT_TRUE(s.ok()) << s.message();
         return s.ok() ? std::shared_ptr<Session>(std::move(*s)) : nullptr;
     }();

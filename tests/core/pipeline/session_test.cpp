@@ -17,6 +17,7 @@
 #include <string>
 
 #include "manifest_writer_p.h"
+#include "pipeline_test_support.h"
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/core/algebra/compose.h"
@@ -28,46 +29,7 @@
 namespace terrabit::core::pipeline {
 namespace {
 
-const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
-const std::filesystem::path kMonaco = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
-const std::filesystem::path kRules = kResources / "rules" / "default.yaml";
-const std::filesystem::path kCatalogue = kResources / "assets" / "catalogue.yaml";
-
-SessionInput monacoInput() {
-    SessionInput input;
-    input.map.file = kMonaco;
-    input.map.rules = kRules;
-    input.tiles.zoom = 17;
-    input.catalogueFile = kCatalogue;
-    input.threads = 2;
-    return input;
-}
-
-std::unique_ptr<Session> openOrFail(SessionInput input) {
-    auto session = Session::open(std::move(input));
-    EXPECT_TRUE(session.ok()) << session.message();
-    return session.ok() ? std::move(*session) : nullptr;
-}
-
-std::string textOf(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string manifestOf(const Scene& scene) {
-    auto m = encodeManifest(scene, textOf(kRules));
-    EXPECT_TRUE(m.ok()) << m.message();
-    return m.ok() ? *m : std::string();
-}
-
-placement::BakeOptions seeded(std::uint64_t seed) {
-    placement::BakeOptions options;
-    options.seed = seed;
-    options.threads = 2;
-    return options;
-}
+using namespace core::test;
 
 TEST(Session, BakesWhatASceneBakerBakesFromTheSameLayers) {
     auto session = openOrFail(monacoInput());
@@ -87,7 +49,8 @@ TEST(Session, BakesWhatASceneBakerBakesFromTheSameLayers) {
     ASSERT_TRUE(layers.ok()) << layers.message();
     auto catalogue = AssetCatalogue::load(kCatalogue);
     ASSERT_TRUE(catalogue.ok()) << catalogue.message();
-    auto rules = placement::PlacementRules::parse(textOf(kRules), kRules.string(), (*layers)->rules.layerInfos());
+    auto rules = placement::PlacementRules::parse(terrabit::test::readFile(kRules), kRules.string(),
+                                                  (*layers)->rules.layerInfos());
     ASSERT_TRUE(rules.ok()) << rules.message();
     placement::SceneBaker baker((*layers)->index, (*layers)->store, *catalogue);
     ASSERT_TRUE(baker.setRules(*rules).ok());
@@ -233,7 +196,7 @@ TEST(Session, ExportWritesTheSceneWithTheRulesAndThePlacedLayers) {
     auto report =
         session->exportScene(*scene, session->exportOptions({ExportFormat::Manifest, ExportFormat::Layers}, out));
     ASSERT_TRUE(report.ok()) << report.message();
-    EXPECT_EQ(textOf(out / "manifest.json"), manifestOf(*scene));
+    EXPECT_EQ(terrabit::test::readFile(out / "manifest.json"), manifestOf(*scene));
     bool placedBuildings = false;
     for (const ExportedFile& f : report->files) {
         if (f.path.string().find(placement::kPlacedBuildingsLayer) != std::string::npos) placedBuildings = true;
@@ -283,7 +246,7 @@ TEST(Session, FailuresCarryTheirKindAndNameWhatIsWrong) {
 
 TEST(Session, WhatEachFrontEndNeedsOfThePassesIsAllItReads) {
     // Layers only: neither the passes nor the catalogue are read, so broken ones do not matter.
-    std::string text = textOf(kRules);
+    std::string text = terrabit::test::readFile(kRules);
     text.replace(text.find("    density: 0.05\n"), 18, "    density: lots\n");
     SessionInput layersOnly = SessionInput::layersOnly({kMonaco, {}, {}, false, text, "edited.yaml"}, {}, 2);
     layersOnly.tiles.zoom = 16;

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline_test_support.h"
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/core/collision/character_mover.h"
@@ -27,8 +28,8 @@
 namespace terrabit::core::pipeline {
 namespace {
 
-const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
-const Vec2 kCentre = lonLatToMercator(test::kMonacoCentre);
+using namespace core::test;
+
 /// Ground metres per Mercator metre at Monaco.
 const double kScale = std::cos(test::kMonacoCentre.lat * std::numbers::pi / 180.0);
 
@@ -71,16 +72,9 @@ std::filesystem::path writeOsm(const std::filesystem::path& path, const std::vec
 }
 
 std::unique_ptr<Session> openOrFail(const std::filesystem::path& map, const std::filesystem::path& dem) {
-    SessionInput input;
+    SessionInput input = monacoInput(dem);
     input.map.file = map;
-    input.map.rules = kResources / "rules" / "default.yaml";
-    input.tiles.zoom = 17;
-    input.catalogueFile = kResources / "assets" / "catalogue.yaml";
-    input.threads = 2;
-    input.dems = {dem};
-    auto session = Session::open(std::move(input));
-    EXPECT_TRUE(session.ok()) << session.message();
-    return session.ok() ? std::move(*session) : nullptr;
+    return test::openOrFail(std::move(input));
 }
 
 double groundAt(const Session& s, Vec2 offset) {

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "manifest_writer_p.h"
+#include "pipeline_test_support.h"
 #include "support/scratch_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/core/algebra/compose.h"
@@ -28,52 +29,10 @@
 namespace terrabit::core::pipeline {
 namespace {
 
-const std::filesystem::path kResources = TERRABIT_RESOURCES_DIR;
-const std::filesystem::path kMonaco = kResources / "maps" / "monaco-2022-07-19.osm.pbf";
-const std::filesystem::path kRules = kResources / "rules" / "default.yaml";
-const std::filesystem::path kCatalogue = kResources / "assets" / "catalogue.yaml";
+using namespace core::test;
 
 /// Heights are compared to a millimetre: scene y are floats of heights near 100 m.
 constexpr double kMillimetre = 1e-3;
-
-SessionInput monacoInput(const std::filesystem::path& dem) {
-    SessionInput input;
-    input.map.file = kMonaco;
-    input.map.rules = kRules;
-    input.tiles.zoom = 17;
-    input.catalogueFile = kCatalogue;
-    input.threads = 2;
-    if (!dem.empty()) input.dems = {dem};
-    return input;
-}
-
-std::unique_ptr<Session> openOrFail(SessionInput input) {
-    auto session = Session::open(std::move(input));
-    EXPECT_TRUE(session.ok()) << session.message();
-    return session.ok() ? std::move(*session) : nullptr;
-}
-
-placement::BakeOptions seeded(std::uint64_t seed, int threads = 2) {
-    placement::BakeOptions options;
-    options.seed = seed;
-    options.threads = threads;
-    return options;
-}
-
-std::string textOf(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string manifestOf(const Scene& scene) {
-    auto m = encodeManifest(scene, textOf(kRules));
-    EXPECT_TRUE(m.ok()) << m.message();
-    return m.ok() ? *m : std::string();
-}
-
-const Vec2 kCentre = lonLatToMercator(test::kMonacoCentre);
 
 /// A cone 300 m high at Monaco's centre, falling 1 m per 5 Mercator metres.
 double cone(Vec2 m) { return 300.0 - 0.2 * std::hypot(m.x - kCentre.x, m.y - kCentre.y); }

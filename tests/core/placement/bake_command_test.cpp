@@ -14,6 +14,7 @@
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
 #include "placement_test_support.h"
+#include "support/resources_dir.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/export/scene_export.h"
 
@@ -22,8 +23,6 @@ namespace {
 
 using namespace core;
 namespace fs = std::filesystem;
-
-const std::string kResources = TERRABIT_RESOURCES_DIR;
 
 /// Runs a shell command line with bash; returns the exit code (or -1 when it did not exit).
 int shell(const std::string& line) {

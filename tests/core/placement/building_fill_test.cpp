@@ -186,8 +186,6 @@ std::vector<std::string> outlineFailures(const Scene& scene, const AssetCatalogu
 
 // -- synthetic footprints -----------------------------------------------------------------------------
 
-const std::vector<Tag> kHouse{{"building", "yes"}};
-
 std::string fillPasses(const std::string& extra) {
     return R"yaml(
 passes:
@@ -225,7 +223,7 @@ SyntheticMap fillShapes() {
     return m;
 }
 
-const BuildingRecord& recordOf(const Scene& scene, std::string_view id) {
+const BuildingRecord& expectRecord(const Scene& scene, std::string_view id) {
     for (const BuildingRecord& b : scene.buildings) {
         if (scene.sources.at(b.source) == id) return b;
     }
@@ -258,14 +256,14 @@ TEST(BuildingFill, EveryShapeGetsAPrefabOrAGeneratedBuildingAndPrefabsStayInside
     const FillBake b = bakeShapes("    min_fill: 0\n");
     const AssetCatalogue catalogue = testCatalogue();
     for (const char* id : {"ell", "you", "ring", "hall", "wide"}) {
-        EXPECT_EQ(recordOf(b.scene, id).outcome, BuildingOutcome::Placed) << id;
+        EXPECT_EQ(expectRecord(b.scene, id).outcome, BuildingOutcome::Placed) << id;
     }
     // The smallest model, 4 × 4 m at 0.8, is wider than the garage less its margins; the sliver
     // takes nothing either.
-    EXPECT_EQ(recordOf(b.scene, "garage").outcome, BuildingOutcome::Generated);
-    EXPECT_EQ(recordOf(b.scene, "sliver").outcome, BuildingOutcome::Generated);
+    EXPECT_EQ(expectRecord(b.scene, "garage").outcome, BuildingOutcome::Generated);
+    EXPECT_EQ(expectRecord(b.scene, "sliver").outcome, BuildingOutcome::Generated);
     // The hall holds several prefabs: the first, then more in its free cells up to max_models.
-    EXPECT_EQ(recordOf(b.scene, "hall").parts.size(), 3u);
+    EXPECT_EQ(expectRecord(b.scene, "hall").parts.size(), 3u);
     EXPECT_EQ(overlappingBuildings(b.scene, catalogue), std::vector<std::string>{});
     EXPECT_EQ(outlineFailures(b.scene, catalogue, b.input->index, 0.03), std::vector<std::string>{});
 }
@@ -302,14 +300,15 @@ TEST(BuildingFill, LUAndCourtyardFootprintsTakeModelsOfTheirShape) {
     const AssetCatalogue shaped = shapedCatalogue(false);
     const Scene scene = bakeOnce(*input, shaped, parsePasses(*input, rules));
     for (const auto& [id, model] : {std::pair{"ell", "ell_model"}, {"you", "you_model"}, {"ring", "ring_model"}}) {
-        const BuildingRecord& b = recordOf(scene, id);
+        const BuildingRecord& b = expectRecord(scene, id);
         ASSERT_EQ(b.outcome, BuildingOutcome::Placed) << id;
         EXPECT_EQ(scene.assets.at(static_cast<std::size_t>(b.asset)), model) << id;
     }
     EXPECT_EQ(overlappingBuildings(scene, shaped), std::vector<std::string>{});
     EXPECT_EQ(outlineFailures(scene, shaped, input->index, 0.03), std::vector<std::string>{});
     const Scene boxed = bakeOnce(*input, shapedCatalogue(true), parsePasses(*input, rules));
-    for (const char* id : {"ell", "you", "ring"}) EXPECT_NE(recordOf(boxed, id).outcome, BuildingOutcome::Placed) << id;
+    for (const char* id : {"ell", "you", "ring"})
+        EXPECT_NE(expectRecord(boxed, id).outcome, BuildingOutcome::Placed) << id;
 }
 
 TEST(BuildingFill, ThinlyFilledFootprintsAreGeneratedWhenTheRuleAsksForMore) {
@@ -317,8 +316,8 @@ TEST(BuildingFill, ThinlyFilledFootprintsAreGeneratedWhenTheRuleAsksForMore) {
     const FillBake strict = bakeShapes("    min_fill: 0.9\n");
     // The hall's four prefabs cover far less than 90 % of it: generated instead.
     EXPECT_EQ(loose.scene.statistics.buildingsGenerated, 2u);
-    EXPECT_EQ(recordOf(strict.scene, "hall").outcome, BuildingOutcome::Generated);
-    EXPECT_TRUE(recordOf(strict.scene, "hall").parts.empty());
+    EXPECT_EQ(expectRecord(strict.scene, "hall").outcome, BuildingOutcome::Generated);
+    EXPECT_TRUE(expectRecord(strict.scene, "hall").parts.empty());
     EXPECT_GT(strict.scene.statistics.footprintCellsCovered, loose.scene.statistics.footprintCellsCovered);
     EXPECT_GE(static_cast<double>(strict.scene.statistics.footprintCellsCovered),
               0.97 * static_cast<double>(strict.scene.statistics.footprintCells));
@@ -326,7 +325,7 @@ TEST(BuildingFill, ThinlyFilledFootprintsAreGeneratedWhenTheRuleAsksForMore) {
 
 TEST(BuildingFill, AGeneratedBuildingFollowsItsOutlineAndTags) {
     const FillBake b = bakeShapes("    min_fill: 0\n    wall_height: 7\n");
-    const BuildingRecord& garage = recordOf(b.scene, "garage");
+    const BuildingRecord& garage = expectRecord(b.scene, "garage");
     const GeneratedBuilding* g = generatedOf(b.scene, garage);
     ASSERT_NE(g, nullptr);
     ASSERT_EQ(g->outline.size(), 4u);
@@ -337,7 +336,7 @@ TEST(BuildingFill, AGeneratedBuildingFollowsItsOutlineAndTags) {
     EXPECT_EQ(g->roofShape, "gabled");
     EXPECT_GT(g->roofHeight, 0.0f);
     EXPECT_EQ(g->base, 0.0f);
-    const GeneratedBuilding* sliver = generatedOf(b.scene, recordOf(b.scene, "sliver"));
+    const GeneratedBuilding* sliver = generatedOf(b.scene, expectRecord(b.scene, "sliver"));
     ASSERT_NE(sliver, nullptr);
     EXPECT_NEAR(sliver->wallHeight, 7.0, 1e-6) << "no tags: the rule's wall_height";
     EXPECT_EQ(sliver->roofShape, "flat");
@@ -346,11 +345,11 @@ TEST(BuildingFill, AGeneratedBuildingFollowsItsOutlineAndTags) {
 
 TEST(BuildingFill, TheFallbackRuleDecidesWhatAnUnfitFootprintGets) {
     const FillBake none = bakeShapes("    fallback: none\n");
-    EXPECT_EQ(recordOf(none.scene, "garage").outcome, BuildingOutcome::NoModelFits);
-    EXPECT_EQ(recordOf(none.scene, "sliver").outcome, BuildingOutcome::NoModelFits);
+    EXPECT_EQ(expectRecord(none.scene, "garage").outcome, BuildingOutcome::NoModelFits);
+    EXPECT_EQ(expectRecord(none.scene, "sliver").outcome, BuildingOutcome::NoModelFits);
     EXPECT_TRUE(none.scene.generated.empty());
     const FillBake shrink = bakeShapes("    fallback: shrink\n");
-    const BuildingRecord& garage = recordOf(shrink.scene, "garage");
+    const BuildingRecord& garage = expectRecord(shrink.scene, "garage");
     ASSERT_EQ(garage.outcome, BuildingOutcome::Placed) << "the best prefab below its minimum scale";
     EXPECT_LT(garage.placement.scale.x, 0.8f);
     EXPECT_TRUE(shrink.scene.generated.empty());
@@ -364,7 +363,7 @@ TEST(BuildingFill, StretchScalesWidthAndDepthApartWithinTheRule) {
         EXPECT_GE(ratio, 1.0 / 1.15 - 1e-6) << m.source;
     }
     // The 11 × 9.4 m footprint: a square model fills it tighter stretched 15 % along its width.
-    const BuildingRecord& wide = recordOf(b.scene, "wide");
+    const BuildingRecord& wide = expectRecord(b.scene, "wide");
     ASSERT_EQ(wide.outcome, BuildingOutcome::Placed);
     const double ratio = wide.placement.scale.x / wide.placement.scale.z;
     EXPECT_NEAR(std::max(ratio, 1.0 / ratio), 1.15, 1e-4);

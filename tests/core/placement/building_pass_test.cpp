@@ -32,8 +32,6 @@ double quarterTurn(double yaw) {
     return yaw - q * std::floor(yaw / q);
 }
 
-const std::vector<Tag> kHouse{{"building", "yes"}};
-
 /// Worst cases in one map: touching, overlapping, tiny, huge, rotated 37°, across a tile
 /// border, inside water, duplicates, and a dense random cluster.
 SyntheticMap worstCases() {

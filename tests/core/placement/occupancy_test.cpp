@@ -33,7 +33,7 @@ bool touchesCell(const std::array<Vec2, 4>& r, std::int64_t x, std::int64_t y) {
     return overlapDepth(r, cell) > 0.0;
 }
 
-std::set<std::pair<std::int64_t, std::int64_t>> cellsOf(const std::vector<CellSpan>& spans) {
+std::set<std::pair<std::int64_t, std::int64_t>> spanCells(const std::vector<CellSpan>& spans) {
     std::set<std::pair<std::int64_t, std::int64_t>> out;
     for (const CellSpan& s : spans) {
         for (std::int64_t x = s.x0; x < s.x1; ++x) out.insert({x, s.y});
@@ -51,7 +51,7 @@ TEST(FootprintSpans, MatchTheConservativeReferenceOnRandomRectangles) {
         const Vec2 c{tile.x * 256.0 + pos(rng), tile.y * 256.0 + pos(rng)};
         const auto r = rect(c, half(rng), half(rng), trial % 5 == 0 ? 0.0 : turn(rng));
         ASSERT_TRUE(footprintSpans(r, region, spans));
-        const auto got = cellsOf(spans);
+        const auto got = spanCells(spans);
         Box2 b;
         for (const Vec2 p : r) b.extend(p);
         std::set<std::pair<std::int64_t, std::int64_t>> expected;

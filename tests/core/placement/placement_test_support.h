@@ -24,6 +24,9 @@ namespace terrabit::test {
 
 using namespace terrabit::core;
 
+/// The tags of a plain house.
+inline const std::vector<Tag> kHouse{{"building", "yes"}};
+
 /// A map's layers ready to bake (map, rules, classified, index, store), as the CLI makes them.
 using BakeInput = core::io::MapLayers;
 

@@ -13,6 +13,7 @@
 
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
+#include "support/resources_dir.h"
 #include "support/test_dems.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/core/scale/shard_merge.h"
@@ -22,8 +23,6 @@ namespace {
 
 using namespace core;
 namespace fs = std::filesystem;
-
-const std::string kResources = TERRABIT_RESOURCES_DIR;
 
 /// The JSON chunk of a GLB file.
 nlohmann::json glbJson(const std::string& bytes) {

@@ -88,7 +88,7 @@ BitTile terrabitCells(const std::vector<std::vector<Vec2>>& rings, Coverage cove
     return out;
 }
 
-BitTile block(int x0, int y0, int x1, int y1) {
+BitTile cellBlock(int x0, int y0, int x1, int y1) {
     BitTile t;
     for (int y = y0; y < y1; ++y) t.fillSpan(y, x0, x1);
     return t;
@@ -190,14 +190,14 @@ TEST(GdalOracle, CentreRuleAgreesWithGdalOnTiesExceptCentresOnASouthEdge) {
     for (const Rings& square : {Rings{{{10.5, 10.5}, {20.5, 10.5}, {20.5, 20.5}, {10.5, 20.5}}},
                                 Rings{{{10.5, 10.5}, {10.5, 20.5}, {20.5, 20.5}, {20.5, 10.5}}}}) {
         const BitTile t = terrabitCells(square, Coverage::CellCentre);
-        EXPECT_TRUE(t == block(11, 10, 21, 20));
-        expectDifference("square on centre lines", gdalCells(square, false), t, block(11, 20, 21, 21), BitTile{});
+        EXPECT_TRUE(t == cellBlock(11, 10, 21, 20));
+        expectDifference("square on centre lines", gdalCells(square, false), t, cellBlock(11, 20, 21, 21), BitTile{});
     }
     // A notch cut from the south up to the centre line y = 20.5 between x = 20 and 30.
     const Rings notch{{{10, 10}, {40, 10}, {40, 40}, {30, 40}, {30, 20.5}, {20, 20.5}, {20, 40}, {10, 40}}};
     const BitTile t = terrabitCells(notch, Coverage::CellCentre);
-    EXPECT_TRUE(t == block(10, 10, 40, 40) - block(20, 20, 30, 40));
-    expectDifference("notch", gdalCells(notch, false), t, block(20, 20, 30, 21), BitTile{});
+    EXPECT_TRUE(t == cellBlock(10, 10, 40, 40) - cellBlock(20, 20, 30, 40));
+    expectDifference("notch", gdalCells(notch, false), t, cellBlock(20, 20, 30, 21), BitTile{});
 }
 
 TEST(GdalOracle, AllTouchedAgreesWithGdalExceptCornerContactsAndNearBorderEdges) {
@@ -233,13 +233,14 @@ TEST(GdalOracle, AllTouchedAgreesWithGdalExceptCornerContactsAndNearBorderEdges)
     {
         const Rings nearHorizontal{{{20.3, 6.995}, {40.6, 6.005}}};
         const BitTile t = terrabitCells(nearHorizontal, Coverage::Conservative);
-        EXPECT_TRUE(t == block(20, 6, 41, 7));
-        expectDifference("near-horizontal edge", gdalCells(nearHorizontal, true), t, BitTile{}, block(20, 6, 41, 7));
+        EXPECT_TRUE(t == cellBlock(20, 6, 41, 7));
+        expectDifference("near-horizontal edge", gdalCells(nearHorizontal, true), t, BitTile{},
+                         cellBlock(20, 6, 41, 7));
 
         const Rings nearVertical{{{10.995, 2.3}, {11.004, 14.6}}};
         const BitTile v = terrabitCells(nearVertical, Coverage::Conservative);
         // It crosses x = 11 at y = 2.3 + 12.3 * 5/9 = 9.13: column 10 above, column 11 below.
-        EXPECT_TRUE(v == (block(10, 2, 11, 10) | block(11, 9, 12, 15)));
+        EXPECT_TRUE(v == (cellBlock(10, 2, 11, 10) | cellBlock(11, 9, 12, 15)));
         expectDifference("near-vertical edge", gdalCells(nearVertical, true), v, BitTile{}, v);
     }
 }

@@ -19,6 +19,8 @@
 #include "terrabit/core/raster/rasterizer.h"
 
 using namespace terrabit::core;
+using terrabit::test::kInf;
+using terrabit::test::kNaN;
 using terrabit::test::mismatches;
 using terrabit::test::referenceCentre;
 using terrabit::test::referenceConservative;
@@ -26,8 +28,6 @@ using terrabit::test::Shape;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMax = std::numeric_limits<double>::max();
 constexpr double kDenormal = std::numeric_limits<double>::denorm_min();
 

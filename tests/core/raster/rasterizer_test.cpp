@@ -17,6 +17,8 @@
 #include "terrabit/core/raster/rasterizer.h"
 
 using namespace terrabit::core;
+using terrabit::test::kInf;
+using terrabit::test::kNaN;
 using terrabit::test::referenceCentre;
 using terrabit::test::referenceConservative;
 using terrabit::test::RefGrid;
@@ -24,8 +26,6 @@ using terrabit::test::Shape;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr RasterOptions kCentre{FillRule::EvenOdd, Coverage::CellCentre};
 constexpr RasterOptions kTouch{FillRule::EvenOdd, Coverage::Conservative};
 

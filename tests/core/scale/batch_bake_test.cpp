@@ -8,9 +8,10 @@
 #include <filesystem>
 #include <sstream>
 
+#include "../support/monaco_bake.h"
 #include "../support/output_files.h"
+#include "../support/resources_dir.h"
 #include "../support/scratch_dir.h"
-#include "harbour_bake.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/scene_export.h"
@@ -23,11 +24,9 @@ namespace {
 using namespace core;
 namespace fs = std::filesystem;
 
-const std::string kResources = TERRABIT_RESOURCES_DIR;
-
 class BatchBakeTest : public ::testing::Test {
 protected:
-    /// The harbour bake (harbour_bake.h) into
+    /// The harbour bake (support/monaco_bake.h) into
     /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
     terrabit::cli::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
         terrabit::cli::BakeCommand c = harbourBake(out);

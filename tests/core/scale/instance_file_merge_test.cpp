@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/monaco_bake.h"
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
-#include "harbour_bake.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/instance_file.h"

@@ -11,9 +11,10 @@
 #include <map>
 #include <sstream>
 
+#include "../support/monaco_bake.h"
 #include "../support/output_files.h"
+#include "../support/resources_dir.h"
 #include "../support/scratch_dir.h"
-#include "harbour_bake.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/scene_export.h"
@@ -26,8 +27,6 @@ namespace {
 using namespace core;
 namespace fs = std::filesystem;
 
-const std::string kResources = TERRABIT_RESOURCES_DIR;
-
 /// Every file a bake wrote, byte for byte, leaving out shard records and work folders.
 void expectSameFiles(const fs::path& expected, const fs::path& actual) {
     test::expectSameFiles(expected, actual, [](const std::string& relative) {
@@ -39,7 +38,7 @@ int run(const std::string& commandLine) { return std::system((commandLine + " >/
 
 class ShardBakeTest : public ::testing::Test {
 protected:
-    /// The harbour bake (harbour_bake.h) into 3D Tiles and the manifest.
+    /// The harbour bake (support/monaco_bake.h) into 3D Tiles and the manifest.
     terrabit::cli::BakeCommand command(const fs::path& out) const {
         terrabit::cli::BakeCommand c = harbourBake(out);
         c.formats = {ExportFormat::Tiles3d, ExportFormat::Manifest};

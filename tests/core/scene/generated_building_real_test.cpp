@@ -33,7 +33,7 @@ Tally checkEveryBuilding(const std::filesystem::path& file) {
         GeneratedBuilding g;
         for (const Vec2& p : ring) g.outline.push_back({p.x - ring[0].x, p.y - ring[0].y});
         g.wallHeight = 9.0f;
-        const double area = test::geosRingArea(g.outline);
+        const double area = terrabit::test::geosRingArea(g.outline);
         if (!checkGeneratedBuilding(g)) {
             ++tally.refused;
             EXPECT_LT(area, 0.0) << f.id << ": refused (" << checkGeneratedBuilding(g).message()
@@ -43,7 +43,7 @@ Tally checkEveryBuilding(const std::filesystem::path& file) {
         EXPECT_GT(area, 0.0) << f.id << ": drawn though GEOS finds it invalid";
         const AssetMesh mesh = generatedBuildingMesh(g);
         EXPECT_TRUE(mesh.validate()) << f.id;
-        EXPECT_NEAR(test::upwardArea(mesh), area, 1e-3 * area) << f.id << " (" << ring.size() << " corners)";
+        EXPECT_NEAR(terrabit::test::upwardArea(mesh), area, 1e-3 * area) << f.id << " (" << ring.size() << " corners)";
         ++tally.drawn;
     }
     return tally;

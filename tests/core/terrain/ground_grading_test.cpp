@@ -15,10 +15,10 @@
 namespace terrabit::core::terrain {
 namespace {
 
-constexpr int kZoom = 17;
-const GroundFrame kCells{{}, kZoom};
+constexpr int kGradingZoom = 17;
+const GroundFrame kCells{{}, kGradingZoom};
 /// A tile near Monaco and its north-west corner in global cells.
-const TileId kTile{kZoom, 68238, 47793};
+const TileId kTile{kGradingZoom, 68238, 47793};
 const Vec2 kOrigin{double(kTile.x) * kTileCells, double(kTile.y) * kTileCells};
 
 using Terrain = std::function<double(Vec2 cell)>;  // metres at a global cell position
@@ -52,7 +52,7 @@ GradedFeature feature(GradedKind kind, std::string id, std::vector<Vec2> tileCel
 }
 
 GroundGrading gradeOrFail(const std::vector<GradedFeature>& features, const Terrain& t, double grade = 0.1) {
-    auto g = GroundGrading::build(features, kZoom, {grade}, samplerOf(t));
+    auto g = GroundGrading::build(features, kGradingZoom, {grade}, samplerOf(t));
     EXPECT_TRUE(g.ok()) << g.message();
     return g.ok() ? std::move(*g) : GroundGrading();
 }
@@ -205,7 +205,7 @@ TEST(GroundGrading, TilesSharingAnEdgeGiveItTheSameBitsAndAnEmptyGradingChangesN
         feature(GradedKind::Lake, "w3", {{220, 180}, {300, 170}, {290, 230}, {230, 240}}),
     };
     const GroundGrading g = gradeOrFail(map, hills);
-    const TileId east{kZoom, kTile.x + 1, kTile.y};
+    const TileId east{kGradingZoom, kTile.x + 1, kTile.y};
     HeightTile west = rawTile(hills, kTile), eastTile = rawTile(hills, east);
     GradingScratch scratch;
     g.apply(eastTile, scratch);  // the east tile first: the order does not matter
@@ -226,11 +226,11 @@ TEST(GroundGrading, TilesSharingAnEdgeGiveItTheSameBitsAndAnEmptyGradingChangesN
 
 TEST(GroundGrading, ABadGradeAndAFailingSamplerAreErrorsThatSayWhat) {
     const std::vector<GradedFeature> map = {feature(GradedKind::Road, "w1", {{0, 0}, {10, 10}})};
-    auto bad = GroundGrading::build(map, kZoom, {-0.5}, samplerOf([](Vec2) { return 0.0; }));
+    auto bad = GroundGrading::build(map, kGradingZoom, {-0.5}, samplerOf([](Vec2) { return 0.0; }));
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().kind, ErrorKind::BadArguments);
     EXPECT_NE(bad.message().find("grade"), std::string::npos) << bad.message();
-    auto failing = GroundGrading::build(map, kZoom, {0.1}, [](Vec2) -> Result<float> {
+    auto failing = GroundGrading::build(map, kGradingZoom, {0.1}, [](Vec2) -> Result<float> {
         return Error{"dem.tif: pixels no longer readable", ErrorKind::BadInput};
     });
     ASSERT_FALSE(failing.ok());

@@ -27,7 +27,7 @@ using namespace terrabit::core::terrain;
 
 namespace {
 
-constexpr int kZoom = 17;
+constexpr int kMeshZoom = 17;
 constexpr std::uint32_t kTx = 68890;  // a 3 × 3 block of tiles starts here
 constexpr std::uint32_t kTy = 47860;
 constexpr int kC = kTileCells;
@@ -38,7 +38,7 @@ using HeightFn = std::function<double(double x, double y)>;
 
 HeightTile makeTile(std::uint32_t tx, std::uint32_t ty, const HeightFn& f) {
     HeightTile t;
-    t.reset(TileId{kZoom, tx, ty});
+    t.reset(TileId{kMeshZoom, tx, ty});
     for (int r = 0; r <= kC; ++r)
         for (int c = 0; c <= kC; ++c)
             t.heights[HeightTile::index(r, c)] = static_cast<float>(f(256.0 * tx + c, 256.0 * ty + r));
@@ -66,12 +66,12 @@ HeightFn noise(double amplitude) {
 }
 
 /// A named test surface over the block of tiles.
-struct Shape {
+struct TestSurface {
     std::string name;
     HeightFn f;
 };
 
-std::vector<Shape> shapes() {
+std::vector<TestSurface> shapes() {
     return {
         {"cone", cone(gx(0, 100.3), gy(0, 140.7), 80.0, 0.9)},
         {"cliff", [](double x, double y) { return (x - gx(0, 0)) + 0.6 * (y - gy(0, 0)) < 170.0 ? 3.0 : 21.0; }},
@@ -304,7 +304,7 @@ TEST(GroundMesh, TiltedPlaneGivesTwoTrianglesAndZeroError) {
 }
 
 TEST(GroundMesh, EverySampleAndCellCentreIsWithinTheBound) {
-    for (const Shape& s : shapes()) {
+    for (const TestSurface& s : shapes()) {
         const HeightTile t = makeTile(kTx, kTy, s.f);
         const RtinErrors e = rtinErrors(t);
         for (const float maxError : {0.1F, 0.5F, 2.0F}) {
@@ -317,7 +317,7 @@ TEST(GroundMesh, EverySampleAndCellCentreIsWithinTheBound) {
 }
 
 TEST(GroundMesh, ForcedNeighbourEdgesKeepTheBound) {
-    for (const Shape& s : shapes()) {
+    for (const TestSurface& s : shapes()) {
         const Block b(s.f, 0.5F, true);
         for (std::size_t i = 0; i < b.tiles.size(); ++i)
             expectWithinBound(b.tiles[i], b.meshes[i], 0.5, s.name + " tile " + std::to_string(i));
@@ -325,7 +325,7 @@ TEST(GroundMesh, ForcedNeighbourEdgesKeepTheBound) {
 }
 
 TEST(GroundMesh, IsAValidTriangulationOfTheTile) {
-    for (const Shape& s : shapes()) {
+    for (const TestSurface& s : shapes()) {
         const Block b(s.f, 0.5F, true);
         for (std::size_t i = 0; i < b.tiles.size(); ++i)
             expectValidTriangulation(b.meshes[i], s.name + " tile " + std::to_string(i));
@@ -359,7 +359,7 @@ TEST(GroundMesh, ZeroBoundOnASmoothConeIsExactAtEverySample) {
 }
 
 TEST(GroundMesh, LargerBoundGivesNoMoreTriangles) {
-    for (const Shape& s : shapes()) {
+    for (const TestSurface& s : shapes()) {
         const HeightTile t = makeTile(kTx, kTy, s.f);
         const RtinErrors e = rtinErrors(t);
         std::size_t previous = std::numeric_limits<std::size_t>::max();
@@ -373,7 +373,7 @@ TEST(GroundMesh, LargerBoundGivesNoMoreTriangles) {
 }
 
 TEST(GroundMesh, NeighbourTilesShareTheirEdgeVerticesOnAllFourSides) {
-    const std::vector<Shape> cases = {
+    const std::vector<TestSurface> cases = {
         // A cone whose apex is on the centre tile's east edge (and near its south edge).
         {"cone_on_edge", cone(gx(1, 0), gy(0, 200.5), 50.0, 0.6)},
         // A cone off every edge whose flanks cross them.
@@ -385,7 +385,7 @@ TEST(GroundMesh, NeighbourTilesShareTheirEdgeVerticesOnAllFourSides) {
         {"hills_and_noise", shapes()[4].f},
         {"ridge_on_east_edge", shapes()[3].f},
     };
-    for (const Shape& s : cases) {
+    for (const TestSurface& s : cases) {
         for (const float maxError : {0.25F, 0.5F, 3.0F}) {
             const Block b(s.f, maxError, true);
             const std::string what = s.name + " at " + std::to_string(maxError) + " m";
@@ -494,7 +494,7 @@ TEST(GroundMesh, SameInputGivesTheSameBytes) {
 
 TEST(GroundMesh, TileWithNoHeightGivesAnEmptyMesh) {
     HeightTile t;
-    t.reset(TileId{kZoom, kTx, kTy});
+    t.reset(TileId{kMeshZoom, kTx, kTy});
     const RtinErrors e = rtinErrors(t);
     EXPECT_TRUE(buildGroundMesh(t, e).empty());
     EXPECT_TRUE(buildGroundMesh(t, e).vertices.empty());
@@ -524,7 +524,7 @@ TEST(GroundMesh, SamplesWithoutHeightCountAsZero) {
 // The reference: Martini's own walk of the hierarchy by triangle id, with the true deviation
 // computed by brute force over each triangle's bounding box.
 TEST(RtinErrors, EqualTheTrueDeviationOverMartinisHierarchy) {
-    for (const Shape& s : {shapes()[1], shapes()[4]}) {
+    for (const TestSurface& s : {shapes()[1], shapes()[4]}) {
         const HeightTile t = makeTile(kTx, kTy, s.f);
         const RtinErrors fast = rtinErrors(t);
         std::vector<double> ref(kHeightSampleCount, 0.0);

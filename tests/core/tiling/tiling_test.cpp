@@ -18,12 +18,12 @@ using terrabit::core::test::cellFeature;
 
 namespace {
 
-constexpr int kZoom = 17;
+constexpr int kTilingZoom = 17;
 // Tiles around Monaco at z17 (x 68 893, y 47 863 holds the harbour).
-constexpr std::uint32_t kX0 = 68890;
-constexpr std::uint32_t kY0 = 47860;
+constexpr std::uint32_t kTilingX0 = 68890;
+constexpr std::uint32_t kTilingY0 = 47860;
 
-const char* kRules = R"(
+const char* kTilingRules = R"(
 layers:
   - name: area
     match: [{kind: area, tags: {kind: area}}]
@@ -44,7 +44,7 @@ layers:
 )";
 
 RuleSet rules() {
-    auto r = RuleSet::parse(kRules, "test.yaml");
+    auto r = RuleSet::parse(kTilingRules, "test.yaml");
     EXPECT_TRUE(r.ok()) << r.message();
     return r.ok() ? std::move(*r) : RuleSet();
 }
@@ -52,7 +52,7 @@ RuleSet rules() {
 /// Random features over a block of 4 × 3 tiles (and a little beyond it).
 MapData randomMap(unsigned seed, int count) {
     std::mt19937 rng(seed);
-    const Vec2 o = test::tileOrigin(kX0, kY0);
+    const Vec2 o = test::tileOrigin(kTilingX0, kTilingY0);
     std::uniform_real_distribution<double> x(o.x - 40, o.x + 4 * 256 + 40), y(o.y - 40, o.y + 3 * 256 + 40);
     std::uniform_real_distribution<double> size(2, 90), unit(0, 1);
     MapData map;
@@ -76,16 +76,17 @@ MapData randomMap(unsigned seed, int count) {
                 pts.insert(pts.end(), {c + Vec2{-3, -3}, c + Vec2{3, -3}, c + Vec2{0, 3}});
                 ends.push_back(static_cast<std::uint32_t>(pts.size()));
             }
-            map.features.push_back(cellFeature(id, FeatureKind::Area, {{"kind", areaKinds[i % 3]}}, pts, kZoom, ends));
+            map.features.push_back(
+                cellFeature(id, FeatureKind::Area, {{"kind", areaKinds[i % 3]}}, pts, kTilingZoom, ends));
         } else if (type == 2) {
             std::vector<Vec2> pts{c};
             const int n = 1 + static_cast<int>(unit(rng) * 5);
             for (int k = 0; k < n; ++k) pts.push_back(pts.back() + Vec2{size(rng) - 45, size(rng) - 45});
             std::vector<Tag> tags{{"kind", unit(rng) < 0.7 ? "road" : "wall"}};
             if (unit(rng) < 0.3) tags.push_back({"width", "14"});
-            map.features.push_back(cellFeature(id, FeatureKind::Line, tags, pts, kZoom));
+            map.features.push_back(cellFeature(id, FeatureKind::Line, tags, pts, kTilingZoom));
         } else {
-            map.features.push_back(cellFeature(id, FeatureKind::Point, {{"kind", "tree"}}, {c}, kZoom));
+            map.features.push_back(cellFeature(id, FeatureKind::Point, {{"kind", "tree"}}, {c}, kTilingZoom));
         }
     }
     for (const Feature& f : map.features) {
@@ -95,7 +96,7 @@ MapData randomMap(unsigned seed, int count) {
     return map;
 }
 
-/// A random map classified by the test rules and indexed at kZoom, held together: the entries
+/// A random map classified by the test rules and indexed at kTilingZoom, held together: the entries
 /// point into the map and the index into the entries, so it stays where it was made.
 struct IndexedMap {
     MapData map;
@@ -107,7 +108,7 @@ std::unique_ptr<IndexedMap> indexedRandomMap(unsigned seed, int count) {
     auto m = std::make_unique<IndexedMap>();
     m->map = randomMap(seed, count);
     m->classified = classify(m->map, rules());
-    auto index = TileIndex::build(m->classified, kZoom);
+    auto index = TileIndex::build(m->classified, kTilingZoom);
     if (!index.ok()) {
         ADD_FAILURE() << index.message();
         return nullptr;
@@ -183,18 +184,20 @@ TEST(TileIndex, ExplicitTilesAreCheckedAndKept) {
     const RuleSet r = rules();
     const MapData map = randomMap(3, 50);
     const ClassifiedMap classified = classify(map, r);
-    const std::vector<TileId> tiles{{kZoom, kX0 + 1, kY0}, {kZoom, kX0, kY0}, {kZoom, kX0 + 30, kY0 + 30}};
-    auto index = TileIndex::build(classified, kZoom, tiles);
+    const std::vector<TileId> tiles{{kTilingZoom, kTilingX0 + 1, kTilingY0},
+                                    {kTilingZoom, kTilingX0, kTilingY0},
+                                    {kTilingZoom, kTilingX0 + 30, kTilingY0 + 30}};
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
     ASSERT_TRUE(index.ok()) << index.message();
     EXPECT_EQ(index->tiles().size(), 3u);
-    EXPECT_EQ(index->tiles()[0], (TileId{kZoom, kX0, kY0}));
-    EXPECT_TRUE(index->entries(*index->slot({kZoom, kX0 + 30, kY0 + 30})).empty());
+    EXPECT_EQ(index->tiles()[0], (TileId{kTilingZoom, kTilingX0, kTilingY0}));
+    EXPECT_TRUE(index->entries(*index->slot({kTilingZoom, kTilingX0 + 30, kTilingY0 + 30})).empty());
 
-    const std::vector<TileId> twice{{kZoom, kX0, kY0}, {kZoom, kX0, kY0}};
-    EXPECT_FALSE(TileIndex::build(classified, kZoom, twice).ok());
-    const std::vector<TileId> otherZoom{{kZoom - 1, kX0 / 2, kY0 / 2}};
-    EXPECT_FALSE(TileIndex::build(classified, kZoom, otherZoom).ok());
-    auto tooMany = TileIndex::build(classified, kZoom, {}, 4);
+    const std::vector<TileId> twice{{kTilingZoom, kTilingX0, kTilingY0}, {kTilingZoom, kTilingX0, kTilingY0}};
+    EXPECT_FALSE(TileIndex::build(classified, kTilingZoom, twice).ok());
+    const std::vector<TileId> otherZoom{{kTilingZoom - 1, kTilingX0 / 2, kTilingY0 / 2}};
+    EXPECT_FALSE(TileIndex::build(classified, kTilingZoom, otherZoom).ok());
+    auto tooMany = TileIndex::build(classified, kTilingZoom, {}, 4);
     ASSERT_FALSE(tooMany.ok());
     EXPECT_NE(tooMany.message().find("more than the limit of 4"), std::string::npos);
 }
@@ -205,20 +208,20 @@ TEST(TileRasterizer, EveryTileEqualsTheSameBlockOfOneUnclippedRegion) {
     const ClassifiedMap classified = classify(map, r);
     std::vector<TileId> tiles;
     for (std::uint32_t y = 0; y < 3; ++y) {
-        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kZoom, kX0 + x, kY0 + y});
+        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kTilingZoom, kTilingX0 + x, kTilingY0 + y});
     }
-    auto index = TileIndex::build(classified, kZoom, tiles);
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
     ASSERT_TRUE(index.ok()) << index.message();
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
     for (std::size_t layer = 0; layer < classified.layers.size(); ++layer) {
-        const BitGrid region = referenceLayer(*index, static_cast<int>(layer), kX0, kY0, 4, 3);
+        const BitGrid region = referenceLayer(*index, static_cast<int>(layer), kTilingX0, kTilingY0, 4, 3);
         int set = 0;
         for (std::size_t s = 0; s < index->tiles().size(); ++s) {
             ASSERT_TRUE(tr.rasterize(*index, s, out));
             const TileId t = index->tiles()[s];
             const BitTile expected =
-                region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0));
+                region.tileAt(256 * static_cast<int>(t.x - kTilingX0), 256 * static_cast<int>(t.y - kTilingY0));
             EXPECT_EQ(out[layer], expected) << "layer " << classified.layers[layer].name << " tile " << t.quadkey()
                                             << ": " << (out[layer] ^ expected).count() << " cells differ";
             set += out[layer].count();
@@ -232,27 +235,30 @@ TEST(TileRasterizer, RoadAlongATileBorderIsSeamless) {
     // horizontal border, each drawn per tile and over the 512 × 512 region of four tiles.
     const RuleSet r = rules();
     MapData map;
-    const Vec2 o = test::tileOrigin(kX0, kY0);
+    const Vec2 o = test::tileOrigin(kTilingX0, kTilingY0);
     map.features.push_back(cellFeature("w1", FeatureKind::Line, {{"kind", "road"}},
-                                       {o + Vec2{255.3, 10.2}, o + Vec2{256.6, 250.7}, o + Vec2{257.9, 500.1}}, kZoom));
+                                       {o + Vec2{255.3, 10.2}, o + Vec2{256.6, 250.7}, o + Vec2{257.9, 500.1}},
+                                       kTilingZoom));
     map.features.push_back(cellFeature("w2", FeatureKind::Line, {{"kind", "wall"}},
-                                       {o + Vec2{3.1, 256.4}, o + Vec2{509.7, 255.2}}, kZoom));
+                                       {o + Vec2{3.1, 256.4}, o + Vec2{509.7, 255.2}}, kTilingZoom));
     const ClassifiedMap classified = classify(map, r);
-    const std::vector<TileId> tiles{
-        {kZoom, kX0, kY0}, {kZoom, kX0 + 1, kY0}, {kZoom, kX0, kY0 + 1}, {kZoom, kX0 + 1, kY0 + 1}};
-    auto index = TileIndex::build(classified, kZoom, tiles);
+    const std::vector<TileId> tiles{{kTilingZoom, kTilingX0, kTilingY0},
+                                    {kTilingZoom, kTilingX0 + 1, kTilingY0},
+                                    {kTilingZoom, kTilingX0, kTilingY0 + 1},
+                                    {kTilingZoom, kTilingX0 + 1, kTilingY0 + 1}};
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
     ASSERT_TRUE(index.ok());
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
     for (const char* name : {"road", "solid"}) {
         const int layer = r.layerId(name);
-        const BitGrid region = referenceLayer(*index, layer, kX0, kY0, 2, 2);
+        const BitGrid region = referenceLayer(*index, layer, kTilingX0, kTilingY0, 2, 2);
         int total = 0;
         for (std::size_t s = 0; s < 4; ++s) {
             ASSERT_TRUE(tr.rasterize(*index, s, out));
             const TileId t = index->tiles()[s];
             EXPECT_EQ(out[static_cast<std::size_t>(layer)],
-                      region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0)))
+                      region.tileAt(256 * static_cast<int>(t.x - kTilingX0), 256 * static_cast<int>(t.y - kTilingY0)))
                 << name << " in tile " << t.quadkey();
             total += out[static_cast<std::size_t>(layer)].count();
         }
@@ -266,7 +272,7 @@ TEST(TileRasterizer, LargeRingsSkipFarChunksWithoutChangingABit) {
     // the unclipped region.
     const RuleSet r = rules();
     MapData map;
-    const Vec2 centre = test::tileOrigin(kX0, kY0) + Vec2{512, 384};
+    const Vec2 centre = test::tileOrigin(kTilingX0, kTilingY0) + Vec2{512, 384};
     std::vector<Vec2> pts;
     for (int i = 0; i < 3000; ++i) {
         const double a = 2 * M_PI * i / 3000;
@@ -278,17 +284,17 @@ TEST(TileRasterizer, LargeRingsSkipFarChunksWithoutChangingABit) {
         const double radius = 150 + 40 * std::sin(7 * a);
         pts.push_back(centre + Vec2{std::cos(a) * radius + 100, std::sin(a) * radius});
     }
-    map.features.push_back(cellFeature("sea", FeatureKind::Area, {{"kind", "solid"}}, pts, kZoom, {3000, 3600}));
+    map.features.push_back(cellFeature("sea", FeatureKind::Area, {{"kind", "solid"}}, pts, kTilingZoom, {3000, 3600}));
     const ClassifiedMap classified = classify(map, r);
     std::vector<TileId> tiles;
     for (std::uint32_t y = 0; y < 3; ++y) {
-        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kZoom, kX0 + x, kY0 + y});
+        for (std::uint32_t x = 0; x < 4; ++x) tiles.push_back({kTilingZoom, kTilingX0 + x, kTilingY0 + y});
     }
-    auto index = TileIndex::build(classified, kZoom, tiles);
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
     ASSERT_TRUE(index.ok());
     ASSERT_FALSE(index->chunks(0).empty());
     const int layer = r.layerId("solid");
-    const BitGrid region = referenceLayer(*index, layer, kX0, kY0, 4, 3);
+    const BitGrid region = referenceLayer(*index, layer, kTilingX0, kTilingY0, 4, 3);
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
     int set = 0, clear = 0;
@@ -296,7 +302,7 @@ TEST(TileRasterizer, LargeRingsSkipFarChunksWithoutChangingABit) {
         ASSERT_TRUE(tr.rasterize(*index, s, out));
         const TileId t = index->tiles()[s];
         EXPECT_EQ(out[static_cast<std::size_t>(layer)],
-                  region.tileAt(256 * static_cast<int>(t.x - kX0), 256 * static_cast<int>(t.y - kY0)))
+                  region.tileAt(256 * static_cast<int>(t.x - kTilingX0), 256 * static_cast<int>(t.y - kTilingY0)))
             << t.quadkey();
         set += out[static_cast<std::size_t>(layer)].count();
         clear += 65536 - out[static_cast<std::size_t>(layer)].count();
@@ -308,20 +314,20 @@ TEST(TileRasterizer, LargeRingsSkipFarChunksWithoutChangingABit) {
 TEST(TileRasterizer, LineWidthInMetresBecomesCellsAtTheLatitude) {
     const RuleSet r = rules();
     MapData map;
-    const Vec2 o = test::tileOrigin(kX0, kY0);
+    const Vec2 o = test::tileOrigin(kTilingX0, kTilingY0);
     // A 20 m road (width tag) running east along y = 100.3 in the tile.
     map.features.push_back(cellFeature("w1", FeatureKind::Line, {{"kind", "road"}, {"width", "20"}},
-                                       {o + Vec2{-50, 100.3}, o + Vec2{300, 100.3}}, kZoom));
+                                       {o + Vec2{-50, 100.3}, o + Vec2{300, 100.3}}, kTilingZoom));
     const ClassifiedMap classified = classify(map, r);
-    const std::vector<TileId> tiles{{kZoom, kX0, kY0}};
-    auto index = TileIndex::build(classified, kZoom, tiles);
+    const std::vector<TileId> tiles{{kTilingZoom, kTilingX0, kTilingY0}};
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
     ASSERT_TRUE(index.ok());
     const double latitude = mercatorToLonLat(map.features[0].bounds.centre()).lat;
-    const double halfCells = 10.0 / metresPerCell(latitude, kZoom);
+    const double halfCells = 10.0 / metresPerCell(latitude, kTilingZoom);
     EXPECT_NEAR(index->sizeCells(0), halfCells, 1e-9);
     // It agrees with the tile's latitude to well under a thousandth.
-    const double tileLatitude = TileId{kZoom, kX0, kY0}.boundsLonLat().centre().y;
-    EXPECT_NEAR(halfCells, 10.0 / metresPerCell(tileLatitude, kZoom), halfCells * 1e-3);
+    const double tileLatitude = TileId{kTilingZoom, kTilingX0, kTilingY0}.boundsLonLat().centre().y;
+    EXPECT_NEAR(halfCells, 10.0 / metresPerCell(tileLatitude, kTilingZoom), halfCells * 1e-3);
 
     TileRasterizer tr;
     std::vector<BitTile> out(classified.layers.size());
@@ -434,7 +440,7 @@ TEST(RasterizeTiles, SameBitsForAnyThreadCountAndTileOrder) {
 
     std::vector<TileId> shuffled = index.tiles();
     std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
-    auto shuffledIndex = TileIndex::build(classified, kZoom, shuffled);
+    auto shuffledIndex = TileIndex::build(classified, kTilingZoom, shuffled);
     ASSERT_TRUE(shuffledIndex.ok());
     for (int threads : {2, 3, 8}) {
         RasterizeTilesOptions options;
@@ -480,22 +486,22 @@ TEST(RasterizeTiles, ProgressIsReportedAndCancelStops) {
 TEST(LayerStore, IsALayerSourceWithEmptyLayersReadAsNull) {
     const RuleSet r = rules();
     MapData map;
-    const Vec2 o = test::tileOrigin(kX0, kY0);
+    const Vec2 o = test::tileOrigin(kTilingX0, kTilingY0);
     map.features.push_back(cellFeature("w1", FeatureKind::Area, {{"kind", "area"}},
-                                       {o + Vec2{10, 10}, o + Vec2{50, 10}, o + Vec2{50, 50}}, kZoom));
+                                       {o + Vec2{10, 10}, o + Vec2{50, 10}, o + Vec2{50, 50}}, kTilingZoom));
     const ClassifiedMap classified = classify(map, r);
-    auto index = TileIndex::build(classified, kZoom);
+    auto index = TileIndex::build(classified, kTilingZoom);
     ASSERT_TRUE(index.ok());
     auto store = rasterizeTiles(*index);
     ASSERT_TRUE(store.ok());
     const LayerSource& source = *store;
     EXPECT_EQ(source.layerNames(), r.layerNames());
     EXPECT_EQ(source.layerId("road"), r.layerId("road"));
-    const TileId tile{kZoom, kX0, kY0};
+    const TileId tile{kTilingZoom, kTilingX0, kTilingY0};
     ASSERT_NE(source.tile(tile, source.layerId("area")), nullptr);
     EXPECT_GT(source.tile(tile, source.layerId("area"))->count(), 600);
     EXPECT_EQ(source.tile(tile, source.layerId("road")), nullptr);
-    EXPECT_EQ(source.tile({kZoom, kX0 + 5, kY0}, 0), nullptr);
+    EXPECT_EQ(source.tile({kTilingZoom, kTilingX0 + 5, kTilingY0}, 0), nullptr);
     EXPECT_EQ(source.tile(tile, 99), nullptr);
 }
 
@@ -507,7 +513,7 @@ TEST(LayerStore, KeepsEveryStoredTileWhateverTheLayerCountOrThreads) {
     std::vector<std::string> names;
     for (int l = 0; l < kLayers; ++l) names.push_back("layer" + std::to_string(l));
     std::vector<TileId> tiles;
-    for (std::uint32_t i = 0; i < kTiles; ++i) tiles.push_back(TileId{kZoom, kX0 + i, kY0});
+    for (std::uint32_t i = 0; i < kTiles; ++i) tiles.push_back(TileId{kTilingZoom, kTilingX0 + i, kTilingY0});
     LayerStore store(names, tiles);
     const auto pattern = [](std::size_t slot, int layer, int round) {
         BitTile t;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "terrabit/core/assets/asset_mesh.h"
+#include "terrabit/core/colour.h"
 
 namespace terrabit::core {
 
@@ -36,13 +37,6 @@ constexpr Vec3 cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x 
 /// The unit vector along v; v itself when its length is zero.
 Vec3 normalized(Vec3 v);
 
-/// An sRGB colour, 0–255 per channel, as a designer picks it.
-struct Rgb {
-    std::uint8_t r = 255;
-    std::uint8_t g = 255;
-    std::uint8_t b = 255;
-    friend constexpr bool operator==(Rgb, Rgb) = default;
-};
 /// Mixes two colours, t = 0 gives a, t = 1 gives b (in sRGB space, which is what a designer
 /// means by "halfway").
 Rgb mix(Rgb a, Rgb b, double t);
@@ -182,7 +176,7 @@ private:
     Vec3 place(Vec3 p) const;
 
     AssetMesh mMesh;
-    Rgb mColour;
+    Rgb mColour{255, 255, 255};  // white until a colour is set
     Affine mTransform;
 };
 

@@ -31,17 +31,12 @@
 #include <utility>
 #include <vector>
 
+#include "terrabit/core/colour.h"
 #include "terrabit/core/map/feature.h"
 #include "terrabit/core/raster/rasterizer.h"
 #include "terrabit/core/result.h"
 
 namespace terrabit::core {
-
-/// A colour for previews, 8 bits per channel.
-struct Rgb {
-    std::uint8_t r = 0, g = 0, b = 0;
-    friend bool operator==(Rgb, Rgb) = default;
-};
 
 /// One condition on a tag: the feature has the key, with any value (values empty) or with one of
 /// the values.
