@@ -6,7 +6,6 @@
 JOBS ?= $(shell nproc)
 RELEASE := build/release
 ASAN := build/asan
-FUZZ := build/fuzz
 # make fuzz: every target for FUZZ_SECONDS each (FUZZ_TARGETS="rules project" for some).
 FUZZ_SECONDS ?= 600
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/%_fuzz.cpp,%,$(wildcard tests/fuzz/*_fuzz.cpp))
@@ -14,6 +13,9 @@ SAMPLE := resources/maps/monaco-2022-07-19.osm.pbf
 OUT ?= out/sample
 
 .PHONY: run test deps build bench asan-test fuzz-build fuzz-smoke fuzz deb clean
+# asan-test and fuzz-build configure and build the one tree build/asan: under make -j they would
+# run two CMake/Ninja runs on it at once. Each build command is parallel itself (-j $(JOBS)).
+.NOTPARALLEL:
 
 deps:
 	@packaging/install-deps.sh
@@ -32,8 +34,10 @@ run: build
 	  echo "The baked scene (manifest, GLB, 3D Tiles, OSG, layers, collision grid) is in $(OUT)/"; \
 	fi
 
-# Sanitizer build of core: its tests must pass under AddressSanitizer and UBSan too. Only the
-# core suite is built here (the GDAL-, OSG- and Qt-facing suites run in the release build).
+# The sanitizer build (build/asan, clang): core compiled once with ASan, UBSan and libFuzzer's
+# coverage instrumentation, for both the core tests and the fuzz targets. Its core tests must
+# pass under the sanitizers too. Only the core suite runs here (the GDAL-, OSG- and Qt-facing
+# suites run in the release build).
 asan-test: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS) --target terrabit_core_tests
@@ -45,11 +49,12 @@ asan-test: deps
 	done; status=0; for p in $$pids; do wait $$p || status=1; done; \
 	cat $(ASAN)/shard-*.log; exit $$status
 
-# The libFuzzer targets of tests/fuzz (clang, ASan + UBSan). The smoke runs each for 20 s on its
-# corpus (CTest label fuzz); `make fuzz` runs each for FUZZ_SECONDS and keeps what it finds in
-# build/fuzz/tests/fuzz/work/<target>/ (corpus/, artifacts/ for crash reproducers).
+# The libFuzzer targets of tests/fuzz, in the same sanitizer build (target fuzzers). The smoke
+# runs each for 20 s on its corpus (CTest label fuzz); `make fuzz` runs each for FUZZ_SECONDS and
+# keeps what it finds in build/asan/tests/fuzz/work/<target>/ (corpus/, artifacts/ for crash
+# reproducers).
 fuzz-build: deps
-	cmake --preset fuzz >/dev/null
+	cmake --preset asan >/dev/null
 	cmake --build --preset fuzz -j $(JOBS)
 
 fuzz-smoke: fuzz-build
@@ -57,7 +62,7 @@ fuzz-smoke: fuzz-build
 
 fuzz: fuzz-build
 	@status=0; for t in $(FUZZ_TARGETS); do \
-	  tests/fuzz/run_fuzzer.sh $(FUZZ)/tests/fuzz/fuzz_$$t $(FUZZ_SECONDS) $(FUZZ)/tests/fuzz/work/$$t \
+	  tests/fuzz/run_fuzzer.sh $(ASAN)/tests/fuzz/fuzz_$$t $(FUZZ_SECONDS) $(ASAN)/tests/fuzz/work/$$t \
 	    tests/fuzz/corpus/$$t tests/fuzz/dict/$$t.dict || status=1; \
 	done; exit $$status
 

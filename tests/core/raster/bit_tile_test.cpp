@@ -249,15 +249,15 @@ TEST(BitTile, BooleanOperationsWithItselfFollowTheLaws) {
     auto a = randomCells(rng, 0.4);
     const BitTile t = fromCells(*a);
     BitTile x = t;
-    x ^= x;
+    x ^= std::as_const(x);
     EXPECT_TRUE(x.none());
     x = t;
     x.andNot(x);
     EXPECT_TRUE(x.none());
     x = t;
-    x |= x;
+    x |= std::as_const(x);
     EXPECT_EQ(x, t);
-    x &= x;
+    x &= std::as_const(x);
     EXPECT_EQ(x, t);
     EXPECT_EQ(~~t, t);
     EXPECT_EQ((t | ~t).count(), kN * kN);

@@ -123,7 +123,7 @@ TEST(GdalOracle, EveryMonacoBuildingTileAgreesWithGdalInBothModes) {
             gdalOnly += (theirs - ours).count();
             covered += theirs.count();
             int shown = 0;
-            (ours ^ theirs).forEachSetCell([&](int x, int y) {
+            (ours ^ theirs).forEachSetCell([&, &tile = tile](int x, int y) {
                 if (shown++ < 4) {
                     std::printf("[oracle]   tile %s cell %d,%d: %s only\n", tile.quadkey().c_str(), x, y,
                                 ours.test(x, y) ? "Terrabit" : "GDAL");
