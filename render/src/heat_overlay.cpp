@@ -12,7 +12,7 @@ namespace terrabit::render {
 
 namespace {
 
-constexpr int kN = core::BitTile::kSize;
+constexpr int kSide = core::BitTile::kSize;
 
 unsigned char toByte(float v) { return static_cast<unsigned char>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); }
 
@@ -32,15 +32,15 @@ osg::Vec4 heatColour(double fraction, float opacity) {
 osg::ref_ptr<osg::Image> makeHeatImage(const MaskLookup& mask, const core::TileId& tile,
                                        const HeatOverlayStyle& style) {
     osg::ref_ptr<osg::Image> image = new osg::Image;
-    image->allocateImage(kN, kN, 1, GL_RGBA, GL_UNSIGNED_BYTE);
-    std::fill_n(image->data(), kN * kN * 4, 0);
-    const int r = std::clamp(style.radiusCells, 0, kN);
+    image->allocateImage(kSide, kSide, 1, GL_RGBA, GL_UNSIGNED_BYTE);
+    std::fill_n(image->data(), kSide * kSide * 4, 0);
+    const int r = std::clamp(style.radiusCells, 0, kSide);
     if (r == 0) {
         const core::BitTile* bits = mask(tile);
         if (!bits) return image;
         const unsigned char a = toByte(style.opacity);
         bits->forEachSetCell([&](int x, int y) {
-            unsigned char* p = image->data(x, kN - 1 - y);
+            unsigned char* p = image->data(x, kSide - 1 - y);
             p[0] = style.colour.r;
             p[1] = style.colour.g;
             p[2] = style.colour.b;
@@ -50,7 +50,7 @@ osg::ref_ptr<osg::Image> makeHeatImage(const MaskLookup& mask, const core::TileI
     }
     // A summed-area table over the tile plus r cells of its neighbours on every side: each
     // window sum is then four look-ups, whatever the radius.
-    const int side = kN + 2 * r;
+    const int side = kSide + 2 * r;
     std::vector<std::int32_t> sum(static_cast<std::size_t>(side + 1) * (side + 1), 0);
     auto at = [&](int x, int y) -> std::int32_t& { return sum[static_cast<std::size_t>(y) * (side + 1) + x]; };
     const core::BitTile* bits[3][3] = {};
@@ -62,21 +62,21 @@ osg::ref_ptr<osg::Image> makeHeatImage(const MaskLookup& mask, const core::TileI
     }
     for (int y = 0; y < side; ++y) {
         const int ty = y - r;  // tile row, may lie in a neighbour
-        const int by = ty < 0 ? 0 : (ty >= kN ? 2 : 1);
-        const int cy = ty - (by - 1) * kN;
+        const int by = ty < 0 ? 0 : (ty >= kSide ? 2 : 1);
+        const int cy = ty - (by - 1) * kSide;
         std::int32_t rowSum = 0;
         for (int x = 0; x < side; ++x) {
             const int tx = x - r;
-            const int bx = tx < 0 ? 0 : (tx >= kN ? 2 : 1);
+            const int bx = tx < 0 ? 0 : (tx >= kSide ? 2 : 1);
             const core::BitTile* b = bits[by][bx];
-            rowSum += (b && b->test(tx - (bx - 1) * kN, cy)) ? 1 : 0;
+            rowSum += (b && b->test(tx - (bx - 1) * kSide, cy)) ? 1 : 0;
             at(x + 1, y + 1) = at(x + 1, y) + rowSum;
         }
     }
     const double window = static_cast<double>(2 * r + 1) * (2 * r + 1);
-    for (int y = 0; y < kN; ++y) {
-        unsigned char* out = image->data(0, kN - 1 - y);
-        for (int x = 0; x < kN; ++x) {
+    for (int y = 0; y < kSide; ++y) {
+        unsigned char* out = image->data(0, kSide - 1 - y);
+        for (int x = 0; x < kSide; ++x) {
             // Window [x, x + 2r] × [y, y + 2r] in table coordinates (the tile starts at r).
             const std::int32_t count =
                 at(x + 2 * r + 1, y + 2 * r + 1) - at(x, y + 2 * r + 1) - at(x + 2 * r + 1, y) + at(x, y);

@@ -57,7 +57,7 @@ osg::BoundingBox tileBox(const TilePlacement& p) {
             osg::Vec3(std::max(a.x(), b.x()), 0.0f, std::max(a.z(), b.z()))};
 }
 
-osg::BoundingBox toOsg(const core::Box3f& b) {
+osg::BoundingBox osgBoundsOf(const core::Box3f& b) {
     if (b.empty()) return {};
     return {b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z};
 }
@@ -467,7 +467,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             if (!entry.node) continue;  // a model without triangles draws nothing
             entry.node->setName(asset + " " + tile.quadkey() + " " + std::to_string(b->blockX) + "," +
                                 std::to_string(b->blockY));
-            entry.box = b->bounds.empty() ? instanceBounds(model.bounds(), b->instances) : toOsg(b->bounds);
+            entry.box = b->bounds.empty() ? instanceBounds(model.bounds(), b->instances) : osgBoundsOf(b->bounds);
             entry.instances = b->instances.size();
             replaceOrAdd(*e.instances, old != e.blocks.end() ? old->second.node.get() : nullptr, entry.node.get());
             ++(old != e.blocks.end() ? mReport.replaced : mReport.added);

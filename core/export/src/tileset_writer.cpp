@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kDeg = std::numbers::pi / 180.0;
+constexpr double kRadiansPerDegree = std::numbers::pi / 180.0;
 // Regions are computed from corner points; the edges between them bow by far less than this
 // (millimetres over a tile), and a region must never be smaller than its content.
 constexpr double kRegionMarginRadians = 1e-8;  // about 6 cm on the ground
@@ -214,10 +214,10 @@ std::array<double, 6> sceneBoxRegion(const std::array<double, 16>& m, const Box3
         const std::array<double, 3> p{m[0] * x + m[4] * y + m[8] * z + m[12], m[1] * x + m[5] * y + m[9] * z + m[13],
                                       m[2] * x + m[6] * y + m[10] * z + m[14]};
         const Geodetic g = ecefToGeodetic(p);
-        r[0] = std::min(r[0], g.lon * kDeg);
-        r[1] = std::min(r[1], g.lat * kDeg);
-        r[2] = std::max(r[2], g.lon * kDeg);
-        r[3] = std::max(r[3], g.lat * kDeg);
+        r[0] = std::min(r[0], g.lon * kRadiansPerDegree);
+        r[1] = std::min(r[1], g.lat * kRadiansPerDegree);
+        r[2] = std::max(r[2], g.lon * kRadiansPerDegree);
+        r[3] = std::max(r[3], g.lat * kRadiansPerDegree);
         r[4] = std::min(r[4], g.height);
         r[5] = std::max(r[5], g.height);
     }

@@ -1,4 +1,5 @@
 #include "terrabit/core/io/dem_reader.h"
+#include "gdal_dataset_p.h"
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -84,14 +85,10 @@ public:
     }
 };
 
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-
 /// One DEM as one thread reads it: GDAL datasets and coordinate transformations are not safe to
 /// share between threads, so every cursor owns its own.
 struct DemHandle {
-    std::unique_ptr<GDALDataset, DatasetCloser> dataset;
+    DatasetPtr dataset;
     GDALRasterBand* band = nullptr;                      ///< band 1, owned by the dataset
     std::unique_ptr<OGRCoordinateTransformation> toDem;  ///< EPSG:3857 → the DEM's CRS
 };
@@ -393,8 +390,7 @@ Status decodeTileFolder(const DemName& dem, const std::string& name, DemSource& 
     std::size_t mosaicWidth = 0;
     for (const TileFile& f : files) {
         QuietGdal quiet;
-        std::unique_ptr<GDALDataset, DatasetCloser> d(
-            GDALDataset::Open(f.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
+        DatasetPtr d(GDALDataset::Open(f.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY));
         if (!d) return Error{name + ": tile " + f.path.string() + " is not an image GDAL can read" + QuietGdal::says()};
         if (size == 0) {
             size = d->GetRasterXSize();
@@ -431,8 +427,7 @@ Status decodeTileFolder(const DemName& dem, const std::string& name, DemSource& 
 Status decodeMbtiles(const DemName& dem, const std::string& name, DemSource& s, std::array<double, 6>& gt) {
     QuietGdal quiet;
     const char* drivers[] = {"MBTiles", nullptr};
-    std::unique_ptr<GDALDataset, DatasetCloser> d(
-        GDALDataset::Open(dem.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, drivers));
+    DatasetPtr d(GDALDataset::Open(dem.path.string().c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, drivers));
     if (!d) return Error{name + ": not an MBTiles raster GDAL can read" + QuietGdal::says()};
     const std::size_t pixels =
         static_cast<std::size_t>(d->GetRasterXSize()) * static_cast<std::size_t>(d->GetRasterYSize());
@@ -492,8 +487,7 @@ Status inpaint(DemHandle& h, DemSource& s) {
     const std::string name = s.info.path.string();
     QuietGdal quiet;
     GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
-    std::unique_ptr<GDALDataset, DatasetCloser> copy(
-        mem ? mem->Create("", s.info.widthPixels, s.info.heightPixels, 2, GDT_Float32, nullptr) : nullptr);
+    DatasetPtr copy(mem ? mem->Create("", s.info.widthPixels, s.info.heightPixels, 2, GDT_Float32, nullptr) : nullptr);
     if (!copy) return Error{name + ": no memory for its inpainting copy" + QuietGdal::says()};
     auto values = std::make_shared<std::vector<float>>(pixels);
     if (s.decoded) {

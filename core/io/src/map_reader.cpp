@@ -1,4 +1,5 @@
 #include "terrabit/core/io/map_reader.h"
+#include "gdal_dataset_p.h"
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -57,11 +58,6 @@ public:
     ScopedErrorCapture(const ScopedErrorCapture&) = delete;
     ScopedErrorCapture& operator=(const ScopedErrorCapture&) = delete;
 };
-
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 struct FeatureDeleter {
     void operator()(OGRFeature* f) const { OGRFeature::DestroyFeature(f); }

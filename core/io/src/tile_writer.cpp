@@ -1,4 +1,5 @@
 #include "terrabit/core/io/tile_writer.h"
+#include "gdal_dataset_p.h"
 
 #include <cpl_error.h>
 #include <cpl_string.h>
@@ -19,11 +20,6 @@ namespace terrabit::core::io {
 namespace {
 
 constexpr std::uint8_t kBackground = 0xf2;
-
-struct DatasetCloser {
-    void operator()(GDALDataset* d) const { GDALClose(GDALDataset::ToHandle(d)); }
-};
-using DatasetPtr = std::unique_ptr<GDALDataset, DatasetCloser>;
 
 /// A name in the same folder that no other writer (thread or process) uses at the same time.
 std::filesystem::path temporaryName(const std::filesystem::path& file) {

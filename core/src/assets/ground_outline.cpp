@@ -71,7 +71,7 @@ bool enters(const Tri& t, double x0, double x1, double z0, double z1) {
 }
 
 /// Cell rectangle [i0, i1) × [j0, j1) of the raster.
-struct CellRect {
+struct RasterRect {
     std::size_t i0 = 0, j0 = 0, i1 = 0, j1 = 0;
     std::size_t cells() const { return (i1 - i0) * (j1 - j0); }
 };
@@ -79,8 +79,8 @@ struct CellRect {
 /// The largest rectangle (by cell count) of cells marked 1 in `free` (nx × nz, row-major by z),
 /// the first in row then column order among equals; empty when no cell is free. Histogram of
 /// free runs above each row and a stack per row: O(nx × nz).
-CellRect largestFree(const std::vector<std::uint8_t>& free, std::size_t nx, std::size_t nz) {
-    CellRect best;
+RasterRect largestFree(const std::vector<std::uint8_t>& free, std::size_t nx, std::size_t nz) {
+    RasterRect best;
     std::vector<std::size_t> height(nx, 0);
     std::vector<std::size_t> stack;
     for (std::size_t j = 0; j < nz; ++j) {
@@ -92,7 +92,7 @@ CellRect largestFree(const std::vector<std::uint8_t>& free, std::size_t nx, std:
                 const std::size_t top = stack.back();
                 stack.pop_back();
                 const std::size_t left = stack.empty() ? 0 : stack.back() + 1;
-                const CellRect r{left, j + 1 - height[top], i, j + 1};
+                const RasterRect r{left, j + 1 - height[top], i, j + 1};
                 if (height[top] > 0 && r.cells() > best.cells()) best = r;
             }
             stack.push_back(i);
@@ -147,7 +147,7 @@ std::vector<OutlineRect> groundOutline(const AssetMesh& mesh, const GroundOutlin
     std::vector<std::uint8_t> free = covered;
     std::vector<OutlineRect> rects;
     for (;;) {
-        const CellRect r = largestFree(free, nx, nz);
+        const RasterRect r = largestFree(free, nx, nz);
         if (r.cells() == 0) break;
         for (std::size_t j = r.j0; j < r.j1; ++j)
             std::fill_n(free.begin() + static_cast<std::ptrdiff_t>(j * nx + r.i0), r.i1 - r.i0, 0);

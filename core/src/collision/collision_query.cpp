@@ -9,11 +9,11 @@ namespace terrabit::core {
 namespace {
 // floor and ceil to integers without a libm call (the baseline x86-64 target has no roundsd);
 // callers clamp first, so the conversion is in range.
-inline std::int64_t floorToInt(double v) {
+inline std::int64_t floorToInt64(double v) {
     const auto i = static_cast<std::int64_t>(v);
     return i - (v < static_cast<double>(i));
 }
-inline std::int64_t ceilToInt(double v) {
+inline std::int64_t ceilToInt64(double v) {
     const auto i = static_cast<std::int64_t>(v);
     return i + (v > static_cast<double>(i));
 }
@@ -89,10 +89,10 @@ ProbeResult CollisionQuery::rectangle(const Box2& box, std::uint64_t mask, std::
         const double w = static_cast<double>(g.cellWidth());
         const double h = static_cast<double>(g.cellHeight());
         // Clamped first (no NaN here), so the conversions cannot overflow.
-        ix0 = std::max<std::int64_t>(floorToInt(std::clamp(lo.x + 0.5, -1.0, w + 1.0)), 0);
-        ix1 = std::min<std::int64_t>(floorToInt(std::clamp(hi.x + 0.5, -1.0, w + 1.0)), g.cellWidth());
-        iy0 = std::max<std::int64_t>(ceilToInt(std::clamp(lo.y - 0.5, -1.0, h + 1.0)), 0);
-        iy1 = std::min<std::int64_t>(ceilToInt(std::clamp(hi.y - 0.5, -1.0, h + 1.0)), g.cellHeight());
+        ix0 = std::max<std::int64_t>(floorToInt64(std::clamp(lo.x + 0.5, -1.0, w + 1.0)), 0);
+        ix1 = std::min<std::int64_t>(floorToInt64(std::clamp(hi.x + 0.5, -1.0, w + 1.0)), g.cellWidth());
+        iy0 = std::max<std::int64_t>(ceilToInt64(std::clamp(lo.y - 0.5, -1.0, h + 1.0)), 0);
+        iy1 = std::min<std::int64_t>(ceilToInt64(std::clamp(hi.y - 0.5, -1.0, h + 1.0)), g.cellHeight());
         if (!(ix0 < ix1 && iy0 < iy1)) return {};
     }
     std::uint64_t result = 0;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "report_text_p.h"
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/export/scene_export.h"
@@ -26,12 +27,6 @@ using namespace core::io;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
 
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
     cli::printWarnings(err, warnings, nullptr);

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "report_text_p.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/io/dem_reader.h"
 #include "terrabit/core/io/map_reader.h"
@@ -26,15 +27,8 @@ using namespace core::io;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 constexpr std::size_t kWarningsShown = 20;
-
-std::string fixed(double v, int digits) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(digits) << v;
-    return s.str();
-}
 
 std::string hexColour(Rgb c) {
     char buf[8];

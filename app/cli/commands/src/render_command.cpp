@@ -3,6 +3,7 @@
 #include <chrono>
 #include <memory>
 
+#include "report_text_p.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/render/camera_pose.h"
 #include "terrabit/render/offscreen_renderer.h"
@@ -17,8 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace io = core::io;
-
-double msSince(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 /// Reports a failure once the scene is being baked or drawn: whatever its kind, nothing usable.
 int drawFailed(std::ostream& err, const core::Error& error) { return fail(err, nothingUsable(error), kRenderErrors); }
