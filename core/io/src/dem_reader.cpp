@@ -1,5 +1,4 @@
 #include "terrabit/core/io/dem_reader.h"
-#include "gdal_dataset_p.h"
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -18,6 +17,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "gdal_dataset_p.h"
 #include "terrabit/core/io/map_reader.h"
 
 namespace terrabit::core::io {

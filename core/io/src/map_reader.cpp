@@ -1,5 +1,4 @@
 #include "terrabit/core/io/map_reader.h"
-#include "gdal_dataset_p.h"
 
 #include <cpl_conv.h>
 #include <cpl_error.h>
@@ -18,6 +17,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "gdal_dataset_p.h"
 #include "terrabit/core/io/pbf_check.h"
 #include "terrabit/core/map/geometry_repair.h"
 #include "terrabit/core/tile/tile_id.h"

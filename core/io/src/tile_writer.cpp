@@ -1,5 +1,4 @@
 #include "terrabit/core/io/tile_writer.h"
-#include "gdal_dataset_p.h"
 
 #include <cpl_error.h>
 #include <cpl_string.h>
@@ -13,6 +12,7 @@
 #include <system_error>
 #include <thread>
 
+#include "gdal_dataset_p.h"
 #include "terrabit/core/io/map_reader.h"
 
 namespace terrabit::core::io {

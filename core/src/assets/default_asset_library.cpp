@@ -12,20 +12,17 @@ namespace terrabit::core {
 
 namespace {
 
-// Same grid as MeshBuilder's snapping: moving by a multiple of it keeps every coordinate on
-// the grid, so recentring cannot introduce platform-dependent rounding.
-constexpr double kSnapGrid = 4096.0;
-
-double snapToGrid(double v) { return std::round(v * kSnapGrid) / kSnapGrid; }
 double roundMm(double v) { return std::round(v * 1000.0) / 1000.0; }
 
 // Enforces the model conventions on a built mesh: footprint centred on the origin, standing on
 // y = 0. Builders model in convenient coordinates; this makes the files exact.
 void conform(AssetMesh& mesh) {
+    // Offsets on MeshBuilder's grid keep every coordinate on it: recentring adds no
+    // platform-dependent rounding.
     const ModelBounds b = mesh.bounds();
-    const double dx = -snapToGrid((b.min[0] + b.max[0]) * 0.5);
-    const double dy = -snapToGrid(b.min[1]);
-    const double dz = -snapToGrid((b.min[2] + b.max[2]) * 0.5);
+    const double dx = -snapToMeshGrid((b.min[0] + b.max[0]) * 0.5);
+    const double dy = -snapToMeshGrid(b.min[1]);
+    const double dz = -snapToMeshGrid((b.min[2] + b.max[2]) * 0.5);
     for (std::size_t i = 0; i < mesh.positions.size(); i += 3) {
         mesh.positions[i] = static_cast<float>(mesh.positions[i] + dx);
         mesh.positions[i + 1] = static_cast<float>(mesh.positions[i + 1] + dy);

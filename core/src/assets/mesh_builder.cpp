@@ -9,13 +9,12 @@
 
 namespace terrabit::core {
 
+double snapToMeshGrid(double metres) {
+    constexpr double kGrid = 4096.0;
+    return std::round(metres * kGrid) / kGrid;
+}
+
 namespace {
-
-// Positions are snapped to this grid (metres) so that generated files do not depend on the
-// last bit of libm's sin/cos; 1/4096 is exact in float and far below anything visible.
-constexpr double kGrid = 4096.0;
-
-double snap(double v) { return std::round(v * kGrid) / kGrid; }
 
 float toLinear(std::uint8_t c) { return static_cast<float>(srgbToLinear(c / 255.0)); }
 
@@ -131,7 +130,7 @@ double SeededRandom::uniform() { return static_cast<double>(next() >> 11) * 0x1.
 
 Vec3 MeshBuilder::place(Vec3 p) const {
     const Vec3 q = mTransform.apply(p);
-    return {snap(q.x), snap(q.y), snap(q.z)};
+    return {snapToMeshGrid(q.x), snapToMeshGrid(q.y), snapToMeshGrid(q.z)};
 }
 
 std::uint32_t MeshBuilder::addVertex(Vec3 p, Vec3 n, Rgb c) {

@@ -37,6 +37,11 @@ constexpr Vec3 cross(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x 
 /// The unit vector along v; v itself when its length is zero.
 Vec3 normalized(Vec3 v);
 
+/// `metres` on the grid MeshBuilder snaps every position to (1/4096 m, exact in float, far below
+/// anything visible), so that generated files do not depend on the last bit of libm's sin/cos.
+/// Moving a mesh by a multiple of it keeps its coordinates on the grid.
+double snapToMeshGrid(double metres);
+
 /// Mixes two colours, t = 0 gives a, t = 1 gives b (in sRGB space, which is what a designer
 /// means by "halfway").
 Rgb mix(Rgb a, Rgb b, double t);
