@@ -491,13 +491,17 @@ void footprintFigures(const LayerSource& layers, const PlacementRules& rules, st
     std::vector<Figures> perTile(tiles.size());
     detail::parallelFor(tiles.size(), threads, [&](std::size_t i, int) {
         const BitTile* placed = placedLayer >= 0 ? layers.tile(tiles[i], placedLayer) : nullptr;
+        // The tiles once, not per word: each lookup is a hash-map find.
+        std::vector<const BitTile*> foots;
+        for (const int l : footprintLayers) {
+            if (const BitTile* b = layers.tile(tiles[i], l)) foots.push_back(b);
+        }
         Figures& f = perTile[i];
+        if (foots.empty() && placed == nullptr) return;
         for (int row = 0; row < kTileCells; ++row) {
             for (int w = 0; w < BitTile::kWordsPerRow; ++w) {
                 std::uint64_t foot = 0;
-                for (const int l : footprintLayers) {
-                    if (const BitTile* b = layers.tile(tiles[i], l)) foot |= b->row(row)[w];
-                }
+                for (const BitTile* b : foots) foot |= b->row(row)[w];
                 const std::uint64_t p = placed ? placed->row(row)[w] : 0;
                 f.footprint += static_cast<std::uint64_t>(std::popcount(foot));
                 f.covered += static_cast<std::uint64_t>(std::popcount(foot & p));
