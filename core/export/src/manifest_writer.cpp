@@ -236,6 +236,15 @@ Status writeBuildings(const Scene& scene, PieceWriter& w) {
                                        {"roofHeight", floatJson(g->roofHeight)},
                                        {"roofShape", g->roofShape},
                                        {"wallHeight", floatJson(g->wallHeight)}};
+                if (!g->courtyards.empty()) {
+                    json yards = json::array();
+                    for (const std::vector<Vec2>& yard : g->courtyards) {
+                        json ring = json::array();
+                        for (const Vec2 p : yard) ring.push_back({p.x, p.y});
+                        yards.push_back(std::move(ring));
+                    }
+                    record["generated"]["courtyards"] = std::move(yards);
+                }
             }
         }
         if (Status s = out.add(record.dump()); !s) return s;

@@ -1002,6 +1002,7 @@ private:
     /// the roof and the wall heights from the tags. False when the ring makes no building.
     bool shape(const Target& target, GeneratedBuilding& out) const {
         outerRing(target, out.outline);
+        out.courtyards.clear();
         if (out.outline.size() < 3) return false;
         const Feature& f = *target.feature;
         out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
@@ -1033,8 +1034,38 @@ private:
             convexHull(out.outline, hull);
             out.outline = std::move(hull);
             if (!checkGeneratedBuilding(out)) return false;
+            return true;  // its courtyards may cross the hull's ring: drawn as a solid block
         }
+        addCourtyards(target, out);
         return true;
+    }
+
+    /// The footprint's inner rings that lie within its outline become the building's courtyards
+    /// (clockwise), each only when it can be drawn (checkGeneratedBuilding): a yard that touches
+    /// the outline or another yard stays roofed over. Its cells are free either way.
+    void addCourtyards(const Target& target, GeneratedBuilding& out) const {
+        const std::span<const Vec2> cells = mCtx.index->cells(target.entry);
+        const std::span<const std::uint32_t> ends = mCtx.index->partEnds(target.entry);
+        if (ends.size() < 2) return;  // the outline alone
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : ends) {
+            std::vector<Vec2> yard;
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 p = mCtx.frame.cellToGround(cells[i]);
+                if (!yard.empty() && yard.back().x == p.x && yard.back().y == p.y) continue;
+                yard.push_back(p);
+            }
+            begin = end;
+            while (yard.size() > 1 && yard.front().x == yard.back().x && yard.front().y == yard.back().y) {
+                yard.pop_back();
+            }
+            // The outer ring itself meets the outline, so the check below refuses it too.
+            double twice = 0.0;
+            for (std::size_t i = 0; i < yard.size(); ++i) twice += cross(yard[i], yard[(i + 1) % yard.size()]);
+            if (twice > 0.0) std::reverse(yard.begin(), yard.end());
+            out.courtyards.push_back(std::move(yard));
+            if (!checkGeneratedBuilding(out)) out.courtyards.pop_back();
+        }
     }
 
     /// A footprint mapped within a generated building (most of its cells are that building's)

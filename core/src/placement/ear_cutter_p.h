@@ -1,5 +1,6 @@
 #pragma once
-// Private to placement: the triangulation of the real-shape surfaces (SurfaceShaper).
+// Private to core: the triangulation of the real-shape surfaces (SurfaceShaper) and of generated
+// buildings' roofs around their courtyards (generated_building_mesh.cpp).
 
 #include <memory>
 #include <span>

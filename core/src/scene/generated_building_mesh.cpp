@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../placement/ear_cutter_p.h"
 #include "terrabit/core/assets/mesh_builder.h"
 #include "terrabit/core/assets/style_kit.h"
 #include "terrabit/core/placement/target_box.h"
@@ -145,16 +146,97 @@ void dressWall(MeshBuilder& b, const Facade& f, int storeys, double storey, bool
                       hasDoor ? f.width / 2 : -1.0, 0.8);
 }
 
+// Whether p lies inside the ring (even-odd; a point on an edge may go either way: callers
+// test edges separately).
+bool insideRing(std::span<const Vec2> ring, Vec2 p) {
+    bool inside = false;
+    for (std::size_t i = 0, j = ring.size() - 1; i < ring.size(); j = i++) {
+        const Vec2 a = ring[i], b = ring[j];
+        if ((a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x) inside = !inside;
+    }
+    return inside;
+}
+
+// Whether an edge of one ring meets an edge of the other. O(n m): outlines have tens of corners.
+bool ringsMeet(std::span<const Vec2> p, std::span<const Vec2> q) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        for (std::size_t j = 0; j < q.size(); ++j) {
+            if (segmentsMeet(p[i], p[(i + 1) % p.size()], q[j], q[(j + 1) % q.size()])) return true;
+        }
+    }
+    return false;
+}
+
+// A ring's points: at least three (`whole` says what needs them), all finite.
+Status checkRingPoints(std::span<const Vec2> ring, const std::string& what, const char* whole) {
+    if (ring.size() < 3) {
+        return Error{what + " has " + std::to_string(ring.size()) + " points (" + whole + " needs at least 3)"};
+    }
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        if (!isFinite(ring[i])) return Error{"point " + std::to_string(i) + " of " + what + " is not finite"};
+    }
+    return Status::success();
+}
+
+// A ring's shape: simple, with an area.
+Status checkRingShape(std::span<const Vec2> ring, const std::string& what) {
+    if (const auto edges = crossingEdges(ring); edges[0] >= 0) {
+        return Error{what + " is not a simple ring: edges " + std::to_string(edges[0]) + " and " +
+                     std::to_string(edges[1]) + " meet"};
+    }
+    if (signedArea(ring) == 0.0) return Error{what + " has no area"};
+    return Status::success();
+}
+
+// The courtyards: rings strictly inside the outline, apart from it and from each other.
+Status checkCourtyards(const GeneratedBuilding& building) {
+    const auto& yards = building.courtyards;
+    for (std::size_t k = 0; k < yards.size(); ++k) {
+        const std::string what = "its courtyard " + std::to_string(k);
+        if (Status s = checkRingPoints(yards[k], what, "a courtyard"); !s) return s;
+        if (Status s = checkRingShape(yards[k], what); !s) return s;
+        if (ringsMeet(yards[k], building.outline)) return Error{what + " meets its outline"};
+        if (!insideRing(building.outline, yards[k].front())) return Error{what + " lies outside its outline"};
+        for (std::size_t m = 0; m < k; ++m) {
+            if (ringsMeet(yards[k], yards[m]) || insideRing(yards[m], yards[k].front()) ||
+                insideRing(yards[k], yards[m].front())) {
+                return Error{"its courtyards " + std::to_string(m) + " and " + std::to_string(k) + " meet"};
+            }
+        }
+    }
+    return Status::success();
+}
+
+// The flat roof over the outline with its courtyards left open: ear-cut, at height y, facing
+// up. `shell` counter-clockwise and `yards` in ground metres about `centre`.
+void addYardedCap(MeshBuilder& b, std::span<const Vec2> shell, std::span<const std::vector<Vec2>> yards, Vec2 centre,
+                  double y) {
+    std::vector<std::vector<Vec2>> local;
+    local.reserve(yards.size() + 1);
+    const auto about = [&](std::span<const Vec2> ring) {
+        std::vector<Vec2> r;
+        for (const Vec2 p : ring) r.push_back(p - centre);
+        return r;
+    };
+    local.push_back(about(shell));
+    for (const auto& yard : yards) local.push_back(about(yard));
+    std::vector<std::span<const Vec2>> rings(local.begin(), local.end());
+    std::vector<Vec2> triangles;
+    placement::detail::EarCutter cutter;
+    cutter.cut(rings, triangles);
+    // Counter-clockwise seen from above in (east, north) is (x, −z) here: kept as it is, the
+    // corners' order faces up (MeshBuilder::addFlatCap's too).
+    for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+        const auto at = [&](Vec2 p) { return Vec3{p.x, y, -p.y}; };
+        b.addTriangle(at(triangles[i]), at(triangles[i + 1]), at(triangles[i + 2]));
+    }
+}
+
 }  // namespace
 
 Status checkGeneratedBuilding(const GeneratedBuilding& building) {
     const std::vector<Vec2>& ring = building.outline;
-    if (ring.size() < 3) {
-        return Error{"its outline has " + std::to_string(ring.size()) + " points (a building needs at least 3)"};
-    }
-    for (std::size_t i = 0; i < ring.size(); ++i) {
-        if (!isFinite(ring[i])) return Error{"point " + std::to_string(i) + " of its outline is not finite"};
-    }
+    if (Status s = checkRingPoints(ring, "its outline", "a building"); !s) return s;
     if (!std::isfinite(building.base)) return Error{"its base height is not finite"};
     if (!(building.wallHeight > 0.0f) || !std::isfinite(building.wallHeight)) {
         return Error{"its wall height " + number(building.wallHeight) + " m is not a positive number"};
@@ -162,12 +244,8 @@ Status checkGeneratedBuilding(const GeneratedBuilding& building) {
     if (!(building.roofHeight >= 0.0f) || !std::isfinite(building.roofHeight)) {
         return Error{"its roof height " + number(building.roofHeight) + " m is not a number ≥ 0"};
     }
-    if (const auto edges = crossingEdges(ring); edges[0] >= 0) {
-        return Error{"its outline is not a simple ring: edges " + std::to_string(edges[0]) + " and " +
-                     std::to_string(edges[1]) + " meet"};
-    }
-    if (signedArea(ring) == 0.0) return Error{"its outline has no area"};
-    return Status::success();
+    if (Status s = checkRingShape(ring, "its outline"); !s) return s;
+    return checkCourtyards(building);
 }
 
 GeneratedRoof generatedRoof(std::string_view shape) {
@@ -184,6 +262,11 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
     if (!checkGeneratedBuilding(building)) return {};
     std::vector<Vec2> ring = building.outline;
     if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
+    // Courtyards clockwise: their walls then face into the yard (MeshBuilder::addWalls).
+    std::vector<std::vector<Vec2>> yards = building.courtyards;
+    for (std::vector<Vec2>& yard : yards) {
+        if (signedArea(yard) > 0.0) std::reverse(yard.begin(), yard.end());
+    }
 
     // Everything is modelled around the oriented box's centre (small numbers) and moved into
     // the scene by the builder's transform.
@@ -195,7 +278,7 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
 
     const std::uint64_t hash = outlineHash(ring);
     const Rgb wall = kWallColours[hash % kWallColours.size()];
-    const GeneratedRoof roof = generatedRoof(building.roofShape);
+    const GeneratedRoof roof = yards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat;
     const double base = building.base;
     const double wallHeight = building.wallHeight;
     const int storeys = std::max(1, static_cast<int>(std::lround(wallHeight / kGeneratedStoreyMetres)));
@@ -204,12 +287,18 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
     MeshBuilder b;
     b.setTransform(toScene);
     // A flat roof's deck lies a parapet's height under the wall top, when the parapet fits.
-    const std::optional<Outline> inner = roof == GeneratedRoof::Flat && wallHeight > 2.0 * kGeneratedParapetHeight
-                                             ? parapetInset(outline)
-                                             : std::nullopt;
+    const std::optional<Outline> inner =
+        roof == GeneratedRoof::Flat && yards.empty() && wallHeight > 2.0 * kGeneratedParapetHeight
+            ? parapetInset(outline)
+            : std::nullopt;
     const double deck = base + wallHeight - (inner ? kGeneratedParapetHeight : 0.0);
     b.setColour(wall);
     b.addWalls(outline, base, deck);
+    std::vector<Outline> yardOutlines;
+    for (const std::vector<Vec2>& yard : yards) {
+        yardOutlines.push_back(localOutline(yard, box.centre));
+        b.addWalls(yardOutlines.back(), base, deck);
+    }
 
     std::size_t longest = 0;
     std::vector<Facade> facades;
@@ -219,9 +308,18 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
         if (facades[i].width > facades[longest].width) longest = i;
     }
     for (std::size_t i = 0; i < facades.size(); ++i) dressWall(b, facades[i], storeys, storey, i == longest);
+    for (const Outline& yard : yardOutlines) {
+        for (std::size_t i = 0; i < yard.size(); ++i) {
+            dressWall(b, style::edgeFacade(yard[i], yard[(i + 1) % yard.size()], base, wallHeight), storeys, storey,
+                      false);
+        }
+    }
 
     if (roof == GeneratedRoof::Flat) {
-        if (inner) {
+        if (!yards.empty()) {
+            b.setColour(style::kRoofFlat);
+            addYardedCap(b, ring, yards, box.centre, deck);
+        } else if (inner) {
             style::parapetRoof(b, outline, deck, kGeneratedParapetHeight, kGeneratedParapetThickness, wall,
                                style::kRoofFlat);
             // parapetRoof's deck is the inset outline; its inner ring is the one checked above.

@@ -509,5 +509,40 @@ TEST(BuildingFillMonaco, BuildingsMappedWithinGeneratedOnesBecomeTheirParts) {
         << "a part that does not rise draws nothing of its own";
 }
 
+// A generated building keeps its footprint's courtyards open: its outline with its courtyards
+// as holes covers the mapped footprint (GEOS, even-odd rings, global cells) and, but for yards
+// it cannot draw (two yards that touch stay roofed over), no more. Monaco maps 22 buildings with
+// inner rings (OGR), the Hôtel de Paris with four; one (r11384697) has two yards that touch.
+TEST(BuildingFillMonaco, GeneratedBuildingsKeepTheirCourtyards) {
+    ASSERT_TRUE(monacoDefaultBake().ok);
+    const Scene& scene = monacoDefaultBake().scene;
+    const std::unordered_map<std::string, std::uint32_t> footprintOf = monacoFootprints();
+    int buildings = 0, yards = 0;
+    std::vector<std::string> roofed;
+    for (const BuildingRecord& b : scene.buildings) {
+        const GeneratedBuilding* g = b.outcome == BuildingOutcome::Generated ? generatedOf(scene, b) : nullptr;
+        if (!g || g->courtyards.empty()) continue;
+        ++buildings;
+        yards += static_cast<int>(g->courtyards.size());
+        const std::string& id = scene.sources.at(b.source);
+        std::vector<std::vector<Vec2>> rings{{}};
+        for (const Vec2 p : g->outline) rings[0].push_back(scene.frame.groundToCell(p));
+        for (const std::vector<Vec2>& yard : g->courtyards) {
+            rings.emplace_back();
+            for (const Vec2 p : yard) rings.back().push_back(scene.frame.groundToCell(p));
+        }
+        const Geom drawn = polygonOf(rings);
+        const Geom mapped = entryShape(monaco().index, footprintOf.at(id));
+        const Geom missing(GEOSDifference_r(geos(), mapped.get(), drawn.get()));
+        EXPECT_LT(areaOf(missing.get()), 0.01 * areaOf(mapped.get())) << id << ": part of it is drawn open";
+        const Geom extra(GEOSDifference_r(geos(), drawn.get(), mapped.get()));
+        if (areaOf(extra.get()) >= 0.01 * areaOf(mapped.get())) roofed.push_back(id);
+        EXPECT_LT(areaOf(drawn.get()), 0.99 * areaOf(polygonOf({rings[0]}).get())) << id << ": its yards are open";
+    }
+    EXPECT_GE(buildings, 15);
+    EXPECT_GE(yards, 20);
+    EXPECT_LE(roofed.size(), 1u) << "buildings with a yard roofed over: " << ::testing::PrintToString(roofed);
+}
+
 }  // namespace
 }  // namespace terrabit::test

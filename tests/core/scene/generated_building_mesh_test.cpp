@@ -1,6 +1,7 @@
 // The mesh of a generated building: an L, a U and a concave footprint get closed walls facing
 // out, a roof whose area is the footprint's (GEOS measures it), nothing outside the outline's
-// prism but the façade panels; pitched roofs by tag; bad records are refused with a message.
+// prism but the façade panels; pitched roofs by tag; courtyards open to the sky and walled
+// round; bad records are refused with a message.
 
 #include "terrabit/core/scene/generated_building_mesh.h"
 
@@ -240,6 +241,85 @@ TEST(GeneratedBuildingMesh, NarrowPartsDropTheParapetButKeepTheRoof) {
     const std::vector<Vec2> ring = offset({{0, 0}, {10, 0}, {10, 0.5}, {0.5, 0.5}, {0.5, 6}, {0, 6}}, {7, 7});
     const GeneratedBuilding g = building(ring, 6.0f);
     EXPECT_NEAR(upwardArea(generatedBuildingMesh(g)), geosRingArea(ring), 1e-3 * geosRingArea(ring));
+}
+
+// A block round two courtyards (a 40 m × 30 m ring with a square yard and an L-shaped one),
+// far from the origin.
+const std::vector<Vec2> kBlock = offset({{0, 0}, {40, 0}, {40, 30}, {0, 30}}, {-613.0, 415.5});
+const std::vector<Vec2> kSquareYard = offset({{8, 8}, {8, 20}, {18, 20}, {18, 8}}, {-613.0, 415.5});
+const std::vector<Vec2> kLYard = offset({{24, 6}, {24, 24}, {30, 24}, {30, 12}, {34, 12}, {34, 6}}, {-613.0, 415.5});
+
+GeneratedBuilding courtyardBlock(std::string roof = "flat") {
+    GeneratedBuilding g = building(kBlock, 12.0f, std::move(roof));
+    g.courtyards = {kSquareYard, kLYard};
+    return g;
+}
+
+// The roof leaves the yards open: its area is the block's less the yards' (GEOS), every roof
+// face lies in the block and in no yard, and the roof is flat at the wall top whatever the tag
+// (a pitched roof on the box would cover the yards).
+TEST(GeneratedBuildingMesh, CourtyardsStayOpenToTheSky) {
+    for (const char* roof : {"flat", "gabled"}) {
+        SCOPED_TRACE(roof);
+        const GeneratedBuilding g = courtyardBlock(roof);
+        ASSERT_TRUE(checkGeneratedBuilding(g)) << checkGeneratedBuilding(g).message();
+        const AssetMesh mesh = generatedBuildingMesh(g);
+        ASSERT_TRUE(mesh.validate());
+        const double expected = geosRingArea(kBlock) - geosRingArea(kSquareYard) - geosRingArea(kLYard);
+        EXPECT_NEAR(upwardArea(mesh), expected, 1e-3 * expected);
+        EXPECT_NEAR(mesh.bounds().max[1], g.base + g.wallHeight, 1e-3) << "nothing above the wall top";
+        for (const Triangle& t : triangles(mesh)) {
+            if (t.normal.y < 0.999) continue;
+            const Vec2 c = ground(t.centroid());
+            EXPECT_TRUE(insideRing(kBlock, c));
+            EXPECT_FALSE(insideRing(kSquareYard, c) || insideRing(kLYard, c)) << "a roof face over a yard";
+        }
+    }
+}
+
+// Each yard is walled all round, base to top, the walls facing into the yard, and no face
+// looks into the solid between the yards and the outline.
+TEST(GeneratedBuildingMesh, CourtyardWallsFaceTheYard) {
+    const GeneratedBuilding g = courtyardBlock();
+    const std::vector<Triangle> tris = triangles(generatedBuildingMesh(g));
+    for (const std::vector<Vec2>* yard : {&kSquareYard, &kLYard}) {
+        const std::vector<Vec2>& ring = *yard;  // clockwise: the yard lies right of each edge
+        for (std::size_t i = 0; i < ring.size(); ++i) {
+            const Vec2 p = ring[i], q = ring[(i + 1) % ring.size()];
+            const double length = std::hypot(q.x - p.x, q.y - p.y);
+            const Vec2 into{(q.y - p.y) / length, -(q.x - p.x) / length};
+            double area = 0.0;
+            for (const Triangle& t : tris) {
+                const Vec2 m = ground(t.centroid());
+                const double along = ((m.x - p.x) * (q.x - p.x) + (m.y - p.y) * (q.y - p.y)) / length;
+                const double off = (m.x - p.x) * into.x + (m.y - p.y) * into.y;
+                if (std::abs(off) > 1e-3 || along < 0 || along > length || std::abs(t.normal.y) > 1e-6) continue;
+                EXPECT_GT(t.normal.x * into.x - t.normal.z * into.y, 0.999) << "yard wall " << i << " faces away";
+                area += t.area();
+            }
+            EXPECT_NEAR(area, length * g.wallHeight, 1e-3 * length * g.wallHeight) << "yard wall " << i;
+        }
+    }
+    const double top = g.base + g.wallHeight;
+    for (const Triangle& t : tris) {
+        const Vec3 p = t.centroid() + t.normal * 0.05;
+        const Vec2 q = ground(p);
+        const bool solid = insideRing(kBlock, q) && !insideRing(kSquareYard, q) && !insideRing(kLYard, q);
+        EXPECT_TRUE(!solid || p.y > top) << "a face at (" << t.centroid().x << ", " << t.centroid().z << ") looks in";
+    }
+}
+
+TEST(GeneratedBuildingMesh, RefusesBadCourtyardsSayingWhich) {
+    GeneratedBuilding g = courtyardBlock();
+    g.courtyards[1] = offset({{30, 10}, {30, 20}, {45, 20}, {45, 10}}, {-613.0, 415.5});  // through the wall
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("courtyard 1 meets its outline"), std::string::npos);
+    g.courtyards[1] = offset({{50, 10}, {50, 20}, {55, 20}, {55, 10}}, {-613.0, 415.5});
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("courtyard 1 lies outside"), std::string::npos);
+    g.courtyards[1] = offset({{10, 10}, {10, 12}, {12, 12}, {12, 10}}, {-613.0, 415.5});  // in the other yard
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("courtyards 0 and 1 meet"), std::string::npos);
+    g.courtyards[1] = {{1, 1}, {2, 2}};
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("courtyard 1 has 2 points"), std::string::npos);
+    EXPECT_TRUE(generatedBuildingMesh(g).empty());
 }
 
 TEST(GeneratedBuildingMesh, RefusesBadRecordsSayingWhy) {

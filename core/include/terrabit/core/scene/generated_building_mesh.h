@@ -18,6 +18,10 @@
 ///   long side, `roofHeight` high (0: a pitch of about 35°, at most 6 m). On a footprint that is
 ///   not a rectangle this is an approximation: the roof covers the whole box, so over the
 ///   parts of the box the footprint leaves empty (an L's open corner) it overhangs the ground.
+/// - courtyards: walls facing into each yard, dressed like the outer ones (without a door),
+///   and a roof with the yards left open. A building with courtyards gets a flat deck at the
+///   wall top whatever its `roofShape` (a pitched roof on the box would cover its yards) and no
+///   parapet.
 ///
 /// Façade panels (windows, doors, bands) stand up to 3 × MeshBuilder::kPanelOffset in front of
 /// their wall, as on the prefabs; pitched roofs overhang the box by 0.3 m. Everything else lies
@@ -42,8 +46,10 @@ inline constexpr double kGeneratedParapetThickness = 0.3;
 
 /// Whether a record can be drawn: at least three points, all finite, a simple ring (no edge
 /// crosses or touches another but its neighbours) with an area, a finite base, a positive
-/// finite wall height and a finite roof height ≥ 0. The error says what is wrong and where
-/// (the point or the edges); the caller adds which building it is.
+/// finite wall height and a finite roof height ≥ 0; each courtyard the same kind of ring,
+/// strictly inside the outline and meeting neither it nor another courtyard. The error says
+/// what is wrong and where (the point, the edges, the courtyard); the caller adds which
+/// building it is.
 Status checkGeneratedBuilding(const GeneratedBuilding& building);
 
 /// The roof a `roof:shape` value is drawn with.

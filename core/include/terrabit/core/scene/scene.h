@@ -182,6 +182,10 @@ struct GeneratedBuilding {
     /// The footprint's outer ring, ground metres east and north of the origin, counter-clockwise
     /// seen from above, not closed (the last point is not the first), no repeated points.
     std::vector<Vec2> outline;
+    /// The footprint's courtyards (its inner rings inside the outline), same frame, clockwise,
+    /// not closed: open to the sky, walled all round. Each is a simple ring strictly inside the
+    /// outline, meeting neither it nor another courtyard.
+    std::vector<std::vector<Vec2>> courtyards;
     float base = 0.0f;        ///< scene y of the walls' foot, metres (0 flat; groundMin − originHeight on terrain)
     float wallHeight = 0.0f;  ///< metres from the base to the eaves (tags `height`, `building:levels`, or the rule's)
     float roofHeight = 0.0f;  ///< metres from the eaves to the ridge; 0 for a flat roof

@@ -9,7 +9,9 @@
 ///     assets        [catalogue id, …] as Scene::assets
 ///     buildings     [{asset (id or null), generated (when generated: {base (scene y, metres),
 ///                     outline [[east, north], …] (ground metres, counter-clockwise, not closed),
-///                     roofHeight, roofShape, wallHeight (metres)}), ground [min, max] (with
+///                     courtyards [[[east, north], …], …] (only when it has any: its inner
+///                     rings, clockwise, not closed), roofHeight, roofShape, wallHeight
+///                     (metres)}), ground [min, max] (with
 ///                     terrain, when placed or generated on heights: metres above the DEM's datum
 ///                     under the footprint's cells), outcome ("placed", "generated", "no model
 ///                     fits", "blocked", "blocked: slope"), parts (when the footprint holds more
