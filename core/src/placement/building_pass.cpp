@@ -121,6 +121,7 @@ struct Scratch {
     std::vector<double> cellsFrom;
     std::vector<Vec2> outlineLooks;        ///< its rectangles' centres from the pose's centre, cells
     std::vector<CellSpan> outlineScratch;  ///< modelCells' scratch
+    std::vector<OrientedBox> rects;        ///< takePose's: a further prefab's rectangles
 };
 
 /// A footprint's generated building, made while its prefabs are still being searched for, once
@@ -612,19 +613,33 @@ private:
             b.record.groundMax = found.ground.second;
             b.placedBox = found.box;
             b.outlineBoxes.clear();
-            // The outline's rectangles on the ground: the model's +X runs along its yaw, its +Z
-            // (south in model space) a quarter turn clockwise of it.
-            const Vec2 x{std::cos(double(in.yaw)), std::sin(double(in.yaw))}, z{x.y, -x.x};
-            for (const OutlineRect& r : a.outline) {
-                OrientedBox rect;
-                rect.centre = found.box.centre + x * (0.5 * (r.x0 + r.x1) * fit.scale) +
-                              z * (0.5 * (r.z0 + r.z1) * fit.depthScale);
-                rect.halfExtents = {0.5 * (r.x1 - r.x0) * fit.scale, 0.5 * (r.z1 - r.z0) * fit.depthScale};
-                rect.angle = double(in.yaw);
-                b.outlineBoxes.push_back(rect);
-            }
+            outlineRects(found.box, fit, a, in, b.outlineBoxes);
         } else {
             b.record.parts.push_back({fit.asset, in});
+            if (found.ground.first == found.ground.first) {
+                s.rects.clear();
+                outlineRects(found.box, fit, a, in, s.rects);
+                if (s.rects.empty()) s.rects.push_back(found.box);
+                for (const OrientedBox& r : s.rects) {
+                    b.partGrounds.push_back({r, found.ground.first, found.ground.second});
+                }
+            }
+        }
+    }
+
+    /// The rectangles of a placed model's ground outline (none for a box model), ground metres:
+    /// the model's +X runs along its yaw, its +Z (south in model space) a quarter turn clockwise
+    /// of it.
+    static void outlineRects(const OrientedBox& pose, const ModelFit& fit, const AssetInfo& a, const Instance& in,
+                             std::vector<OrientedBox>& out) {
+        const Vec2 x{std::cos(double(in.yaw)), std::sin(double(in.yaw))}, z{x.y, -x.x};
+        for (const OutlineRect& r : a.outline) {
+            OrientedBox rect;
+            rect.centre =
+                pose.centre + x * (0.5 * (r.x0 + r.x1) * fit.scale) + z * (0.5 * (r.z0 + r.z1) * fit.depthScale);
+            rect.halfExtents = {0.5 * (r.x1 - r.x0) * fit.scale, 0.5 * (r.z1 - r.z0) * fit.depthScale};
+            rect.angle = double(in.yaw);
+            out.push_back(rect);
         }
     }
 
@@ -700,6 +715,7 @@ private:
         g.record.parts.clear();
         g.cells.clear();
         g.outlineBoxes.clear();
+        g.partGrounds.clear();
         return g;
     }
 

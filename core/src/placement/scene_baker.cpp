@@ -214,18 +214,26 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
     };
     // On terrain, ground that rises under a footprint gets a plinth from the lowest up to its
     // highest: a placed model's rectangle (one per rectangle of its ground outline: an L's yard
-    // stays ground), or a generated building's footprint box.
+    // stays ground), or a generated building's footprint box; each further prefab its own, from
+    // the ground under it.
     const auto plinthUnder = [&](const PlacedBuilding& b) {
-        if (!ctx.terrain || !b.record.hasGround() || !(b.record.groundMax > b.record.groundMin)) return;
-        Plinth p;
-        p.tile = t;
-        p.bottom = static_cast<float>(double(b.record.groundMin) - ctx.originHeight);
-        p.top = static_cast<float>(double(b.record.groundMax) - ctx.originHeight);
-        for (const OrientedBox& box : b.outlineBoxes.empty() ? std::span<const OrientedBox>(&b.placedBox, 1)
-                                                             : std::span<const OrientedBox>(b.outlineBoxes)) {
+        if (!ctx.terrain) return;
+        const auto add = [&](const OrientedBox& box, float lo, float hi) {
+            if (!(hi > lo)) return;  // level ground, or no heights (NaN)
+            Plinth p;
+            p.tile = t;
             p.box = box;
+            p.bottom = static_cast<float>(double(lo) - ctx.originHeight);
+            p.top = static_cast<float>(double(hi) - ctx.originHeight);
             out.plinths.push_back({&b.featureId, p});
+        };
+        if (b.record.hasGround()) {
+            for (const OrientedBox& box : b.outlineBoxes.empty() ? std::span<const OrientedBox>(&b.placedBox, 1)
+                                                                 : std::span<const OrientedBox>(b.outlineBoxes)) {
+                add(box, b.record.groundMin, b.record.groundMax);
+            }
         }
+        for (const PlacedBuilding::PartGround& part : b.partGrounds) add(part.box, part.groundMin, part.groundMax);
     };
     for (const PlacedBuilding& b : r.buildings) {
         out.records.push_back({b.featureId, b.record, b.blockerId, b.partOfId});

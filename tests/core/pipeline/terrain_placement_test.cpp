@@ -82,17 +82,64 @@ std::pair<double, double> groundUnder(const Session& session, const Scene& scene
     return {lo, hi};
 }
 
-/// Every placed building stands at or below the lowest ground under its model's footprint, and
-/// its plinth (when the ground rises under it) reaches at least the highest; returns how many
-/// buildings were checked.
-std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& scene) {
-    std::map<std::uint32_t, const Plinth*> plinthOf;
-    std::map<std::uint32_t, std::size_t> plinthCount;
-    for (const Plinth& p : scene.plinths) {
-        plinthOf[p.source] = &p;
-        ++plinthCount[p.source];
+/// Whether a point lies in a convex quadrilateral (corners counter-clockwise), up to 1 cm.
+bool inQuad(const std::array<Vec2, 4>& q, Vec2 p) {
+    for (std::size_t i = 0; i < 4; ++i) {
+        const Vec2 a = q[i], b = q[(i + 1) % 4];
+        if (cross(b - a, p - a) < -0.01 * length(b - a)) return false;
     }
-    std::size_t checked = 0;
+    return true;
+}
+
+/// The plinths of one building standing on rectangles of one of its models (centre inside).
+std::vector<const Plinth*> plinthsOn(const std::vector<const Plinth*>& plinths,
+                                     const std::vector<std::array<Vec2, 4>>& rects) {
+    std::vector<const Plinth*> out;
+    for (const Plinth* p : plinths) {
+        if (std::any_of(rects.begin(), rects.end(), [&](const auto& r) { return inQuad(r, p->box.centre); })) {
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
+/// Every further prefab of a building stands at or below the lowest ground under it, and where
+/// the ground rises under it a plinth of its own (per rectangle) reaches at least the highest;
+/// returns how many stood on rising ground.
+std::size_t checkPartsStandOnTheGround(const Session& session, const Scene& scene, const BuildingRecord& b,
+                                       const std::vector<const Plinth*>& plinths) {
+    std::size_t rising = 0;
+    const std::string& id = scene.sources[b.source];
+    for (const BuildingPart& part : b.parts) {
+        const AssetInfo* asset = session.catalogue().find(scene.assets[static_cast<std::size_t>(part.asset)]);
+        EXPECT_NE(asset, nullptr);
+        if (!asset) continue;
+        const double base = double(part.placement.position.y) + scene.originHeight;
+        for (const auto& rect : footprintsOf(part.placement, *asset)) {
+            const auto [lo, hi] = groundUnder(session, scene, rect);
+            EXPECT_LE(base, lo + kMillimetre) << id << ": a further prefab floats above the ground under it";
+            if (hi <= base + kMillimetre) continue;
+            ++rising;
+            const std::vector<const Plinth*> own = plinthsOn(plinths, {rect});
+            EXPECT_EQ(own.size(), 1u) << id << ": the ground rises under a further prefab, which has no plinth";
+            if (own.size() != 1) continue;
+            EXPECT_NEAR(double(own[0]->bottom) + scene.originHeight, base, kMillimetre) << id;
+            EXPECT_GE(double(own[0]->top) + scene.originHeight + kMillimetre, hi)
+                << id << ": the ground under a further prefab rises above its plinth";
+        }
+    }
+    return rising;
+}
+
+/// Every placed building stands at or below the lowest ground under its model's footprint, and
+/// its plinth (when the ground rises under it) reaches at least the highest; so does each of
+/// its further prefabs on its own plinth. Returns how many buildings were checked and, with
+/// `partsRising`, how many rectangles of further prefabs stood on rising ground.
+std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& scene,
+                                           std::size_t* partsRising = nullptr) {
+    std::map<std::uint32_t, std::vector<const Plinth*>> plinthsOf;
+    for (const Plinth& p : scene.plinths) plinthsOf[p.source].push_back(&p);
+    std::size_t checked = 0, rising = 0;
     for (const BuildingRecord& b : scene.buildings) {
         if (b.outcome != BuildingOutcome::Placed) continue;
         const std::string& id = scene.sources[b.source];
@@ -101,9 +148,12 @@ std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& 
         if (!asset) continue;
         EXPECT_TRUE(b.hasGround()) << id;
         // A model with a ground outline stands on a plinth per rectangle of it (its yard is ground).
-        if (plinthOf.contains(b.source)) {
-            EXPECT_EQ(plinthCount[b.source], std::max<std::size_t>(1, asset->outline.size())) << id;
+        const std::vector<const Plinth*>& all = plinthsOf[b.source];
+        const std::vector<const Plinth*> mine = plinthsOn(all, footprintsOf(b.placement, *asset));
+        if (!mine.empty()) {
+            EXPECT_EQ(mine.size(), std::max<std::size_t>(1, asset->outline.size())) << id;
         }
+        rising += checkPartsStandOnTheGround(session, scene, b, all);
         double lo = std::numeric_limits<double>::infinity(), hi = -lo;
         for (const auto& rect : footprintsOf(b.placement, *asset)) {
             const auto [rectLo, rectHi] = groundUnder(session, scene, rect);
@@ -113,16 +163,16 @@ std::size_t checkBuildingsStandOnTheGround(const Session& session, const Scene& 
         const double base = double(b.placement.position.y) + scene.originHeight;
         EXPECT_NEAR(base, b.groundMin, kMillimetre) << id << ": it stands on the lowest ground it covers";
         EXPECT_LE(base, lo + kMillimetre) << id << " floats above the ground under it";
-        const auto plinth = plinthOf.find(b.source);
-        const double top = plinth == plinthOf.end() ? base : double(plinth->second->top) + scene.originHeight;
+        const double top = mine.empty() ? base : double(mine.front()->top) + scene.originHeight;
         EXPECT_GE(top + kMillimetre, hi) << id << ": the ground under it rises above its plinth";
         EXPECT_GE(double(b.groundMax) + kMillimetre, hi) << id;
-        if (plinth != plinthOf.end()) {
-            EXPECT_NEAR(double(plinth->second->bottom) + scene.originHeight, base, kMillimetre) << id;
+        if (!mine.empty()) {
+            EXPECT_NEAR(double(mine.front()->bottom) + scene.originHeight, base, kMillimetre) << id;
             EXPECT_NEAR(top, b.groundMax, kMillimetre) << id;
         }
         ++checked;
     }
+    if (partsRising) *partsRising = rising;
     return checked;
 }
 
@@ -250,7 +300,10 @@ TEST(TerrainPlacement, OnAConeAndATiltedPlaneNothingFloatsAndNothingIsSwallowed)
         EXPECT_NEAR(terrain::heightAt(**raw, {cell.x - double(originTile->x) * kTileCells,
                                               cell.y - double(originTile->y) * kTileCells}),
                     height(origin), 0.05);
-        EXPECT_GT(checkBuildingsStandOnTheGround(*session, *scene), 200u);
+        std::size_t partsRising = 0;
+        EXPECT_GT(checkBuildingsStandOnTheGround(*session, *scene, &partsRising), 200u);
+        EXPECT_GT(partsRising, 500u) << "further prefabs on sloping ground, each on its own plinth";
+        RecordProperty(name + "_parts_rising", std::to_string(partsRising));
         const std::size_t generated = checkGeneratedBuildingsStandOnTheGround(*session, *scene);
         EXPECT_GT(generated, 20u);
         RecordProperty(name + "_generated_checked", std::to_string(generated));

@@ -69,6 +69,15 @@ struct PlacedBuilding {
     /// When the first placed model has a ground outline (an L, a U, a courtyard block): its
     /// rectangles, ground metres — what its plinth covers instead of placedBox (not the yard).
     std::vector<OrientedBox> outlineBoxes;
+    /// A further prefab's ground on terrain: one rectangle of it (its box, or each rectangle of
+    /// its ground outline), ground metres, and the lowest and highest height under its cells
+    /// (NaN without heights) — what its own plinth covers.
+    struct PartGround {
+        OrientedBox box;
+        float groundMin = 0.0f, groundMax = 0.0f;
+    };
+    /// The further prefabs' (record.parts') rectangles, part by part.
+    std::vector<PartGround> partGrounds;
     /// When generated: the building made for the footprint (its source unset until the baker
     /// numbers it).
     GeneratedBuilding generated;
