@@ -118,28 +118,35 @@ TEST(GeneratedBuildingMesh, FlatRoofCoversExactlyTheFootprint) {
     }
 }
 
+/// Along every edge p→q of a ring, the faces in the edge's vertical plane cover its whole
+/// rectangle from the base `height` metres up, each facing the right of p→q.
+void checkWallsFaceRightOfTheirEdges(const std::vector<Triangle>& tris, const std::vector<Vec2>& ring, double height,
+                                     const char* what) {
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+        const Vec2 p = ring[i], q = ring[(i + 1) % ring.size()];
+        const double length = std::hypot(q.x - p.x, q.y - p.y);
+        const Vec2 right{(q.y - p.y) / length, -(q.x - p.x) / length};
+        double area = 0.0;
+        for (const Triangle& t : tris) {
+            const Vec2 m = ground(t.centroid());
+            const double along = ((m.x - p.x) * (q.x - p.x) + (m.y - p.y) * (q.y - p.y)) / length;
+            const double off = (m.x - p.x) * right.x + (m.y - p.y) * right.y;
+            if (std::abs(off) > 1e-3 || along < 0 || along > length || std::abs(t.normal.y) > 1e-6) continue;
+            EXPECT_GT(t.normal.x * right.x - t.normal.z * right.y, 0.999) << what << " " << i << " faces the wrong way";
+            area += t.area();
+        }
+        EXPECT_NEAR(area, length * height, 1e-3 * length * height) << what << " " << i;
+    }
+}
+
 TEST(GeneratedBuildingMesh, WallsAreClosedAndFaceOutwards) {
     for (const Case& c : kCases) {
         SCOPED_TRACE(c.name);
         const std::vector<Vec2>& ring = *c.ring;
         const GeneratedBuilding g = building(ring, 12.0f);
         const std::vector<Triangle> tris = triangles(generatedBuildingMesh(g));
-        for (std::size_t i = 0; i < ring.size(); ++i) {
-            const Vec2 p = ring[i], q = ring[(i + 1) % ring.size()];
-            const double length = std::hypot(q.x - p.x, q.y - p.y);
-            const Vec2 out{(q.y - p.y) / length, -(q.x - p.x) / length};  // right of p→q: outside a CCW ring
-            // The faces in this wall's plane cover its whole rectangle, base to top, facing out.
-            double area = 0.0;
-            for (const Triangle& t : tris) {
-                const Vec2 m = ground(t.centroid());
-                const double along = ((m.x - p.x) * (q.x - p.x) + (m.y - p.y) * (q.y - p.y)) / length;
-                const double off = (m.x - p.x) * out.x + (m.y - p.y) * out.y;
-                if (std::abs(off) > 1e-3 || along < 0 || along > length || std::abs(t.normal.y) > 1e-6) continue;
-                EXPECT_GT(t.normal.x * out.x - t.normal.z * out.y, 0.999) << "wall " << i << " faces inwards";
-                area += t.area();
-            }
-            EXPECT_NEAR(area, length * g.wallHeight, 1e-3 * length * g.wallHeight) << "wall " << i;
-        }
+        // Right of each edge: outside a counter-clockwise ring.
+        checkWallsFaceRightOfTheirEdges(tris, ring, g.wallHeight, "wall");
     }
 }
 
@@ -283,22 +290,8 @@ TEST(GeneratedBuildingMesh, CourtyardWallsFaceTheYard) {
     const GeneratedBuilding g = courtyardBlock();
     const std::vector<Triangle> tris = triangles(generatedBuildingMesh(g));
     for (const std::vector<Vec2>* yard : {&kSquareYard, &kLYard}) {
-        const std::vector<Vec2>& ring = *yard;  // clockwise: the yard lies right of each edge
-        for (std::size_t i = 0; i < ring.size(); ++i) {
-            const Vec2 p = ring[i], q = ring[(i + 1) % ring.size()];
-            const double length = std::hypot(q.x - p.x, q.y - p.y);
-            const Vec2 into{(q.y - p.y) / length, -(q.x - p.x) / length};
-            double area = 0.0;
-            for (const Triangle& t : tris) {
-                const Vec2 m = ground(t.centroid());
-                const double along = ((m.x - p.x) * (q.x - p.x) + (m.y - p.y) * (q.y - p.y)) / length;
-                const double off = (m.x - p.x) * into.x + (m.y - p.y) * into.y;
-                if (std::abs(off) > 1e-3 || along < 0 || along > length || std::abs(t.normal.y) > 1e-6) continue;
-                EXPECT_GT(t.normal.x * into.x - t.normal.z * into.y, 0.999) << "yard wall " << i << " faces away";
-                area += t.area();
-            }
-            EXPECT_NEAR(area, length * g.wallHeight, 1e-3 * length * g.wallHeight) << "yard wall " << i;
-        }
+        // Clockwise: the yard lies right of each edge.
+        checkWallsFaceRightOfTheirEdges(tris, *yard, g.wallHeight, "yard wall");
     }
     const double top = g.base + g.wallHeight;
     for (const Triangle& t : tris) {
