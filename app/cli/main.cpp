@@ -305,7 +305,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "dropped, so memory does not grow with the map (same files, byte for byte); 0: all at once. "
                     "Streaming costs time (halos baked again, the manifest joined), so the default bakes a city "
                     "at once and streams bigger maps. "
-                    "glb, osgb and collision are whole-scene files: asking for one bakes all at once")
+                    "glb and osgb are whole-scene files: asking for one bakes all at once")
         ->capture_default_str();
     // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
     auto shard = std::make_shared<std::string>();

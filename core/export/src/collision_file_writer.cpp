@@ -88,57 +88,26 @@ Result<std::vector<TileId>> givenTiles(const CollisionGrid& grid, std::span<cons
 }
 
 /// Per listed tile: bit l set when layer l has a cell there.
-std::vector<std::uint64_t> layerMasks(const CollisionGrid& grid, std::span<const TileId> listed) {
-    std::vector<std::uint64_t> masks(listed.size(), 0);
-    for (std::size_t i = 0; i < listed.size(); ++i) {
+std::vector<CollisionIndexEntry> indexEntries(const CollisionGrid& grid, std::span<const TileId> listed) {
+    std::vector<CollisionIndexEntry> entries;
+    entries.reserve(listed.size());
+    for (const TileId& t : listed) {
+        CollisionIndexEntry e{t, 0};
         for (int l = 0; l < grid.layerCount(); ++l) {
-            if (grid.tileBits(l, listed[i]).any()) masks[i] |= std::uint64_t{1} << l;
+            if (grid.tileBits(l, t).any()) e.layerMask |= std::uint64_t{1} << l;
         }
+        entries.push_back(e);
     }
-    return masks;
-}
-
-/// The header, the layer names and the tile index, zero-padded to the data's alignment; the
-/// header's data offset is patched in once the names' length is known.
-void putHead(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::uint32_t version,
-             std::span<const TileId> listed, std::span<const std::uint64_t> masks) {
-    const TileId origin = grid.origin();
-    putBytes(out, kCollisionFileMagic, sizeof kCollisionFileMagic);
-    putU32(out, version);
-    putU32(out, static_cast<std::uint32_t>(grid.zoom()));
-    putU32(out, origin.x);
-    putU32(out, origin.y);
-    putU32(out, static_cast<std::uint32_t>(grid.tilesWide()));
-    putU32(out, static_cast<std::uint32_t>(grid.tilesHigh()));
-    putU32(out, static_cast<std::uint32_t>(grid.layerCount()));
-    putU32(out, static_cast<std::uint32_t>(listed.size()));
-    const std::size_t dataOffsetAt = out.size();
-    putU64(out, 0);  // patched below, once the names' length is known
-    for (const std::string& name : grid.layerNames()) {
-        putU16(out, static_cast<std::uint16_t>(name.size()));
-        putBytes(out, name.data(), name.size());
-    }
-    for (std::size_t i = 0; i < listed.size(); ++i) {
-        putU32(out, listed[i].x);
-        putU32(out, listed[i].y);
-        putU64(out, masks[i]);
-        char quadkey[32] = {};
-        const std::string qk = listed[i].quadkey();
-        std::memcpy(quadkey, qk.data(), std::min<std::size_t>(qk.size(), sizeof quadkey));
-        putBytes(out, quadkey, sizeof quadkey);
-    }
-    while (out.size() % kCollisionFileDataAlignment != 0) out.push_back(0);
-    const std::uint64_t dataOffset = out.size();
-    for (int i = 0; i < 8; ++i) out[dataOffsetAt + i] = static_cast<std::uint8_t>(dataOffset >> (8 * i));
+    return entries;
 }
 
 /// The bit tiles the masks name, tile by tile, layer by layer, words little-endian.
-void putBitTiles(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::span<const TileId> listed,
-                 std::span<const std::uint64_t> masks) {
-    for (std::size_t i = 0; i < listed.size(); ++i) {
+void putBitTiles(std::vector<std::uint8_t>& out, const CollisionGrid& grid,
+                 std::span<const CollisionIndexEntry> entries) {
+    for (const CollisionIndexEntry& e : entries) {
         for (int l = 0; l < grid.layerCount(); ++l) {
-            if (((masks[i] >> l) & 1u) == 0) continue;
-            const BitTile bits = grid.tileBits(l, listed[i]);
+            if (((e.layerMask >> l) & 1u) == 0) continue;
+            const BitTile bits = grid.tileBits(l, e.tile);
             const std::size_t at = out.size();
             out.resize(at + sizeof(BitTile));
             if constexpr (std::endian::native == std::endian::little) {
@@ -205,23 +174,59 @@ void putHeights(std::vector<std::uint8_t>& out, const CollisionGrid& grid, std::
 
 }  // namespace
 
+std::vector<std::uint8_t> encodeCollisionFileHead(std::uint32_t version, const TileId& origin, int tilesWide,
+                                                  int tilesHigh, std::span<const std::string> layerNames,
+                                                  std::span<const CollisionIndexEntry> entries) {
+    std::vector<std::uint8_t> out;
+    out.reserve(kCollisionFileHeaderSize + 256 * layerNames.size() + entries.size() * kCollisionFileIndexEntrySize +
+                kCollisionFileDataAlignment);
+    putBytes(out, kCollisionFileMagic, sizeof kCollisionFileMagic);
+    putU32(out, version);
+    putU32(out, static_cast<std::uint32_t>(origin.zoom));
+    putU32(out, origin.x);
+    putU32(out, origin.y);
+    putU32(out, static_cast<std::uint32_t>(tilesWide));
+    putU32(out, static_cast<std::uint32_t>(tilesHigh));
+    putU32(out, static_cast<std::uint32_t>(layerNames.size()));
+    putU32(out, static_cast<std::uint32_t>(entries.size()));
+    const std::size_t dataOffsetAt = out.size();
+    putU64(out, 0);  // patched below, once the names' length is known
+    for (const std::string& name : layerNames) {
+        putU16(out, static_cast<std::uint16_t>(name.size()));
+        putBytes(out, name.data(), name.size());
+    }
+    for (const CollisionIndexEntry& e : entries) {
+        putU32(out, e.tile.x);
+        putU32(out, e.tile.y);
+        putU64(out, e.layerMask);
+        char quadkey[32] = {};
+        const std::string qk = e.tile.quadkey();
+        std::memcpy(quadkey, qk.data(), std::min<std::size_t>(qk.size(), sizeof quadkey));
+        putBytes(out, quadkey, sizeof quadkey);
+    }
+    while (out.size() % kCollisionFileDataAlignment != 0) out.push_back(0);
+    const std::uint64_t dataOffset = out.size();
+    for (int i = 0; i < 8; ++i) out[dataOffsetAt + i] = static_cast<std::uint8_t>(dataOffset >> (8 * i));
+    return out;
+}
+
 Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles) {
     if (Status s = checkWritable(grid); !s) return s.error();
     auto listed = tiles.empty() ? Result<std::vector<TileId>>(occupiedTiles(grid)) : givenTiles(grid, tiles);
     if (!listed) return listed.error();
-    const std::vector<std::uint64_t> masks = layerMasks(grid, *listed);
+    const std::vector<CollisionIndexEntry> entries = indexEntries(grid, *listed);
     std::size_t stored = 0;
-    for (std::uint64_t m : masks) stored += static_cast<std::size_t>(std::popcount(m));
+    for (const CollisionIndexEntry& e : entries) stored += static_cast<std::size_t>(std::popcount(e.layerMask));
 
     bool heights = false;
     for (const TileId& t : *listed) heights = heights || !grid.tileHeights(t).empty();
 
-    std::vector<std::uint8_t> out;
-    out.reserve(kCollisionFileHeaderSize + 256 * grid.layerCount() + listed->size() * kCollisionFileIndexEntrySize +
-                kCollisionFileDataAlignment + stored * sizeof(BitTile) +
+    std::vector<std::uint8_t> out =
+        encodeCollisionFileHead(heights ? kCollisionFileVersion : kCollisionFileVersionFlat, grid.origin(),
+                                grid.tilesWide(), grid.tilesHigh(), grid.layerNames(), entries);
+    out.reserve(out.size() + stored * sizeof(BitTile) +
                 (heights ? listed->size() * (4 * terrain::kHeightSampleCount + 64) : 0) + 4);
-    putHead(out, grid, heights ? kCollisionFileVersion : kCollisionFileVersionFlat, *listed, masks);
-    putBitTiles(out, grid, *listed, masks);
+    putBitTiles(out, grid, entries);
     if (heights) putHeights(out, grid, *listed);
     putU32(out, collisionFileChecksum(out));
     return out;

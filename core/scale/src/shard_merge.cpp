@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "collision_file_join_p.h"
 #include "instance_file_join_p.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
@@ -18,6 +19,9 @@
 namespace terrabit::core::scale {
 
 namespace {
+
+/// The collision grid file's name in a bake's folder (scene_export.cpp writes it).
+constexpr const char* kCollisionFile = "collision.tbcg";
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -655,6 +659,21 @@ public:
         return Status::success();
     }
 
+    /// The parts' collision grid files joined into one (collision_file_join_p.h).
+    Status collision() {
+        std::vector<fs::path> files;
+        for (const Shard& s : mShards) {
+            if (s.has(kCollisionFile)) files.push_back(s.folder / kCollisionFile);
+        }
+        if (files.empty()) return Status::success();
+        auto joined = joinCollisionFiles(files, mOut / kCollisionFile);
+        if (!joined) return joined.error();
+        MergedOutput w{MergedOutput::Kind::Collision, mOut / kCollisionFile, files.size()};
+        w.tiles = joined->tiles;
+        mReport.written.push_back(w);
+        return Status::success();
+    }
+
     Status layers() {
         std::size_t copied = 0;
         for (const Shard& s : mShards) {
@@ -873,7 +892,7 @@ Result<std::vector<TileId>> mergedTiles(const std::vector<Shard>& shards) {
 
 /// Shards with tiles must have written the same formats, or the merge would lose tiles.
 Status checkSameFormats(const std::vector<Shard>& shards) {
-    for (const char* file : {"manifest.json", "3dtiles/tileset.json"}) {
+    for (const char* file : {"manifest.json", "3dtiles/tileset.json", kCollisionFile}) {
         const Shard* with = nullptr;
         const Shard* without = nullptr;
         for (const Shard& s : shards) {
@@ -893,7 +912,7 @@ std::vector<fs::path> unjoinableFiles(const std::vector<Shard>& shards) {
     std::vector<fs::path> files;
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
-            if (f == "scene.glb" || f == "collision.tbcg") files.push_back(s.folder / f);
+            if (f == "scene.glb") files.push_back(s.folder / f);
         }
     }
     return files;
@@ -921,6 +940,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
     Merger merger(*shards, *tiles, job.outDir, job.moveParts, job.keepLevelSources, report);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
+    if (s) s = merger.collision();
     if (s) s = merger.layers();
     return s;
 }

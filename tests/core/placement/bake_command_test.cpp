@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 
 #include "../support/output_files.h"
@@ -104,6 +105,40 @@ TEST_F(BakeCommandTest, BadRulesCatalogueOrMapGiveClearErrorsAndExitCodes) {
     EXPECT_EQ(terrabit::cli::runBake(c, out, err), 1);
     EXPECT_NE(err.str().find("nowhere.osm.pbf"), std::string::npos) << err.str();
     EXPECT_FALSE(fs::exists(mDir / "x" / "manifest.json"));
+}
+
+// Two houses 330 tiles apart each way at zoom 17: a collision grid file of both would declare a
+// region of 331 × 331 tiles, beyond what the format holds. Said before anything is baked.
+TEST_F(BakeCommandTest, ACollisionGridTooLargeForItsFileIsRefusedBeforeTheBake) {
+    const fs::path map = mDir / "apart.geojson";
+    const auto house = [](double lon, double lat) {
+        const auto p = [](double x, double y) { return "[" + std::to_string(x) + "," + std::to_string(y) + "]"; };
+        return R"({"type":"Feature","properties":{"building":"yes"},"geometry":{"type":"Polygon","coordinates":[[)" +
+               p(lon, lat) + "," + p(lon + 2e-4, lat) + "," + p(lon + 2e-4, lat + 2e-4) + "," + p(lon, lat + 2e-4) +
+               "," + p(lon, lat) + "]]}}";
+    };
+    std::ofstream(map) << R"({"type":"FeatureCollection","features":[)" << house(7.40, 43.73) << ","
+                       << house(8.31, 43.08) << "]}";
+    terrabit::cli::BakeCommand c = command("apart");
+    c.input.file = map;
+    c.selection.bboxLonLat = {};
+    c.formats = {ExportFormat::Manifest, ExportFormat::Collision};
+    std::ostringstream out, err;
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 2);
+    // The houses' tiles, and the tiles between them, are the region the message names.
+    std::smatch m;
+    const std::string text = err.str();
+    ASSERT_TRUE(std::regex_search(text, m,
+                                  std::regex(R"(--format collision: the selection spans (\d+) x (\d+) tiles )"
+                                             R"(at zoom 17, more than the 65536 a collision grid file holds)")))
+        << text;
+    EXPECT_GE(std::stoi(m[1]), 331);  // 0.91 degrees of longitude, 364 tiles a degree at zoom 17
+    EXPECT_GE(std::stoi(m[2]), 320);  // 0.65 degrees of latitude at 43 degrees north
+    EXPECT_FALSE(fs::exists(mDir / "apart" / "manifest.json"));
+    // Without the collision grid, the same map bakes.
+    c.formats = {ExportFormat::Manifest};
+    err.str("");
+    EXPECT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
 }
 
 TEST_F(BakeCommandTest, TheExecutableBakesTheBundledSample) {

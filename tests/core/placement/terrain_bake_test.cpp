@@ -118,7 +118,8 @@ TEST_F(TerrainBakeTest, WithoutADemNothingOfTerrainIsWritten) {
 }
 
 TEST_F(TerrainBakeTest, WholeStreamedShardedAndAtOneThreadTheSameBytes) {
-    const std::vector<ExportFormat> formats{ExportFormat::Manifest, ExportFormat::Tiles3d};
+    // The collision grid with heights (version 2) too.
+    const std::vector<ExportFormat> formats{ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Collision};
     std::ostringstream out, err;
     terrabit::cli::BakeCommand whole = command("whole");
     whole.formats = formats;

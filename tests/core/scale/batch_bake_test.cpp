@@ -27,10 +27,10 @@ namespace fs = std::filesystem;
 class BatchBakeTest : public ::testing::Test {
 protected:
     /// The harbour bake (support/monaco_bake.h) into
-    /// every per-tile format, streamed `batchTiles` tiles at a time (0: all at once).
+    /// every format a join puts together, streamed `batchTiles` tiles at a time (0: all at once).
     terrabit::cli::BakeCommand command(const fs::path& out, std::size_t batchTiles) const {
         terrabit::cli::BakeCommand c = harbourBake(out);
-        c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers};
+        c.formats = {ExportFormat::Manifest, ExportFormat::Tiles3d, ExportFormat::Layers, ExportFormat::Collision};
         c.batchTiles = batchTiles;
         return c;
     }

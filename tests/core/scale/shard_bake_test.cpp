@@ -65,7 +65,8 @@ protected:
 
 TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
     terrabit::cli::BakeCommand whole = command(mDir / "whole");
-    whole.formats.push_back(ExportFormat::Layers);  // per-tile files, copied by merge
+    whole.formats.push_back(ExportFormat::Layers);     // per-tile files, copied by merge
+    whole.formats.push_back(ExportFormat::Collision);  // joined a tile at a time
     ASSERT_EQ(bake(whole), 0) << mLastErr;
     for (int k = 0; k < 2; ++k) {
         terrabit::cli::BakeCommand c = whole;

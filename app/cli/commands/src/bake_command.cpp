@@ -12,6 +12,7 @@
 #include "report_text_p.h"
 #include "terrabit/cli/exit_codes.h"
 #include "terrabit/cli/map_commands.h"
+#include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/placement/pass_context.h"
@@ -388,6 +389,28 @@ int bakeAndWrite(BakeRun& run, pipeline::Session& session, bool mayStream, Clock
     return run.whole(part(0.2, 0.8));
 }
 
+/// A collision grid file holds a region of at most kMaxCollisionFileTiles tiles: said before the
+/// bake, not after it (a streamed bake would find out only when joining its batches).
+Status checkCollisionRegion(const BakeCommand& command, std::span<const TileId> tiles) {
+    if (tiles.empty() ||
+        std::find(command.formats.begin(), command.formats.end(), ExportFormat::Collision) == command.formats.end()) {
+        return Status::success();
+    }
+    std::uint32_t x0 = tiles.front().x, x1 = x0, y0 = tiles.front().y, y1 = y0;
+    for (const TileId& t : tiles) {
+        x0 = std::min(x0, t.x);
+        x1 = std::max(x1, t.x);
+        y0 = std::min(y0, t.y);
+        y1 = std::max(y1, t.y);
+    }
+    const std::uint64_t wide = std::uint64_t{x1} - x0 + 1, high = std::uint64_t{y1} - y0 + 1;
+    if (wide * high <= kMaxCollisionFileTiles) return Status::success();
+    return badArguments("--format collision: the selection spans " + std::to_string(wide) + " x " +
+                        std::to_string(high) + " tiles at zoom " + std::to_string(tiles.front().zoom) +
+                        ", more than the " + std::to_string(kMaxCollisionFileTiles) +
+                        " a collision grid file holds; select less, or bake at a lower --zoom");
+}
+
 /// The bake's summary on `out` (see runBake).
 void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& run, const MapLayers& m,
                   Clock::time_point start) {
@@ -479,8 +502,10 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress, 0 .. 0.2
     // when streaming, which rasterizes later). The session checks rules, tiles and catalogue
     // before it reads the map.
+    // Formats whose batches a merge joins into the whole bake's bytes (shard_merge.h).
     const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
-        return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers;
+        return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers ||
+               f == ExportFormat::Collision;
     });
     const bool mayStream = command.batchTiles > 0 && perTileFormats;
     pipeline::SessionInput input;
@@ -504,6 +529,8 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
                           std::to_string(command.selection.zoom)},
                     kBakeErrors);
     }
+
+    if (Status s = checkCollisionRegion(command, m.index.tiles()); !s) return fail(err, s.error(), kBakeErrors);
 
     BakeRun run(command, session, warnings, err);
     const int code = bakeAndWrite(run, session, mayStream, start, progress);

@@ -27,6 +27,9 @@ void printMergeReport(std::ostream& out, std::ostream& err, const MergeReport& r
             case MergedOutput::Kind::Layers:
                 out << "/ (" << w.files << " files)\n";
                 break;
+            case MergedOutput::Kind::Collision:
+                out << " (" << w.tiles << " tiles from " << w.files << " parts)\n";
+                break;
         }
     }
 }

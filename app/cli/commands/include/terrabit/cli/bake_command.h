@@ -61,8 +61,8 @@ struct BakeCommand {
     /// Streaming: the tiles are baked in batches of at most this many (runs of consecutive
     /// quadkeys, each with its halo, like shards), rasterized per batch and dropped after it, and
     /// the batches joined (scale::mergeParts) — the same files, byte for byte, as one bake of
-    /// everything. Only when every format is per tile (manifest, 3dtiles, layers); glb,
-    /// osgb and collision are whole-scene files, so a bake asking for one holds the whole scene.
+    /// everything. Only when every format is joinable (manifest, 3dtiles, layers, collision); glb
+    /// and osgb are whole-scene files, so a bake asking for one holds the whole scene.
     /// A shard streams its own tiles. 0: never stream.
     std::size_t batchTiles = kDefaultBatchTiles;
     /// Most batches whose parts are joined at once (scale::mergeParts' maxOpen).

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "terrabit/core/collision/collision_grid.h"
@@ -21,5 +22,18 @@ namespace terrabit::core {
 /// Errors: a grid without layers, a layer name that is empty or longer than 255 bytes, a tile
 /// outside the grid's region or at another zoom, a tile listed twice.
 Result<std::vector<std::uint8_t>> encodeCollisionFile(const CollisionGrid& grid, std::span<const TileId> tiles = {});
+
+/// One entry of a collision grid file's tile index.
+struct CollisionIndexEntry {
+    TileId tile;
+    std::uint64_t layerMask = 0;  ///< bit l: the file stores layer l's bits for this tile
+};
+
+/// A collision grid file's head: the header, the layer names and the tile index, zero-padded
+/// to the data offset (encodeCollisionFile's first bytes; a join of files writes its own). The
+/// entries must be sorted by (y, x) and lie in the region; the names must be writable.
+std::vector<std::uint8_t> encodeCollisionFileHead(std::uint32_t version, const TileId& origin, int tilesWide,
+                                                  int tilesHigh, std::span<const std::string> layerNames,
+                                                  std::span<const CollisionIndexEntry> entries);
 
 }  // namespace terrabit::core

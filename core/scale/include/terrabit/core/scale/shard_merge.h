@@ -10,10 +10,12 @@
 ///              binary instances (instance_file.h) the shards' instances.bin joined into one,
 ///              blocks in tile order, offsets rebased, source tables united — every shard must
 ///              have written its instances the same way
+///   collision  the shards' collision.tbcg joined into one: region and tile index of the union,
+///              each tile's bit tiles and heights copied from its shard (a version 1 shard's
+///              tiles get empty height blocks when another has heights)
 ///   layers     the per-tile folders copied
-/// The whole-scene formats (glb, collision) cannot be joined from parts; merge says so and
-/// leaves them out. Every shard folder must hold its shard.json: a missing one, a missing
-/// shard index or shards of different bakes (seed, frame, rules, shard count) are errors that
+/// The GLB cannot be joined from parts; merge says so and leaves it out. Every shard folder must hold its shard.json: a
+/// missing one, a missing shard index or shards of different bakes (seed, frame, rules, shard count) are errors that
 /// name the shard to rerun.
 
 #include <cstddef>
@@ -45,9 +47,10 @@ struct MergeJob {
 /// One output of a merge, in the order written.
 struct MergedOutput {
     enum class Kind {
-        Tileset,   ///< 3dtiles/tileset.json; `files` tile contents copied beside it
-        Manifest,  ///< manifest.json; the instances and buildings joined, and in how many runs
-        Layers,    ///< the layers/ folder; `files` files copied
+        Tileset,    ///< 3dtiles/tileset.json; `files` tile contents copied beside it
+        Manifest,   ///< manifest.json; the instances and buildings joined, and in how many runs
+        Layers,     ///< the layers/ folder; `files` files copied
+        Collision,  ///< collision.tbcg, joined from `files` parts; `tiles` in its index
     };
     Kind kind = Kind::Tileset;
     std::filesystem::path path;  ///< the file (for Layers the folder), under MergeJob::outDir
@@ -56,13 +59,14 @@ struct MergedOutput {
     /// long when the parts' tiles lie apart); with binary instances, the runs of consecutive
     /// blocks of instances.bin.
     std::uint64_t instances = 0, instanceRuns = 0, buildings = 0, buildingRuns = 0;
+    std::uint64_t tiles = 0;  ///< Collision: the tiles its index lists
 };
 
 /// What a merge did, as far as it got, for its caller to tell the user (terrabit-cli merge
 /// prints it; a streamed bake's join keeps it to itself).
 struct MergeReport {
-    /// The shards' whole-scene files (scene.glb, collision.tbcg), which cover a shard's tiles
-    /// only and are not joined: each a warning.
+    /// The shards' whole-scene files (scene.glb), which cover a shard's tiles only and are not
+    /// joined: each a warning.
     std::vector<std::filesystem::path> unjoinable;
     bool started = false;   ///< the shards fit together and the output folder exists
     int shardCount = 0;     ///< N of the shards' K/N (when started)
