@@ -27,16 +27,6 @@ void appendFloat(std::string& out, float v) {
     out.append(buf, r.ptr);
 }
 
-void appendTransform(std::string& out, const Instance& instance) {
-    const std::array<float, 16> m = transformMatrix(instance);
-    out += '[';
-    for (int k = 0; k < 16; ++k) {
-        if (k > 0) out += ',';
-        appendFloat(out, m[static_cast<std::size_t>(k)]);
-    }
-    out += ']';
-}
-
 /// A float as the JSON number with the same shortest decimal (nlohmann would print the double
 /// nearest the float, with nine more digits of noise).
 json floatJson(float v) {
@@ -96,16 +86,10 @@ Status writeInstances(const Scene& scene, PieceWriter& w) {
     std::string line;
     for (const InstanceBlock& b : scene.blocks) {
         const std::string qk = json(b.tile.quadkey()).dump();
-        const std::string head = "{\"asset\":" + assetJson[static_cast<std::size_t>(b.asset)] + ",\"block\":[" +
-                                 std::to_string(b.blockX) + "," + std::to_string(b.blockY) + "],\"source\":";
+        const std::string head = instanceLineHead(assetJson[static_cast<std::size_t>(b.asset)], b.blockX, b.blockY);
         for (const Instance& i : b.instances) {
             line.assign(head);
-            line += sourceText(i.source);
-            line += ",\"tile\":";
-            line += qk;
-            line += ",\"transform\":";
-            appendTransform(line, i);
-            line += '}';
+            appendInstanceLineTail(line, sourceText(i.source), qk, transformMatrix(i));
             if (Status s = out.add(line); !s) return s;
         }
     }
@@ -449,6 +433,24 @@ Status writeManifestLayout(const ManifestEntries& entries, const std::function<S
         if (!s) return s;
     }
     return write("\n}\n");
+}
+
+std::string instanceLineHead(std::string_view assetJson, int blockX, int blockY) {
+    return "{\"asset\":" + std::string(assetJson) + ",\"block\":[" + std::to_string(blockX) + "," +
+           std::to_string(blockY) + "],\"source\":";
+}
+
+void appendInstanceLineTail(std::string& line, std::string_view sourceJson, std::string_view quadkeyJson,
+                            const std::array<float, 16>& transform) {
+    line += sourceJson;
+    line += ",\"tile\":";
+    line += quadkeyJson;
+    line += ",\"transform\":[";
+    for (std::size_t k = 0; k < transform.size(); ++k) {
+        if (k > 0) line += ',';
+        appendFloat(line, transform[k]);
+    }
+    line += "]}";
 }
 
 Status writeLineArray(std::span<const std::string> elements, const std::function<Status(std::string_view)>& write) {

@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <tuple>
 
 #include "collision_file_join_p.h"
 #include "instance_file_join_p.h"
+#include "terrabit/core/export/instance_file.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/export/tileset_writer.h"
@@ -515,13 +518,13 @@ Result<std::vector<std::string>> lineArrayElements(const fs::path& file, ByteRan
 
 class Merger {
 public:
-    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, fs::path outDir, bool move, bool keepLevelSources,
-           MergeReport& report)
+    Merger(std::vector<Shard> shards, std::vector<TileId> tiles, const MergeJob& job, MergeReport& report)
         : mShards(std::move(shards)),
           mTiles(std::move(tiles)),
-          mOut(std::move(outDir)),
-          mMove(move),
-          mKeepLevelSources(keepLevelSources),
+          mOut(job.outDir),
+          mMove(job.moveParts),
+          mKeepLevelSources(job.keepLevelSources),
+          mAutoBinaryAbove(job.autoBinaryAbove),
           mReport(report) {}
 
     Status manifest() {
@@ -531,14 +534,18 @@ public:
         if (!binary) return binary.error();
         auto entries = mergedEntries();
         if (!entries) return entries.error();
+        // Binary parts of an `auto` bake small enough for JSON: their joined instances.bin is
+        // read back into JSON lines, then removed.
+        const bool toJson = *binary && mAutoBinaryAbove && mInstanceCount <= *mAutoBinaryAbove;
         // With binary instances, instances.bin first: the manifest holds its index.
         JoinedInstanceFile joined;
         if (*binary) {
             auto j = joinInstanceFiles();
             if (!j) return j.error();
             joined = std::move(j).value();
-            (*entries)[std::string(kManifestInstanceFile)] = instanceFileEntry(joined.bytes);
+            if (!toJson) (*entries)[std::string(kManifestInstanceFile)] = instanceFileEntry(joined.bytes);
         }
+        const bool writesBinary = *binary && !toJson;
         const fs::path destination = mOut / "manifest.json";
         auto output = OutputFile::create(destination);
         if (!output) return output.error();
@@ -551,13 +558,14 @@ public:
             [&](std::string_view key) -> Status {
                 if (key == kManifestInstanceBlocks) return writeLineArray(joined.blocks, write);
                 if (key == kManifestInstanceSources) return writeLineArray(joined.sources, write);
+                if (key == kManifestInstances && toJson) return writeInstanceLines(joined, write);
                 auto n = mergeArray(key, file);
                 if (!n) return n.error();
                 (key == kManifestInstances ? instances : buildings) = *n;
                 return Status::success();
             },
-            *binary ? std::span<const std::string_view>(kBinaryManifestLineArrays)
-                    : std::span<const std::string_view>(kJsonManifestLineArrays));
+            writesBinary ? std::span<const std::string_view>(kBinaryManifestLineArrays)
+                         : std::span<const std::string_view>(kJsonManifestLineArrays));
         if (w) w = file.flush();
         if (!w) return w;
         if (instances.elements != mInstanceCount) {
@@ -565,7 +573,7 @@ public:
                          std::to_string(instances.elements) + " instances were merged"};
         }
         if (Status c = output->commit(); !c) return c;
-        if (!*binary) {  // an instances.bin of an earlier merge into this folder is not this manifest's
+        if (!writesBinary) {  // an instances.bin of an earlier merge (or toJson's) is not this manifest's
             std::error_code ec;
             fs::remove(mOut / kInstanceFileName, ec);
         }
@@ -785,6 +793,43 @@ private:
         return binary(mParts.front());
     }
 
+    /// The "instances" line array of the joined instances.bin (what the bake of every tile at
+    /// once writes with JSON instances): a block's records at a time, in the file's order.
+    Status writeInstanceLines(const JoinedInstanceFile& joined,
+                              const std::function<Status(std::string_view)>& write) const {
+        const fs::path binFile = mOut / kInstanceFileName;
+        std::ifstream in(binFile, std::ios::binary);
+        if (!in) return Error{binFile.string() + ": cannot read the joined instances"};
+        std::string records, text, line;
+        std::size_t written = 0;
+        for (const std::string& encoded : joined.blocks) {
+            auto block = InstanceBlockEntry::parse(encoded);
+            if (!block) return block.error();
+            records.resize(static_cast<std::size_t>(block->count * kInstanceRecordBytes));
+            in.seekg(static_cast<std::streamoff>(block->offset));
+            in.read(records.data(), static_cast<std::streamsize>(records.size()));
+            if (static_cast<std::size_t>(in.gcount()) != records.size()) {
+                return Error{binFile.string() + ": read failed at byte " + std::to_string(block->offset)};
+            }
+            const std::string head = instanceLineHead(json(block->asset).dump(), block->blockX, block->blockY);
+            const std::string quadkey = json(block->tile.quadkey()).dump();
+            for (std::size_t at = 0; at < records.size(); at += kInstanceRecordBytes) {
+                const std::uint32_t source = instanceRecordSource(records.data() + at);
+                line.assign(head);
+                appendInstanceLineTail(line, source == kInstanceNoSource ? "null" : joined.sources.at(source), quadkey,
+                                       instanceRecordTransform(records.data() + at));
+                text += written++ == 0 ? "[\n    " : ",\n    ";
+                text += line;
+            }
+            if (text.size() >= (std::size_t{1} << 20)) {
+                if (Status s = write(text); !s) return s;
+                text.clear();
+            }
+        }
+        text += written == 0 ? "[]" : "\n  ]";
+        return write(text);
+    }
+
     /// Joins the parts' instances.bin into the output's (instance_file_join_p.h).
     Result<JoinedInstanceFile> joinInstanceFiles() const {
         std::vector<InstanceFilePart> files;
@@ -822,6 +867,7 @@ private:
     fs::path mOut;
     bool mMove = false;
     bool mKeepLevelSources = false;
+    std::optional<std::uint64_t> mAutoBinaryAbove;  ///< MergeJob::autoBinaryAbove
     MergeReport& mReport;
     std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
     std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
@@ -937,7 +983,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
     report.started = true;
     report.shardCount = shards->front().record.shard.count;
     report.tiles = tiles->size();
-    Merger merger(*shards, *tiles, job.outDir, job.moveParts, job.keepLevelSources, report);
+    Merger merger(*shards, *tiles, job, report);
     Status s = merger.tiles3d();
     if (s) s = merger.manifest();
     if (s) s = merger.collision();
@@ -947,8 +993,10 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
 
 namespace {
 
-Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset, bool keepLevelSources) {
+Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, bool subset, bool keepLevelSources,
+                    std::optional<std::uint64_t> autoBinaryAbove) {
     MergeJob job;
+    job.autoBinaryAbove = autoBinaryAbove;
     job.keepLevelSources = keepLevelSources;
     job.shards = parts;
     job.outDir = outDir;
@@ -964,9 +1012,9 @@ Status mergeQuietly(const std::vector<fs::path>& parts, const fs::path& outDir, 
 }  // namespace
 
 Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, std::size_t maxOpen,
-                  bool keepLevelSources) {
+                  bool keepLevelSources, std::optional<std::uint64_t> autoBinaryAbove) {
     maxOpen = std::max<std::size_t>(maxOpen, 2);
-    if (parts.size() <= maxOpen) return mergeQuietly(parts, outDir, false, keepLevelSources);
+    if (parts.size() <= maxOpen) return mergeQuietly(parts, outDir, false, keepLevelSources, autoBinaryAbove);
     // Too many to read at once: join runs of maxOpen parts into groups, each a part of the next
     // round with a record covering its parts. The join sorts by tile, so rounds do not change
     // the bytes.
@@ -995,10 +1043,10 @@ Status mergeParts(const std::vector<fs::path>& parts, const fs::path& outDir, st
         group.files.assign(files.begin(), files.end());
         groups.push_back(round / std::to_string(g));
         // A round's groups are parts of the next round: they keep their level sources.
-        if (Status s = mergeQuietly(members, groups.back(), true, true); !s) return s;
+        if (Status s = mergeQuietly(members, groups.back(), true, true, std::nullopt); !s) return s;
         if (Status s = writeShardRecord(groups.back(), group); !s) return s;
     }
-    Status s = mergeParts(groups, outDir, maxOpen, keepLevelSources);
+    Status s = mergeParts(groups, outDir, maxOpen, keepLevelSources, autoBinaryAbove);
     fs::remove_all(round, ec);
     return s;
 }

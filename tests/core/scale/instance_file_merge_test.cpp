@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "../support/monaco_bake.h"
@@ -98,6 +99,36 @@ TEST_F(InstanceFileMergeTest, AutoWritesJsonForAShardWhoseWholeCountItCannotKnow
     EXPECT_FALSE(fs::exists(mDir / "merged" / "instances.bin"));
     bake(command(mDir / "whole", InstanceEncoding::Json));
     expectSameFiles(mDir / "whole", mDir / "merged");
+}
+
+// Under auto a streamed bake's batches write binary, and the join picks by the total as the bake
+// of everything at once does: the same files on either side of the threshold, through rounds.
+TEST_F(InstanceFileMergeTest, AStreamedAutoBakePicksByTheTotalAsTheWholeBakeDoes) {
+    terrabit::cli::BakeCommand whole = command(mDir / "whole", InstanceEncoding::Auto);
+    bake(whole);
+    ASSERT_FALSE(fs::exists(mDir / "whole" / "instances.bin"));  // the harbour is far below the default
+    const auto count = nlohmann::json::parse(readFile(mDir / "whole" / "manifest.json"))["instanceCount"];
+    const std::uint64_t instances = count.get<std::uint64_t>();
+    ASSERT_GT(instances, 1000u);
+
+    for (const std::uint64_t above : {instances, instances - 1}) {  // JSON at the count, binary below it
+        SCOPED_TRACE("binary above " + std::to_string(above));
+        const std::string name = std::to_string(above);
+        whole.outDir = mDir / ("whole" + name);
+        whole.binaryInstancesAbove = above;
+        bake(whole);
+        EXPECT_EQ(fs::exists(whole.outDir / "instances.bin"), above < instances);
+
+        terrabit::cli::BakeCommand streamed = whole;
+        streamed.outDir = mDir / ("streamed" + name);
+        streamed.batchTiles = 3;
+        streamed.joinMaxOpen = 2;
+        terrabit::cli::BakeFootprint footprint;
+        streamed.footprint = &footprint;
+        bake(streamed);
+        EXPECT_GT(footprint.batches, 2u);
+        expectSameFiles(whole.outDir, streamed.outDir);
+    }
 }
 
 TEST_F(InstanceFileMergeTest, ATruncatedInstanceFileIsNamed) {

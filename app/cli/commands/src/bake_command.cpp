@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 
@@ -131,8 +132,14 @@ public:
         o.plainNodes = command.plainNodes;
         o.sceneGraphWriter = command.sceneGraphWriter;
         o.levelSources = part;
-        // A part cannot tell the whole bake's count: Auto is JSON there (BakeCommand::instances).
-        o.instances = part && command.instances == InstanceEncoding::Auto ? InstanceEncoding::Json : command.instances;
+        // A part cannot tell the whole bake's count. Under Auto a streamed bake's batches write
+        // binary, which their join turns into JSON lines when the total is small (joinBatches);
+        // a shard writes JSON, which every merge of shards can join (BakeCommand::instances).
+        o.instances = command.instances;
+        o.binaryInstancesAbove = command.binaryInstancesAbove;
+        if (part && command.instances == InstanceEncoding::Auto) {
+            o.instances = command.shard.count > 0 ? InstanceEncoding::Json : InstanceEncoding::Binary;
+        }
         return o;
     }
 
@@ -316,15 +323,21 @@ public:
         namespace fs = std::filesystem;
         std::error_code ec;
         const auto joinStart = Clock::now();
-        // A shard keeps its level sources for the merge of the shards.
-        if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen, command.shard.count > 0); !s) {
+        // A shard keeps its level sources for the merge of the shards. Under --instances auto
+        // the batches wrote binary instances, and the join picks by the total, as the bake of
+        // everything at once does (exportOptions).
+        const bool sharded = command.shard.count > 0;
+        std::optional<std::uint64_t> autoBinaryAbove;
+        if (!sharded && command.instances == InstanceEncoding::Auto) autoBinaryAbove = command.binaryInstancesAbove;
+        if (Status s = scale::mergeParts(folders, command.outDir, command.joinMaxOpen, sharded, autoBinaryAbove); !s) {
             return failed(s.error());
         }
         joinMs = std::chrono::duration<double, std::milli>(Clock::now() - joinStart).count();
         for (const ExportFormat f : command.formats) {
-            const fs::path joined = f == ExportFormat::Manifest  ? fs::path("manifest.json")
-                                    : f == ExportFormat::Tiles3d ? fs::path("3dtiles") / "tileset.json"
-                                                                 : fs::path();
+            const fs::path joined = f == ExportFormat::Manifest    ? fs::path("manifest.json")
+                                    : f == ExportFormat::Tiles3d   ? fs::path("3dtiles") / "tileset.json"
+                                    : f == ExportFormat::Collision ? fs::path("collision.tbcg")
+                                                                   : fs::path();
             if (joined.empty()) continue;
             const std::uintmax_t bytes = fs::file_size(command.outDir / joined, ec);
             if (ec) return failed(ioError((command.outDir / joined).string() + ": " + ec.message()));
@@ -357,7 +370,8 @@ public:
     /// sources, which it reads and (but for a shard) leaves behind.
     static bool isJoinedFile(const std::filesystem::path& p, bool shard) {
         if (!shard && p.parent_path() == std::filesystem::path("3dtiles") / "levels") return true;
-        return p == "manifest.json" || p == kInstanceFileName || p == std::filesystem::path("3dtiles") / "tileset.json";
+        return p == "manifest.json" || p == kInstanceFileName || p == "collision.tbcg" ||
+               p == std::filesystem::path("3dtiles") / "tileset.json";
     }
 };
 

@@ -45,10 +45,12 @@ struct BakeCommand {
     /// glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it.
     bool plainNodes = false;
     /// manifest: the instances as JSON lines or as instances.bin beside it (manifest_writer.h).
-    /// Auto writes instances.bin above core::kBinaryInstancesAbove instances when the bake is
-    /// written at once; a streamed bake or a shard does not know its count when it writes its
-    /// first part, so it writes JSON unless asked for binary.
+    /// Auto writes instances.bin above `binaryInstancesAbove` instances, at once or streamed (a
+    /// streamed bake's batches write binary and their join picks by the total); a shard does not
+    /// know the whole bake's count, so under Auto it writes JSON unless asked for binary.
     core::InstanceEncoding instances = core::InstanceEncoding::Auto;
+    /// Auto's threshold (core::kBinaryInstancesAbove; tests lower it).
+    std::uint64_t binaryInstancesAbove = core::kBinaryInstancesAbove;
     /// The asset catalogue; empty: <resources>/assets/catalogue.yaml beside the rules' resources
     /// (resolved by main).
     std::filesystem::path catalogue;

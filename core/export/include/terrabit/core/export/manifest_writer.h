@@ -166,6 +166,14 @@ Status writeManifestLayout(const ManifestEntries& entries, const std::function<S
                            const std::function<Status(std::string_view key)>& lineArray,
                            std::span<const std::string_view> lineArrays = kJsonManifestLineArrays);
 
+/// The start of an "instances" line, the same for every instance of a block: `{"asset":` the
+/// asset id's JSON, `,"block":[x,y],"source":`.
+std::string instanceLineHead(std::string_view assetJson, int blockX, int blockY);
+/// Appends the rest of the line after `head`: the source's JSON (or null), the tile's quadkey as
+/// JSON, the transform (each float the shortest decimal that reads back as it), `}`.
+void appendInstanceLineTail(std::string& line, std::string_view sourceJson, std::string_view quadkeyJson,
+                            const std::array<float, 16>& transform);
+
 /// Writes `elements` as a line array (see writeManifestLayout) through `write`.
 Status writeLineArray(std::span<const std::string> elements, const std::function<Status(std::string_view)>& write);
 

@@ -9,7 +9,8 @@
 ///              united, statistics summed (densities from the shards' vegetation tallies); with
 ///              binary instances (instance_file.h) the shards' instances.bin joined into one,
 ///              blocks in tile order, offsets rebased, source tables united — every shard must
-///              have written its instances the same way
+///              have written its instances the same way; read back into JSON lines when the
+///              parts of an `auto` bake hold too few (MergeJob::autoBinaryAbove)
 ///   collision  the shards' collision.tbcg joined into one: region and tile index of the union,
 ///              each tile's bit tiles and heights copied from its shard (a version 1 shard's
 ///              tiles get empty height blocks when another has heights)
@@ -21,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "terrabit/core/result.h"
@@ -42,6 +44,11 @@ struct MergeJob {
     /// part of a later merge (a shard joined from its batches). Otherwise they are read, not
     /// copied.
     bool keepLevelSources = false;
+    /// Set for the parts of a bake asked for `--instances auto` that wrote theirs binary (a
+    /// streamed bake's batches): the joined manifest holds them as JSON lines, as the bake of
+    /// everything at once writes them, unless they are more than this many in all. Unset: the
+    /// parts' encoding is kept.
+    std::optional<std::uint64_t> autoBinaryAbove;
 };
 
 /// One output of a merge, in the order written.
@@ -83,8 +90,10 @@ Status mergeShards(const MergeJob& job, MergeReport& report);
 /// Joins the batches of a streamed bake: mergeShards with moveParts, quietly. The join reads every part's manifest at
 /// once, so more than `maxOpen` parts (a country's thousands of batches against the limit of
 /// open files) are joined in rounds of `maxOpen` — the same bytes. `keepLevelSources`: as
-/// MergeJob's (a shard's batches).
+/// MergeJob's (a shard's batches); `autoBinaryAbove`: MergeJob's, for the last round (the rounds
+/// before keep the parts' binary instances).
 Status mergeParts(const std::vector<std::filesystem::path>& parts, const std::filesystem::path& outDir,
-                  std::size_t maxOpen = 256, bool keepLevelSources = false);
+                  std::size_t maxOpen = 256, bool keepLevelSources = false,
+                  std::optional<std::uint64_t> autoBinaryAbove = std::nullopt);
 
 }  // namespace terrabit::core::scale
