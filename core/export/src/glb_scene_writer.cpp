@@ -175,7 +175,8 @@ public:
     SceneEncoder(const Scene& scene, std::span<const AssetMesh> meshes, const GlbSceneOptions& options)
         : mScene(scene), mMeshes(meshes), mOptions(options) {}
 
-    Result<std::vector<std::uint8_t>> encode(std::optional<TileId> only) {
+    /// The whole scene, or only one tile's share (looked up in `items` when given).
+    Result<std::vector<std::uint8_t>> encode(std::optional<TileId> only, const SceneTileItems* items) {
         tinygltf::Model& model = mBuilder.model;
         std::vector<TileId> tiles;
         for (const TileId& t : mScene.tiles) {
@@ -198,20 +199,31 @@ public:
         // deterministic); the tiles themselves in Scene::tiles order.
         std::map<TileId, std::vector<const InstanceBlock*>> blocksOf;
         std::map<TileId, std::vector<const SurfacePatch*>> surfacesOf;
-        for (const Plinth& p : mScene.plinths) {
-            if (!only || p.tile == *only) mPlinthsOf[p.tile].push_back(&p);
-        }
-        for (const GeneratedBuilding& g : mScene.generated) {
-            if (!only || g.tile == *only) mGeneratedOf[g.tile].push_back(&g);
-        }
-        for (const BridgeDeck& b : mScene.bridges) {
-            if (!only || b.tile == *only) mBridgesOf[b.tile].push_back(&b);
-        }
-        for (const InstanceBlock& b : mScene.blocks) {
-            if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
-        }
-        for (const SurfacePatch& p : mScene.surfaces) {
-            if (!only || p.tile == *only) surfacesOf[p.tile].push_back(&p);
+        if (only && items) {  // the tile's share looked up, not the scene scanned
+            // Only kinds the tile has get an entry, as the scan below makes them: an entry, even
+            // empty, adds its material.
+            const TileItems& mine = items->of(*only);
+            if (!mine.plinths.empty()) mPlinthsOf[*only] = mine.plinths;
+            if (!mine.generated.empty()) mGeneratedOf[*only] = mine.generated;
+            if (!mine.bridges.empty()) mBridgesOf[*only] = mine.bridges;
+            blocksOf[*only] = mine.blocks;
+            surfacesOf[*only] = mine.surfaces;
+        } else {
+            for (const Plinth& p : mScene.plinths) {
+                if (!only || p.tile == *only) mPlinthsOf[p.tile].push_back(&p);
+            }
+            for (const GeneratedBuilding& g : mScene.generated) {
+                if (!only || g.tile == *only) mGeneratedOf[g.tile].push_back(&g);
+            }
+            for (const BridgeDeck& b : mScene.bridges) {
+                if (!only || b.tile == *only) mBridgesOf[b.tile].push_back(&b);
+            }
+            for (const InstanceBlock& b : mScene.blocks) {
+                if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
+            }
+            for (const SurfacePatch& p : mScene.surfaces) {
+                if (!only || p.tile == *only) surfacesOf[p.tile].push_back(&p);
+            }
         }
         for (const TileId& tile : tiles) {
             const int tileNode = addTile(tile, surfacesOf[tile], blocksOf[tile]);
@@ -567,7 +579,8 @@ private:
 };
 
 Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
-                                         std::span<const AssetMesh> meshes, const GlbSceneOptions& options) {
+                                         std::span<const AssetMesh> meshes, const GlbSceneOptions& options,
+                                         const SceneTileItems* items) {
     if (!options.sceneChecked) {
         if (Status s = checkSceneForExport(scene); !s) return s.error();
     }
@@ -580,7 +593,7 @@ Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileI
     }
     try {
         SceneEncoder encoder(scene, meshes, options);
-        Result<std::vector<std::uint8_t>> bytes = encoder.encode(only);
+        Result<std::vector<std::uint8_t>> bytes = encoder.encode(only, items);
         if (!bytes) return Error{"glb: " + bytes.message()};
         return bytes;
     } catch (const std::exception& e) {
@@ -593,13 +606,13 @@ Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileI
 
 Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                                                  const GlbSceneOptions& options) {
-    return encode(scene, std::nullopt, assetMeshes, options);
+    return encode(scene, std::nullopt, assetMeshes, options, nullptr);
 }
 
 Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
-                                                std::span<const AssetMesh> assetMeshes,
-                                                const GlbSceneOptions& options) {
-    return encode(scene, tile, assetMeshes, options);
+                                                std::span<const AssetMesh> assetMeshes, const GlbSceneOptions& options,
+                                                const SceneTileItems* items) {
+    return encode(scene, tile, assetMeshes, options, items);
 }
 
 Status checkSceneForExport(const Scene& scene) {

@@ -1,8 +1,10 @@
 #include "terrabit/core/export/scene_export.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "terrabit/core/collision/collision_grid.h"
 #include "terrabit/core/export/collision_file_writer.h"
@@ -10,6 +12,7 @@
 #include "terrabit/core/export/layer_files.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/scene_assets.h"
+#include "terrabit/core/export/scene_tile_items.h"
 #include "terrabit/core/export/tileset_writer.h"
 
 namespace terrabit::core {
@@ -133,18 +136,42 @@ private:
             mReport.files.erase(keep, mReport.files.end());
             return failure;
         };
-        for (std::size_t i = 0; i < mScene.tiles.size(); ++i) {
-            const TileId& t = mScene.tiles[i];
-            if (!step(double(i) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) {
-                return undo(cancelled());
+        // The contents a run of tiles at a time: encoded on every thread, then written in tile
+        // order (so errors, progress and the report are the same for any thread count).
+        const SceneTileItems items(mScene);
+        GlbSceneOptions tileOptions = glbOptions(false);
+        tileOptions.sceneChecked = true;  // exportScene checked it once, up front
+        const std::size_t threads = mOptions.threads > 0
+                                        ? static_cast<std::size_t>(mOptions.threads)
+                                        : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+        std::vector<Result<std::vector<std::uint8_t>>> run;
+        for (std::size_t first = 0; first < mScene.tiles.size(); first += run.size()) {
+            const std::size_t count = std::min(mScene.tiles.size() - first, 8 * threads);
+            run.assign(count, Error{"not encoded"});
+            std::atomic<std::size_t> next{0};
+            const auto encode = [&] {
+                for (std::size_t k; (k = next.fetch_add(1)) < count;) {
+                    run[k] = encodeTileGlb(mScene, mScene.tiles[first + k], mMeshes, tileOptions, &items);
+                }
+            };
+            {
+                std::vector<std::jthread> helpers;
+                for (std::size_t h = 1; h < std::min(threads, count); ++h) helpers.emplace_back(encode);
+                encode();
             }
-            GlbSceneOptions tileOptions = glbOptions(false);
-            tileOptions.sceneChecked = true;  // exportScene checked it once, up front
-            Result<std::vector<std::uint8_t>> bytes = encodeTileGlb(mScene, t, mMeshes, tileOptions);
-            if (!bytes) return undo(Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + bytes.message()});
-            const std::filesystem::path relative = std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
-            if (Status s = write(ExportFormat::Tiles3d, relative, *bytes); !s) return undo(s);
-            written.push_back(relative);
+            for (std::size_t k = 0; k < count; ++k) {
+                const TileId& t = mScene.tiles[first + k];
+                if (!step(double(first + k) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) {
+                    return undo(cancelled());
+                }
+                if (!run[k]) {
+                    return undo(Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + run[k].message()});
+                }
+                const std::filesystem::path relative =
+                    std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
+                if (Status s = write(ExportFormat::Tiles3d, relative, *run[k]); !s) return undo(s);
+                written.push_back(relative);
+            }
         }
         if (mOptions.levelSources) {
             if (Status s = createFolder(folder / "levels"); !s) return undo(Error{"export: " + s.message()});

@@ -222,6 +222,8 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
     }
     std::vector<std::vector<LevelBox>> buildings(scene.tiles.size()), plants(scene.tiles.size());
     std::vector<double> deviation(assetMeshes.size(), -1.0);  // per asset, measured on first use
+    std::vector<ModelBounds> bounds;                          // per asset: AssetMesh::bounds walks every vertex
+    for (const AssetMesh& m : assetMeshes) bounds.push_back(m.bounds());
     const auto tileOf = [&](const TileId& t) -> std::ptrdiff_t {
         const auto it = slot.find(t);
         return it == slot.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
@@ -230,7 +232,7 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
         const std::ptrdiff_t k = tileOf(block.tile);
         if (k < 0 || block.asset < 0 || static_cast<std::size_t>(block.asset) >= assetMeshes.size()) continue;
         const AssetMesh& mesh = assetMeshes[static_cast<std::size_t>(block.asset)];
-        const ModelBounds mb = mesh.bounds();
+        const ModelBounds& mb = bounds[static_cast<std::size_t>(block.asset)];
         if (mb.empty()) continue;
         const RootFrame root(leafTransforms[static_cast<std::size_t>(k)]);
         for (const Instance& i : block.instances) {

@@ -8,6 +8,7 @@
 
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/export/scene_tile_items.h"
 #include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
@@ -96,17 +97,16 @@ struct TreeBuilder {
 };
 
 /// The scene-frame box (metres) of everything one tile's content holds: its ground footprint,
-/// its surfaces and the transformed model bounds of its instances. `assetMeshes` is
-/// index-aligned with Scene::assets.
-Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const AssetMesh> assetMeshes) {
+/// its surfaces and the transformed model bounds of its instances. `items` is the tile's share
+/// of the scene; `assetBounds` is index-aligned with Scene::assets (each mesh's bounds).
+Box3f tileContentBounds(const Scene& scene, const TileId& tile, const TileItems& items,
+                        std::span<const ModelBounds> assetBounds) {
     Box3f box;
     const double ox = double(tile.x) * kTileCells, oy = double(tile.y) * kTileCells;
     float low = 0.0f, high = 0.0f;
-    for (const SurfacePatch& s : scene.surfaces) {
-        if (s.tile == tile) {
-            low = std::min(low, s.elevation);
-            high = std::max(high, s.elevation);
-        }
+    for (const SurfacePatch* s : items.surfaces) {
+        low = std::min(low, s->elevation);
+        high = std::max(high, s->elevation);
     }
     // On terrain: the ground mesh (its vertices span the tile), and the surfaces draped on it
     // at their elevations. Else the flat ground's corners.
@@ -127,32 +127,28 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, std::span<const 
             box.extend(groundToScene(g, high));
         }
     }
-    for (const Plinth& p : scene.plinths) {
-        if (p.tile != tile) continue;
-        for (const PlinthFace& f : plinthFaces(p)) {
+    for (const Plinth* p : items.plinths) {
+        for (const PlinthFace& f : plinthFaces(*p)) {
             for (const Vec3f& c : f.corners) box.extend(c);
         }
     }
-    for (const GeneratedBuilding& g : scene.generated) {
-        if (g.tile != tile) continue;
-        const ModelBounds mb = generatedBuildingMesh(g).bounds();
+    for (const GeneratedBuilding* g : items.generated) {
+        const ModelBounds mb = generatedBuildingMesh(*g).bounds();
         if (mb.empty()) continue;
         box.extend(Vec3f{static_cast<float>(mb.min[0]), static_cast<float>(mb.min[1]), static_cast<float>(mb.min[2])});
         box.extend(Vec3f{static_cast<float>(mb.max[0]), static_cast<float>(mb.max[1]), static_cast<float>(mb.max[2])});
     }
-    for (const BridgeDeck& b : scene.bridges) {
-        if (b.tile != tile) continue;
-        for (const PlinthFace& f : bridgeDeckFaces(b)) {
+    for (const BridgeDeck* b : items.bridges) {
+        for (const PlinthFace& f : bridgeDeckFaces(*b)) {
             for (const Vec3f& c : f.corners) box.extend(c);
         }
     }
-    for (const InstanceBlock& b : scene.blocks) {
-        if (b.tile != tile) continue;
-        box.extend(b.bounds);
-        if (b.asset < 0 || static_cast<std::size_t>(b.asset) >= assetMeshes.size()) continue;
-        const ModelBounds mb = assetMeshes[static_cast<std::size_t>(b.asset)].bounds();
+    for (const InstanceBlock* b : items.blocks) {
+        box.extend(b->bounds);
+        if (b->asset < 0 || static_cast<std::size_t>(b->asset) >= assetBounds.size()) continue;
+        const ModelBounds& mb = assetBounds[static_cast<std::size_t>(b->asset)];
         if (mb.empty()) continue;
-        for (const Instance& i : b.instances) {
+        for (const Instance& i : b->instances) {
             const std::array<float, 16> m = transformMatrix(i);
             for (int c = 0; c < 8; ++c) {
                 box.extend(transformPoint(m, static_cast<float>(c & 1 ? mb.max[0] : mb.min[0]),
@@ -270,15 +266,19 @@ Result<std::vector<TilesetLeaf>> tilesetLeaves(const Scene& scene, std::span<con
             inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, scene.originHeight}));
         std::vector<TilesetLeaf> leaves;
         std::vector<std::array<double, 16>> transforms;
+        const SceneTileItems items(scene);
+        std::vector<ModelBounds> assetBounds;
+        for (const AssetMesh& m : assetMeshes) assetBounds.push_back(m.bounds());
         for (const TileId& t : scene.tiles) {
             const std::array<double, 16> toEcef = sceneToEcef(scene, t);
             // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
             // root · leaf; that product must be toEcef after undoing the turn.
             constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
-            leaves.push_back({t.quadkey(),
-                              sceneBoxRegion(toEcef, tileContentBounds(scene, t, assetMeshes), scene.originHeight),
-                              multiply(fromEcef, multiply(toEcef, kZupToYup)),
-                              {}});
+            leaves.push_back(
+                {t.quadkey(),
+                 sceneBoxRegion(toEcef, tileContentBounds(scene, t, items.of(t), assetBounds), scene.originHeight),
+                 multiply(fromEcef, multiply(toEcef, kZupToYup)),
+                 {}});
             transforms.push_back(leaves.back().transform);
         }
         std::vector<LevelSource> levels = levelSources(scene, assetMeshes, transforms, groundColour);

@@ -689,6 +689,7 @@ ExportOptions Session::exportOptions(std::vector<ExportFormat> formats, std::fil
     o.formats = std::move(formats);
     o.outDir = std::move(outDir);
     o.rulesDocument = mRulesDocument;
+    o.threads = mThreads;
     o.layerStyles = mMap->rules.layerInfos();
     // What placement made is exported as layers too (for previews and collision).
     for (const auto& [name, colour] : {std::pair{placement::kPlacedBuildingsLayer, Rgb{120, 40, 30}},

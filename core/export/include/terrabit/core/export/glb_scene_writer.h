@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "terrabit/core/assets/asset_mesh.h"
+#include "terrabit/core/export/scene_tile_items.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/scene/scene.h"
 
@@ -61,9 +62,11 @@ Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<c
 
 /// Encodes only one tile's ground, surfaces and instances (the content of a 3D Tiles tile), in
 /// the same frame as the whole scene. The tile need not hold anything: it then has its ground.
+/// `items`, the scene grouped by tile, spares scanning the whole scene (an export of every tile).
 Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
                                                 std::span<const AssetMesh> assetMeshes,
-                                                const GlbSceneOptions& options = {});
+                                                const GlbSceneOptions& options = {},
+                                                const SceneTileItems* items = nullptr);
 
 /// Checks the indices and numbers an exporter relies on: every block's asset and every source
 /// index in range, tiles and blocks at the scene's zoom and inside its tile list, finite

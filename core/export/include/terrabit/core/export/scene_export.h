@@ -89,6 +89,9 @@ struct ExportOptions {
     /// tileset_levels.h), from which a merge rebuilds the coarse levels: set for the parts of a
     /// bake (shards, a streamed bake's batches).
     bool levelSources = false;
+    /// 3dtiles: tile contents encoded at once; 0: one per hardware thread. Any count writes the
+    /// same files.
+    int threads = 0;
     /// glb, 3dtiles: the ground's colour, sRGB.
     std::array<std::uint8_t, 3> groundColour{124, 133, 98};
     /// For tests of the failure paths: faults injected into every file written through
