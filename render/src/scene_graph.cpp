@@ -1,10 +1,12 @@
 #include "terrabit/render/scene_graph.h"
 
 #include <osg/Geode>
+#include <osg/LOD>
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 #include <utility>
@@ -229,10 +231,27 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
 void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
     TileEntry& e = it->second;
     mReport.removed += (e.ground.node ? 1 : 0) + (e.plinths.node ? 1 : 0) + (e.generated.node ? 1 : 0) +
-                       e.surfaceEntries.size() + e.blocks.size();
+                       (e.buildingBoxes.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
     mTilesGroup->removeChild(e.group);
     mTiles.erase(it);
 }
+
+namespace {
+
+/// `node` drawn while the eye is within [near, far) metres of its tile's centre. Every level of a
+/// tile measures to the same point, so its building blocks and its boxes take turns exactly
+/// (measured to each block's own centre, both or neither would show near the boundary).
+osg::ref_ptr<osg::Node> tileLod(const TilePlacement& tile, osg::ref_ptr<osg::Node> node, double near, double far) {
+    osg::ref_ptr<osg::LOD> lod = new osg::LOD;
+    lod->setCenterMode(osg::LOD::UNION_OF_BOUNDING_SPHERE_AND_USER_DEFINED);
+    lod->setCenter(tile.at(0.5 * core::kTileCells, 0.5 * core::kTileCells));
+    lod->setRadius(0.0);
+    lod->addChild(node, static_cast<float>(near), static_cast<float>(far));
+    lod->setName(node->getName());
+    return lod;
+}
+
+}  // namespace
 
 void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers) {
     auto [it, inserted] = mTiles.try_emplace(tile);
@@ -438,11 +457,17 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             [&] { return makeGeneratedBuildingMesh(input.generated); }, "generated buildings " + tile.quadkey());
     }
 
-    // Instanced blocks, keyed by block and asset id (asset indices shift between scenes).
+    // Instanced blocks, keyed by block and asset id (asset indices shift between scenes). With
+    // distance levels each is an LOD: its models within their range, nothing beyond.
     std::map<BlockKey, Entry> blocks;
+    std::vector<const core::InstanceBlock*> buildingBlocks;  // those the far boxes stand for
+    Fingerprint buildingKeys;
     for (const core::InstanceBlock* b : input.blocks) {
         const std::string& asset = (*input.assets)[static_cast<std::size_t>(b->asset)];
         const AssetModel& model = (*input.models)[static_cast<std::size_t>(b->asset)];
+        const core::AssetInfo* info = mCatalogue->find(asset);
+        const bool building = info && info->category == "building";
+        const double range = building ? mOptions.lod.buildings : mOptions.lod.instances;
         BlockKey key{b->blockY, b->blockX, asset};
         Fingerprint f;
         f.add(std::string_view(asset));
@@ -458,6 +483,10 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
         Entry entry;
         entry.key = f.value();
+        if (building && mOptions.lod.buildings > 0.0) {
+            buildingBlocks.push_back(b);
+            buildingKeys.add(entry.key);
+        }
         const auto old = e.blocks.find(key);
         if (old != e.blocks.end() && old->second.key == entry.key) {
             entry = old->second;
@@ -465,6 +494,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         } else {
             entry.node = makeInstancedBlock(model, b->instances, b->bounds);
             if (!entry.node) continue;  // a model without triangles draws nothing
+            if (range > 0.0) entry.node = tileLod(placement, entry.node, 0.0, range);
             entry.node->setName(asset + " " + tile.quadkey() + " " + std::to_string(b->blockX) + "," +
                                 std::to_string(b->blockY));
             entry.box = b->bounds.empty() ? instanceBounds(model.bounds(), b->instances) : osgBoundsOf(b->bounds);
@@ -481,6 +511,18 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
     }
     e.blocks = std::move(blocks);
+
+    // Beyond DistanceLod::buildings: the prefab buildings' boxes, one mesh for the tile.
+    syncTileMesh(
+        *e.group, e.buildingBoxes, buildingBlocks.empty() ? 0 : buildingKeys.value(),
+        [&]() -> osg::ref_ptr<osg::Node> {
+            std::vector<core::ModelBounds> bounds;
+            for (const AssetModel& m : *input.models) bounds.push_back(m.bounds());
+            osg::ref_ptr<osg::Geode> boxes = makeInstanceBoxes(buildingBlocks, bounds);
+            if (!boxes) return nullptr;
+            return tileLod(placement, boxes, mOptions.lod.buildings, std::numeric_limits<float>::max());
+        },
+        "building boxes " + tile.quadkey());
 }
 
 void SceneGraph::syncTileMesh(osg::Group& group, Entry& entry, std::uint64_t key,
@@ -522,6 +564,7 @@ GraphCounts SceneGraph::counts() const {
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
         c.plinthDrawables += drawablesIn(e.plinths.node.get());
         c.generatedDrawables += drawablesIn(e.generated.node.get());
+        c.buildingBoxDrawables += drawablesIn(e.buildingBoxes.node.get());
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }

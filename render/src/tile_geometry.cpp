@@ -1,6 +1,9 @@
 #include "terrabit/render/tile_geometry.h"
 
 #include <osg/AlphaFunc>
+
+#include <array>
+#include <cmath>
 #include <osg/Geometry>
 #include <osg/Material>
 #include <osg/PolygonOffset>
@@ -201,6 +204,59 @@ osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const>
 
 osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings) {
     const core::AssetMesh mesh = core::generatedBuildingsMesh(buildings);
+    if (mesh.empty()) return nullptr;
+    return AssetModel::fromMesh(mesh).node();
+}
+
+osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* const> blocks,
+                                           std::span<const core::ModelBounds> bounds) {
+    // Light stone, linear (the models' own walls are about this).
+    constexpr std::array<float, 4> kColour{0.55f, 0.52f, 0.46f, 1.0f};
+    core::AssetMesh mesh;
+    for (const core::InstanceBlock* b : blocks) {
+        if (b->asset < 0 || static_cast<std::size_t>(b->asset) >= bounds.size()) continue;
+        const core::ModelBounds& box = bounds[static_cast<std::size_t>(b->asset)];
+        if (box.empty()) continue;
+        const std::array<double, 3> mid{0.5 * (box.min[0] + box.max[0]), 0.5 * (box.min[1] + box.max[1]),
+                                        0.5 * (box.min[2] + box.max[2])};
+        const std::array<double, 3> half{0.5 * (box.max[0] - box.min[0]), 0.5 * (box.max[1] - box.min[1]),
+                                         0.5 * (box.max[2] - box.min[2])};
+        for (const core::Instance& in : b->instances) {
+            const std::array<float, 16> m = core::transformMatrix(in);
+            const auto point = [&](const std::array<double, 3>& p) {
+                for (int r = 0; r < 3; ++r) {
+                    mesh.positions.push_back(
+                        static_cast<float>(m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]));
+                }
+            };
+            // Each face: its outward axis k (sign s) and the two others a, b with a × b = s·e_k,
+            // its corners counter-clockwise seen from outside.
+            for (int k = 0; k < 3; ++k) {
+                for (const double s : {1.0, -1.0}) {
+                    const int a = s > 0 ? (k + 1) % 3 : (k + 2) % 3, c = s > 0 ? (k + 2) % 3 : (k + 1) % 3;
+                    std::array<double, 3> n{};
+                    n[static_cast<std::size_t>(k)] = s;
+                    // The normal moves with the yaw only (T · Ry · S takes an axis to a scaled axis).
+                    double nx = m[0] * n[0] + m[4] * n[1] + m[8] * n[2], ny = m[1] * n[0] + m[5] * n[1] + m[9] * n[2],
+                           nz = m[2] * n[0] + m[6] * n[1] + m[10] * n[2];
+                    const double len = std::sqrt(nx * nx + ny * ny + nz * nz);
+                    if (!(len > 0.0)) continue;
+                    const auto first = static_cast<std::uint32_t>(mesh.vertexCount());
+                    for (const auto& [da, dc] : {std::pair{-1.0, -1.0}, {1.0, -1.0}, {1.0, 1.0}, {-1.0, 1.0}}) {
+                        std::array<double, 3> p = mid;
+                        p[static_cast<std::size_t>(k)] += s * half[static_cast<std::size_t>(k)];
+                        p[static_cast<std::size_t>(a)] += da * half[static_cast<std::size_t>(a)];
+                        p[static_cast<std::size_t>(c)] += dc * half[static_cast<std::size_t>(c)];
+                        point(p);
+                        for (const double v : {nx / len, ny / len, nz / len})
+                            mesh.normals.push_back(static_cast<float>(v));
+                        mesh.colours.insert(mesh.colours.end(), kColour.begin(), kColour.end());
+                    }
+                    for (const std::uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(first + i);
+                }
+            }
+        }
+    }
     if (mesh.empty()) return nullptr;
     return AssetModel::fromMesh(mesh).node();
 }

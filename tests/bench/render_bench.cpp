@@ -1,8 +1,9 @@
 // Render benchmark: scene-graph build time and frame time of Terrabit's instanced graph (one draw
 // per asset per block, transforms in a texture buffer) against what an OSG user would otherwise
 // write: one osg::MatrixTransform per instance above the shared model, in the same run, on the
-// Monaco sample scene and on synthetic 100,000- and 1,000,000-tree scenes. Prints draw calls and
-// the ratios. Frames need an X server (xvfb-run) and this machine's GL is software (llvmpipe),
+// Monaco sample scene and on synthetic 100,000- and 1,000,000-tree scenes; and the whole-area
+// frame of Monaco and monaco-region with the viewport's distance levels against every model drawn.
+// Prints draw calls and the ratios. Frames need an X server (xvfb-run) and this machine's GL is software (llvmpipe),
 // so frame times are only comparable with each other.
 
 #include <benchmark/benchmark.h>
@@ -40,31 +41,43 @@ render::AssetModelCache& models() {
     return cache;
 }
 
+/// A baked map (the Monaco sample, monaco-region).
 struct Monaco {
     std::unique_ptr<core::io::MapLayers> map;
     core::Scene scene;
 };
 
-const Monaco& monaco() {
-    static const std::unique_ptr<Monaco> m = [] {
-        auto out = std::make_unique<Monaco>();
-        core::io::MapInput input;
-        input.file = std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf";
-        input.rules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
-        core::io::TileSelection selection;
-        auto built = core::io::buildMapLayers(input, selection, 0, {});
-        if (!built) {
-            std::fprintf(stderr, "%s\n", built.message().c_str());
-            return out;
-        }
-        out->map = std::move(*built);
-        auto rules = core::placement::PlacementRules::load(input.rules, out->map->classified.layers);
-        core::placement::SceneBaker baker(out->map->index, out->map->store, catalogue());
-        if (!rules || !baker.setRules(*rules)) return out;
-        auto scene = baker.bake();
-        if (scene) out->scene = std::move(*scene);
+/// A map baked with the default rules at zoom 17, every tile with content.
+std::unique_ptr<Monaco> bakeMap(const std::string& file) {
+    auto out = std::make_unique<Monaco>();
+    core::io::MapInput input;
+    input.file = file;
+    input.rules = std::string(TERRABIT_RESOURCES_DIR) + "/rules/default.yaml";
+    core::io::TileSelection selection;
+    auto built = core::io::buildMapLayers(input, selection, 0, {});
+    if (!built) {
+        std::fprintf(stderr, "%s\n", built.message().c_str());
         return out;
-    }();
+    }
+    out->map = std::move(*built);
+    auto rules = core::placement::PlacementRules::load(input.rules, out->map->classified.layers);
+    core::placement::SceneBaker baker(out->map->index, out->map->store, catalogue());
+    if (!rules || !baker.setRules(*rules)) return out;
+    auto scene = baker.bake();
+    if (scene) out->scene = std::move(*scene);
+    return out;
+}
+
+const Monaco& monaco() {
+    static const std::unique_ptr<Monaco> m =
+        bakeMap(std::string(TERRABIT_RESOURCES_DIR) + "/maps/monaco-2022-07-19.osm.pbf");
+    return *m;
+}
+
+/// monaco-region (1,608 tiles, 2.2 M instances): the whole selection a designer drags over.
+const Monaco& region() {
+    static const std::unique_ptr<Monaco> m =
+        bakeMap(std::string(TERRABIT_TEST_DATA_DIR) + "/monaco-region-2016-03-05.osm.pbf");
     return *m;
 }
 
@@ -212,6 +225,22 @@ void BM_Frame_Monaco_Terrabit(benchmark::State& state) {
     frames(state, graph.root(), graph.bounds());
 }
 
+/// A map's whole area in the viewport's graph, with or without its distance levels
+/// (render::DistanceLod): the frame a designer gets after selecting everything.
+void wholeArea(benchmark::State& state, const Monaco& map, bool levels) {
+    render::SceneGraphOptions options;
+    options.style.layers = map.map->classified.layers;
+    if (levels) options.lod = {1500.0, 500.0};  // the viewport's
+    render::SceneGraph graph(catalogue(), models(), options);
+    (void)graph.setScene(map.scene, &map.map->store);
+    frames(state, graph.root(), graph.bounds());
+    state.counters["tiles"] = static_cast<double>(map.scene.tiles.size());
+}
+
+void BM_Frame_Monaco_DistanceLevels(benchmark::State& state) { wholeArea(state, monaco(), true); }
+void BM_Frame_Region_Terrabit(benchmark::State& state) { wholeArea(state, region(), false); }
+void BM_Frame_Region_DistanceLevels(benchmark::State& state) { wholeArea(state, region(), true); }
+
 void BM_Frame_Monaco_PerInstanceTransforms(benchmark::State& state) {
     render::SceneGraph ground(catalogue(), models());  // for the bounds only
     (void)ground.setScene(monaco().scene, nullptr);
@@ -248,6 +277,9 @@ BENCHMARK(BM_Build_Trees_PerInstanceTransforms)
     ->Iterations(2);
 BENCHMARK(BM_Frame_Monaco_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
 BENCHMARK(BM_Frame_Monaco_PerInstanceTransforms)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
+BENCHMARK(BM_Frame_Monaco_DistanceLevels)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
+BENCHMARK(BM_Frame_Region_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+BENCHMARK(BM_Frame_Region_DistanceLevels)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 BENCHMARK(BM_Frame_Trees_Terrabit)
     ->Arg(100000)
     ->Arg(1000000)
@@ -260,10 +292,11 @@ BENCHMARK(BM_Frame_Trees_PerInstanceTransforms)
     ->UseManualTime()
     ->Iterations(3);
 
-void ratio(const char* what, const std::string& ours, const std::string& theirs) {
+void ratio(const char* what, const std::string& ours, const std::string& theirs, const char* oursName = "Terrabit",
+           const char* theirsName = "per-instance transforms") {
     const auto a = gMs.find(ours), b = gMs.find(theirs);
     if (a == gMs.end() || b == gMs.end() || a->second <= 0) return;
-    std::printf("%-44s Terrabit %9.1f ms, per-instance transforms %9.1f ms, ratio %.1fx\n", what, a->second, b->second,
+    std::printf("%-44s %s %9.1f ms, %s %9.1f ms, ratio %.1fx\n", what, oursName, a->second, theirsName, b->second,
                 b->second / a->second);
 }
 
@@ -297,5 +330,12 @@ int main(int argc, char** argv) {
           "BM_Frame_Monaco_PerInstanceTransforms/iterations:5/manual_time");
     ratio("frame (llvmpipe, 1280x800), 100,000 trees", "BM_Frame_Trees_Terrabit/100000/iterations:3/manual_time",
           "BM_Frame_Trees_PerInstanceTransforms/100000/iterations:3/manual_time");
+    // The distance levels against every model drawn: the same whole-area view.
+    ratio("frame (llvmpipe, 1280x800), Monaco, distance levels against all models",
+          "BM_Frame_Monaco_DistanceLevels/iterations:5/manual_time",
+          "BM_Frame_Monaco_Terrabit/iterations:5/manual_time", "levels", "all models");
+    ratio("frame (llvmpipe, 1280x800), monaco-region, distance levels against all models",
+          "BM_Frame_Region_DistanceLevels/iterations:3/manual_time",
+          "BM_Frame_Region_Terrabit/iterations:3/manual_time", "levels", "all models");
     return 0;
 }

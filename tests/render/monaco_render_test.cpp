@@ -331,6 +331,44 @@ TEST_F(MonacoRender, DrawCallsAreOnePerAssetPerBlockNotPerInstance) {
     EXPECT_EQ(close->drawCalls >= close->instancedDrawCalls, true);
 }
 
+TEST_F(MonacoRender, DistanceLevelsDrawTheWholeCityFromAfarWithoutAModel) {
+    const Monaco& m = monaco();
+    AssetModelCache models;
+    SceneGraphOptions options = monacoOptions();
+    options.lod = {1500.0, 500.0};  // the viewport's
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(graph.setScene(m.scene, &m.map->store).ok());
+    const GraphCounts counts = graph.counts();
+    ASSERT_GT(counts.buildingBoxDrawables, 0u);
+
+    // From afar (the whole city in view, every tile's centre beyond 1.5 km): no instanced draw,
+    // each tile's buildings one box mesh, so a whole selection costs a draw call or two per tile.
+    const CameraPose far = frameBox(graph.bounds(), ViewDirection::top(), double(kWidth) / kHeight);
+    const double eyeToGround = far.eye.y();
+    ASSERT_GT(eyeToGround, 1500.0) << "the whole city must be framed from beyond the building range";
+    const auto whole = renderer().render(graph.root(), far, graph.options().lighting.sky);
+    ASSERT_TRUE(whole) << whole.message();
+    save("monaco_lod_far.png");
+    EXPECT_EQ(whole->instancedDrawCalls, 0u);
+    EXPECT_EQ(whole->drawCalls, counts.drawables() - counts.instancedDrawables);
+
+    // Close up: the models of the tiles near the eye draw (instanced), those farther off are
+    // boxes; the same view without levels draws every block in view.
+    // Around the harbour (as BuildingModelsShowWhereBuildingsStand).
+    const core::TileId harbour = *core::TileId::fromQuadkey("12022303030221113");
+    const osg::Vec3d c = cellCentre({harbour.x * 256.0 + 128, harbour.y * 256.0 + 128});
+    const CameraPose close = frameBox(around(c, 150), ViewDirection::oblique(), double(kWidth) / kHeight);
+    const auto closeUp = renderer().render(graph.root(), close, graph.options().lighting.sky);
+    ASSERT_TRUE(closeUp) << closeUp.message();
+    save("monaco_lod_close.png");
+    EXPECT_GT(closeUp->instancedDrawCalls, 0u);
+    SceneGraph plain(test::shippedCatalogue(), models, monacoOptions());
+    ASSERT_TRUE(plain.setScene(m.scene, &m.map->store).ok());
+    const auto all = renderer().render(plain.root(), close, plain.options().lighting.sky);
+    ASSERT_TRUE(all) << all.message();
+    EXPECT_LT(closeUp->instancedDrawCalls, all->instancedDrawCalls);
+}
+
 TEST_F(MonacoRender, DenseBlocksStillDrawOncePerAssetPerBlock) {
     test::SyntheticSceneSpec spec;
     spec.treesPerBlock = 200;

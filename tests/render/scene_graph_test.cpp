@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 #include <osg/Geode>
+#include <osg/LOD>
 #include <osgText/Text>
 
 #include <algorithm>
@@ -581,4 +582,125 @@ TEST(SceneGraph, OnTerrainTheGroundIsTheMeshTexturedAndCrackFreeAndSurfacesLieOn
 }
 
 }  // namespace
+TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
+    const core::Scene scene = test::syntheticScene();
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.lod = {1000.0, 300.0};
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+
+    // Every block is an LOD of its tile: models within their kind's range, measured to the
+    // tile's centre; each tile with buildings has one box mesh, from that range outwards.
+    std::set<core::TileId> buildingTiles;
+    std::size_t buildingInstances = 0;
+    for (const core::InstanceBlock& b : scene.blocks) {
+        const std::string& asset = scene.assets[static_cast<std::size_t>(b.asset)];
+        const bool building = test::shippedCatalogue().find(asset)->category == "building";
+        if (building) {
+            buildingTiles.insert(b.tile);
+            buildingInstances += b.instances.size();
+        }
+        const auto* lod = dynamic_cast<const osg::LOD*>(graph.blockNode(b.tile, b.blockX, b.blockY, asset));
+        ASSERT_NE(lod, nullptr) << asset;
+        ASSERT_EQ(lod->getNumChildren(), 1u);
+        EXPECT_EQ(lod->getMinRange(0), 0.0f);
+        EXPECT_EQ(lod->getMaxRange(0), building ? 1000.0f : 300.0f) << asset;
+        const TilePlacement tile = tilePlacement(graph.frame(), b.tile);
+        EXPECT_EQ(osg::Vec3d(lod->getCenter()), osg::Vec3d(osg::Vec3(tile.at(128.0, 128.0)))) << asset;
+    }
+    ASSERT_FALSE(buildingTiles.empty());
+    const GraphCounts counts = graph.counts();
+    EXPECT_EQ(counts.buildingBoxDrawables, buildingTiles.size());
+
+    std::size_t boxTriangles = 0;
+    for (const core::TileId& t : buildingTiles) {
+        const osg::Group* group = graph.tileNode(t);
+        const osg::LOD* boxes = nullptr;
+        for (unsigned i = 0; i < group->getNumChildren(); ++i) {
+            if (group->getChild(i)->getName() == "building boxes " + t.quadkey())
+                boxes = dynamic_cast<const osg::LOD*>(group->getChild(i));
+        }
+        ASSERT_NE(boxes, nullptr) << t.quadkey();
+        EXPECT_EQ(boxes->getMinRange(0), 1000.0f);
+        EXPECT_EQ(osg::Vec3d(boxes->getCenter()),
+                  osg::Vec3d(osg::Vec3(tilePlacement(graph.frame(), t).at(128.0, 128.0))));
+        const osg::Geode* geode = boxes->getChild(0)->asGeode();
+        ASSERT_NE(geode, nullptr);
+        for (unsigned d = 0; d < geode->getNumDrawables(); ++d) {
+            const auto* g = geode->getDrawable(d)->asGeometry();
+            for (unsigned p = 0; p < g->getNumPrimitiveSets(); ++p)
+                boxTriangles += g->getPrimitiveSet(p)->getNumIndices() / 3;
+        }
+    }
+    EXPECT_EQ(boxTriangles, 12 * buildingInstances);
+
+    // Without levels (pictures, exports) the blocks are the models themselves and no box is made.
+    SceneGraph plain(test::shippedCatalogue(), models);
+    ASSERT_TRUE(plain.setScene(scene, nullptr).ok());
+    EXPECT_EQ(plain.counts().buildingBoxDrawables, 0u);
+    const core::InstanceBlock& first = scene.blocks.front();
+    EXPECT_EQ(dynamic_cast<const osg::LOD*>(
+                  plain.blockNode(first.tile, first.blockX, first.blockY, scene.assets[first.asset])),
+              nullptr);
+}
+
+TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFaces) {
+    core::InstanceBlock block;
+    block.asset = 0;
+    core::Instance a;
+    a.position = {10.0f, 2.0f, -5.0f};
+    a.yaw = 0.7f;
+    a.scale = {2.0f, 1.5f, 0.5f};
+    block.instances = {a, core::Instance{}};
+    core::ModelBounds bounds;
+    bounds.extend(-1.0, 0.0, -2.0);
+    bounds.extend(3.0, 4.0, 2.0);
+    const core::InstanceBlock* blocks[] = {&block};
+    const core::ModelBounds models[] = {bounds};
+    const osg::ref_ptr<osg::Geode> geode = makeInstanceBoxes(blocks, models);
+    ASSERT_TRUE(geode);
+    const osg::Geometry* g = geode->getDrawable(0)->asGeometry();
+    const auto* v = dynamic_cast<const osg::Vec3Array*>(g->getVertexArray());
+    const auto* n = dynamic_cast<const osg::Vec3Array*>(g->getNormalArray());
+    ASSERT_NE(v, nullptr);
+    ASSERT_NE(n, nullptr);
+    ASSERT_EQ(v->size(), 2u * 24u);  // four corners per face, six faces, two instances
+    std::size_t triangles = 0;
+    for (unsigned p = 0; p < g->getNumPrimitiveSets(); ++p) triangles += g->getPrimitiveSet(p)->getNumIndices() / 3;
+    EXPECT_EQ(triangles, 24u);
+    for (std::size_t k = 0; k < 2; ++k) {
+        const core::Instance& in = block.instances[k];
+        const std::array<float, 16> m = core::transformMatrix(in);
+        // The box's centre, placed: every face's corners lie at the transformed box corners, and
+        // its normal points away from that centre.
+        const osg::Vec3 mid(m[0] * 1 + m[4] * 2 + m[8] * 0 + m[12], m[1] * 1 + m[5] * 2 + m[9] * 0 + m[13],
+                            m[2] * 1 + m[6] * 2 + m[10] * 0 + m[14]);
+        for (std::size_t i = 24 * k; i < 24 * k + 24; ++i) {
+            EXPECT_NEAR((*n)[i].length(), 1.0f, 1e-5f);
+            EXPECT_GT(((*v)[i] - mid) * (*n)[i], 0.0f) << "face " << (i - 24 * k) / 4 << " of instance " << k;
+        }
+        // The corners are the placed model-space box corners.
+        std::set<std::tuple<int, int, int>> expected, got;
+        for (const double x : {-1.0, 3.0})
+            for (const double y : {0.0, 4.0})
+                for (const double z : {-2.0, 2.0}) {
+                    const auto r = [&](int row) {
+                        return std::lround(1000 * (m[row] * x + m[4 + row] * y + m[8 + row] * z + m[12 + row]));
+                    };
+                    expected.insert({int(r(0)), int(r(1)), int(r(2))});
+                }
+        for (std::size_t i = 24 * k; i < 24 * k + 24; ++i)
+            got.insert({int(std::lround(1000 * (*v)[i].x())), int(std::lround(1000 * (*v)[i].y())),
+                        int(std::lround(1000 * (*v)[i].z()))});
+        EXPECT_EQ(got, expected);
+    }
+    // Counter-clockwise seen from outside: each triangle's winding agrees with its normal.
+    const auto* idx = g->getPrimitiveSet(0);
+    for (unsigned t = 0; t + 2 < idx->getNumIndices(); t += 3) {
+        const osg::Vec3 p0 = (*v)[idx->index(t)], p1 = (*v)[idx->index(t + 1)], p2 = (*v)[idx->index(t + 2)];
+        EXPECT_GT(((p1 - p0) ^ (p2 - p0)) * (*n)[idx->index(t)], 0.0f) << "triangle " << t / 3;
+    }
+}
+
 }  // namespace terrabit::render

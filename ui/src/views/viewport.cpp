@@ -28,6 +28,11 @@ namespace terrabit::ui {
 namespace {
 
 constexpr double kDegrees = 180.0 / std::numbers::pi;
+/// The viewport's distance levels (render::DistanceLod), metres from the eye to a tile's centre:
+/// prefab buildings as models within about seven zoom-17 tiles, as boxes beyond; plants and
+/// props within about two.
+constexpr double kFullBuildingsMetres = 1500.0;
+constexpr double kFullInstancesMetres = 500.0;
 
 /// The scene frame is y-up (x east, z south), but a manipulator keeps the frame's third row as
 /// its vertical axis and assumes z: without this, every orbit and every setTransformation()
@@ -118,6 +123,9 @@ void Viewport::restyle() {
     // needs a new graph (its style is fixed), anything else only an update.
     QStringList visible;
     render::SceneGraphOptions options;
+    // Distance levels: full models within a few tiles of the eye, buildings as boxes and no
+    // plants beyond, so a whole-country selection draws like a district.
+    options.lod = {kFullBuildingsMetres, kFullInstancesMetres};
     if (const auto* map = mDocument->map()) {
         for (const core::LayerInfo& info : map->rules.layerInfos()) {
             if (!mDocument->layerVisible(QString::fromStdString(info.name))) continue;

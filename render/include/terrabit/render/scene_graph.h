@@ -44,6 +44,17 @@
 
 namespace terrabit::render {
 
+/// Distance levels of detail, the viewport's (a picture or an export draws everything): the
+/// distances from the eye, metres, within which instances are drawn as their models. Each
+/// instanced block is an osg::LOD measured to the centre of its bounds; beyond `buildings` a
+/// tile's prefab buildings are drawn as their models' boxes in one mesh per tile, beyond
+/// `instances` other instances (plants, props) are not drawn. Generated buildings are one mesh
+/// per tile already and stay. 0 turns a level off (models at every distance).
+struct DistanceLod {
+    double buildings = 0.0;
+    double instances = 0.0;
+};
+
 /// What the graph shows and how.
 struct SceneGraphOptions {
     bool ground = true;     ///< the textured ground quads
@@ -55,6 +66,7 @@ struct SceneGraphOptions {
     std::string groundExpression;
     core::Rgb groundExpressionColour{235, 200, 40};
     Lighting lighting;
+    DistanceLod lod;
 };
 
 /// How many sub-graphs the last setScene/updateTile kept, added, replaced and removed (ground
@@ -73,11 +85,15 @@ struct GraphCounts {
     std::size_t surfaceDrawables = 0;    ///< one per surface patch
     std::size_t plinthDrawables = 0;     ///< on terrain: the draw calls of tiles' plinths and bridge decks
     std::size_t generatedDrawables = 0;  ///< the draw calls of tiles' generated buildings (one mesh per tile)
+    /// With DistanceLod::buildings: one per tile with prefab buildings, their boxes (drawn far off
+    /// instead of the models, so never in the same frame as that tile's building blocks).
+    std::size_t buildingBoxDrawables = 0;
     std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
     std::size_t instances = 0;           ///< instances those draw
     /// Every drawable of the scene part (not overlays or probes): one draw call each.
     std::size_t drawables() const {
-        return groundDrawables + surfaceDrawables + plinthDrawables + generatedDrawables + instancedDrawables;
+        return groundDrawables + surfaceDrawables + plinthDrawables + generatedDrawables + buildingBoxDrawables +
+               instancedDrawables;
     }
 };
 
@@ -168,8 +184,9 @@ private:
         osg::ref_ptr<osg::Group> surfaces;
         osg::ref_ptr<osg::Group> instances;
         Entry ground;
-        Entry plinths;    ///< on terrain: the tile's plinths and bridge decks, one node
-        Entry generated;  ///< the tile's generated buildings, one mesh
+        Entry plinths;        ///< on terrain: the tile's plinths and bridge decks, one node
+        Entry generated;      ///< the tile's generated buildings, one mesh
+        Entry buildingBoxes;  ///< with DistanceLod::buildings: its prefab buildings' boxes, one mesh
         std::map<std::string, Entry, std::less<>> surfaceEntries;
         std::map<BlockKey, Entry> blocks;
     };

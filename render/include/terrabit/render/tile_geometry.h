@@ -10,6 +10,7 @@
 #include <osg/Vec3d>
 #include <osg/ref_ptr>
 
+#include "terrabit/core/assets/asset_info.h"
 #include "terrabit/core/scene/scene.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tile/tile_id.h"
@@ -79,6 +80,12 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
 /// as the models are (AssetModel::fromMesh: vertex colours, lit, back faces culled). nullptr
 /// when none has a triangle.
 osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings);
+
+/// A far picture of instances: each as the box of its model's bounds (`bounds[i]` for the blocks'
+/// asset index i), placed as the instance is (core::transformMatrix), in one lit mesh of a light
+/// stone colour; nullptr when there is none. Twelve triangles per instance.
+osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* const> blocks,
+                                           std::span<const core::ModelBounds> bounds);
 /// A tile's bridge decks (on terrain): each one's faces (core::bridgeDeckFaces, scene metres)
 /// as triangles in core::kBridgeColour, lit. nullptr when there are none.
 osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges);
