@@ -195,7 +195,7 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
 osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges) {
     std::vector<core::PlinthFace> faces;
     for (const core::BridgeDeck* b : bridges) {
-        const std::vector<core::PlinthFace> deck = core::bridgeDeckFaces(*b);
+        const std::vector<core::PlinthFace> deck = core::bridgeFaces(*b);
         faces.insert(faces.end(), deck.begin(), deck.end());
     }
     const auto& c = core::kBridgeColour;

@@ -369,7 +369,7 @@ private:
         if (const auto it = mBridgesOf.find(tile); it != mBridgesOf.end()) {
             QuadMesh decks;
             for (const BridgeDeck* b : it->second) {
-                for (const PlinthFace& f : bridgeDeckFaces(*b)) {
+                for (const PlinthFace& f : bridgeFaces(*b)) {
                     decks.add(f.corners[0], f.corners[1], f.corners[2], f.corners[3], f.normal);
                 }
             }

@@ -139,7 +139,7 @@ Box3f tileContentBounds(const Scene& scene, const TileId& tile, const TileItems&
         box.extend(Vec3f{static_cast<float>(mb.max[0]), static_cast<float>(mb.max[1]), static_cast<float>(mb.max[2])});
     }
     for (const BridgeDeck* b : items.bridges) {
-        for (const PlinthFace& f : bridgeDeckFaces(*b)) {
+        for (const PlinthFace& f : bridgeFaces(*b)) {
             for (const Vec3f& c : f.corners) box.extend(c);
         }
     }

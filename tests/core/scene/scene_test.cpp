@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <numbers>
 
@@ -134,6 +136,48 @@ TEST(BridgeDeck, AStraightDeckIsASlabOfItsWidthUnderItsTopWoundOutwards) {
         }
     }
     EXPECT_EQ(tops, 2);
+}
+
+TEST(BridgeDeck, RailingsStandOnBothEdgesOfTheTopWoundOutwards) {
+    BridgeDeck deck;
+    deck.width = 8.0f;
+    deck.centreline = {{0, 10, 0}, {20, 11, 0}, {40, 12, 0}};  // eastwards, rising 5 %
+    const std::vector<PlinthFace> railings = bridgeRailingFaces(deck);
+    ASSERT_EQ(railings.size(), 2u * (2u * 3u + 2u)) << "per side: outer, inner and top per piece, and two caps";
+    const float top = kBridgeRailingHeightMetres, inner = 4.0f - kBridgeRailingWidthMetres;
+    int tops = 0;
+    for (const PlinthFace& f : railings) {
+        const Vec3f n = crossOf(minus(f.corners[1], f.corners[0]), minus(f.corners[3], f.corners[0]));
+        EXPECT_GT(dotOf(n, f.normal), 0.0f);
+        EXPECT_NEAR(std::sqrt(dotOf(f.normal, f.normal)), 1.0f, 1e-5f);
+        Vec3f centre{};
+        for (const Vec3f& c : f.corners) centre = {centre.x + c.x / 4, centre.y + c.y / 4, centre.z + c.z / 4};
+        // Outwards from the railing's own middle line: its side's, half its height up.
+        const float deckTop = 10.0f + centre.x * 0.05f;
+        const float middleZ =
+            centre.z > 0 ? 4.0f - 0.5f * kBridgeRailingWidthMetres : -(4.0f - 0.5f * kBridgeRailingWidthMetres);
+        const Vec3f out = minus(centre, Vec3f{std::clamp(centre.x, 0.5f, 39.5f), deckTop + 0.5f * top, middleZ});
+        EXPECT_GT(dotOf(out, f.normal), 0.0f) << "a railing face turned inwards at " << centre.x << ", " << centre.z;
+        for (const Vec3f& c : f.corners) {
+            // Between the deck's top and the railing's, between the inner and the outer edge.
+            EXPECT_GE(c.y, 10.0f + c.x * 0.05f - 1e-4f);
+            EXPECT_LE(c.y, 10.0f + c.x * 0.05f + top + 1e-4f);
+            EXPECT_GE(std::abs(c.z), inner - 1e-4f);
+            EXPECT_LE(std::abs(c.z), 4.0f + 1e-4f);
+        }
+        if (f.normal.y > 0.9f) {
+            ++tops;
+            for (const Vec3f& c : f.corners) EXPECT_NEAR(c.y, 10.0f + c.x * 0.05f + top, 1e-4f);
+        }
+    }
+    EXPECT_EQ(tops, 4) << "a top per piece on each side";
+    // Every export draws the deck, then the railings.
+    const std::vector<PlinthFace> all = bridgeFaces(deck);
+    EXPECT_EQ(all.size(), bridgeDeckFaces(deck).size() + railings.size());
+    // No railing on a deck too narrow for two and a metre between them.
+    deck.width = 1.4f;
+    EXPECT_TRUE(bridgeRailingFaces(deck).empty());
+    EXPECT_FALSE(bridgeDeckFaces(deck).empty());
 }
 
 TEST(BridgeDeck, ABendKeepsTheWidthAndADegenerateDeckDrawsNothing) {
