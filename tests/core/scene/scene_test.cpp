@@ -105,6 +105,17 @@ Vec3f minus(Vec3f a, Vec3f b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
 Vec3f crossOf(Vec3f a, Vec3f b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
 float dotOf(Vec3f a, Vec3f b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
+/// Expects a face wound counter-clockwise seen from outside (the corners' own normal is the
+/// face's) with a unit normal, and returns its centre.
+Vec3f woundCentre(const PlinthFace& f) {
+    const Vec3f n = crossOf(minus(f.corners[1], f.corners[0]), minus(f.corners[3], f.corners[0]));
+    EXPECT_GT(dotOf(n, f.normal), 0.0f);
+    EXPECT_NEAR(std::sqrt(dotOf(f.normal, f.normal)), 1.0f, 1e-5f);
+    Vec3f centre{};
+    for (const Vec3f& c : f.corners) centre = {centre.x + c.x / 4, centre.y + c.y / 4, centre.z + c.z / 4};
+    return centre;
+}
+
 }  // namespace
 
 TEST(BridgeDeck, AStraightDeckIsASlabOfItsWidthUnderItsTopWoundOutwards) {
@@ -116,13 +127,8 @@ TEST(BridgeDeck, AStraightDeckIsASlabOfItsWidthUnderItsTopWoundOutwards) {
     const Vec3f middle{20, 11 - 0.5f * kBridgeDeckThicknessMetres, 0};
     int tops = 0;
     for (const PlinthFace& f : faces) {
-        // Counter-clockwise seen from outside: the corners' own normal is the face's, and it
-        // points away from the slab's middle line.
-        const Vec3f n = crossOf(minus(f.corners[1], f.corners[0]), minus(f.corners[3], f.corners[0]));
-        EXPECT_GT(dotOf(n, f.normal), 0.0f);
-        EXPECT_NEAR(std::sqrt(dotOf(f.normal, f.normal)), 1.0f, 1e-5f);
-        Vec3f centre{};
-        for (const Vec3f& c : f.corners) centre = {centre.x + c.x / 4, centre.y + c.y / 4, centre.z + c.z / 4};
+        // Counter-clockwise seen from outside, pointing away from the slab's middle line.
+        const Vec3f centre = woundCentre(f);
         const Vec3f out = minus(centre, Vec3f{centre.x, middle.y + (centre.x - 20) * 0.05f, 0});
         if (std::abs(centre.x - 20) < 19.0f) {
             EXPECT_GT(dotOf(out, f.normal), 0.0f) << "a face turned inwards";
@@ -147,11 +153,7 @@ TEST(BridgeDeck, RailingsStandOnBothEdgesOfTheTopWoundOutwards) {
     const float top = kBridgeRailingHeightMetres, inner = 4.0f - kBridgeRailingWidthMetres;
     int tops = 0;
     for (const PlinthFace& f : railings) {
-        const Vec3f n = crossOf(minus(f.corners[1], f.corners[0]), minus(f.corners[3], f.corners[0]));
-        EXPECT_GT(dotOf(n, f.normal), 0.0f);
-        EXPECT_NEAR(std::sqrt(dotOf(f.normal, f.normal)), 1.0f, 1e-5f);
-        Vec3f centre{};
-        for (const Vec3f& c : f.corners) centre = {centre.x + c.x / 4, centre.y + c.y / 4, centre.z + c.z / 4};
+        const Vec3f centre = woundCentre(f);
         // Outwards from the railing's own middle line: its side's, half its height up.
         const float deckTop = 10.0f + centre.x * 0.05f;
         const float middleZ =
