@@ -11,6 +11,7 @@
 #include <set>
 #include <utility>
 
+#include "terrabit/core/export/tileset_levels.h"
 #include "terrabit/core/placement/surface_shape.h"
 #include "terrabit/render/instanced_block.h"
 #include "terrabit/render/mask_tiles.h"
@@ -238,10 +239,15 @@ void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
 
 namespace {
 
+/// The share of plants and props a thinned level keeps, and how far out it reaches (times
+/// DistanceLod::instances).
+constexpr float kThinnedShare = 0.25f;
+constexpr double kThinnedReach = 2.0;
+
 /// `node` drawn while the eye is within [near, far) metres of its tile's centre. Every level of a
 /// tile measures to the same point, so its building blocks and its boxes take turns exactly
 /// (measured to each block's own centre, both or neither would show near the boundary).
-osg::ref_ptr<osg::Node> tileLod(const TilePlacement& tile, osg::ref_ptr<osg::Node> node, double near, double far) {
+osg::ref_ptr<osg::LOD> tileLod(const TilePlacement& tile, osg::ref_ptr<osg::Node> node, double near, double far) {
     osg::ref_ptr<osg::LOD> lod = new osg::LOD;
     lod->setCenterMode(osg::LOD::UNION_OF_BOUNDING_SPHERE_AND_USER_DEFINED);
     lod->setCenter(tile.at(0.5 * core::kTileCells, 0.5 * core::kTileCells));
@@ -481,6 +487,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(i.scale.y);
             f.add(i.scale.z);
         }
+        // A thinned level's plants depend on the seed's ranks too.
+        if (range > 0.0 && !building) f.add(mSeed);
         Entry entry;
         entry.key = f.value();
         if (building && mOptions.lod.buildings > 0.0) {
@@ -494,7 +502,21 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         } else {
             entry.node = makeInstancedBlock(model, b->instances, b->bounds);
             if (!entry.node) continue;  // a model without triangles draws nothing
-            if (range > 0.0) entry.node = tileLod(placement, entry.node, 0.0, range);
+            if (range > 0.0) {
+                osg::ref_ptr<osg::LOD> lod = tileLod(placement, entry.node, 0.0, range);
+                // Plants and props thin out before they go: a quarter of them, chosen by the
+                // rank the 3D Tiles levels thin by, out to twice their range.
+                if (!building) {
+                    std::vector<core::Instance> kept;
+                    for (const core::Instance& i : b->instances) {
+                        if (core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare) kept.push_back(i);
+                    }
+                    if (osg::ref_ptr<osg::Geode> thinned = makeInstancedBlock(model, kept, b->bounds)) {
+                        lod->addChild(thinned, static_cast<float>(range), static_cast<float>(kThinnedReach * range));
+                    }
+                }
+                entry.node = lod;
+            }
             entry.node->setName(asset + " " + tile.quadkey() + " " + std::to_string(b->blockX) + "," +
                                 std::to_string(b->blockY));
             entry.box = b->bounds.empty() ? instanceBounds(model.bounds(), b->instances) : osgBoundsOf(b->bounds);

@@ -19,6 +19,7 @@
 #include "render_test_support.h"
 #include "scene/ground_drape_p.h"
 #include "scene_file_p.h"
+#include "terrabit/core/export/tileset_levels.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 #include "terrabit/core/terrain/ground_mesh.h"
@@ -593,7 +594,7 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
     // Every block is an LOD of its tile: models within their kind's range, measured to the
     // tile's centre; each tile with buildings has one box mesh, from that range outwards.
     std::set<core::TileId> buildingTiles;
-    std::size_t buildingInstances = 0;
+    std::size_t buildingInstances = 0, thinnedBlocks = 0;
     for (const core::InstanceBlock& b : scene.blocks) {
         const std::string& asset = scene.assets[static_cast<std::size_t>(b.asset)];
         const bool building = test::shippedCatalogue().find(asset)->category == "building";
@@ -603,13 +604,26 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
         }
         const auto* lod = dynamic_cast<const osg::LOD*>(graph.blockNode(b.tile, b.blockX, b.blockY, asset));
         ASSERT_NE(lod, nullptr) << asset;
-        ASSERT_EQ(lod->getNumChildren(), 1u);
         EXPECT_EQ(lod->getMinRange(0), 0.0f);
         EXPECT_EQ(lod->getMaxRange(0), building ? 1000.0f : 300.0f) << asset;
+        // Plants thin out to those ranked below a quarter, out to twice their range.
+        std::size_t kept = 0;
+        for (const core::Instance& i : b.instances)
+            kept += core::plantRank(scene.seed, i.position.x, i.position.z) < 0.25f;
+        const bool thinned = !building && kept > 0;
+        ASSERT_EQ(lod->getNumChildren(), thinned ? 2u : 1u) << asset;
+        if (thinned) {
+            ++thinnedBlocks;
+            EXPECT_EQ(lod->getMinRange(1), 300.0f);
+            EXPECT_EQ(lod->getMaxRange(1), 600.0f);
+            const osg::Geometry* g = lod->getChild(1)->asGeode()->getDrawable(0)->asGeometry();
+            EXPECT_EQ(g->getPrimitiveSet(0)->getNumInstances(), kept) << asset;
+        }
         const TilePlacement tile = tilePlacement(graph.frame(), b.tile);
         EXPECT_EQ(osg::Vec3d(lod->getCenter()), osg::Vec3d(osg::Vec3(tile.at(128.0, 128.0)))) << asset;
     }
     ASSERT_FALSE(buildingTiles.empty());
+    EXPECT_GT(thinnedBlocks, 0u);
     const GraphCounts counts = graph.counts();
     EXPECT_EQ(counts.buildingBoxDrawables, buildingTiles.size());
 

@@ -30,7 +30,7 @@ namespace {
 constexpr double kDegrees = 180.0 / std::numbers::pi;
 /// The viewport's distance levels (render::DistanceLod), metres from the eye to a tile's centre:
 /// prefab buildings as models within about seven zoom-17 tiles, as boxes beyond; plants and
-/// props within about two.
+/// props within about two, a quarter of them within four.
 constexpr double kFullBuildingsMetres = 1500.0;
 constexpr double kFullInstancesMetres = 500.0;
 

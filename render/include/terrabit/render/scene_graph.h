@@ -47,9 +47,11 @@ namespace terrabit::render {
 /// Distance levels of detail, the viewport's (a picture or an export draws everything): the
 /// distances from the eye, metres, within which instances are drawn as their models. Each
 /// instanced block is an osg::LOD measured to the centre of its bounds; beyond `buildings` a
-/// tile's prefab buildings are drawn as their models' boxes in one mesh per tile, beyond
-/// `instances` other instances (plants, props) are not drawn. Generated buildings are one mesh
-/// per tile already and stay. 0 turns a level off (models at every distance).
+/// tile's prefab buildings are drawn as their models' boxes in one mesh per tile; beyond
+/// `instances` other instances (plants, props) thin out to a quarter of them (those whose
+/// core::plantRank is below 0.25, as the 3D Tiles levels keep), and beyond twice `instances`
+/// they are not drawn. Generated buildings are one mesh per tile already and stay. 0 turns a
+/// level off (models at every distance).
 struct DistanceLod {
     double buildings = 0.0;
     double instances = 0.0;
