@@ -135,12 +135,24 @@ BitTile& BitTile::invert() {
 bool operator==(const BitTile& a, const BitTile& b) { return std::memcmp(a.mWords, b.mWords, sizeof(a.mWords)) == 0; }
 
 std::uint64_t BitTile::hash() const {
-    // A word-wise multiply-xorshift mix: stable across runs and machines, unlike std::hash.
-    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
-    for (std::uint64_t w : mWords) {
-        h ^= w + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
+    // A word-wise multiply-xorshift mix, stable across runs and machines (unlike std::hash), in
+    // four independent lanes so the multiplies overlap (one chain waited on each: a bake hashes
+    // every layer of every tile for its keys), the lanes mixed together at the end.
+    std::uint64_t lane[4] = {0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
+                             0x27d4eb2f165667c5ULL};
+    for (int i = 0; i < kWords; i += 4) {
+        for (int k = 0; k < 4; ++k) {
+            std::uint64_t& h = lane[k];
+            h ^= mWords[i + k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+            h *= 0xff51afd7ed558ccdULL;
+            h ^= h >> 32;
+        }
+    }
+    std::uint64_t h = lane[0];
+    for (int k = 1; k < 4; ++k) {
+        h ^= lane[k] + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h *= 0xc4ceb9fe1a85ec53ULL;
+        h ^= h >> 29;
     }
     return h;
 }
