@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -210,6 +211,44 @@ TEST_F(GlWindow, TheViewportFollowsRuleEditsAndTheCameraIsSaved) {
     EXPECT_NEAR(back.pitch, 33.0, 1e-6);
     EXPECT_NEAR(back.target.lon, c.target.lon, 1e-9);
     EXPECT_NEAR(back.target.lat, c.target.lat, 1e-9);
+}
+
+TEST_F(GlWindow, DistanceLevelsAreOnUnlessEveryModelIsAskedForAndTheChoiceIsKept) {
+    // By default the graph draws with distance levels: buildings as boxes and plants thinned
+    // far off (render::DistanceLod), every block an LOD.
+    auto* every = window->findChild<QAction*>("everyModelAction");
+    ASSERT_NE(every, nullptr);
+    ASSERT_FALSE(every->isChecked());
+    EXPECT_GT(view()->graph().options().lod.buildings, 0.0);
+    EXPECT_GT(view()->graph().options().lod.instances, 0.0);
+    EXPECT_GT(view()->graph().counts().buildingBoxDrawables, 0u);
+    const std::size_t models = view()->modelsShown();
+
+    // View ▸ Every model at any distance: a new graph without levels holds the same models.
+    every->trigger();
+    ASSERT_TRUE(settle());
+    EXPECT_TRUE(view()->everyModel());
+    EXPECT_EQ(view()->graph().options().lod.buildings, 0.0);
+    EXPECT_EQ(view()->graph().options().lod.instances, 0.0);
+    EXPECT_EQ(view()->graph().counts().buildingBoxDrawables, 0u);
+    EXPECT_EQ(view()->modelsShown(), models);
+    EXPECT_TRUE(QSettings().value("view/everyModel").toBool());
+
+    // A new window starts as the last one was left.
+    test::TempDir otherRecovery;
+    QStringList otherErrors;
+    auto second = test::makeTestWindow(otherRecovery, true, otherErrors);
+    ASSERT_TRUE(second->viewport());
+    EXPECT_TRUE(second->findChild<QAction*>("everyModelAction")->isChecked());
+    EXPECT_TRUE(second->viewport()->everyModel());
+    second.reset();
+
+    every->trigger();
+    ASSERT_TRUE(settle());
+    EXPECT_FALSE(view()->everyModel());
+    EXPECT_GT(view()->graph().options().lod.buildings, 0.0);
+    EXPECT_FALSE(QSettings().value("view/everyModel").toBool());
+    EXPECT_TRUE(errors.isEmpty()) << errors.join("\n").toStdString();
 }
 
 TEST_F(GlWindow, AnEmptySelectionShowsAHintInsteadOfBareSky) {

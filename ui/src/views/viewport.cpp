@@ -118,14 +118,22 @@ Viewport::~Viewport() {
 
 std::size_t Viewport::modelsShown() const { return mGraph->counts().instances; }
 
+void Viewport::setEveryModel(bool on) {
+    if (on == mEveryModel) return;
+    mEveryModel = on;
+    restyle();
+    update();
+}
+
 void Viewport::restyle() {
     // The ground paints the visible base layers in the rules' order; a change of visibility
     // needs a new graph (its style is fixed), anything else only an update.
     QStringList visible;
     render::SceneGraphOptions options;
     // Distance levels: full models within a few tiles of the eye, buildings as boxes and no
-    // plants beyond, so a whole-country selection draws like a district.
-    options.lod = {kFullBuildingsMetres, kFullInstancesMetres};
+    // plants beyond, so a whole-country selection draws like a district (unless every model is
+    // asked for, for a close look far off or a picture).
+    if (!mEveryModel) options.lod = {kFullBuildingsMetres, kFullInstancesMetres};
     if (const auto* map = mDocument->map()) {
         for (const core::LayerInfo& info : map->rules.layerInfos()) {
             if (!mDocument->layerVisible(QString::fromStdString(info.name))) continue;
@@ -133,8 +141,9 @@ void Viewport::restyle() {
             options.style.layers.push_back(info);
         }
     }
-    if (!mGraph || visible != mGroundLayers) {
+    if (!mGraph || visible != mGroundLayers || mEveryModel != mGraphEveryModel) {
         mGroundLayers = visible;
+        mGraphEveryModel = mEveryModel;
         mGraph = std::make_unique<render::SceneGraph>(mDocument->catalogue(), *mModelCache, options);
         mViewer->setSceneData(mGraph->root());
         if (mScene) rebuildScene();  // the new graph fills slice by slice

@@ -44,6 +44,8 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
+/// View ▸ Every model at any distance, kept between sessions.
+const char* const kEveryModelKey = "view/everyModel";
 
 bool isProjectFile(const std::filesystem::path& file) {
     return file.extension() == std::string(core::project::kProjectExtension);
@@ -279,7 +281,24 @@ void MainWindow::createActions() {
     mViewMenu->addAction(tr("&Fit the map"), QKeySequence(Qt::CTRL | Qt::Key_0), mMapView, &MapView::fitMap);
     mViewMenu->addAction(tr("Show the selected &tiles"), QKeySequence(Qt::CTRL | Qt::Key_1), mMapView,
                          &MapView::fitSelection);
-    if (mViewport) mViewMenu->addAction(tr("Frame the &scene"), mViewport, &Viewport::home);
+    if (mViewport) {
+        mViewMenu->addAction(tr("Frame the &scene"), mViewport, &Viewport::home);
+        // Distance levels keep a whole region fluid; a close look far off, or a picture, may
+        // want every model. Kept between sessions.
+        QAction* everyModel = mViewMenu->addAction(tr("Every model at any &distance"));
+        everyModel->setObjectName("everyModelAction");
+        everyModel->setCheckable(true);
+        everyModel->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+        everyModel->setToolTip(
+            tr("Draw every model at any distance instead of boxes and thinned plants far off "
+               "(slower on large selections)"));
+        everyModel->setChecked(QSettings().value(kEveryModelKey, false).toBool());
+        mViewport->setEveryModel(everyModel->isChecked());
+        connect(everyModel, &QAction::toggled, this, [this](bool on) {
+            mViewport->setEveryModel(on);
+            QSettings().setValue(kEveryModelKey, on);
+        });
+    }
     mViewMenu->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>()) mViewMenu->addAction(d->toggleViewAction());
 

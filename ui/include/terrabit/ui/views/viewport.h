@@ -73,6 +73,11 @@ public:
     std::optional<ProbeOutcome> probeRectangle(QPoint from, QPoint to);
     /// Models drawn in the current scene graph (instances).
     std::size_t modelsShown() const;
+    /// Whether every model is drawn at any distance; off (the default), the graph draws with
+    /// distance levels (render::DistanceLod: buildings as boxes and plants thinned far off).
+    bool everyModel() const { return mEveryModel; }
+    /// Switches it; the graph is made again (its options are fixed) and fills slice by slice.
+    void setEveryModel(bool on);
     /// The scene graph shown (render::SceneGraph).
     const render::SceneGraph& graph() const { return *mGraph; }
     /// True when the graph shows the whole of the document's scene (no slice of tiles waits).
@@ -114,6 +119,8 @@ private:
     std::unique_ptr<render::AssetModelCache> mModelCache;
     std::unique_ptr<render::SceneGraph> mGraph;
     QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
+    bool mEveryModel = false;
+    bool mGraphEveryModel = false;  ///< what the current graph was made with
     std::shared_ptr<const core::Scene> mScene;
     /// Tiles of mScene (and tiles it no longer has) still to bring into the graph, from mPendingNext.
     std::vector<core::TileId> mPending;
