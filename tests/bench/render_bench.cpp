@@ -278,7 +278,8 @@ BENCHMARK(BM_Build_Trees_PerInstanceTransforms)
 BENCHMARK(BM_Frame_Monaco_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
 BENCHMARK(BM_Frame_Monaco_PerInstanceTransforms)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
 BENCHMARK(BM_Frame_Monaco_DistanceLevels)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(5);
-BENCHMARK(BM_Frame_Region_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+// Every model of monaco-region takes about 40 s a frame on llvmpipe: one timed frame.
+BENCHMARK(BM_Frame_Region_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(1);
 BENCHMARK(BM_Frame_Region_DistanceLevels)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 BENCHMARK(BM_Frame_Trees_Terrabit)
     ->Arg(100000)
@@ -336,6 +337,6 @@ int main(int argc, char** argv) {
           "BM_Frame_Monaco_Terrabit/iterations:5/manual_time", "levels", "all models");
     ratio("frame (llvmpipe, 1280x800), monaco-region, distance levels against all models",
           "BM_Frame_Region_DistanceLevels/iterations:3/manual_time",
-          "BM_Frame_Region_Terrabit/iterations:3/manual_time", "levels", "all models");
+          "BM_Frame_Region_Terrabit/iterations:1/manual_time", "levels", "all models");
     return 0;
 }
