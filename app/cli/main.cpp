@@ -284,7 +284,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
            "(default 0.5)")
         ->check(CLI::Range(0.0, 1000.0));
     cmd->add_flag("--plain-nodes", c->plainNodes,
-                  "glb: one node per instance instead of EXT_mesh_gpu_instancing, for engines without it");
+                  "glb: one node per instance instead of EXT_mesh_gpu_instancing and float normals instead of "
+                  "KHR_mesh_quantization, for engines without glTF extensions");
     cmd->add_option_function<std::string>(
            "--instances",
            [c](const std::string& name) {

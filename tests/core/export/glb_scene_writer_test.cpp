@@ -17,6 +17,7 @@ using terrabit::test::addGeneratedBuildings;
 using terrabit::test::collectNodes;
 using terrabit::test::indexData;
 using terrabit::test::loadGlb;
+using terrabit::test::normalData;
 using terrabit::test::makeScene;
 using terrabit::test::shippedCatalogue;
 
@@ -70,7 +71,7 @@ std::vector<Primitive> tilePrimitives(const tinygltf::Model& m, const TileId& t)
         EXPECT_GE(n.mesh, 0);
         for (const tinygltf::Primitive& p : m.meshes.at(static_cast<std::size_t>(n.mesh)).primitives) {
             out.push_back({accessorData<float>(m, p.attributes.at("POSITION")),
-                           accessorData<float>(m, p.attributes.at("NORMAL")), indexData(m, p.indices),
+                           normalData(m, p.attributes.at("NORMAL")), indexData(m, p.indices),
                            m.materials.at(static_cast<std::size_t>(p.material)).name});
         }
     }
@@ -201,7 +202,12 @@ TEST(GlbSceneWriter, OneMeshPerAssetHoldsTheModelsTriangles) {
             ASSERT_EQ(mesh.primitives.size(), 1u);
             const tinygltf::Primitive& p = mesh.primitives[0];
             EXPECT_EQ(accessorData<float>(m, p.attributes.at("POSITION")), test.meshes[a].positions);
-            EXPECT_EQ(accessorData<float>(m, p.attributes.at("NORMAL")), test.meshes[a].normals);
+            // Normals are stored as bytes (KHR_mesh_quantization): within half a step of 1/127.
+            const std::vector<float> normals = normalData(m, p.attributes.at("NORMAL"));
+            ASSERT_EQ(normals.size(), test.meshes[a].normals.size());
+            for (std::size_t i = 0; i < normals.size(); ++i) {
+                EXPECT_NEAR(normals[i], test.meshes[a].normals[i], 0.5f / 127.0f + 1e-6f) << i;
+            }
             EXPECT_EQ(indexData(m, p.indices), test.meshes[a].indices);
             EXPECT_TRUE(p.attributes.count("COLOR_0"));
         }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <tiny_gltf.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -46,6 +47,30 @@ inline std::vector<std::uint32_t> indexData(const tinygltf::Model& model, int in
         return std::vector<std::uint32_t>(small.begin(), small.end());
     }
     return accessorData<std::uint32_t>(model, index);
+}
+
+/// A NORMAL accessor's unit vectors as floats, x, y, z per vertex: as stored when float, decoded
+/// when normalised signed bytes (KHR_mesh_quantization, 4-byte stride, value / 127 clamped at -1).
+inline std::vector<float> normalData(const tinygltf::Model& model, int index) {
+    const tinygltf::Accessor& a = model.accessors.at(static_cast<std::size_t>(index));
+    if (a.componentType == TINYGLTF_COMPONENT_TYPE_FLOAT) return accessorData<float>(model, index);
+    EXPECT_EQ(a.componentType, TINYGLTF_COMPONENT_TYPE_BYTE);
+    EXPECT_TRUE(a.normalized);
+    EXPECT_EQ(a.type, TINYGLTF_TYPE_VEC3);
+    const tinygltf::BufferView& v = model.bufferViews.at(static_cast<std::size_t>(a.bufferView));
+    const tinygltf::Buffer& b = model.buffers.at(static_cast<std::size_t>(v.buffer));
+    EXPECT_EQ(v.byteStride, 4u);
+    std::vector<float> out;
+    out.reserve(a.count * 3);
+    const std::size_t offset = v.byteOffset + a.byteOffset;
+    EXPECT_LE(offset + a.count * 4, b.data.size());
+    for (std::size_t i = 0; i < a.count; ++i) {
+        for (std::size_t c = 0; c < 3; ++c) {
+            const auto q = static_cast<std::int8_t>(b.data[offset + i * 4 + c]);
+            out.push_back(std::max(static_cast<float>(q) / 127.0f, -1.0f));
+        }
+    }
+    return out;
 }
 
 /// The node indices under `node` in depth-first order (the node itself first).
