@@ -17,8 +17,8 @@ using terrabit::test::addGeneratedBuildings;
 using terrabit::test::collectNodes;
 using terrabit::test::indexData;
 using terrabit::test::loadGlb;
-using terrabit::test::normalData;
 using terrabit::test::makeScene;
+using terrabit::test::normalData;
 using terrabit::test::shippedCatalogue;
 
 namespace {
