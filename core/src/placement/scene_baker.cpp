@@ -197,21 +197,16 @@ struct GeneratedItem {
     GeneratedBuilding building;
 };
 
-/// What the passes' results hand to the scene, in pass order, then tile order.
+/// What the passes' results hand to the scene, in pass order, then tile order (the instances
+/// go into blocks a tile at a time instead: makeTileBlocks).
 struct Gathered {
-    std::vector<Item> items;
     std::vector<Record> records;
     std::vector<PlinthItem> plinths;
     std::vector<GeneratedItem> generated;
     double requestedTotal = 0.0;  ///< vegetation instances asked for, summed in this order
 };
 
-void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext& ctx, int blockCells, Gathered& out) {
-    const GroundFrame& frame = ctx.frame;
-    const auto local = [&](double v, std::uint32_t tileIndex) {
-        const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
-        return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
-    };
+void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext& ctx, Gathered& out) {
     // On terrain, ground that rises under a footprint gets a plinth from the lowest up to its
     // highest: a placed model's rectangle (one per rectangle of its ground outline: an L's yard
     // stays ground), or a generated building's footprint box; each further prefab its own, from
@@ -243,23 +238,30 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
             plinthUnder(b);
         }
         if (b.record.outcome != BuildingOutcome::Placed) continue;
-        // A building's instances (its first model and its parts) go in the block holding its box's
-        // centre.
-        const Vec2 cell = frame.groundToCell(b.record.target.centre);
-        const int bx = local(cell.x, t.x) / blockCells, by = local(cell.y, t.y) / blockCells;
-        out.items.push_back({t, bx, by, b.record.asset, b.record.placement, &b.featureId});
-        for (const BuildingPart& part : b.record.parts) {
-            out.items.push_back({t, bx, by, part.asset, part.placement, &b.featureId});
-        }
         plinthUnder(b);
     }
 }
 
-void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t passIndex, int blockCells, Scene& scene,
-                      Gathered& out) {
-    for (const PlantedInstance& p : r.instances) {
-        out.items.push_back({t, p.cellX / blockCells, p.cellY / blockCells, p.asset, p.instance});
+/// A tile's placed buildings' instances (each one's first model and its parts), each in the
+/// block holding its box's centre, appended to `items` (asset: a catalogue index).
+void buildingItems(const TileBuildings& r, const TileId& t, const GroundFrame& frame, int blockCells,
+                   std::vector<Item>& items) {
+    const auto local = [&](double v, std::uint32_t tileIndex) {
+        const double l = std::floor(v) - static_cast<double>(tileIndex) * kTileCells;
+        return std::clamp(static_cast<int>(l), 0, kTileCells - 1);
+    };
+    for (const PlacedBuilding& b : r.buildings) {
+        if (b.record.outcome != BuildingOutcome::Placed) continue;
+        const Vec2 cell = frame.groundToCell(b.record.target.centre);
+        const int bx = local(cell.x, t.x) / blockCells, by = local(cell.y, t.y) / blockCells;
+        items.push_back({t, bx, by, b.record.asset, b.record.placement, &b.featureId});
+        for (const BuildingPart& part : b.record.parts) {
+            items.push_back({t, bx, by, part.asset, part.placement, &b.featureId});
+        }
     }
+}
+
+void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t passIndex, Scene& scene, Gathered& out) {
     for (const VegetationTally& tally : r.tallies) {
         scene.statistics.vegetationCellsRequested += tally.zoneCells;
         scene.statistics.vegetationInstances += tally.instances;
@@ -271,14 +273,13 @@ void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t pass
 
 /// Scene::assets: the catalogue ids used, sorted by id. Returns the catalogue index of each
 /// scene asset, and fills `sceneAsset` with the way back.
-std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered& g,
+/// `occurs` marks (per catalogue asset, not per instance: millions of them) the assets the
+/// instances use; the records' own are added here.
+std::vector<int> numberAssets(std::span<const AssetInfo> assets, std::vector<std::uint8_t> occurs, const Gathered& g,
                               std::unordered_map<int, int>& sceneAsset, Scene& scene) {
-    // Which catalogue assets occur, marked per asset (not listed per instance: millions of them).
-    std::vector<std::uint8_t> occurs(assets.size(), 0);
     const auto mark = [&](int a) {
         if (a >= 0 && static_cast<std::size_t>(a) < occurs.size()) occurs[static_cast<std::size_t>(a)] = 1;
     };
-    for (const Item& i : g.items) mark(i.asset);
     for (const Record& r : g.records) {
         mark(r.record.asset);
         for (const BuildingPart& p : r.record.parts) mark(p.asset);
@@ -298,8 +299,9 @@ std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered&
 }
 
 /// Scene::sources (the building feature ids, sorted) and Scene::buildings in that order, with
-/// their outcomes counted; then every item's scene asset and source.
-void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, Scene& scene) {
+/// their outcomes counted. Returns each feature id's source number.
+std::unordered_map<std::string, std::uint32_t> numberSources(const std::unordered_map<int, int>& sceneAsset,
+                                                             Gathered& g, Scene& scene) {
     std::stable_sort(g.records.begin(), g.records.end(), [](const Record& a, const Record& b) {
         return a.featureId != b.featureId ? a.featureId < b.featureId : northToSouth(a.record.tile, b.record.tile);
     });
@@ -359,42 +361,28 @@ void numberSources(const std::unordered_map<int, int>& sceneAsset, Gathered& g, 
               [](const GeneratedBuilding& a, const GeneratedBuilding& b) {
                   return a.tile != b.tile ? northToSouth(a.tile, b.tile) : a.source < b.source;
               });
-    for (Item& i : g.items) {
-        i.asset = sceneAsset.at(i.asset);
-        // Building instances name their footprint as their source.
-        if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
-    }
+    return sourceOf;
 }
 
-/// The order items go into blocks: by tile (row-major), block row, block column and asset;
-/// within a block in placement order. Sorting packed keys with the item's index as the
-/// tie-break gives that order without moving the items themselves (millions in a region).
-std::vector<std::uint32_t> blockOrder(std::span<const Item> items, std::span<const TileId> sceneTiles) {
-    std::unordered_map<TileId, std::uint64_t> tileRank;
-    for (std::size_t k = 0; k < sceneTiles.size(); ++k) tileRank.emplace(sceneTiles[k], k);
-    struct Order {
-        std::uint64_t key;  ///< tile rank, block row, block column, asset
-        std::uint32_t item;
-        bool operator<(const Order& o) const { return key != o.key ? key < o.key : item < o.item; }
-    };
-    std::vector<Order> order(items.size());
-    const TileId* lastTile = nullptr;
-    std::uint64_t lastRank = 0;
+/// A tile's item in the order items go into blocks: by block row, block column and (scene)
+/// asset; within a block in placement order. Sorting packed keys with the item's index as the
+/// tie-break gives that order without moving the items themselves.
+struct BlockOrderKey {
+    std::uint64_t key;  ///< block row, block column, asset
+    std::uint32_t item;
+    bool operator<(const BlockOrderKey& o) const { return key != o.key ? key < o.key : item < o.item; }
+};
+
+/// One tile's items in blockOrder into `order` (reused).
+void blockOrder(std::span<const Item> items, std::vector<BlockOrderKey>& order) {
+    order.resize(items.size());
     for (std::size_t k = 0; k < items.size(); ++k) {
         const Item& i = items[k];
-        if (!lastTile || *lastTile != i.tile) {
-            lastTile = &i.tile;
-            lastRank = tileRank.at(i.tile);
-        }
-        // Tiles < 2^32, block indices < 256, assets < 2^16: the fields never overlap.
-        order[k] = {(lastRank << 32) | (std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) |
-                        std::uint64_t(i.asset),
+        // Block indices < 256, assets < 2^16: the fields never overlap.
+        order[k] = {(std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) | std::uint64_t(i.asset),
                     static_cast<std::uint32_t>(k)};
     }
     std::sort(order.begin(), order.end());
-    std::vector<std::uint32_t> out(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k) out[k] = order[k].item;
-    return out;
 }
 
 /// Grows a block's bounds by an instance's transformed model box.
@@ -412,24 +400,31 @@ void extendBounds(InstanceBlock& b, const AssetInfo& a, const Instance& in) {
 }
 
 /// Scene::blocks and the instance counts per asset. `used` maps scene assets to the catalogue.
-void makeBlocks(std::span<const Item> items, std::span<const AssetInfo> assets, std::span<const int> used,
-                Scene& scene) {
-    scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
-    for (const std::uint32_t k : blockOrder(items, scene.tiles)) {
-        const Item& i = items[k];
-        if (scene.blocks.empty() || scene.blocks.back().tile != i.tile || scene.blocks.back().blockX != i.blockX ||
-            scene.blocks.back().blockY != i.blockY || scene.blocks.back().asset != i.asset) {
-            InstanceBlock b;
-            b.asset = i.asset;
-            b.tile = i.tile;
-            b.blockX = i.blockX;
-            b.blockY = i.blockY;
-            scene.blocks.push_back(std::move(b));
+/// One tile's instances into Scene::blocks: `items` (asset: a scene index, source numbered) in
+/// blockOrder. The tiles come in Scene::tiles order, so the blocks end sorted by tile first.
+void makeTileBlocks(std::span<const Item> items, std::span<const AssetInfo> assets, std::span<const int> used,
+                    std::vector<BlockOrderKey>& order, Scene& scene) {
+    blockOrder(items, order);
+    // A block is a run of equal keys; its instances are reserved at their count (grown by
+    // doubling, a region's blocks held up to twice what they used).
+    for (std::size_t k = 0; k < order.size();) {
+        std::size_t end = k + 1;
+        while (end < order.size() && order[end].key == order[k].key) ++end;
+        const Item& first = items[order[k].item];
+        InstanceBlock b;
+        b.asset = first.asset;
+        b.tile = first.tile;
+        b.blockX = first.blockX;
+        b.blockY = first.blockY;
+        b.instances.reserve(end - k);
+        const AssetInfo& asset = assets[static_cast<std::size_t>(used[static_cast<std::size_t>(first.asset)])];
+        for (; k < end; ++k) {
+            const Item& i = items[order[k].item];
+            b.instances.push_back(i.instance);
+            extendBounds(b, asset, i.instance);
         }
-        InstanceBlock& b = scene.blocks.back();
-        b.instances.push_back(i.instance);
-        ++scene.statistics.instancesPerAsset[static_cast<std::size_t>(i.asset)];
-        extendBounds(b, assets[static_cast<std::size_t>(used[static_cast<std::size_t>(i.asset)])], i.instance);
+        scene.statistics.instancesPerAsset[static_cast<std::size_t>(first.asset)] += b.instances.size();
+        scene.blocks.push_back(std::move(b));
     }
 }
 
@@ -714,31 +709,17 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     scene.terrain = ctx.terrain;
     scene.originHeight = ctx.terrain ? ctx.originHeight : 0.0;
     Gathered gathered;
-    // The instances first counted, so the list of them is made once at its size: grown by
-    // doubling, a region's 2.2 million took twice the memory it needed, and both copies at the
-    // last growth (430 MB at the app's peak for monaco-region, where 140 MB are used).
-    std::size_t items = 0;
-    for (const PassRule& pass : mBaker.mRules.passes()) {
-        for (const TileId& t : scene.tiles) {
-            if (pass.kind == PassKind::Vegetation) {
-                if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) items += r->instances.size();
-            } else if (pass.kind == PassKind::Buildings) {
-                if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
-                    for (const PlacedBuilding& b : r->buildings) {
-                        if (b.record.outcome == BuildingOutcome::Placed) items += 1 + b.record.parts.size();
-                    }
-                }
-            }
-        }
-    }
-    gathered.items.reserve(items);
+    const auto assets = mBaker.mCatalogue->assets();
+    // The catalogue assets the plants use, marked per asset (the buildings' come with their
+    // records).
+    std::vector<std::uint8_t> occurs(assets.size(), 0);
     for (std::size_t passIndex = 0; passIndex < mBaker.mRules.passes().size(); ++passIndex) {
         const PassRule& pass = mBaker.mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {
             switch (pass.kind) {
                 case PassKind::Buildings:
                     if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
-                        gatherBuildings(*r, t, ctx, mOptions.blockCells, gathered);
+                        gatherBuildings(*r, t, ctx, gathered);
                     }
                     break;
                 case PassKind::Surface:
@@ -748,17 +729,48 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
                     break;
                 case PassKind::Vegetation:
                     if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
-                        gatherVegetation(*r, t, passIndex, mOptions.blockCells, scene, gathered);
+                        gatherVegetation(*r, t, passIndex, scene, gathered);
+                        for (const PlantedInstance& p : r->instances) {
+                            if (p.asset >= 0 && static_cast<std::size_t>(p.asset) < occurs.size())
+                                occurs[static_cast<std::size_t>(p.asset)] = 1;
+                        }
                     }
                     break;
             }
         }
     }
-    const auto assets = mBaker.mCatalogue->assets();
     std::unordered_map<int, int> sceneAsset;
-    const std::vector<int> used = numberAssets(assets, gathered, sceneAsset, scene);
-    numberSources(sceneAsset, gathered, scene);
-    makeBlocks(gathered.items, assets, used, scene);
+    const std::vector<int> used = numberAssets(assets, std::move(occurs), gathered, sceneAsset, scene);
+    const std::unordered_map<std::string, std::uint32_t> sourceOf = numberSources(sceneAsset, gathered, scene);
+    // The instances go into blocks a tile at a time, from every pass in pass order: a region's
+    // millions are never listed all at once (as one list they were 270 MB at the app's peak on
+    // monaco-region, twice what they held, grown by doubling).
+    scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
+    std::vector<Item> items;
+    std::vector<BlockOrderKey> order;
+    for (const TileId& t : scene.tiles) {
+        items.clear();
+        for (const PassRule& pass : mBaker.mRules.passes()) {
+            if (pass.kind == PassKind::Buildings) {
+                if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
+                    buildingItems(*r, t, ctx.frame, mOptions.blockCells, items);
+                }
+            } else if (pass.kind == PassKind::Vegetation) {
+                if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
+                    for (const PlantedInstance& p : r->instances) {
+                        items.push_back(
+                            {t, p.cellX / mOptions.blockCells, p.cellY / mOptions.blockCells, p.asset, p.instance});
+                    }
+                }
+            }
+        }
+        for (Item& i : items) {
+            i.asset = sceneAsset.at(i.asset);
+            // Building instances name their footprint as their source.
+            if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
+        }
+        makeTileBlocks(items, assets, used, order, scene);
+    }
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);
     if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, ctx.threads, scene.statistics);
