@@ -301,7 +301,11 @@ private:
     /// A tile's plants: each candidate cell that keeps its place gets a species, yaw and scale.
     void plantTile(const TileId& t, TileVegetation& out) const {
         const Candidates& own = mCandidates.find(t)->second;
+        // The pass keeps every tile's plants for the next bake: reserved at the candidates (each
+        // gives one plant at most, and most do) rather than grown by doubling, which held up to
+        // twice what they use (a region's plants are a hundred megabytes).
         out.instances.clear();
+        out.instances.reserve(own.cells.size());
         out.trunks.reset();
         out.tallies = own.tallies;
         const CandidatesAround around = candidatesAround(t);
