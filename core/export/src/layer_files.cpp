@@ -100,8 +100,8 @@ Result<std::vector<LayerInfo>> layerStylesFor(const LayerSource& source, std::sp
 
 Result<std::vector<std::string>> writeLayerFiles(const LayerSource& source, std::span<const TileId> tiles,
                                                  const std::vector<LayerInfo>& styles,
-                                                 const std::filesystem::path& folder,
-                                                 const ProgressCallback& progress) {
+                                                 const std::filesystem::path& folder, const ProgressCallback& progress,
+                                                 int threads) {
     for (const LayerInfo& s : styles) {
         if (s.name.empty() || s.name.find('/') != std::string::npos || s.name == "." || s.name == "..") {
             return Error{"layers: '" + s.name + "' cannot be a file name"};
@@ -119,24 +119,45 @@ Result<std::vector<std::string>> writeLayerFiles(const LayerSource& source, std:
     std::vector<int> ids;
     for (const LayerInfo& s : styles) ids.push_back(source.layerId(s.name));
 
-    std::vector<std::string> written;
-    std::vector<BitTile> bits(styles.size());
-    for (std::size_t t = 0; t < tiles.size(); ++t) {
-        if (!reportProgress(progress, double(t) / double(tiles.size() + 1), "writing layer files")) {
-            return cancelled("layers: export cancelled");
-        }
-        // The tile writer reads a LayerStore whose layer ids follow `styles`; a one-tile store
-        // is an 8 KiB copy per layer, nothing next to the GeoTIFF encoding.
-        LayerStore store(names, {tiles[t]});
+    // A tile's files: the tile writer reads a LayerStore whose layer ids follow `styles`; a
+    // one-tile store is an 8 KiB copy per layer, nothing next to the GeoTIFF encoding. GDAL
+    // encodes separate files on separate threads safely.
+    const auto encode = [&](const TileId& tile) {
+        LayerStore store(names, {tile});
+        std::vector<BitTile> bits(styles.size());
         for (std::size_t l = 0; l < styles.size(); ++l) {
-            const BitTile* b = ids[l] >= 0 ? source.tile(tiles[t], ids[l]) : nullptr;
+            const BitTile* b = ids[l] >= 0 ? source.tile(tile, ids[l]) : nullptr;
             bits[l] = b ? *b : BitTile{};
         }
         store.store(0, bits);
-        Result<io::TileFiles> files = io::writeTile(store, 0, styles, staging.path);
-        if (!files) return Error{"layers: " + unstaged(files.message(), stagingName, folderName)};
-        for (const std::string& f : files->layers) written.push_back(f);
-        written.push_back(files->preview);
+        return io::writeTile(store, 0, styles, staging.path);
+    };
+    const std::size_t workers =
+        threads > 0 ? static_cast<std::size_t>(threads) : std::max<std::size_t>(1, std::thread::hardware_concurrency());
+    std::vector<std::string> written;
+    std::vector<Result<io::TileFiles>> run;
+    for (std::size_t first = 0; first < tiles.size(); first += run.size()) {
+        // A run of tiles encoded on every thread, then taken in tile order (so errors, progress
+        // and the list are the same for any thread count).
+        const std::size_t count = std::min(tiles.size() - first, 8 * workers);
+        run.assign(count, Error{"not encoded"});
+        std::atomic<std::size_t> next{0};
+        const auto work = [&] {
+            for (std::size_t k; (k = next.fetch_add(1)) < count;) run[k] = encode(tiles[first + k]);
+        };
+        {
+            std::vector<std::jthread> helpers;
+            for (std::size_t h = 1; h < std::min(workers, count); ++h) helpers.emplace_back(work);
+            work();
+        }
+        for (std::size_t k = 0; k < count; ++k) {
+            if (!reportProgress(progress, double(first + k) / double(tiles.size() + 1), "writing layer files")) {
+                return cancelled("layers: export cancelled");
+            }
+            if (!run[k]) return Error{"layers: " + unstaged(run[k].message(), stagingName, folderName)};
+            for (const std::string& f : run[k]->layers) written.push_back(f);
+            written.push_back(run[k]->preview);
+        }
     }
     // Everything is encoded: flush it, then move each tile's folder into place.
     if (Status s = syncFiles(staging.path, written); !s)

@@ -270,7 +270,7 @@ private:
             };
         }
         Result<std::vector<std::string>> files =
-            writeLayerFiles(*mLayers, mScene.tiles, *styles, mOptions.outDir / "layers", inner);
+            writeLayerFiles(*mLayers, mScene.tiles, *styles, mOptions.outDir / "layers", inner, mOptions.threads);
         if (!files) return Error{"export: " + files.message()};
         for (const std::string& f : *files) {
             const std::filesystem::path relative = std::filesystem::path("layers") / f;

@@ -174,6 +174,25 @@ TEST(SceneExport, LayerGeoTiffsHoldTheBitsAtTheTilesPlace) {
     }
 }
 
+TEST(SceneExport, LayerFilesAndTheirListAreTheSameOnOneThreadAndOnMany) {
+    // The tiles' files are encoded a run at a time on every thread, and taken in tile order.
+    const Fixture fx;
+    TempDir one, many;
+    ExportOptions options;
+    options.formats = {ExportFormat::Layers};
+    options.threads = 1;
+    const Result<ExportReport> a = fx.run(one.path(), options);
+    ASSERT_TRUE(a.ok()) << a.message();
+    options.threads = 5;
+    const Result<ExportReport> b = fx.run(many.path(), options);
+    ASSERT_TRUE(b.ok()) << b.message();
+    ASSERT_FALSE(a->files.empty());
+    ASSERT_EQ(a->files.size(), b->files.size());
+    for (std::size_t i = 0; i < a->files.size(); ++i) EXPECT_EQ(a->files[i].path, b->files[i].path) << i;
+    EXPECT_EQ(digests(one.path()), digests(many.path()));
+    EXPECT_TRUE(hiddenEntriesUnder(many.path()).empty());
+}
+
 TEST(SceneExport, ProgressRisesFromZeroToOne) {
     const Fixture fx;
     TempDir dir;

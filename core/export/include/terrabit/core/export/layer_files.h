@@ -25,10 +25,12 @@ Result<std::vector<LayerInfo>> layerStylesFor(const LayerSource& source, std::sp
 /// staging folder inside `folder`, flushed to disk, and only then moved into place tile by tile
 /// (replacing an earlier export of the same tile); on any failure or cancellation the staging
 /// folder is removed. Returns the files written, relative to `folder`, in tile then layer order.
-/// Errors name the file (with its final path) and the reason.
+/// Errors name the file (with its final path) and the reason. The tiles are encoded on
+/// `threads` threads (0: one per hardware thread), a run of them at a time; the files, the
+/// errors and the progress are the same for any count.
 Result<std::vector<std::string>> writeLayerFiles(const LayerSource& source, std::span<const TileId> tiles,
                                                  const std::vector<LayerInfo>& styles,
                                                  const std::filesystem::path& folder,
-                                                 const ProgressCallback& progress = {});
+                                                 const ProgressCallback& progress = {}, int threads = 1);
 
 }  // namespace terrabit::core
