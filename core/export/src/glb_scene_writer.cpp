@@ -9,7 +9,9 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <tuple>
 
@@ -34,6 +36,25 @@ bool finite(Vec3f v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::i
 std::string where(const InstanceBlock& b) {
     return "tile " + b.tile.quadkey() + ", block " + std::to_string(b.blockX) + "," + std::to_string(b.blockY);
 }
+
+/// An output stream buffer appending to a byte vector.
+class VectorStreamBuf : public std::streambuf {
+public:
+    explicit VectorStreamBuf(std::vector<std::uint8_t>& out) : mOut(out) {}
+
+protected:
+    int_type overflow(int_type c) override {
+        if (!traits_type::eq_int_type(c, traits_type::eof())) mOut.push_back(static_cast<std::uint8_t>(c));
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        mOut.insert(mOut.end(), reinterpret_cast<const std::uint8_t*>(s), reinterpret_cast<const std::uint8_t*>(s) + n);
+        return n;
+    }
+
+private:
+    std::vector<std::uint8_t>& mOut;
+};
 
 /// Builds one tinygltf model over one growing binary buffer.
 class ModelBuilder {
@@ -280,13 +301,18 @@ public:
                          " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
         }
 
-        std::ostringstream stream;
+        // Straight into the bytes returned, reserved for the binary chunk and some JSON: through
+        // a string stream the file was held three or four times over (its growth, str(), the
+        // copy), over a gigabyte for monaco-region's 256 MB scene.
+        std::vector<std::uint8_t> bytes;
+        bytes.reserve(mBuilder.bin.size() + (std::size_t{1} << 20));
+        VectorStreamBuf buffer(bytes);
+        std::ostream stream(&buffer);
         tinygltf::TinyGLTF writer;
-        if (!writer.WriteGltfSceneToStream(&model, stream, false, true)) {
+        if (!writer.WriteGltfSceneToStream(&model, stream, false, true) || !stream) {
             return Error{"tinygltf failed to encode the GLB"};
         }
-        const std::string bytes = stream.str();
-        return std::vector<std::uint8_t>(bytes.begin(), bytes.end());
+        return bytes;
     }
 
 private:
