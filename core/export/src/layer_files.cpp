@@ -8,6 +8,7 @@
 #include <system_error>
 #include <thread>
 
+#include "ordered_runs_p.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/tiling/layer_store.h"
@@ -132,33 +133,19 @@ Result<std::vector<std::string>> writeLayerFiles(const LayerSource& source, std:
         store.store(0, bits);
         return io::writeTile(store, 0, styles, staging.path);
     };
-    const std::size_t workers =
-        threads > 0 ? static_cast<std::size_t>(threads) : std::max<std::size_t>(1, std::thread::hardware_concurrency());
     std::vector<std::string> written;
-    std::vector<Result<io::TileFiles>> run;
-    for (std::size_t first = 0; first < tiles.size(); first += run.size()) {
-        // A run of tiles encoded on every thread, then taken in tile order (so errors, progress
-        // and the list are the same for any thread count).
-        const std::size_t count = std::min(tiles.size() - first, 8 * workers);
-        run.assign(count, Error{"not encoded"});
-        std::atomic<std::size_t> next{0};
-        const auto work = [&] {
-            for (std::size_t k; (k = next.fetch_add(1)) < count;) run[k] = encode(tiles[first + k]);
-        };
-        {
-            std::vector<std::jthread> helpers;
-            for (std::size_t h = 1; h < std::min(workers, count); ++h) helpers.emplace_back(work);
-            work();
-        }
-        for (std::size_t k = 0; k < count; ++k) {
-            if (!reportProgress(progress, double(first + k) / double(tiles.size() + 1), "writing layer files")) {
+    const Status encoded = detail::inOrderedRuns(
+        tiles.size(), threads, [&](std::size_t k) { return encode(tiles[k]); },
+        [&](std::size_t k, const Result<io::TileFiles>& files) -> Status {
+            if (!reportProgress(progress, double(k) / double(tiles.size() + 1), "writing layer files")) {
                 return cancelled("layers: export cancelled");
             }
-            if (!run[k]) return Error{"layers: " + unstaged(run[k].message(), stagingName, folderName)};
-            for (const std::string& f : run[k]->layers) written.push_back(f);
-            written.push_back(run[k]->preview);
-        }
-    }
+            if (!files) return Error{"layers: " + unstaged(files.message(), stagingName, folderName)};
+            for (const std::string& f : files->layers) written.push_back(f);
+            written.push_back(files->preview);
+            return Status::success();
+        });
+    if (!encoded) return encoded.error();
     // Everything is encoded: flush it, then move each tile's folder into place.
     if (Status s = syncFiles(staging.path, written); !s)
         return Error{"layers: " + unstaged(s.message(), stagingName, folderName)};

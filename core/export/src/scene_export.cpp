@@ -1,11 +1,10 @@
 #include "terrabit/core/export/scene_export.h"
 
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <system_error>
-#include <thread>
 
+#include "ordered_runs_p.h"
 #include "terrabit/core/collision/collision_grid.h"
 #include "terrabit/core/export/collision_file_writer.h"
 #include "terrabit/core/export/glb_scene_writer.h"
@@ -141,38 +140,20 @@ private:
         const SceneTileItems items(mScene);
         GlbSceneOptions tileOptions = glbOptions(false);
         tileOptions.sceneChecked = true;  // exportScene checked it once, up front
-        const std::size_t threads = mOptions.threads > 0
-                                        ? static_cast<std::size_t>(mOptions.threads)
-                                        : std::max<std::size_t>(1, std::thread::hardware_concurrency());
-        std::vector<Result<std::vector<std::uint8_t>>> run;
-        for (std::size_t first = 0; first < mScene.tiles.size(); first += run.size()) {
-            const std::size_t count = std::min(mScene.tiles.size() - first, 8 * threads);
-            run.assign(count, Error{"not encoded"});
-            std::atomic<std::size_t> next{0};
-            const auto encode = [&] {
-                for (std::size_t k; (k = next.fetch_add(1)) < count;) {
-                    run[k] = encodeTileGlb(mScene, mScene.tiles[first + k], mMeshes, tileOptions, &items);
-                }
-            };
-            {
-                std::vector<std::jthread> helpers;
-                for (std::size_t h = 1; h < std::min(threads, count); ++h) helpers.emplace_back(encode);
-                encode();
-            }
-            for (std::size_t k = 0; k < count; ++k) {
-                const TileId& t = mScene.tiles[first + k];
-                if (!step(double(first + k) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) {
-                    return undo(cancelled());
-                }
-                if (!run[k]) {
-                    return undo(Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + run[k].message()});
-                }
+        const Status contents = detail::inOrderedRuns(
+            mScene.tiles.size(), mOptions.threads,
+            [&](std::size_t k) { return encodeTileGlb(mScene, mScene.tiles[k], mMeshes, tileOptions, &items); },
+            [&](std::size_t k, const Result<std::vector<std::uint8_t>>& glb) -> Status {
+                const TileId& t = mScene.tiles[k];
+                if (!step(double(k) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) return cancelled();
+                if (!glb) return Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + glb.message()};
                 const std::filesystem::path relative =
                     std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
-                if (Status s = write(ExportFormat::Tiles3d, relative, *run[k]); !s) return undo(s);
+                if (Status s = write(ExportFormat::Tiles3d, relative, *glb); !s) return s;
                 written.push_back(relative);
-            }
-        }
+                return Status::success();
+            });
+        if (!contents) return undo(contents);
         if (mOptions.levelSources) {
             if (Status s = createFolder(folder / "levels"); !s) return undo(Error{"export: " + s.message()});
             for (const TilesetLeaf& leaf : *leaves) {

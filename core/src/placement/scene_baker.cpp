@@ -200,6 +200,9 @@ struct GeneratedItem {
 /// What the passes' results hand to the scene, in pass order, then tile order (the instances
 /// go into blocks a tile at a time instead: makeTileBlocks).
 struct Gathered {
+    /// Per catalogue asset: 1 when a plant uses it (marked per asset, not listed per instance:
+    /// a region has millions); the buildings' assets come with their records.
+    std::vector<std::uint8_t> plantAssets;
     std::vector<Record> records;
     std::vector<PlinthItem> plinths;
     std::vector<GeneratedItem> generated;
@@ -237,8 +240,7 @@ void gatherBuildings(const TileBuildings& r, const TileId& t, const PassContext&
             out.generated.push_back({&b.featureId, b.generated});
             plinthUnder(b);
         }
-        if (b.record.outcome != BuildingOutcome::Placed) continue;
-        plinthUnder(b);
+        if (b.record.outcome == BuildingOutcome::Placed) plinthUnder(b);
     }
 }
 
@@ -261,7 +263,13 @@ void buildingItems(const TileBuildings& r, const TileId& t, const GroundFrame& f
     }
 }
 
+/// Marks catalogue asset `a` in `occurs` (one flag per catalogue asset).
+void markAsset(std::vector<std::uint8_t>& occurs, int a) {
+    if (a >= 0 && static_cast<std::size_t>(a) < occurs.size()) occurs[static_cast<std::size_t>(a)] = 1;
+}
+
 void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t passIndex, Scene& scene, Gathered& out) {
+    for (const PlantedInstance& p : r.instances) markAsset(out.plantAssets, p.asset);
     for (const VegetationTally& tally : r.tallies) {
         scene.statistics.vegetationCellsRequested += tally.zoneCells;
         scene.statistics.vegetationInstances += tally.instances;
@@ -273,16 +281,12 @@ void gatherVegetation(const TileVegetation& r, const TileId& t, std::size_t pass
 
 /// Scene::assets: the catalogue ids used, sorted by id. Returns the catalogue index of each
 /// scene asset, and fills `sceneAsset` with the way back.
-/// `occurs` marks (per catalogue asset, not per instance: millions of them) the assets the
-/// instances use; the records' own are added here.
-std::vector<int> numberAssets(std::span<const AssetInfo> assets, std::vector<std::uint8_t> occurs, const Gathered& g,
+std::vector<int> numberAssets(std::span<const AssetInfo> assets, const Gathered& g,
                               std::unordered_map<int, int>& sceneAsset, Scene& scene) {
-    const auto mark = [&](int a) {
-        if (a >= 0 && static_cast<std::size_t>(a) < occurs.size()) occurs[static_cast<std::size_t>(a)] = 1;
-    };
+    std::vector<std::uint8_t> occurs = g.plantAssets;
     for (const Record& r : g.records) {
-        mark(r.record.asset);
-        for (const BuildingPart& p : r.record.parts) mark(p.asset);
+        markAsset(occurs, r.record.asset);
+        for (const BuildingPart& p : r.record.parts) markAsset(occurs, p.asset);
     }
     std::vector<int> used;
     for (std::size_t a = 0; a < occurs.size(); ++a) {
@@ -710,9 +714,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     scene.originHeight = ctx.terrain ? ctx.originHeight : 0.0;
     Gathered gathered;
     const auto assets = mBaker.mCatalogue->assets();
-    // The catalogue assets the plants use, marked per asset (the buildings' come with their
-    // records).
-    std::vector<std::uint8_t> occurs(assets.size(), 0);
+    gathered.plantAssets.assign(assets.size(), 0);
     for (std::size_t passIndex = 0; passIndex < mBaker.mRules.passes().size(); ++passIndex) {
         const PassRule& pass = mBaker.mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {
@@ -730,17 +732,13 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
                 case PassKind::Vegetation:
                     if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
                         gatherVegetation(*r, t, passIndex, scene, gathered);
-                        for (const PlantedInstance& p : r->instances) {
-                            if (p.asset >= 0 && static_cast<std::size_t>(p.asset) < occurs.size())
-                                occurs[static_cast<std::size_t>(p.asset)] = 1;
-                        }
                     }
                     break;
             }
         }
     }
     std::unordered_map<int, int> sceneAsset;
-    const std::vector<int> used = numberAssets(assets, std::move(occurs), gathered, sceneAsset, scene);
+    const std::vector<int> used = numberAssets(assets, gathered, sceneAsset, scene);
     const std::unordered_map<std::string, std::uint32_t> sourceOf = numberSources(sceneAsset, gathered, scene);
     // The instances go into blocks a tile at a time, from every pass in pass order: a region's
     // millions are never listed all at once (as one list they were 270 MB at the app's peak on
