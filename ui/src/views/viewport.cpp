@@ -130,9 +130,9 @@ void Viewport::restyle() {
     // needs a new graph (its style is fixed), anything else only an update.
     QStringList visible;
     render::SceneGraphOptions options;
-    // Distance levels: full models within a few tiles of the eye, buildings as boxes and no
-    // plants beyond, so a whole-country selection draws like a district (unless every model is
-    // asked for, for a close look far off or a picture).
+    // Distance levels: full models within a few tiles of the eye, buildings as boxes and plants
+    // thinned, then gone, beyond, so a whole-country selection draws like a district (unless
+    // every model is asked for, for a close look far off or a picture).
     if (!mEveryModel) options.lod = {kFullBuildingsMetres, kFullInstancesMetres};
     if (const auto* map = mDocument->map()) {
         for (const core::LayerInfo& info : map->rules.layerInfos()) {
@@ -141,9 +141,9 @@ void Viewport::restyle() {
             options.style.layers.push_back(info);
         }
     }
-    if (!mGraph || visible != mGroundLayers || mEveryModel != mGraphEveryModel) {
+    const bool graphHasLevels = mGraph && mGraph->options().lod.buildings > 0.0;
+    if (!mGraph || visible != mGroundLayers || graphHasLevels == mEveryModel) {
         mGroundLayers = visible;
-        mGraphEveryModel = mEveryModel;
         mGraph = std::make_unique<render::SceneGraph>(mDocument->catalogue(), *mModelCache, options);
         mViewer->setSceneData(mGraph->root());
         if (mScene) rebuildScene();  // the new graph fills slice by slice

@@ -120,7 +120,6 @@ private:
     std::unique_ptr<render::SceneGraph> mGraph;
     QStringList mGroundLayers;  ///< the visible layers the graph's ground paints
     bool mEveryModel = false;
-    bool mGraphEveryModel = false;  ///< what the current graph was made with
     std::shared_ptr<const core::Scene> mScene;
     /// Tiles of mScene (and tiles it no longer has) still to bring into the graph, from mPendingNext.
     std::vector<core::TileId> mPending;
