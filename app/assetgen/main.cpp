@@ -5,15 +5,19 @@
 //   terrabit-assetgen --out resources/assets          regenerate the shipped library
 //   terrabit-assetgen --stats --out DIR                also print a table of the models
 //   xvfb-run -a terrabit-assetgen --catalogue resources/assets/catalogue.yaml --preview /tmp/asset-previews
+//   terrabit-assetgen --textures /tmp/textures        the surface textures, as PNGs, to look at
 
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "terrabit/core/assets/asset_catalogue.h"
 #include "terrabit/core/assets/default_asset_library.h"
 #include "terrabit/core/assets/ground_outline.h"
+#include "terrabit/core/assets/surface_texture.h"
 
 #ifdef TERRABIT_ASSETGEN_PREVIEW
 #include "model_preview.h"
@@ -42,6 +46,29 @@ void printStats() {
     }
 }
 
+/// Writes <kind>.png for every surface texture, in the colours the default rules give its
+/// surfaces (the exports make them in whatever colour a rule says).
+terrabit::core::Status writeTextures(const std::filesystem::path& dir) {
+    using terrabit::core::SurfaceTexture;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return terrabit::core::Error{"cannot create " + dir.string() + ": " + ec.message()};
+    const std::pair<SurfaceTexture, std::array<std::uint8_t, 3>> kinds[] = {{SurfaceTexture::Asphalt, {95, 95, 95}},
+                                                                            {SurfaceTexture::Paving, {176, 168, 156}},
+                                                                            {SurfaceTexture::Gravel, {160, 148, 124}},
+                                                                            {SurfaceTexture::Water, {59, 131, 189}}};
+    for (const auto& [kind, colour] : kinds) {
+        const auto png = terrabit::core::encodePng(terrabit::core::surfaceTexture(kind, colour));
+        if (!png) return png.error();
+        const auto file =
+            dir / (std::string(terrabit::core::kSurfaceTextureWords[static_cast<std::size_t>(kind)]) + ".png");
+        std::ofstream out(file, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(png->data()), static_cast<std::streamsize>(png->size()));
+        if (!out) return terrabit::core::Error{"cannot write " + file.string()};
+    }
+    return terrabit::core::Status::success();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,19 +76,29 @@ int main(int argc, char** argv) {
     std::string out;
     std::string catalogueFile;
     std::string previewDir;
+    std::string texturesDir;
     bool stats = false;
     int cellSize = 320;
     app.add_option("--out", out, "Write the default library (models/*.glb and catalogue.yaml) into this folder");
     app.add_option("--catalogue", catalogueFile, "Catalogue to preview (default: the one --out writes)");
     app.add_option("--preview", previewDir, "Render <id>.png per model and contact-sheet.png into this folder");
     app.add_option("--cell", cellSize, "Preview picture size in pixels (default 320)")->check(CLI::Range(64, 2048));
+    app.add_option("--textures", texturesDir,
+                   "Write the surface textures (asphalt, paving, gravel, water) as PNGs here");
     app.add_flag("--stats", stats, "Print each default model's footprint, height and triangle count");
     CLI11_PARSE(app, argc, argv);
-    if (out.empty() && previewDir.empty() && !stats) {
+    if (out.empty() && previewDir.empty() && texturesDir.empty() && !stats) {
         std::cerr << app.help();
         return 2;
     }
     if (stats) printStats();
+    if (!texturesDir.empty()) {
+        if (terrabit::core::Status s = writeTextures(texturesDir); !s) {
+            std::cerr << "terrabit-assetgen: " << s.message() << "\n";
+            return 1;
+        }
+        std::cerr << "terrabit-assetgen: textures in " << texturesDir << "\n";
+    }
     if (!out.empty()) {
         if (terrabit::core::Status s = terrabit::core::writeDefaultAssetLibrary(out); !s) {
             std::cerr << "terrabit-assetgen: " << s.message() << "\n";

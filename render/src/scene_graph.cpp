@@ -379,6 +379,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             // Draped: the ground under it (the same mesh gives the same drape).
             if (input.ground) f.add(meshKey);
             f.add(static_cast<std::uint64_t>(p->colour[0] << 16 | p->colour[1] << 8 | p->colour[2]));
+            f.add(static_cast<std::uint64_t>(p->texture));
             for (const core::CellRect& r : p->rects) {
                 f.add(static_cast<std::uint64_t>(r.x0) << 48 | static_cast<std::uint64_t>(r.y0) << 32 |
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <osg/Geometry>
 #include <osg/Material>
 #include <osg/PolygonOffset>
@@ -42,6 +44,53 @@ void groundState(osg::StateSet& stateSet, osg::ref_ptr<osg::Image> image) {
     // tell them apart, so the ground yields.
     state->setAttributeAndModes(new osg::PolygonOffset(1.0f, 4.0f), osg::StateAttribute::ON);
     state->setAttributeAndModes(new osg::AlphaFunc(osg::AlphaFunc::GREATER, 0.5f), osg::StateAttribute::ON);
+}
+
+/// A surface texture in a colour as a repeating, mipmapped texture; made once per process and
+/// shared by every tile's surfaces (thread-safe: tiles are built on workers).
+osg::ref_ptr<osg::Texture2D> sharedSurfaceTexture(core::SurfaceTexture kind, std::array<std::uint8_t, 3> colour) {
+    using Key = std::pair<core::SurfaceTexture, std::array<std::uint8_t, 3>>;
+    static std::mutex mutex;
+    static std::map<Key, osg::ref_ptr<osg::Texture2D>> made;
+    const std::lock_guard lock(mutex);
+    osg::ref_ptr<osg::Texture2D>& texture = made[{kind, colour}];
+    if (texture) return texture;
+    const core::TextureImage picture = core::surfaceTexture(kind, colour);
+    osg::ref_ptr<osg::Image> image = new osg::Image;
+    image->allocateImage(picture.size, picture.size, 1, GL_RGB, GL_UNSIGNED_BYTE);
+    // Rows as they are: t = 0 is the picture's first (north) row, and t grows southwards with
+    // the scene's z, as the GLB's v does.
+    std::copy(picture.rgb.begin(), picture.rgb.end(), image->data());
+    texture = new osg::Texture2D(image.get());
+    texture->setName(std::string(core::kSurfaceTextureWords[static_cast<std::size_t>(kind)]));
+    texture->setFilter(osg::Texture::MIN_FILTER, osg::Texture::LINEAR_MIPMAP_LINEAR);
+    texture->setFilter(osg::Texture::MAG_FILTER, osg::Texture::LINEAR);
+    texture->setWrap(osg::Texture::WRAP_S, osg::Texture::REPEAT);
+    texture->setWrap(osg::Texture::WRAP_T, osg::Texture::REPEAT);
+    return texture;
+}
+
+/// Gives a surface's geometry its look: the patch's colour, or its texture (whose mean is the
+/// colour) repeating on the ground from the scene's origin as in the GLB; lit either way.
+void surfaceLook(osg::Geometry& mesh, const core::SurfacePatch& patch) {
+    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+    if (patch.texture == core::SurfaceTexture::None) {
+        (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
+    } else {
+        (*colour)[0].set(1.0f, 1.0f, 1.0f, 1.0f);
+        const auto* vertices = static_cast<const osg::Vec3Array*>(mesh.getVertexArray());
+        const double repeat = core::surfaceTextureRepeatMetres(patch.texture);
+        osg::ref_ptr<osg::Vec2Array> uv = new osg::Vec2Array(vertices->size());
+        for (std::size_t i = 0; i < vertices->size(); ++i) {
+            (*uv)[i].set(static_cast<float>((*vertices)[i].x() / repeat),
+                         static_cast<float>((*vertices)[i].z() / repeat));
+        }
+        mesh.setTexCoordArray(0, uv);
+        mesh.getOrCreateStateSet()->setTextureAttributeAndModes(0, sharedSurfaceTexture(patch.texture, patch.colour),
+                                                                osg::StateAttribute::ON);
+    }
+    mesh.setColorArray(colour, osg::Array::BIND_OVERALL);
+    litByColour(*mesh.getOrCreateStateSet());
 }
 
 /// Triangles from core (scene metres) as an indexed, lit geometry.
@@ -153,8 +202,10 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
     }
     osg::ref_ptr<osg::Vec3Array> normal = new osg::Vec3Array(1);
     (*normal)[0].set(0.0f, 1.0f, 0.0f);
-    return litGeode(patch.layer, vertices, normal, osg::Array::BIND_OVERALL,
-                    {patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f}, triangles);
+    osg::ref_ptr<osg::Geode> geode =
+        litGeode(patch.layer, vertices, normal, osg::Array::BIND_OVERALL, osg::Vec4(1.0f, 1.0f, 1.0f, 1.0f), triangles);
+    surfaceLook(*geode->getDrawable(0)->asGeometry(), patch);
+    return geode;
 }
 
 namespace {
@@ -280,14 +331,11 @@ osg::ref_ptr<osg::Geode> texturedGround(const core::GroundTriangles& t, osg::ref
     return geode;
 }
 
-/// Surface triangles in the patch's colour, lit; nullptr for none.
+/// Surface triangles in the patch's look (surfaceLook), lit; nullptr for none.
 osg::ref_ptr<osg::Geode> colouredSurface(const core::GroundTriangles& t, const core::SurfacePatch& patch) {
     if (t.empty()) return nullptr;
     osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, patch.layer);
-    osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
-    (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
-    mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
-    litByColour(*mesh->getOrCreateStateSet());
+    surfaceLook(*mesh, patch);
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(mesh);
     return geode;

@@ -366,6 +366,51 @@ TEST(SceneGraph, WaterLiesBelowTheGroundAndShowsThroughIt) {
     EXPECT_EQ(image->data(210, 255 - 199)[3], 255);
 }
 
+TEST(SceneGraph, TexturedSurfacesWearTheirSharedTextureRepeatingFromTheOrigin) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    core::Scene scene = test::syntheticScene();
+    for (core::SurfacePatch& p : scene.surfaces) {
+        if (p.layer == "road") p.texture = core::SurfaceTexture::Asphalt;
+    }
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const double repeat = core::surfaceTextureRepeatMetres(core::SurfaceTexture::Asphalt);
+    const osg::Texture* first = nullptr;
+    for (const core::TileId& t : scene.tiles) {
+        const osg::Geometry* road = graph.surfaceNode(t, "road")->asGeode()->getDrawable(0)->asGeometry();
+        const osg::Texture* texture =
+            road->getStateSet()->getTextureAttribute(0, osg::StateAttribute::TEXTURE)->asTexture();
+        ASSERT_NE(texture, nullptr);
+        // One texture object for every tile's roads, repeating, the picture core makes.
+        if (!first) first = texture;
+        EXPECT_EQ(texture, first);
+        EXPECT_EQ(texture->getWrap(osg::Texture::WRAP_S), osg::Texture::REPEAT);
+        const osg::Image* image = texture->getImage(0);
+        const core::TextureImage picture = core::surfaceTexture(core::SurfaceTexture::Asphalt, {95, 95, 95});
+        ASSERT_EQ(image->s(), picture.size);
+        EXPECT_TRUE(std::equal(picture.rgb.begin(), picture.rgb.end(), image->data()));
+        // Coordinates: the vertex's place on the ground in repeats, white under the texture.
+        const auto* vertices = static_cast<const osg::Vec3Array*>(road->getVertexArray());
+        const auto* uv = static_cast<const osg::Vec2Array*>(road->getTexCoordArray(0));
+        ASSERT_NE(uv, nullptr);
+        ASSERT_EQ(uv->size(), vertices->size());
+        for (std::size_t i = 0; i < uv->size(); ++i) {
+            EXPECT_FLOAT_EQ((*uv)[i].x(), static_cast<float>((*vertices)[i].x() / repeat));
+            EXPECT_FLOAT_EQ((*uv)[i].y(), static_cast<float>((*vertices)[i].z() / repeat));
+        }
+        EXPECT_EQ((*static_cast<const osg::Vec4Array*>(road->getColorArray()))[0], osg::Vec4(1, 1, 1, 1));
+        // Water stays its plain colour.
+        const osg::Geometry* water = graph.surfaceNode(t, "water")->asGeode()->getDrawable(0)->asGeometry();
+        EXPECT_EQ(water->getTexCoordArray(0), nullptr);
+        EXPECT_EQ(water->getStateSet()->getTextureAttribute(0, osg::StateAttribute::TEXTURE), nullptr);
+    }
+    // Switching the texture off rebuilds the roads, plain again.
+    for (core::SurfacePatch& p : scene.surfaces) p.texture = core::SurfaceTexture::None;
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const osg::Geometry* road = graph.surfaceNode(scene.tiles[0], "road")->asGeode()->getDrawable(0)->asGeometry();
+    EXPECT_EQ(road->getTexCoordArray(0), nullptr);
+}
+
 TEST(SceneGraph, GroundCanShowAnExpressionInsteadOfTheLayers) {
     AssetModelCache models;
     SceneGraphOptions options;

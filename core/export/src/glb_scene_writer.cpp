@@ -131,6 +131,20 @@ public:
     bool quantizeNormals = true;
     bool usesQuantization = false;  ///< normals() stored bytes: the file needs KHR_mesh_quantization
 
+    /// Texture coordinates from scene positions (x, y, z triples): one copy of the texture per
+    /// `repeatMetres` east (u) and south (v), counted from the scene's origin, so a texture runs
+    /// on across tiles and files.
+    int texCoords(const std::vector<float>& positions, double repeatMetres) {
+        std::vector<float> uv;
+        uv.reserve(positions.size() / 3 * 2);
+        for (std::size_t i = 0; i + 2 < positions.size(); i += 3) {
+            uv.push_back(static_cast<float>(positions[i] / repeatMetres));
+            uv.push_back(static_cast<float>(positions[i + 2] / repeatMetres));
+        }
+        return accessor(view(uv.data(), uv.size() * 4, kArrayBuffer), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2,
+                        uv.size() / 2);
+    }
+
     /// Triangle indices, 16-bit when every index fits.
     int indices(const std::vector<std::uint32_t>& idx, std::size_t vertexCount) {
         if (vertexCount <= std::numeric_limits<std::uint16_t>::max()) {
@@ -335,6 +349,9 @@ private:
         tinygltf::Primitive p;
         p.attributes["POSITION"] = mBuilder.vec3(positions, kArrayBuffer, true);
         p.attributes["NORMAL"] = mBuilder.normals(normals);
+        if (const auto repeat = mTextureRepeat.find(material); repeat != mTextureRepeat.end()) {
+            p.attributes["TEXCOORD_0"] = mBuilder.texCoords(positions, repeat->second);
+        }
         p.indices = mBuilder.indices(indices, positions.size() / 3);
         p.material = material;
         p.mode = TINYGLTF_MODE_TRIANGLES;
@@ -348,14 +365,61 @@ private:
     }
 
     int surfaceMaterial(const SurfacePatch& s) {
-        const auto key = std::tuple(s.layer, s.colour);
+        const auto key = std::tuple(s.layer, s.colour, s.texture);
         const auto it = mSurfaceMaterials.find(key);
         if (it != mSurfaceMaterials.end()) return it->second;
         // Water reads as water only when it is glossy; everything else on the ground is matte.
-        const double roughness = s.layer == "water" ? 0.1 : 0.9;
-        const int m = mBuilder.material(s.layer, linearColour(s.colour), roughness);
+        const double roughness = s.layer == "water" || s.texture == SurfaceTexture::Water ? 0.1 : 0.9;
+        int m = -1;
+        if (s.texture == SurfaceTexture::None) {
+            m = mBuilder.material(s.layer, linearColour(s.colour), roughness);
+        } else {
+            // The texture holds the colour (its mean is the colour): the factor stays white.
+            m = mBuilder.material(s.layer, {1.0, 1.0, 1.0, 1.0}, roughness);
+            const int texture = surfaceTexture(s.texture, s.colour);
+            if (texture >= 0) {
+                mBuilder.model.materials[static_cast<std::size_t>(m)].pbrMetallicRoughness.baseColorTexture.index =
+                    texture;
+                mTextureRepeat.emplace(m, surfaceTextureRepeatMetres(s.texture));
+            } else {
+                mBuilder.model.materials[static_cast<std::size_t>(m)].pbrMetallicRoughness.baseColorFactor =
+                    std::vector<double>{linearColour(s.colour).begin(), linearColour(s.colour).end()};
+            }
+        }
         mSurfaceMaterials.emplace(key, m);
         return m;
+    }
+
+    /// A surface texture in a colour: its JPEG in the binary chunk and its texture, once per
+    /// file; every texture repeats (the sampler's default wrap) and is mipmapped. -1, with the
+    /// encoder's status set, when the picture cannot be encoded.
+    int surfaceTexture(SurfaceTexture kind, std::array<std::uint8_t, 3> colour) {
+        const auto key = std::tuple(kind, colour);
+        if (const auto it = mTextures.find(key); it != mTextures.end()) return it->second;
+        const auto jpeg = surfaceTextureJpeg(kind, colour);
+        if (!jpeg) {
+            mStatus = jpeg.error();
+            return -1;
+        }
+        tinygltf::Model& model = mBuilder.model;
+        if (model.samplers.empty()) {
+            tinygltf::Sampler sampler;
+            sampler.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+            sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+            model.samplers.push_back(sampler);
+        }
+        tinygltf::Image image;
+        image.name = std::string(kSurfaceTextureWords[static_cast<std::size_t>(kind)]);
+        image.mimeType = "image/jpeg";
+        image.bufferView = mBuilder.view((*jpeg)->data(), (*jpeg)->size(), 0);
+        model.images.push_back(std::move(image));
+        tinygltf::Texture texture;
+        texture.sampler = 0;
+        texture.source = static_cast<int>(model.images.size() - 1);
+        model.textures.push_back(texture);
+        const int index = static_cast<int>(model.textures.size() - 1);
+        mTextures.emplace(key, index);
+        return index;
     }
 
     int addTile(const TileId& tile, const std::vector<const SurfacePatch*>& surfaces,
@@ -625,7 +689,9 @@ private:
     int mInstanceViews[3] = {-1, -1, -1};  ///< TRANSLATION, ROTATION, SCALE
     std::vector<float> mInstanceData[3];   ///< their floats, in block order
     std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
-    std::map<std::tuple<std::string, std::array<std::uint8_t, 3>>, int> mSurfaceMaterials;
+    std::map<std::tuple<std::string, std::array<std::uint8_t, 3>, SurfaceTexture>, int> mSurfaceMaterials;
+    std::map<std::tuple<SurfaceTexture, std::array<std::uint8_t, 3>>, int> mTextures;  ///< glTF texture indices
+    std::map<int, double> mTextureRepeat;  ///< per textured material: metres one copy of its texture covers
     std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;               ///< the plinths of each tile written
     std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;

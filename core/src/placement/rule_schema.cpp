@@ -377,6 +377,17 @@ const ParamSpec kParams[] = {
      .doc = "\"#rrggbb\" instead of the layers' colours; empty: the layers'.",
      .get = getColour,
      .set = setColour},
+    {.key = "texture",
+     .type = T::Choice,
+     .scope = S::Pass,
+     .kinds = kSurface,
+     .choices = kSurfaceTextureWords,
+     .defaultValue = "none",
+     .label = "Texture",
+     .doc = "The surface's look in the exports and the viewport: none (its colour), asphalt, paving, gravel or "
+            "water, drawn in its colour and repeating on the ground.",
+     .get = getChoice<&kSurfaceTextureWords, &PR::surface, &SR::texture>,
+     .set = setChoice<&kSurfaceTextureWords, &PR::surface, &SR::texture>},
 
     // vegetation
     {.key = "layer",

@@ -106,6 +106,7 @@ private:
             patch.layer = mCtx.index->map().layers[static_cast<std::size_t>(part.layer)].name;
             patch.elevation = static_cast<float>(mRule.elevationMetres);
             patch.colour = part.colour;
+            patch.texture = mRule.texture;
             patch.rects = s.rects;
             patch.shape = std::move(s.shapes[k]);
             out.patches.push_back(std::move(patch));

@@ -505,3 +505,57 @@ TEST(GlbSceneWriter, BadScenesAndMeshListsAreRefusedWithTheirPlace) {
     ASSERT_FALSE(fewer.ok());
     EXPECT_NE(fewer.message().find("asset meshes"), std::string::npos) << fewer.message();
 }
+
+TEST(GlbSceneWriter, TexturedSurfacesCarryOneSharedPictureAndUvsFromTheirPositions) {
+    auto test = makeScene(shippedCatalogue());
+    Scene& s = test.scene;
+    for (SurfacePatch& p : s.surfaces) {
+        if (p.layer == "road") p.texture = SurfaceTexture::Asphalt;
+    }
+    const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
+    // One picture for every tile's roads: a JPEG of the texture in the road's colour.
+    ASSERT_EQ(m.images.size(), 1u);
+    ASSERT_EQ(m.textures.size(), 1u);
+    EXPECT_EQ(m.images[0].mimeType, "image/jpeg");
+    EXPECT_EQ(m.images[0].name, "asphalt");
+    const tinygltf::BufferView& view = m.bufferViews.at(static_cast<std::size_t>(m.images[0].bufferView));
+    const std::vector<std::uint8_t> jpeg(
+        m.buffers[0].data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset),
+        m.buffers[0].data.begin() + static_cast<std::ptrdiff_t>(view.byteOffset + view.byteLength));
+    std::array<std::uint8_t, 3> roadColour{};
+    for (const SurfacePatch& p : s.surfaces) {
+        if (p.layer == "road") roadColour = p.colour;
+    }
+    EXPECT_EQ(jpeg, *surfaceTextureJpeg(SurfaceTexture::Asphalt, roadColour).value());
+    ASSERT_EQ(m.samplers.size(), 1u);
+    EXPECT_EQ(m.samplers[0].wrapS, TINYGLTF_TEXTURE_WRAP_REPEAT);
+    EXPECT_EQ(m.samplers[0].wrapT, TINYGLTF_TEXTURE_WRAP_REPEAT);
+
+    const double repeat = surfaceTextureRepeatMetres(SurfaceTexture::Asphalt);
+    std::size_t textured = 0;
+    for (const tinygltf::Mesh& mesh : m.meshes) {
+        for (const tinygltf::Primitive& p : mesh.primitives) {
+            if (p.material < 0) continue;
+            const tinygltf::Material& mat = m.materials.at(static_cast<std::size_t>(p.material));
+            if (mat.name != "road") {
+                // Untextured: no coordinates, the colour in the factor.
+                EXPECT_EQ(p.attributes.count("TEXCOORD_0"), 0u) << mat.name;
+                EXPECT_LT(mat.pbrMetallicRoughness.baseColorTexture.index, 0) << mat.name;
+                continue;
+            }
+            ++textured;
+            EXPECT_EQ(mat.pbrMetallicRoughness.baseColorTexture.index, 0);
+            EXPECT_EQ(mat.pbrMetallicRoughness.baseColorFactor, (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+            const auto positions = accessorData<float>(m, p.attributes.at("POSITION"));
+            const auto uv = accessorData<float>(m, p.attributes.at("TEXCOORD_0"));
+            ASSERT_EQ(uv.size() / 2, positions.size() / 3);
+            // A texture coordinate is its point's place on the ground in repeats from the
+            // scene's origin, so two tiles give a shared corner the same one (no seam).
+            for (std::size_t v = 0; v < uv.size() / 2; ++v) {
+                EXPECT_EQ(uv[2 * v], static_cast<float>(positions[3 * v] / repeat));
+                EXPECT_EQ(uv[2 * v + 1], static_cast<float>(positions[3 * v + 2] / repeat));
+            }
+        }
+    }
+    EXPECT_EQ(textured, s.tiles.size());
+}

@@ -66,6 +66,7 @@ passes:
     layer: road
     mask: road - water
     elevation: 0.05
+    texture: gravel
   - name: vegetation
     type: vegetation
     layer: vegetation

@@ -134,8 +134,10 @@ TEST(SceneBaker, SurfacesAreMergedRectanglesOfExactlyTheMaskCells) {
             if (p.layer == "water") {
                 EXPECT_LT(p.elevation, 0.0f);
                 EXPECT_EQ(p.colour, (std::array<std::uint8_t, 3>{0x3b, 0x83, 0xbd}));
+                EXPECT_EQ(p.texture, SurfaceTexture::None) << "the water pass names no texture";
             } else {
                 EXPECT_GT(p.elevation, 0.0f);
+                EXPECT_EQ(p.texture, SurfaceTexture::Gravel) << "the roads pass's texture";
                 roadRects += p.rects.size();
             }
             for (const CellRect& r : p.rects) {

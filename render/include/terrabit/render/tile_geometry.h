@@ -56,19 +56,20 @@ osg::ref_ptr<osg::Geode> makeGroundAround(const core::Scene& scene, const core::
                                           osg::ref_ptr<osg::Image> image);
 
 /// A road or water surface in its real shape (SurfacePatch::shape): draped on `ground` at the
-/// patch's elevation, or flat at it without a ground (core::drapeTriangles), in its colour, lit.
+/// patch's elevation, or flat at it without a ground (core::drapeTriangles), in its colour or its
+/// texture (SurfacePatch::texture: repeating from the scene's origin, as the GLB draws it), lit.
 /// nullptr for a patch without triangles.
 osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
                                                const core::SurfacePatch& patch);
 
 /// A road or water surface on terrain: its cells draped on the tile's ground mesh at the
-/// patch's elevation (core::drapeRects), in its colour, lit. nullptr for a patch without
-/// rectangles.
+/// patch's elevation (core::drapeRects), in its colour or texture, lit. nullptr for a patch
+/// without rectangles.
 osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const core::GroundTile& ground,
                                                const core::SurfacePatch& patch);
 
 /// A road or water surface: two triangles per merged cell rectangle, flat at the patch's
-/// elevation, in its colour, lit from above. nullptr for a patch without rectangles.
+/// elevation, in its colour or texture, lit from above. nullptr for a patch without rectangles.
 osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const core::SurfacePatch& patch);
 
 /// A tile's plinths (on terrain): each one's faces (core::plinthFaces: four sides and the top,

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/assets/surface_texture.h"
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/result.h"
 #include "terrabit/core/rules/rule_set.h"
@@ -124,7 +125,8 @@ struct SurfacePassRule {
     /// Session meshes the ground within the smallest value of the rules' surface passes (the
     /// CLI's --ground-error overrides it).
     double groundErrorMetres = 0.5;
-    std::optional<Rgb> colour;  ///< overrides the layers' colours when set
+    std::optional<Rgb> colour;                      ///< overrides the layers' colours when set
+    SurfaceTexture texture = SurfaceTexture::None;  ///< the look exports and the viewport give it
 };
 
 /// A species and its relative weight within a vegetation class.

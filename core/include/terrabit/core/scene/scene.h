@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "terrabit/core/assets/surface_texture.h"
 #include "terrabit/core/geometry.h"
 #include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/core/tile/ground_frame.h"
@@ -237,6 +238,7 @@ struct SurfacePatch {
     std::string layer;       ///< the layer it comes from ("road", "water"…)
     float elevation = 0.0f;  ///< metres above the ground plane (water lies slightly below: < 0)
     std::array<std::uint8_t, 3> colour{128, 128, 128};  ///< sRGB
+    SurfaceTexture texture = SurfaceTexture::None;      ///< its look (core/assets/surface_texture.h)
     std::vector<CellRect> rects;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
