@@ -305,8 +305,18 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         meshKey = m.value();
     }
 
-    // Ground.
+    // Ground. The layers of surfaces drawn in their real shapes are not painted on it: their
+    // cells would show as a staircase of colour beside the smooth edges (a road's, a shore's);
+    // what lies under them (a park, bare earth) shows there instead.
     if (mOptions.ground) {
+        GroundStyle style = mOptions.style;
+        if (mOptions.surfaces) {
+            std::erase_if(style.layers, [&](const core::LayerInfo& info) {
+                return std::any_of(input.surfaces.begin(), input.surfaces.end(), [&](const core::SurfacePatch* p) {
+                    return !p->shape.empty() && p->layer == info.name;
+                });
+            });
+        }
         Fingerprint f;
         const core::BitTile* maskBits = nullptr;
         if (input.mask) {
@@ -316,7 +326,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             const core::Rgb c = mOptions.groundExpressionColour;
             f.add(static_cast<std::uint64_t>(c.r << 16 | c.g << 8 | c.b));
         } else if (layers) {
-            for (const core::LayerInfo& info : mOptions.style.layers) {
+            for (const core::LayerInfo& info : style.layers) {
                 const int id = layers->layerId(info.name);
                 const core::BitTile* bits = id >= 0 ? layers->tile(tile, id) : nullptr;
                 f.add(std::string_view(info.name));
@@ -336,24 +346,30 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         } else {
             osg::ref_ptr<osg::Image> image;
             if (input.mask) {
-                image = maskBits
-                            ? makeMaskGroundImage(*maskBits, mOptions.groundExpressionColour, mOptions.style)
-                            : makeMaskGroundImage(core::BitTile{}, mOptions.groundExpressionColour, mOptions.style);
+                image = maskBits ? makeMaskGroundImage(*maskBits, mOptions.groundExpressionColour, style)
+                                 : makeMaskGroundImage(core::BitTile{}, mOptions.groundExpressionColour, style);
             } else if (layers) {
-                image = makeGroundImage(*layers, tile, mOptions.style);
+                image = makeGroundImage(*layers, tile, style);
             } else {
-                image = makeMaskGroundImage(core::BitTile{}, mOptions.style.bare, mOptions.style);
+                image = makeMaskGroundImage(core::BitTile{}, style.bare, style);
             }
             cutGroundHoles(*image, holes);
             core::SurfaceShape around;
+            bool shapedAround = false;  // the ground is the tile less the sunken shapes
             if (!sunkenShapes.empty()) {
                 core::placement::SurfaceShaper shaper;
-                if (!shaper.groundAround(sunkenShapes, around)) around = {};  // the ground whole, as without shapes
+                // On failure the ground stays whole, as without shapes.
+                shapedAround = shaper.groundAround(sunkenShapes, around).ok();
             }
-            osg::ref_ptr<osg::Geode> node = !around.empty()
-                                                ? makeGroundAround(*input.scene, tile, input.ground, around, image)
-                                            : input.ground ? makeGroundMesh(*input.scene, *input.ground, image)
-                                                           : makeGroundQuad(placement, image);
+            osg::ref_ptr<osg::Geode> node;
+            if (shapedAround) {
+                // A tile all under water (the open sea) has no ground at all.
+                node = around.empty() ? osg::ref_ptr<osg::Geode>(new osg::Geode)
+                                      : makeGroundAround(*input.scene, tile, input.ground, around, image);
+            } else {
+                node = input.ground ? makeGroundMesh(*input.scene, *input.ground, image)
+                                    : makeGroundQuad(placement, image);
+            }
             node->setName("ground " + tile.quadkey());
             if (e.ground.node) {
                 e.group->replaceChild(e.ground.node, node);
@@ -583,7 +599,7 @@ GraphCounts SceneGraph::counts() const {
     GraphCounts c;
     c.tiles = mTiles.size();
     for (const auto& [tile, e] : mTiles) {
-        c.groundDrawables += e.ground.node ? 1 : 0;
+        c.groundDrawables += drawablesIn(e.ground.node.get());
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
         c.plinthDrawables += drawablesIn(e.plinths.node.get());
         c.generatedDrawables += drawablesIn(e.generated.node.get());

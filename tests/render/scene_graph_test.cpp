@@ -322,6 +322,58 @@ TEST(SceneGraph, ChangedLayersSwapOnlyTheGroundsTheyTouch) {
     EXPECT_EQ(graph.lastUpdate().replaced, 1u);
 }
 
+TEST(SceneGraph, TheGroundLeavesUnpaintedWhatSurfacesDrawInTheirRealShape) {
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.style.layers = test::syntheticLayerInfos();
+    core::Scene scene = test::syntheticScene();
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 1);
+    const core::TileId t = scene.tiles[0];
+    const int road = layers.layerId("road"), building = layers.layerId("building");
+    const core::BitTile& roadBits = *layers.tile(t, road);
+    const core::BitTile* buildingBits = layers.tile(t, building);
+    // A road cell no later layer paints over.
+    int cx = -1, cy = -1;
+    for (int y = 0; y < 256 && cx < 0; ++y) {
+        for (int x = 0; x < 256 && cx < 0; ++x) {
+            if (roadBits.test(x, y) && !(buildingBits && buildingBits->test(x, y))) cx = x, cy = y;
+        }
+    }
+    ASSERT_GE(cx, 0);
+    const auto groundTexel = [&](const SceneGraph& graph) {
+        const osg::StateSet* state = graph.groundNode(t)->asGeode()->getDrawable(0)->getStateSet();
+        const osg::Image* image = state->getTextureAttribute(0, osg::StateAttribute::TEXTURE)->asTexture()->getImage(0);
+        const unsigned char* p = image->data(cx, 255 - cy);
+        return std::array<int, 3>{p[0], p[1], p[2]};
+    };
+    const std::array<int, 3> roadColour{95, 95, 95};
+    {
+        SceneGraph graph(test::shippedCatalogue(), models, options);
+        ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+        EXPECT_EQ(groundTexel(graph), roadColour) << "cell-drawn roads: their cells are painted on the ground";
+    }
+    // The roads in a real shape (any triangles will do here): the ground shows what lies under.
+    for (core::SurfacePatch& p : scene.surfaces) {
+        if (p.layer == "road") p.shape.triangles = {{0, 0}, {0, 256}, {256, 256}};
+    }
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    EXPECT_NE(groundTexel(graph), roadColour);
+    // Water, drawn by cells still, is painted as before.
+    const core::BitTile& water = *layers.tile(t, layers.layerId("water"));
+    for (int y = 0; y < 256; ++y) {
+        for (int x = 0; x < 256; ++x) {
+            if (!water.test(x, y) || roadBits.test(x, y) || (buildingBits && buildingBits->test(x, y)) ||
+                layers.tile(t, layers.layerId("vegetation"))->test(x, y) || (x >= 200 && y >= 200)) {
+                continue;
+            }
+            cx = x, cy = y;
+            EXPECT_EQ(groundTexel(graph), (std::array<int, 3>{59, 131, 189}));
+            return;
+        }
+    }
+}
+
 TEST(SceneGraph, ErrorsLeaveTheGraphAsItWas) {
     AssetModelCache models;
     SceneGraph graph(test::shippedCatalogue(), models);
