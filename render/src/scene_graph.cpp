@@ -401,6 +401,11 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
+            f.add(static_cast<std::uint64_t>(p->markings.size()));
+            for (const core::Vec2& v : p->markings) {
+                f.add(std::bit_cast<std::uint64_t>(v.x));
+                f.add(std::bit_cast<std::uint64_t>(v.y));
+            }
             Entry entry;
             entry.key = f.value();
             const auto old = e.surfaceEntries.find(name);
@@ -600,7 +605,7 @@ GraphCounts SceneGraph::counts() const {
     c.tiles = mTiles.size();
     for (const auto& [tile, e] : mTiles) {
         c.groundDrawables += drawablesIn(e.ground.node.get());
-        for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += s.node ? 1 : 0;
+        for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += drawablesIn(s.node.get());
         c.plinthDrawables += drawablesIn(e.plinths.node.get());
         c.generatedDrawables += drawablesIn(e.generated.node.get());
         c.buildingBoxDrawables += drawablesIn(e.buildingBoxes.node.get());

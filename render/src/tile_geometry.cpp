@@ -362,8 +362,24 @@ osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const c
 
 osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
                                                const core::SurfacePatch& patch) {
-    return colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation),
-                           patch);
+    osg::ref_ptr<osg::Geode> geode =
+        colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation), patch);
+    const core::GroundTriangles lines =
+        core::drapeTriangles(scene, patch.tile, ground, patch.markings, patch.elevation + core::kMarkingLiftMetres);
+    if (geode && !lines.empty()) {
+        // The markings: a second drawable in white paint, pulled forward in depth so they win
+        // over the road a couple of centimetres below them from afar too.
+        osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(lines, "markings");
+        osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
+        (*colour)[0].set(core::kMarkingColour[0] / 255.0f, core::kMarkingColour[1] / 255.0f,
+                         core::kMarkingColour[2] / 255.0f, 1.0f);
+        mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
+        osg::StateSet* state = mesh->getOrCreateStateSet();
+        litByColour(*state);
+        state->setAttributeAndModes(new osg::PolygonOffset(-1.0f, -4.0f), osg::StateAttribute::ON);
+        geode->addDrawable(mesh);
+    }
+    return geode;
 }
 
 }  // namespace terrabit::render

@@ -317,7 +317,7 @@ TEST_F(MonacoRender, DrawCallsAreOnePerAssetPerBlockNotPerInstance) {
     EXPECT_GE(counts.generatedDrawables, generatedTiles.size());
     EXPECT_LE(counts.generatedDrawables, 2 * generatedTiles.size());
     EXPECT_EQ(frame->drawCalls,
-              assetBlocks.size() + counts.groundDrawables + m.scene.surfaces.size() + counts.generatedDrawables);
+              assetBlocks.size() + counts.groundDrawables + counts.surfaceDrawables + counts.generatedDrawables);
     // A ground per tile, but for the open sea's tiles: all under water, they have none.
     EXPECT_LT(counts.groundDrawables, m.scene.tiles.size());
     EXPECT_GT(counts.groundDrawables, m.scene.tiles.size() / 2);

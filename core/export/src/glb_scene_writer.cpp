@@ -463,6 +463,13 @@ private:
             if (!s->shape.empty()) {
                 const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
+                const GroundTriangles lines =
+                    drapeTriangles(mScene, tile, terrain, s->markings, s->elevation + kMarkingLiftMetres);
+                if (!lines.empty()) {
+                    if (mMarkingMaterial < 0)
+                        mMarkingMaterial = mBuilder.material("marking", linearColour(kMarkingColour), 0.6);
+                    mesh.primitives.push_back(primitive(lines, mMarkingMaterial));
+                }
                 continue;
             }
             if (s->rects.empty()) continue;
@@ -695,6 +702,7 @@ private:
     std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;               ///< the plinths of each tile written
     std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;
+    int mMarkingMaterial = -1;                                    ///< road markings' paint, made with the first
     std::map<TileId, std::vector<const BridgeDeck*>> mBridgesOf;  ///< the bridge decks of each tile written
     int mBridgeMaterial = -1;
     placement::SurfaceShaper mShaper;  ///< the ground around sunken real-shape surfaces
@@ -796,11 +804,15 @@ Status checkSceneForExport(const Scene& scene) {
                              std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
             }
         }
-        if (s.shape.triangles.size() % 3 != 0) return Error{at + " has an incomplete triangle"};
-        for (const Vec2& v : s.shape.triangles) {
-            if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {
-                return Error{at + ": triangle corner (" + std::to_string(v.x) + ", " + std::to_string(v.y) +
-                             ") is not a finite point of the tile"};
+        // The shape's triangles and the markings': whole triangles of points of the tile.
+        for (const auto& [corners, what] : {std::pair{std::span<const Vec2>(s.shape.triangles), "triangle"},
+                                            std::pair{std::span<const Vec2>(s.markings), "marking"}}) {
+            if (corners.size() % 3 != 0) return Error{at + " has an incomplete " + what};
+            for (const Vec2& v : corners) {
+                if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {
+                    return Error{at + ": " + what + " corner (" + std::to_string(v.x) + ", " + std::to_string(v.y) +
+                                 ") is not a finite point of the tile"};
+                }
             }
         }
     }

@@ -63,6 +63,7 @@ constexpr std::string_view kBoxWords[] = {"oriented", "axis_aligned"};
 constexpr std::string_view kHeightWords[] = {"tags", "model"};
 constexpr std::string_view kScatterWords[] = {"random", "noise"};
 constexpr std::string_view kFallbackWords[] = {"generate", "shrink", "none"};
+constexpr std::string_view kMarkingWords[] = {"none", "lanes"};
 static_assert(static_cast<int>(TargetBoxKind::AxisAligned) == 1 && static_cast<int>(HeightSource::Model) == 1 &&
               static_cast<int>(ScatterKind::Noise) == 1 && static_cast<int>(FallbackKind::Shrink) == 1 &&
               static_cast<int>(FallbackKind::None) == 2);
@@ -388,6 +389,17 @@ const ParamSpec kParams[] = {
             "water, drawn in its colour and repeating on the ground.",
      .get = getChoice<&kSurfaceTextureWords, &PR::surface, &SR::texture>,
      .set = setChoice<&kSurfaceTextureWords, &PR::surface, &SR::texture>},
+    {.key = "markings",
+     .type = T::Choice,
+     .scope = S::Pass,
+     .kinds = kSurface,
+     .choices = kMarkingWords,
+     .defaultValue = "none",
+     .label = "Markings",
+     .doc = "Lines painted on the surface in the exports and the viewport: none, or lanes (a dashed centre line and "
+            "edge lines on ways at least 5.5 m wide, stopping short of junctions).",
+     .get = getChoice<&kMarkingWords, &PR::surface, &SR::markings>,
+     .set = setChoice<&kMarkingWords, &PR::surface, &SR::markings>},
 
     // vegetation
     {.key = "layer",

@@ -6,6 +6,7 @@
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/greedy_mesh.h"
 #include "terrabit/core/placement/placement_hash.h"
+#include "terrabit/core/placement/road_markings.h"
 #include "terrabit/core/placement/surface_shape.h"
 
 namespace terrabit::core::placement {
@@ -37,7 +38,10 @@ public:
         };
         for (const int c : infos[static_cast<std::size_t>(layer)].classes) mParts.push_back({c, colourOf(c)});
         mParts.push_back({layer, colourOf(layer)});
-        for (const Part& p : mParts) mPartLayers.push_back(p.layer);
+        for (const Part& p : mParts) {
+            mPartLayers.push_back(p.layer);
+            mFamilies.push_back(layerFamily(infos, p.layer));
+        }
 
         std::vector<int> layersRead(mMask.layersRead().begin(), mMask.layersRead().end());
         for (const Part& p : mParts) layersRead.push_back(p.layer);
@@ -109,6 +113,10 @@ private:
             patch.texture = mRule.texture;
             patch.rects = s.rects;
             patch.shape = std::move(s.shapes[k]);
+            if (mRule.markings == RoadMarkingKind::Lanes && !patch.shape.empty()) {
+                roadMarkings(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), s.cells, mCtx.terrain,
+                             RoadMarkingStyle{}, patch.markings);
+            }
             out.patches.push_back(std::move(patch));
         }
         return Status::success();
@@ -119,8 +127,9 @@ private:
     PassContext& mCtx;
     algebra::ExpressionAst mMaskAst;
     algebra::LayerProgram mMask;
-    std::vector<Part> mParts;      ///< the layer's classes in order, the layer itself last
-    std::vector<int> mPartLayers;  ///< the parts' layers, in the same order
+    std::vector<Part> mParts;                  ///< the layer's classes in order, the layer itself last
+    std::vector<int> mPartLayers;              ///< the parts' layers, in the same order
+    std::vector<std::vector<char>> mFamilies;  ///< per part: its layer and that layer's classes, by layer id
 };
 
 }  // namespace

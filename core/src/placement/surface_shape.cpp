@@ -507,20 +507,21 @@ struct SurfaceShaper::Impl {
         return own(GEOSIntersection_r(ctx, shape, mask));
     }
 
-    /// Which layers a layer's shape takes features from: itself and its classes, recursively.
-    static std::vector<char> familyOf(const ClassifiedMap& map, int layer) {
-        std::vector<char> in(map.layers.size(), 0);
-        std::vector<int> todo{layer};
-        while (!todo.empty()) {
-            const int l = todo.back();
-            todo.pop_back();
-            if (in[static_cast<std::size_t>(l)]) continue;
-            in[static_cast<std::size_t>(l)] = 1;
-            for (const int c : map.layers[static_cast<std::size_t>(l)].classes) todo.push_back(c);
-        }
-        return in;
-    }
+    static std::vector<char> familyOf(const ClassifiedMap& map, int layer) { return layerFamily(map.layers, layer); }
 };
+
+std::vector<char> layerFamily(std::span<const LayerInfo> layers, int layer) {
+    std::vector<char> in(layers.size(), 0);
+    std::vector<int> todo{layer};
+    while (!todo.empty()) {
+        const int l = todo.back();
+        todo.pop_back();
+        if (l < 0 || static_cast<std::size_t>(l) >= layers.size() || in[static_cast<std::size_t>(l)]) continue;
+        in[static_cast<std::size_t>(l)] = 1;
+        for (const int c : layers[static_cast<std::size_t>(l)].classes) todo.push_back(c);
+    }
+    return in;
+}
 
 SurfaceShaper::SurfaceShaper() : mImpl(std::make_unique<Impl>()) {}
 SurfaceShaper::~SurfaceShaper() = default;

@@ -559,3 +559,29 @@ TEST(GlbSceneWriter, TexturedSurfacesCarryOneSharedPictureAndUvsFromTheirPositio
     }
     EXPECT_EQ(textured, s.tiles.size());
 }
+
+TEST(GlbSceneWriter, RoadMarkingsArePaintedJustAboveTheirRoad) {
+    auto test = makeScene(shippedCatalogue());
+    Scene& s = test.scene;
+    const TileId t = s.tiles[0];
+    for (SurfacePatch& p : s.surfaces) {
+        if (p.tile != t || p.layer != "road") continue;
+        p.shape.triangles = {{0, 0}, {0, 256}, {256, 256}};
+        p.markings = {{10, 10}, {10, 20}, {20, 20}, {30, 30}, {30, 40}, {40, 40}};
+    }
+    const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
+    std::size_t found = 0;
+    for (const Primitive& p : tilePrimitives(m, t)) {
+        if (p.material != "marking") continue;
+        ++found;
+        EXPECT_EQ(p.indices.size(), 6u);
+        for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], 0.05f + kMarkingLiftMetres);
+    }
+    EXPECT_EQ(found, 1u);
+    // Other tiles have no markings, and no marking material is made for them.
+    for (const Primitive& p : tilePrimitives(m, s.tiles[1])) EXPECT_NE(p.material, "marking");
+    const auto paint = std::find_if(m.materials.begin(), m.materials.end(),
+                                    [](const tinygltf::Material& mat) { return mat.name == "marking"; });
+    ASSERT_NE(paint, m.materials.end());
+    EXPECT_NEAR(paint->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kMarkingColour[0] / 255.0), 1e-12);
+}

@@ -41,6 +41,18 @@ layers:
 )yaml" + passes;
 }
 
+std::string withRoadWidths(std::string rules, const std::string& values) {
+    const std::string from = R"(    match: [{kind: line, tags: {highway: "*"}}]
+    width: {default: 6})";
+    const std::string to = R"(    match: [{kind: [line, area], tags: {highway: "*"}}]
+    width:
+      by: [highway]
+      values: )" + values + R"(
+      default: 3)";
+    rules.replace(rules.find(from), from.size(), to);
+    return rules;
+}
+
 std::string defaultSyntheticPasses() {
     return R"yaml(
 expressions:

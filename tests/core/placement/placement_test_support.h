@@ -34,6 +34,9 @@ using BakeInput = core::io::MapLayers;
 std::string syntheticRules(const std::string& passes);
 /// The default passes for synthetic maps: buildings (blocked by water), water, roads, vegetation.
 std::string defaultSyntheticPasses();
+/// `rules` with the road layer taking lines and areas tagged highway, at the widths (metres)
+/// `values` gives by highway value (a YAML map, "{primary: 10, …}"), 3 m for any other.
+std::string withRoadWidths(std::string rules, const std::string& values);
 
 /// A synthetic map over tiles (zoom 17, x 68890 + 0..cols-1, y 47860 + 0..rows-1), with features
 /// added in ground metres of the frame those tiles bake with.

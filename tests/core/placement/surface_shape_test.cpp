@@ -264,16 +264,8 @@ SyntheticMap junctions(std::uint32_t seed) {
 }
 
 std::string junctionRules() {
-    std::string rules = syntheticRules(defaultSyntheticPasses());
-    const std::string from = R"(    match: [{kind: line, tags: {highway: "*"}}]
-    width: {default: 6})";
-    const std::string to = R"(    match: [{kind: [line, area], tags: {highway: "*"}}]
-    width:
-      by: [highway]
-      values: {primary: 10, residential: 6, service: 4, track: 3, cycleway: 2.5, footway: 2, path: 1.5}
-      default: 3)";
-    rules.replace(rules.find(from), from.size(), to);
-    return rules;
+    return withRoadWidths(syntheticRules(defaultSyntheticPasses()),
+                          "{primary: 10, residential: 6, service: 4, track: 3, cycleway: 2.5, footway: 2, path: 1.5}");
 }
 
 /// GEOS's own union of the road layer's features in a tile (buffers with 64 segments a quarter

@@ -84,7 +84,7 @@ struct UpdateReport {
 struct GraphCounts {
     std::size_t tiles = 0;
     std::size_t groundDrawables = 0;     ///< one per tile with ground (a tile all under the sea has none)
-    std::size_t surfaceDrawables = 0;    ///< one per surface patch
+    std::size_t surfaceDrawables = 0;    ///< one per surface patch, and one more for its markings
     std::size_t plinthDrawables = 0;     ///< on terrain: the draw calls of tiles' plinths and bridge decks
     std::size_t generatedDrawables = 0;  ///< the draw calls of tiles' generated buildings (one mesh per tile)
     /// With DistanceLod::buildings: one per tile with prefab buildings, their boxes (drawn far off

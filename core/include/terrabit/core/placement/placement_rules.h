@@ -113,6 +113,12 @@ struct BuildingPassRule {
     std::vector<ModelFilterRule> filters;  ///< the first whose `when` holds applies; none: any model
 };
 
+/// What a surface pass paints on its surface.
+enum class RoadMarkingKind : std::uint8_t {
+    None,   ///< nothing
+    Lanes,  ///< a dashed centre line and edge lines on carriageways (placement/road_markings.h)
+};
+
 struct SurfacePassRule {
     std::string layer;             ///< the layer whose cells (per class) become patches
     std::string mask;              ///< expression of the cells to cover (empty: the layer itself)
@@ -125,8 +131,9 @@ struct SurfacePassRule {
     /// Session meshes the ground within the smallest value of the rules' surface passes (the
     /// CLI's --ground-error overrides it).
     double groundErrorMetres = 0.5;
-    std::optional<Rgb> colour;                      ///< overrides the layers' colours when set
-    SurfaceTexture texture = SurfaceTexture::None;  ///< the look exports and the viewport give it
+    std::optional<Rgb> colour;                         ///< overrides the layers' colours when set
+    SurfaceTexture texture = SurfaceTexture::None;     ///< the look exports and the viewport give it
+    RoadMarkingKind markings = RoadMarkingKind::None;  ///< lines painted on it (placement/road_markings.h)
 };
 
 /// A species and its relative weight within a vegetation class.

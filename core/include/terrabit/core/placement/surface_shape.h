@@ -30,6 +30,10 @@ namespace terrabit::core::placement {
 /// How far (cells) the chords of a buffered line's caps and joins may lie inside the circle.
 inline constexpr double kArcToleranceCells = 0.05;
 
+/// Which layers a layer's shape takes features from, by layer id: itself and its classes,
+/// recursively.
+std::vector<char> layerFamily(std::span<const LayerInfo> layers, int layer);
+
 /// Builds the shapes of one tile at a time. One per thread (it owns a GEOS context); reusable.
 class SurfaceShaper {
 public:

@@ -239,12 +239,22 @@ struct SurfacePatch {
     float elevation = 0.0f;  ///< metres above the ground plane (water lies slightly below: < 0)
     std::array<std::uint8_t, 3> colour{128, 128, 128};  ///< sRGB
     SurfaceTexture texture = SurfaceTexture::None;      ///< its look (core/assets/surface_texture.h)
+    /// Lines painted on it (placement/road_markings.h): triangles in the tile's cells, three
+    /// corners each, counter-clockwise seen from above, drawn kMarkingLiftMetres above it in
+    /// white. Empty unless its pass asks for markings.
+    std::vector<Vec2> markings;
     std::vector<CellRect> rects;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
     /// patch made without the map (then exports draw `rects`).
     SurfaceShape shape;
 };
+
+/// How far above its surface a marking is drawn, metres: enough for depth buffers to tell them
+/// apart up close, too little to see.
+inline constexpr float kMarkingLiftMetres = 0.02f;
+/// The markings' paint, sRGB.
+inline constexpr std::array<std::uint8_t, 3> kMarkingColour{236, 236, 228};
 
 /// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its
 /// vertices are the tile's samples, heights in metres above the DEM's datum) and a normal per

@@ -1,0 +1,41 @@
+#pragma once
+/// Road markings: the white lines painted on a tile's roads, as triangles to lay on the road
+/// surface. Carriageways at least `minWidthMetres` wide get a dashed centre line and a solid
+/// edge line along each side, set in from the edge; narrower ways (footways, lanes, tracks)
+/// get none. Markings stop short of junctions (a vertex two ways share), by the widest way
+/// meeting there, so no line crosses another road's surface.
+///
+/// The lines follow the centrelines of the map's features, not the cells: the dashes are
+/// measured along each way from its first vertex, so a way crossing several tiles keeps its
+/// rhythm across their edges, and each tile clips its pieces exactly at its edges. A piece is
+/// kept only where its middle lies on a cell of the surface (`surfaceCells`): none over water
+/// cut out of the roads, or under a surface of an earlier part.
+
+#include <span>
+#include <vector>
+
+#include "terrabit/core/geometry.h"
+#include "terrabit/core/raster/bit_tile.h"
+#include "terrabit/core/tiling/tile_index.h"
+
+namespace terrabit::core::placement {
+
+struct RoadMarkingStyle {
+    double minWidthMetres = 5.5;       ///< narrower ways get no markings
+    double lineWidthMetres = 0.15;     ///< every painted line's width
+    double edgeInsetMetres = 0.3;      ///< an edge line's outer side from the road's edge
+    double dashMetres = 3.0;           ///< a centre dash's length
+    double gapMetres = 6.0;            ///< between two centre dashes
+    double junctionClearMetres = 1.0;  ///< beyond the widest way's half width at a junction
+};
+
+/// The markings of the line features (with `inLayer` set for their layer: a layer and its
+/// classes) of `tile` in `index`, at `metresPerCell`: triangles in the tile's cells (three
+/// corners each, counter-clockwise seen from above as SurfaceShape::triangles, within the tile),
+/// appended to `triangles`. Bridge ways are skipped when `leaveOutBridges` (their deck stands
+/// for them on terrain).
+void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
+                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style,
+                  std::vector<Vec2>& triangles);
+
+}  // namespace terrabit::core::placement

@@ -1,0 +1,174 @@
+#include "terrabit/core/placement/road_markings.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <unordered_map>
+
+#include "terrabit/core/terrain/ground_grading.h"
+
+namespace terrabit::core::placement {
+
+namespace {
+
+/// A vertex's exact coordinates as a key: ways meeting at a node share its coordinates bit for bit.
+struct VertexKey {
+    std::uint64_t x = 0, y = 0;
+    explicit VertexKey(Vec2 v) : x(std::bit_cast<std::uint64_t>(v.x)), y(std::bit_cast<std::uint64_t>(v.y)) {}
+    friend bool operator==(const VertexKey&, const VertexKey&) = default;
+};
+struct VertexHash {
+    std::size_t operator()(const VertexKey& k) const {
+        return std::hash<std::uint64_t>{}(k.x * 0x9e3779b97f4a7c15ULL ^ k.y);
+    }
+};
+/// How many way vertices lie on a node, and the widest of those ways' half widths (cells).
+struct Meeting {
+    int ways = 0;
+    double widestHalf = 0.0;
+};
+
+/// Cuts a convex polygon to the tile's square [0, kTileCells]² (Sutherland–Hodgman).
+void clipToTile(std::vector<Vec2>& poly, std::vector<Vec2>& scratch) {
+    const auto clipEdge = [&](auto inside, auto cut) {
+        scratch.clear();
+        for (std::size_t i = 0; i < poly.size(); ++i) {
+            const Vec2 a = poly[i], b = poly[(i + 1) % poly.size()];
+            const bool ina = inside(a), inb = inside(b);
+            if (ina) scratch.push_back(a);
+            if (ina != inb) scratch.push_back(cut(a, b));
+        }
+        poly.swap(scratch);
+    };
+    const double n = kTileCells;
+    const auto atX = [](Vec2 a, Vec2 b, double x) { return Vec2{x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)}; };
+    const auto atY = [](Vec2 a, Vec2 b, double y) { return Vec2{a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y}; };
+    clipEdge([](Vec2 p) { return p.x >= 0.0; }, [&](Vec2 a, Vec2 b) { return atX(a, b, 0.0); });
+    if (poly.empty()) return;
+    clipEdge([&](Vec2 p) { return p.x <= n; }, [&](Vec2 a, Vec2 b) { return atX(a, b, n); });
+    if (poly.empty()) return;
+    clipEdge([](Vec2 p) { return p.y >= 0.0; }, [&](Vec2 a, Vec2 b) { return atY(a, b, 0.0); });
+    if (poly.empty()) return;
+    clipEdge([&](Vec2 p) { return p.y <= n; }, [&](Vec2 a, Vec2 b) { return atY(a, b, n); });
+}
+
+class Painter {
+public:
+    Painter(Vec2 offset, const BitTile& cells, std::vector<Vec2>& out) : mOffset(offset), mCells(cells), mOut(out) {}
+
+    /// A straight stroke from p to q (global cells), `halfWidth` cells to each side: clipped to
+    /// the tile and kept when its middle lies on a surface cell.
+    void stroke(Vec2 p, Vec2 q, Vec2 normal, double halfWidth) {
+        const Vec2 side = normal * halfWidth;
+        mPoly = {p - side - mOffset, q - side - mOffset, q + side - mOffset, p + side - mOffset};
+        clipToTile(mPoly, mScratch);
+        if (mPoly.size() < 3) return;
+        Vec2 mid{};
+        for (const Vec2& v : mPoly) mid = mid + v;
+        mid = mid * (1.0 / static_cast<double>(mPoly.size()));
+        const int x = std::clamp(static_cast<int>(std::floor(mid.x)), 0, kTileCells - 1);
+        const int y = std::clamp(static_cast<int>(std::floor(mid.y)), 0, kTileCells - 1);
+        if (!mCells.test(x, y)) return;
+        for (std::size_t i = 1; i + 1 < mPoly.size(); ++i) {
+            Vec2 a = mPoly[0], b = mPoly[i], c = mPoly[i + 1];
+            const double turn = cross(b - a, c - a);
+            if (turn == 0.0) continue;
+            if (turn > 0.0) std::swap(b, c);  // counter-clockwise seen from above: y runs south
+            mOut.insert(mOut.end(), {a, b, c});
+        }
+    }
+
+private:
+    Vec2 mOffset;
+    const BitTile& mCells;
+    std::vector<Vec2>& mOut;
+    std::vector<Vec2> mPoly, mScratch;
+};
+
+}  // namespace
+
+void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
+                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style,
+                  std::vector<Vec2>& triangles) {
+    const std::optional<std::size_t> slot = index.slot(tile);
+    if (!slot || !(metresPerCell > 0.0) || surfaceCells.none()) return;
+    const Vec2 offset{double(tile.x) * kTileCells, double(tile.y) * kTileCells};
+    const auto lines = [&](auto&& each) {
+        for (const TileIndex::EntryInfo& info : index.entryInfos(*slot)) {
+            if (info.kind != FeatureKind::Line || info.layer >= inLayer.size() || !inLayer[info.layer]) continue;
+            if (leaveOutBridges && terrain::isBridgeWay(*index.map().entries[info.entry].feature)) continue;
+            each(info);
+        }
+    };
+    // Junctions: nodes two ways (or one way twice) pass through.
+    std::unordered_map<VertexKey, Meeting, VertexHash> meetings;
+    lines([&](const TileIndex::EntryInfo& info) {
+        const std::span<const Vec2> cells = index.cells(info);
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : index.partEnds(info)) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                if (i > begin && cells[i] == cells[i - 1]) continue;
+                Meeting& m = meetings[VertexKey(cells[i])];
+                ++m.ways;
+                m.widestHalf = std::max(m.widestHalf, info.sizeCells);
+            }
+            begin = end;
+        }
+    });
+    const double perMetre = 1.0 / metresPerCell;
+    const double minHalf = 0.5 * style.minWidthMetres * perMetre;
+    const double line = 0.5 * style.lineWidthMetres * perMetre;
+    const double dash = style.dashMetres * perMetre, period = (style.dashMetres + style.gapMetres) * perMetre;
+    const double clear = style.junctionClearMetres * perMetre;
+    constexpr double kPieceCells = 8.0;  // long strokes are painted in pieces, each kept or not on its own
+    Painter paint(offset, surfaceCells, triangles);
+    const auto clearance = [&](Vec2 v) {
+        const auto it = meetings.find(VertexKey(v));
+        return it != meetings.end() && it->second.ways >= 2 ? it->second.widestHalf + clear : 0.0;
+    };
+    lines([&](const TileIndex::EntryInfo& info) {
+        const double half = info.sizeCells;
+        if (half < minHalf) return;
+        const double edgeOffset = half - style.edgeInsetMetres * perMetre - line;
+        const std::span<const Vec2> cells = index.cells(info);
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : index.partEnds(info)) {
+            double along = 0.0;  // cells from the part's first vertex: the same in every tile
+            for (std::uint32_t i = begin; i + 1 < end; ++i) {
+                const Vec2 a = cells[i], b = cells[i + 1];
+                const double length = std::sqrt(dot(b - a, b - a));
+                if (!(length > 0.0)) continue;
+                const double from = clearance(a), to = length - clearance(b);
+                const Vec2 lo = a - offset, hi = b - offset;
+                const bool near = std::max(lo.x, hi.x) >= -half && std::min(lo.x, hi.x) <= kTileCells + half &&
+                                  std::max(lo.y, hi.y) >= -half && std::min(lo.y, hi.y) <= kTileCells + half;
+                if (near && from < to) {
+                    const Vec2 d = (b - a) * (1.0 / length);
+                    const Vec2 n{-d.y, d.x};
+                    const auto at = [&](double t) { return a + d * t; };
+                    // The centre line's dashes that fall on [from, to].
+                    for (double k = std::floor((along + from) / period); k * period < along + to; k += 1.0) {
+                        const double s0 = std::max(k * period - along, from);
+                        const double s1 = std::min(k * period + dash - along, to);
+                        if (s0 < s1) paint.stroke(at(s0), at(s1), n, line);
+                    }
+                    // The edge lines, in pieces.
+                    if (edgeOffset > 2.0 * line) {
+                        for (double s0 = from; s0 < to; s0 += kPieceCells) {
+                            const double s1 = std::min(s0 + kPieceCells, to);
+                            for (const double sign : {-1.0, 1.0}) {
+                                const Vec2 shift = n * (sign * edgeOffset);
+                                paint.stroke(at(s0) + shift, at(s1) + shift, n, line);
+                            }
+                        }
+                    }
+                }
+                along += length;
+            }
+            begin = end;
+        }
+    });
+}
+
+}  // namespace terrabit::core::placement

@@ -1,0 +1,143 @@
+// Road markings (issue #22): the dashed centre line and the edge lines lie on their road, keep
+// their rhythm across tile edges, stop short of junctions, and only wide ways get them.
+
+#include "terrabit/core/placement/road_markings.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "placement_test_support.h"
+
+namespace terrabit::test {
+namespace {
+
+using namespace core;
+using namespace core::placement;
+
+/// A primary road east–west and a residential one north–south meeting at a shared node at the
+/// middle, a footway beside them, and a service road with no node in common with anything.
+SyntheticMap crossingRoads() {
+    SyntheticMap m;
+    m.line("main", {{"highway", "primary"}}, {{-320, 5}, {0, 5}, {320, 5}});
+    m.line("cross", {{"highway", "residential"}}, {{0, -320}, {0, 5}, {0, 320}});
+    m.line("walk", {{"highway", "footway"}}, {{-300, 60}, {300, 60}});
+    return m;
+}
+
+std::string markingRules(bool markings) {
+    std::string rules =
+        withRoadWidths(syntheticRules(defaultSyntheticPasses()), "{primary: 10, residential: 6, footway: 2}");
+    if (markings) {
+        const std::string texture = "    texture: gravel\n";
+        rules.replace(rules.find(texture), texture.size(), texture + "    markings: lanes\n");
+    }
+    return rules;
+}
+
+Vec2 markingCentroid(const std::vector<Vec2>& t, std::size_t i) { return (t[i] + t[i + 1] + t[i + 2]) * (1.0 / 3.0); }
+
+/// Whether p lies in one of the shape's triangles (tile cells).
+bool onRoadShape(const SurfaceShape& s, Vec2 p) {
+    for (std::size_t i = 0; i + 2 < s.triangles.size(); i += 3) {
+        const Vec2 a = s.triangles[i], b = s.triangles[i + 1], c = s.triangles[i + 2];
+        const double d1 = cross(b - a, p - a), d2 = cross(c - b, p - b), d3 = cross(a - c, p - c);
+        if ((d1 <= 0 && d2 <= 0 && d3 <= 0) || (d1 >= 0 && d2 >= 0 && d3 >= 0)) return true;
+    }
+    return false;
+}
+
+struct CrossingBake {
+    std::unique_ptr<BakeInput> input;
+    Scene scene;
+};
+
+CrossingBake bakeCrossing(bool markings) {
+    CrossingBake b;
+    b.input = crossingRoads().build(markingRules(markings));
+    b.scene = bakeOnce(*b.input, testCatalogue(), parsePasses(*b.input, markingRules(markings)));
+    return b;
+}
+
+TEST(RoadMarkings, LieOnTheirRoadAndStopShortOfTheJunction) {
+    const CrossingBake b = bakeCrossing(true);
+    const double mpc = b.scene.frame.metresPerCell();
+    const Vec2 node = b.scene.frame.groundToCell({0, 5});  // the shared node, global cells
+    // The junction's clearance: the widest way's half width (primary, 5 m) and a metre.
+    const double clearance = (5.0 + 1.0) / mpc;
+    std::size_t triangles = 0;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        if (p.layer != "road") continue;
+        ASSERT_EQ(p.markings.size() % 3, 0u);
+        const Vec2 offset{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            const Vec2 c = markingCentroid(p.markings, i);
+            for (std::size_t k = 0; k < 3; ++k) {
+                const Vec2 v = p.markings[i + k];
+                ASSERT_TRUE(v.x >= 0 && v.x <= kTileCells && v.y >= 0 && v.y <= kTileCells) << "within the tile";
+            }
+            EXPECT_LT(cross(p.markings[i + 1] - p.markings[i], p.markings[i + 2] - p.markings[i]), 0.0)
+                << "counter-clockwise seen from above";
+            EXPECT_TRUE(onRoadShape(p.shape, c)) << p.tile.quadkey() << " (" << c.x << ", " << c.y << ")";
+            const Vec2 g = c + offset;
+            EXPECT_GE(std::sqrt(dot(g - node, g - node)), clearance - 0.1 / mpc) << "a marking in the junction";
+            // Not on the footway: every marking lies within 5 m of the primary's or the
+            // residential's centreline.
+            const Vec2 ground = b.scene.frame.cellToGround(g);
+            EXPECT_TRUE(std::abs(ground.y - 5.0) < 5.0 || std::abs(ground.x) < 3.0) << ground.x << ", " << ground.y;
+            ++triangles;
+        }
+    }
+    EXPECT_GT(triangles, 200u);
+}
+
+TEST(RoadMarkings, DashesKeepTheirRhythmAcrossTileEdges) {
+    const CrossingBake b = bakeCrossing(true);
+    const double mpc = b.scene.frame.metresPerCell();
+    // The primary's centre dashes, in ground metres along x: every piece of every tile.
+    std::vector<std::pair<double, double>> pieces;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 offset{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            const Vec2 c = b.scene.frame.cellToGround(markingCentroid(p.markings, i) + offset);
+            if (std::abs(c.y - 5.0) > 0.1 || std::abs(c.x) < 10.0) continue;  // not the primary's centre line
+            double lo = 1e9, hi = -1e9;
+            for (std::size_t k = 0; k < 3; ++k) {
+                const double x = b.scene.frame.cellToGround(p.markings[i + k] + offset).x;
+                lo = std::min(lo, x), hi = std::max(hi, x);
+            }
+            pieces.emplace_back(lo, hi);
+        }
+    }
+    ASSERT_FALSE(pieces.empty());
+    std::sort(pieces.begin(), pieces.end());
+    std::vector<std::pair<double, double>> dashes;
+    for (const auto& piece : pieces) {
+        if (!dashes.empty() && piece.first <= dashes.back().second + 1e-6) {
+            dashes.back().second = std::max(dashes.back().second, piece.second);
+        } else {
+            dashes.push_back(piece);
+        }
+    }
+    // Whole dashes (away from the road's ends and the junction) are 3 m long and 9 m apart,
+    // across the tile edges too (some dashes are two tiles' pieces).
+    std::size_t whole = 0;
+    for (std::size_t i = 1; i + 1 < dashes.size(); ++i) {
+        const auto [x0, x1] = dashes[i];
+        if (std::abs(x0) < 20.0 || std::abs(x1) < 20.0 || std::abs(x0) > 300.0) continue;
+        EXPECT_NEAR(x1 - x0, 3.0, 0.01) << x0;
+        EXPECT_NEAR(dashes[i + 1].first - x0, 9.0, 0.01) << x0;
+        ++whole;
+    }
+    EXPECT_GT(whole, 40u);
+    (void)mpc;
+}
+
+TEST(RoadMarkings, OnlyAPassThatAsksPaintsThem) {
+    const CrossingBake b = bakeCrossing(false);
+    for (const SurfacePatch& p : b.scene.surfaces) EXPECT_TRUE(p.markings.empty()) << p.layer;
+}
+
+}  // namespace
+}  // namespace terrabit::test
