@@ -96,7 +96,12 @@ TEST(RoadMarkings, DashesKeepTheirRhythmAcrossTileEdges) {
     const CrossingBake b = bakeCrossing(true);
     const double mpc = b.scene.frame.metresPerCell();
     // The primary's centre dashes, in ground metres along x: every piece of every tile.
-    std::vector<std::pair<double, double>> pieces;
+    struct Piece {
+        double lo, hi;
+        TileId tile;
+        bool operator<(const Piece& o) const { return lo < o.lo; }
+    };
+    std::vector<Piece> pieces;
     for (const SurfacePatch& p : b.scene.surfaces) {
         const Vec2 offset{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
         for (std::size_t i = 0; i < p.markings.size(); i += 3) {
@@ -107,19 +112,24 @@ TEST(RoadMarkings, DashesKeepTheirRhythmAcrossTileEdges) {
                 const double x = b.scene.frame.cellToGround(p.markings[i + k] + offset).x;
                 lo = std::min(lo, x), hi = std::max(hi, x);
             }
-            pieces.emplace_back(lo, hi);
+            pieces.push_back({lo, hi, p.tile});
         }
     }
     ASSERT_FALSE(pieces.empty());
     std::sort(pieces.begin(), pieces.end());
     std::vector<std::pair<double, double>> dashes;
-    for (const auto& piece : pieces) {
-        if (!dashes.empty() && piece.first <= dashes.back().second + 1e-6) {
-            dashes.back().second = std::max(dashes.back().second, piece.second);
+    std::size_t acrossEdges = 0;  // dashes made of two tiles' pieces
+    TileId last;
+    for (const Piece& piece : pieces) {
+        if (!dashes.empty() && piece.lo <= dashes.back().second + 1e-6) {
+            dashes.back().second = std::max(dashes.back().second, piece.hi);
+            acrossEdges += !(piece.tile == last);
         } else {
-            dashes.push_back(piece);
+            dashes.emplace_back(piece.lo, piece.hi);
         }
+        last = piece.tile;
     }
+    EXPECT_GE(acrossEdges, 1u) << "no dash spans a tile edge: the test would not see a broken rhythm";
     // Whole dashes (away from the road's ends and the junction) are 3 m long and 9 m apart,
     // across the tile edges too (some dashes are two tiles' pieces).
     std::size_t whole = 0;
