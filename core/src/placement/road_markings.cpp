@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <unordered_map>
 
@@ -86,6 +87,16 @@ private:
     std::vector<Vec2> mPoly, mScratch;
 };
 
+/// The lanes a way's `lanes` tag gives (a whole number 1..8), else two: one each way.
+int lanesOf(const Feature& f) {
+    if (const auto text = f.tag("lanes")) {
+        int n = 0;
+        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
+        if (ec == std::errc{} && end == text->data() + text->size() && n >= 1) return std::min(n, 8);
+    }
+    return 2;
+}
+
 }  // namespace
 
 void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
@@ -131,6 +142,8 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         const double half = info.sizeCells;
         if (half < minHalf) return;
         const double edgeOffset = half - style.edgeInsetMetres * perMetre - line;
+        // Dashed lines between the lanes, evenly across the carriageway.
+        const int lanes = lanesOf(*index.map().entries[info.entry].feature);
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
@@ -147,11 +160,15 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                     const Vec2 d = (b - a) * (1.0 / length);
                     const Vec2 n{-d.y, d.x};
                     const auto at = [&](double t) { return a + d * t; };
-                    // The centre line's dashes that fall on [from, to].
+                    // The lane lines' dashes that fall on [from, to].
                     for (double k = std::floor((along + from) / period); k * period < along + to; k += 1.0) {
                         const double s0 = std::max(k * period - along, from);
                         const double s1 = std::min(k * period + dash - along, to);
-                        if (s0 < s1) paint.stroke(at(s0), at(s1), n, line);
+                        if (!(s0 < s1)) continue;
+                        for (int lane = 1; lane < lanes; ++lane) {
+                            const Vec2 shift = n * (half * (2.0 * lane / lanes - 1.0));
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, line);
+                        }
                     }
                     // The edge lines, in pieces.
                     if (edgeOffset > 2.0 * line) {

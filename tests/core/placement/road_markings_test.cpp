@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "placement_test_support.h"
 
@@ -53,9 +55,9 @@ struct CrossingBake {
     Scene scene;
 };
 
-CrossingBake bakeCrossing(bool markings) {
+CrossingBake bakeCrossing(bool markings, const SyntheticMap& map = crossingRoads()) {
     CrossingBake b;
-    b.input = crossingRoads().build(markingRules(markings));
+    b.input = map.build(markingRules(markings));
     b.scene = bakeOnce(*b.input, testCatalogue(), parsePasses(*b.input, markingRules(markings)));
     return b;
 }
@@ -142,6 +144,40 @@ TEST(RoadMarkings, DashesKeepTheirRhythmAcrossTileEdges) {
     }
     EXPECT_GT(whole, 40u);
     (void)mpc;
+}
+
+TEST(RoadMarkings, LaneLinesFollowTheLanesTag) {
+    // Three ways of one width (10 m): three lanes, one lane, and no tag (two lanes).
+    SyntheticMap map;
+    map.line("three", {{"highway", "primary"}, {"lanes", "3"}}, {{-300, -150}, {300, -150}});
+    map.line("one", {{"highway", "primary"}, {"lanes", "1"}}, {{-300, 0}, {300, 0}});
+    map.line("two", {{"highway", "primary"}}, {{-300, 150}, {300, 150}});
+    const CrossingBake b = bakeCrossing(true, map);
+    // The lateral offsets (decimetres from each way's centreline) that carry paint.
+    std::map<int, std::set<int>> offsets;  // way's y → offsets
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            const Vec2 c = b.scene.frame.cellToGround(markingCentroid(p.markings, i) + origin);
+            for (const int y : {-150, 0, 150}) {
+                if (std::abs(c.y - y) < 6.0) offsets[y].insert(static_cast<int>(std::lround((c.y - y) * 10.0)));
+            }
+        }
+    }
+    // Edge lines: 5 m − 0.3 m inset − half the 0.15 m line = 4.625 m out; lane lines: between
+    // lanes of a third (±1.67 m), a half (0) of the width, or none.
+    const auto near = [&](int y, double metres) {
+        return std::any_of(offsets[y].begin(), offsets[y].end(),
+                           [&](int d) { return std::abs(d - metres * 10.0) <= 1.0; });
+    };
+    for (const int y : {-150, 0, 150}) {
+        EXPECT_TRUE(near(y, 4.625) && near(y, -4.625)) << "edge lines of the way at " << y;
+    }
+    EXPECT_TRUE(near(-150, 5.0 / 3.0) && near(-150, -5.0 / 3.0));
+    EXPECT_FALSE(near(-150, 0.0));
+    EXPECT_FALSE(near(0, 0.0) || near(0, 5.0 / 3.0) || near(0, -5.0 / 3.0)) << "one lane: no lane line";
+    EXPECT_TRUE(near(150, 0.0));
+    EXPECT_FALSE(near(150, 5.0 / 3.0));
 }
 
 TEST(RoadMarkings, OnlyAPassThatAsksPaintsThem) {

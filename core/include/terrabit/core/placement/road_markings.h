@@ -1,9 +1,9 @@
 #pragma once
 /// Road markings: the white lines painted on a tile's roads, as triangles to lay on the road
-/// surface. Carriageways at least `minWidthMetres` wide get a dashed centre line and a solid
-/// edge line along each side, set in from the edge; narrower ways (footways, lanes, tracks)
-/// get none. Markings stop short of junctions (a vertex two ways share), by the widest way
-/// meeting there, so no line crosses another road's surface.
+/// surface. Carriageways at least `minWidthMetres` wide get dashed lines between their lanes
+/// (the `lanes` tag, else two: a centre line; none for one lane) and a solid edge line along
+/// each side, set in from the edge; narrower ways (footways, lanes, tracks) get none. Markings stop short of junctions
+/// (a vertex two ways share), by the widest way meeting there, so no line crosses another road's surface.
 ///
 /// The lines follow the centrelines of the map's features, not the cells: the dashes are
 /// measured along each way from its first vertex, so a way crossing several tiles keeps its
