@@ -401,10 +401,12 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
-            f.add(static_cast<std::uint64_t>(p->markings.size()));
-            for (const core::Vec2& v : p->markings) {
-                f.add(std::bit_cast<std::uint64_t>(v.x));
-                f.add(std::bit_cast<std::uint64_t>(v.y));
+            for (const std::vector<core::Vec2>* painted : {&p->markings, &p->sidewalks}) {
+                f.add(static_cast<std::uint64_t>(painted->size()));
+                for (const core::Vec2& v : *painted) {
+                    f.add(std::bit_cast<std::uint64_t>(v.x));
+                    f.add(std::bit_cast<std::uint64_t>(v.y));
+                }
             }
             Entry entry;
             entry.key = f.value();

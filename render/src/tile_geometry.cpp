@@ -70,23 +70,23 @@ osg::ref_ptr<osg::Texture2D> sharedSurfaceTexture(core::SurfaceTexture kind, std
     return texture;
 }
 
-/// Gives a surface's geometry its look: the patch's colour, or its texture (whose mean is the
+/// Gives a surface's geometry its look: a colour, or a texture in that colour (whose mean is the
 /// colour) repeating on the ground from the scene's origin as in the GLB; lit either way.
-void surfaceLook(osg::Geometry& mesh, const core::SurfacePatch& patch) {
+void surfaceLook(osg::Geometry& mesh, std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture) {
     osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
-    if (patch.texture == core::SurfaceTexture::None) {
-        (*colour)[0].set(patch.colour[0] / 255.0f, patch.colour[1] / 255.0f, patch.colour[2] / 255.0f, 1.0f);
+    if (texture == core::SurfaceTexture::None) {
+        (*colour)[0].set(rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f, 1.0f);
     } else {
         (*colour)[0].set(1.0f, 1.0f, 1.0f, 1.0f);
         const auto* vertices = static_cast<const osg::Vec3Array*>(mesh.getVertexArray());
-        const double repeat = core::surfaceTextureRepeatMetres(patch.texture);
+        const double repeat = core::surfaceTextureRepeatMetres(texture);
         osg::ref_ptr<osg::Vec2Array> uv = new osg::Vec2Array(vertices->size());
         for (std::size_t i = 0; i < vertices->size(); ++i) {
             (*uv)[i].set(static_cast<float>((*vertices)[i].x() / repeat),
                          static_cast<float>((*vertices)[i].z() / repeat));
         }
         mesh.setTexCoordArray(0, uv);
-        mesh.getOrCreateStateSet()->setTextureAttributeAndModes(0, sharedSurfaceTexture(patch.texture, patch.colour),
+        mesh.getOrCreateStateSet()->setTextureAttributeAndModes(0, sharedSurfaceTexture(texture, rgb),
                                                                 osg::StateAttribute::ON);
     }
     mesh.setColorArray(colour, osg::Array::BIND_OVERALL);
@@ -204,7 +204,7 @@ osg::ref_ptr<osg::Geode> makeSurfaceMesh(const TilePlacement& placement, const c
     (*normal)[0].set(0.0f, 1.0f, 0.0f);
     osg::ref_ptr<osg::Geode> geode =
         litGeode(patch.layer, vertices, normal, osg::Array::BIND_OVERALL, osg::Vec4(1.0f, 1.0f, 1.0f, 1.0f), triangles);
-    surfaceLook(*geode->getDrawable(0)->asGeometry(), patch);
+    surfaceLook(*geode->getDrawable(0)->asGeometry(), patch.colour, patch.texture);
     return geode;
 }
 
@@ -335,7 +335,7 @@ osg::ref_ptr<osg::Geode> texturedGround(const core::GroundTriangles& t, osg::ref
 osg::ref_ptr<osg::Geode> colouredSurface(const core::GroundTriangles& t, const core::SurfacePatch& patch) {
     if (t.empty()) return nullptr;
     osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, patch.layer);
-    surfaceLook(*mesh, patch);
+    surfaceLook(*mesh, patch.colour, patch.texture);
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(mesh);
     return geode;
@@ -364,21 +364,23 @@ osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const c
                                                const core::SurfacePatch& patch) {
     osg::ref_ptr<osg::Geode> geode =
         colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation), patch);
-    const core::GroundTriangles lines =
-        core::drapeTriangles(scene, patch.tile, ground, patch.markings, patch.elevation + core::kMarkingLiftMetres);
-    if (geode && !lines.empty()) {
-        // The markings: a second drawable in white paint, pulled forward in depth so they win
-        // over the road a couple of centimetres below them from afar too.
-        osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(lines, "markings");
-        osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
-        (*colour)[0].set(core::kMarkingColour[0] / 255.0f, core::kMarkingColour[1] / 255.0f,
-                         core::kMarkingColour[2] / 255.0f, 1.0f);
-        mesh->setColorArray(colour, osg::Array::BIND_OVERALL);
-        osg::StateSet* state = mesh->getOrCreateStateSet();
-        litByColour(*state);
-        state->setAttributeAndModes(new osg::PolygonOffset(-1.0f, -4.0f), osg::StateAttribute::ON);
+    if (!geode) return geode;
+    // The sidewalks, in paving, and the markings, in white paint: drawables of their own, pulled
+    // forward in depth so they win over the road a few centimetres below them from afar too.
+    const auto addLayer = [&](std::span<const core::Vec2> triangles, float lift, const char* name,
+                              std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture) {
+        const core::GroundTriangles t =
+            core::drapeTriangles(scene, patch.tile, ground, triangles, patch.elevation + lift);
+        if (t.empty()) return;
+        osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, name);
+        surfaceLook(*mesh, rgb, texture);
+        mesh->getOrCreateStateSet()->setAttributeAndModes(new osg::PolygonOffset(-1.0f, -4.0f),
+                                                          osg::StateAttribute::ON);
         geode->addDrawable(mesh);
-    }
+    };
+    addLayer(patch.sidewalks, core::kSidewalkLiftMetres, "sidewalks", core::kSidewalkColour,
+             core::SurfaceTexture::Paving);
+    addLayer(patch.markings, core::kMarkingLiftMetres, "markings", core::kMarkingColour, core::SurfaceTexture::None);
     return geode;
 }
 

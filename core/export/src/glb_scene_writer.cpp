@@ -365,26 +365,24 @@ private:
     }
 
     int surfaceMaterial(const SurfacePatch& s) {
-        const auto key = std::tuple(s.layer, s.colour, s.texture);
-        const auto it = mSurfaceMaterials.find(key);
-        if (it != mSurfaceMaterials.end()) return it->second;
         // Water reads as water only when it is glossy; everything else on the ground is matte.
         const double roughness = s.layer == "water" || s.texture == SurfaceTexture::Water ? 0.1 : 0.9;
-        int m = -1;
-        if (s.texture == SurfaceTexture::None) {
-            m = mBuilder.material(s.layer, linearColour(s.colour), roughness);
-        } else {
-            // The texture holds the colour (its mean is the colour): the factor stays white.
-            m = mBuilder.material(s.layer, {1.0, 1.0, 1.0, 1.0}, roughness);
-            const int texture = surfaceTexture(s.texture, s.colour);
-            if (texture >= 0) {
-                mBuilder.model.materials[static_cast<std::size_t>(m)].pbrMetallicRoughness.baseColorTexture.index =
-                    texture;
-                mTextureRepeat.emplace(m, surfaceTextureRepeatMetres(s.texture));
-            } else {
-                mBuilder.model.materials[static_cast<std::size_t>(m)].pbrMetallicRoughness.baseColorFactor =
-                    std::vector<double>{linearColour(s.colour).begin(), linearColour(s.colour).end()};
-            }
+        return groundMaterial(s.layer, s.colour, s.texture, roughness);
+    }
+
+    /// A material for something lying on the ground, in its colour or its texture (whose mean is
+    /// the colour; the factor stays white), once per file.
+    int groundMaterial(const std::string& name, std::array<std::uint8_t, 3> colour, SurfaceTexture texture,
+                       double roughness) {
+        const auto key = std::tuple(name, colour, texture);
+        const auto it = mSurfaceMaterials.find(key);
+        if (it != mSurfaceMaterials.end()) return it->second;
+        const int picture = texture == SurfaceTexture::None ? -1 : surfaceTexture(texture, colour);
+        const int m = mBuilder.material(
+            name, picture >= 0 ? std::array<double, 4>{1.0, 1.0, 1.0, 1.0} : linearColour(colour), roughness);
+        if (picture >= 0) {
+            mBuilder.model.materials[static_cast<std::size_t>(m)].pbrMetallicRoughness.baseColorTexture.index = picture;
+            mTextureRepeat.emplace(m, surfaceTextureRepeatMetres(texture));
         }
         mSurfaceMaterials.emplace(key, m);
         return m;
@@ -463,6 +461,12 @@ private:
             if (!s->shape.empty()) {
                 const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
+                const GroundTriangles walks =
+                    drapeTriangles(mScene, tile, terrain, s->sidewalks, s->elevation + kSidewalkLiftMetres);
+                if (!walks.empty()) {
+                    mesh.primitives.push_back(
+                        primitive(walks, groundMaterial("sidewalk", kSidewalkColour, SurfaceTexture::Paving, 0.85)));
+                }
                 const GroundTriangles lines =
                     drapeTriangles(mScene, tile, terrain, s->markings, s->elevation + kMarkingLiftMetres);
                 if (!lines.empty()) {
@@ -806,7 +810,8 @@ Status checkSceneForExport(const Scene& scene) {
         }
         // The shape's triangles and the markings': whole triangles of points of the tile.
         for (const auto& [corners, what] : {std::pair{std::span<const Vec2>(s.shape.triangles), "triangle"},
-                                            std::pair{std::span<const Vec2>(s.markings), "marking"}}) {
+                                            std::pair{std::span<const Vec2>(s.markings), "marking"},
+                                            std::pair{std::span<const Vec2>(s.sidewalks), "sidewalk"}}) {
             if (corners.size() % 3 != 0) return Error{at + " has an incomplete " + what};
             for (const Vec2& v : corners) {
                 if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {

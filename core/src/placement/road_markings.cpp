@@ -56,11 +56,11 @@ void clipToTile(std::vector<Vec2>& poly, std::vector<Vec2>& scratch) {
 
 class Painter {
 public:
-    Painter(Vec2 offset, const BitTile& cells, std::vector<Vec2>& out) : mOffset(offset), mCells(cells), mOut(out) {}
+    Painter(Vec2 offset, const BitTile& cells) : mOffset(offset), mCells(cells) {}
 
-    /// A straight stroke from p to q (global cells), `halfWidth` cells to each side: clipped to
-    /// the tile and kept when its middle lies on a surface cell.
-    void stroke(Vec2 p, Vec2 q, Vec2 normal, double halfWidth) {
+    /// A straight stroke from p to q (global cells), `halfWidth` cells to each side, into `out`:
+    /// clipped to the tile and kept when its middle lies on a surface cell.
+    void stroke(Vec2 p, Vec2 q, Vec2 normal, double halfWidth, std::vector<Vec2>& out) {
         const Vec2 side = normal * halfWidth;
         mPoly = {p - side - mOffset, q - side - mOffset, q + side - mOffset, p + side - mOffset};
         clipToTile(mPoly, mScratch);
@@ -76,14 +76,13 @@ public:
             const double turn = cross(b - a, c - a);
             if (turn == 0.0) continue;
             if (turn > 0.0) std::swap(b, c);  // counter-clockwise seen from above: y runs south
-            mOut.insert(mOut.end(), {a, b, c});
+            out.insert(out.end(), {a, b, c});
         }
     }
 
 private:
     Vec2 mOffset;
     const BitTile& mCells;
-    std::vector<Vec2>& mOut;
     std::vector<Vec2> mPoly, mScratch;
 };
 
@@ -97,11 +96,28 @@ int lanesOf(const Feature& f) {
     return 2;
 }
 
+/// Which sides of a way (in its direction) have a sidewalk: `sidewalk` both, left, right or
+/// yes (both), or `sidewalk:both|left|right` yes. A separately mapped sidewalk ("separate") is
+/// its own way, so none here.
+struct Sides {
+    bool left = false, right = false;
+};
+Sides sidewalksOf(const Feature& f) {
+    Sides s;
+    if (const auto v = f.tag("sidewalk")) {
+        s.left = *v == "both" || *v == "left" || *v == "yes";
+        s.right = *v == "both" || *v == "right" || *v == "yes";
+    }
+    const auto yes = [&](std::string_view key) { return f.tag(key) == std::optional<std::string_view>("yes"); };
+    s.left = s.left || yes("sidewalk:both") || yes("sidewalk:left");
+    s.right = s.right || yes("sidewalk:both") || yes("sidewalk:right");
+    return s;
+}
+
 }  // namespace
 
 void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
-                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style,
-                  std::vector<Vec2>& triangles) {
+                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style, RoadPaint& out) {
     const std::optional<std::size_t> slot = index.slot(tile);
     if (!slot || !(metresPerCell > 0.0) || surfaceCells.none()) return;
     const Vec2 offset{double(tile.x) * kTileCells, double(tile.y) * kTileCells};
@@ -133,7 +149,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     const double dash = style.dashMetres * perMetre, period = (style.dashMetres + style.gapMetres) * perMetre;
     const double clear = style.junctionClearMetres * perMetre;
     constexpr double kPieceCells = 8.0;  // long strokes are painted in pieces, each kept or not on its own
-    Painter paint(offset, surfaceCells, triangles);
+    Painter paint(offset, surfaceCells);
     const auto clearance = [&](Vec2 v) {
         const auto it = meetings.find(VertexKey(v));
         return it != meetings.end() && it->second.ways >= 2 ? it->second.widestHalf + clear : 0.0;
@@ -141,9 +157,15 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     lines([&](const TileIndex::EntryInfo& info) {
         const double half = info.sizeCells;
         if (half < minHalf) return;
-        const double edgeOffset = half - style.edgeInsetMetres * perMetre - line;
-        // Dashed lines between the lanes, evenly across the carriageway.
-        const int lanes = lanesOf(*index.map().entries[info.entry].feature);
+        const Feature& feature = *index.map().entries[info.entry].feature;
+        // Across the way (cells from its centreline, +n to its right): sidewalks on the sides
+        // its tags say, the carriageway between them with an edge line along each side, and
+        // dashed lines between its lanes, evenly across it.
+        const Sides sides = sidewalksOf(feature);
+        const double walk = std::min(style.sidewalkMetres * perMetre, style.sidewalkShare * 2.0 * half);
+        const double left = -half + (sides.left ? walk : 0.0), right = half - (sides.right ? walk : 0.0);
+        const double inset = style.edgeInsetMetres * perMetre + line;
+        const int lanes = lanesOf(feature);
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
@@ -166,18 +188,25 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         const double s1 = std::min(k * period + dash - along, to);
                         if (!(s0 < s1)) continue;
                         for (int lane = 1; lane < lanes; ++lane) {
-                            const Vec2 shift = n * (half * (2.0 * lane / lanes - 1.0));
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, line);
+                            const Vec2 shift = n * (left + (right - left) * lane / lanes);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, line, out.markings);
                         }
                     }
-                    // The edge lines, in pieces.
-                    if (edgeOffset > 2.0 * line) {
-                        for (double s0 = from; s0 < to; s0 += kPieceCells) {
-                            const double s1 = std::min(s0 + kPieceCells, to);
-                            for (const double sign : {-1.0, 1.0}) {
-                                const Vec2 shift = n * (sign * edgeOffset);
-                                paint.stroke(at(s0) + shift, at(s1) + shift, n, line);
+                    // The edge lines and the sidewalks, in pieces.
+                    for (double s0 = from; s0 < to; s0 += kPieceCells) {
+                        const double s1 = std::min(s0 + kPieceCells, to);
+                        if (right - left > 2.0 * inset + 2.0 * line) {
+                            for (const double across : {left + inset, right - inset}) {
+                                paint.stroke(at(s0) + n * across, at(s1) + n * across, n, line, out.markings);
                             }
+                        }
+                        if (sides.left) {
+                            const Vec2 shift = n * (-half + 0.5 * walk);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
+                        }
+                        if (sides.right) {
+                            const Vec2 shift = n * (half - 0.5 * walk);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
                         }
                     }
                 }

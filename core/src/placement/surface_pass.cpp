@@ -114,8 +114,11 @@ private:
             patch.rects = s.rects;
             patch.shape = std::move(s.shapes[k]);
             if (mRule.markings == RoadMarkingKind::Lanes && !patch.shape.empty()) {
+                RoadPaint paint;
                 roadMarkings(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), s.cells, mCtx.terrain,
-                             RoadMarkingStyle{}, patch.markings);
+                             RoadMarkingStyle{}, paint);
+                patch.markings = std::move(paint.markings);
+                patch.sidewalks = std::move(paint.sidewalks);
             }
             out.patches.push_back(std::move(patch));
         }

@@ -560,15 +560,23 @@ TEST(GlbSceneWriter, TexturedSurfacesCarryOneSharedPictureAndUvsFromTheirPositio
     EXPECT_EQ(textured, s.tiles.size());
 }
 
+/// Gives the first tile's road a shape (any triangle) and lets `paint` add to it.
+template <class Paint>
+void paintFirstRoad(Scene& s, Paint paint) {
+    for (SurfacePatch& p : s.surfaces) {
+        if (p.tile != s.tiles[0] || p.layer != "road") continue;
+        p.shape.triangles = {{0, 0}, {0, 256}, {256, 256}};
+        paint(p);
+    }
+}
+
 TEST(GlbSceneWriter, RoadMarkingsArePaintedJustAboveTheirRoad) {
     auto test = makeScene(shippedCatalogue());
     Scene& s = test.scene;
     const TileId t = s.tiles[0];
-    for (SurfacePatch& p : s.surfaces) {
-        if (p.tile != t || p.layer != "road") continue;
-        p.shape.triangles = {{0, 0}, {0, 256}, {256, 256}};
+    paintFirstRoad(s, [](SurfacePatch& p) {
         p.markings = {{10, 10}, {10, 20}, {20, 20}, {30, 30}, {30, 40}, {40, 40}};
-    }
+    });
     const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
     std::size_t found = 0;
     for (const Primitive& p : tilePrimitives(m, t)) {
@@ -584,4 +592,26 @@ TEST(GlbSceneWriter, RoadMarkingsArePaintedJustAboveTheirRoad) {
                                     [](const tinygltf::Material& mat) { return mat.name == "marking"; });
     ASSERT_NE(paint, m.materials.end());
     EXPECT_NEAR(paint->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kMarkingColour[0] / 255.0), 1e-12);
+}
+
+TEST(GlbSceneWriter, SidewalksArePavedJustAboveTheirRoad) {
+    auto test = makeScene(shippedCatalogue());
+    Scene& s = test.scene;
+    const TileId t = s.tiles[0];
+    paintFirstRoad(s, [](SurfacePatch& p) { p.sidewalks = {{10, 10}, {10, 20}, {20, 20}}; });
+    const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
+    std::size_t found = 0;
+    for (const Primitive& p : tilePrimitives(m, t)) {
+        if (p.material != "sidewalk") continue;
+        ++found;
+        for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], 0.05f + kSidewalkLiftMetres);
+    }
+    EXPECT_EQ(found, 1u);
+    const auto paving = std::find_if(m.materials.begin(), m.materials.end(),
+                                     [](const tinygltf::Material& mat) { return mat.name == "sidewalk"; });
+    ASSERT_NE(paving, m.materials.end());
+    const int texture = paving->pbrMetallicRoughness.baseColorTexture.index;
+    ASSERT_GE(texture, 0);
+    EXPECT_EQ(m.images.at(static_cast<std::size_t>(m.textures.at(static_cast<std::size_t>(texture)).source)).name,
+              "paving");
 }

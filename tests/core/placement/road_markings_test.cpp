@@ -180,6 +180,48 @@ TEST(RoadMarkings, LaneLinesFollowTheLanesTag) {
     EXPECT_FALSE(near(150, 5.0 / 3.0));
 }
 
+TEST(RoadMarkings, SidewalksLieAlongTheSidesTheirTagsNameAndTheEdgeLinesMoveIn) {
+    // Ways heading east (their right is south), 10 m wide: a 2 m sidewalk is a fifth of that.
+    SyntheticMap map;
+    map.line("right", {{"highway", "primary"}, {"sidewalk", "right"}}, {{-300, -150}, {300, -150}});
+    map.line("none", {{"highway", "primary"}, {"sidewalk", "separate"}}, {{-300, 0}, {300, 0}});
+    map.line("both", {{"highway", "primary"}, {"sidewalk:both", "yes"}}, {{-300, 150}, {300, 150}});
+    const CrossingBake b = bakeCrossing(true, map);
+    // Way's y → lateral offsets, north +: of the sidewalks' triangles in metres (a strip's two
+    // triangles have their centroids a third of its width either side of its middle), of the
+    // markings' in decimetres.
+    std::map<int, std::set<int>> walks, lines;
+    std::size_t walkTriangles = 0;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (const auto& [triangles, into] : {std::pair{&p.sidewalks, &walks}, std::pair{&p.markings, &lines}}) {
+            for (std::size_t i = 0; i < triangles->size(); i += 3) {
+                const Vec2 local = markingCentroid(*triangles, i);
+                if (triangles == &p.sidewalks) {
+                    EXPECT_TRUE(onRoadShape(p.shape, local)) << "a sidewalk off its road";
+                    ++walkTriangles;
+                }
+                const Vec2 c = b.scene.frame.cellToGround(local + origin);
+                const double unit = into == &walks ? 1.0 : 10.0;
+                for (const int y : {-150, 0, 150}) {
+                    if (std::abs(c.y - y) < 6.0) (*into)[y].insert(static_cast<int>(std::lround((c.y - y) * unit)));
+                }
+            }
+        }
+    }
+    EXPECT_GT(walkTriangles, 100u);
+    EXPECT_EQ(walks[-150], (std::set<int>{-4})) << "the right (south) side only, 4 m out";
+    EXPECT_TRUE(walks[0].empty()) << "a separately mapped sidewalk is its own way";
+    EXPECT_EQ(walks[150], (std::set<int>{-4, 4}));
+    // Edge lines: 4.625 m out without a sidewalk, 2.625 m beside one (2 m in).
+    const auto has = [](const std::set<int>& s, int d) {
+        return s.count(d) > 0 || s.count(d - 1) > 0 || s.count(d + 1) > 0;
+    };
+    EXPECT_TRUE(has(lines[-150], 46) && has(lines[-150], -26) && !has(lines[-150], -46));
+    EXPECT_TRUE(has(lines[0], 46) && has(lines[0], -46));
+    EXPECT_TRUE(has(lines[150], 26) && has(lines[150], -26) && has(lines[150], 0));
+}
+
 TEST(RoadMarkings, OnlyAPassThatAsksPaintsThem) {
     const CrossingBake b = bakeCrossing(false);
     for (const SurfacePatch& p : b.scene.surfaces) EXPECT_TRUE(p.markings.empty()) << p.layer;

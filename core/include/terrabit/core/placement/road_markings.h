@@ -1,8 +1,10 @@
 #pragma once
-/// Road markings: the white lines painted on a tile's roads, as triangles to lay on the road
-/// surface. Carriageways at least `minWidthMetres` wide get dashed lines between their lanes
-/// (the `lanes` tag, else two: a centre line; none for one lane) and a solid edge line along
-/// each side, set in from the edge; narrower ways (footways, lanes, tracks) get none. Markings stop short of junctions
+/// Road markings: the white lines painted on a tile's roads, and the sidewalks along them, as
+/// triangles to lay on the road surface. Carriageways at least `minWidthMetres` wide get a
+/// paving strip along each side their `sidewalk` tags name (within the way's width), dashed
+/// lines between their lanes (the `lanes` tag, else two: a centre line; none for one lane) and a
+/// solid edge line along each side of the carriageway, set in from its edge; narrower ways
+/// (footways, lanes, tracks) get none. Markings stop short of junctions
 /// (a vertex two ways share), by the widest way meeting there, so no line crosses another road's surface.
 ///
 /// The lines follow the centrelines of the map's features, not the cells: the dashes are
@@ -27,15 +29,21 @@ struct RoadMarkingStyle {
     double dashMetres = 3.0;           ///< a centre dash's length
     double gapMetres = 6.0;            ///< between two centre dashes
     double junctionClearMetres = 1.0;  ///< beyond the widest way's half width at a junction
+    double sidewalkMetres = 2.0;       ///< a sidewalk strip's width…
+    double sidewalkShare = 0.2;        ///< …but at most this share of its way's width
 };
 
-/// The markings of the line features (with `inLayer` set for their layer: a layer and its
-/// classes) of `tile` in `index`, at `metresPerCell`: triangles in the tile's cells (three
-/// corners each, counter-clockwise seen from above as SurfaceShape::triangles, within the tile),
-/// appended to `triangles`. Bridge ways are skipped when `leaveOutBridges` (their deck stands
-/// for them on terrain).
+/// What is painted on a tile's roads: triangles in the tile's cells (three corners each,
+/// counter-clockwise seen from above as SurfaceShape::triangles, within the tile).
+struct RoadPaint {
+    std::vector<Vec2> markings;   ///< white lines
+    std::vector<Vec2> sidewalks;  ///< paving strips along the sides the `sidewalk` tags name
+};
+
+/// The markings and sidewalks of the line features (with `inLayer` set for their layer: a layer
+/// and its classes) of `tile` in `index`, at `metresPerCell`, appended to `out`. Bridge ways are
+/// skipped when `leaveOutBridges` (their deck stands for them on terrain).
 void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
-                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style,
-                  std::vector<Vec2>& triangles);
+                  const BitTile& surfaceCells, bool leaveOutBridges, const RoadMarkingStyle& style, RoadPaint& out);
 
 }  // namespace terrabit::core::placement

@@ -243,6 +243,9 @@ struct SurfacePatch {
     /// corners each, counter-clockwise seen from above, drawn kMarkingLiftMetres above it in
     /// white. Empty unless its pass asks for markings.
     std::vector<Vec2> markings;
+    /// Sidewalk strips on it (placement/road_markings.h), as `markings` are, drawn
+    /// kSidewalkLiftMetres above it in kSidewalkColour with the paving texture.
+    std::vector<Vec2> sidewalks;
     std::vector<CellRect> rects;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
@@ -255,6 +258,9 @@ struct SurfacePatch {
 inline constexpr float kMarkingLiftMetres = 0.02f;
 /// The markings' paint, sRGB.
 inline constexpr std::array<std::uint8_t, 3> kMarkingColour{236, 236, 228};
+/// How far above its road a sidewalk strip is drawn, metres, and its colour (sRGB).
+inline constexpr float kSidewalkLiftMetres = 0.03f;
+inline constexpr std::array<std::uint8_t, 3> kSidewalkColour{176, 168, 156};
 
 /// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its
 /// vertices are the tile's samples, heights in metres above the DEM's datum) and a normal per
