@@ -401,7 +401,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
-            for (const std::vector<core::Vec2>* painted : {&p->markings, &p->sidewalks}) {
+            for (const std::vector<core::Vec2>* painted : {&p->markings, &p->paving, &p->gravel}) {
                 f.add(static_cast<std::uint64_t>(painted->size()));
                 for (const core::Vec2& v : *painted) {
                     f.add(std::bit_cast<std::uint64_t>(v.x));

@@ -365,7 +365,7 @@ osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const c
     osg::ref_ptr<osg::Geode> geode =
         colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation), patch);
     if (!geode) return geode;
-    // The sidewalks, in paving, and the markings, in white paint: drawables of their own, pulled
+    // Paving, gravel and the markings' white paint: drawables of their own, pulled
     // forward in depth so they win over the road a few centimetres below them from afar too.
     const auto addLayer = [&](std::span<const core::Vec2> triangles, float lift, const char* name,
                               std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture) {
@@ -378,8 +378,8 @@ osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const c
                                                           osg::StateAttribute::ON);
         geode->addDrawable(mesh);
     };
-    addLayer(patch.sidewalks, core::kSidewalkLiftMetres, "sidewalks", core::kSidewalkColour,
-             core::SurfaceTexture::Paving);
+    addLayer(patch.paving, core::kPavingLiftMetres, "paving", core::kPavingColour, core::SurfaceTexture::Paving);
+    addLayer(patch.gravel, core::kPavingLiftMetres, "gravel", core::kGravelColour, core::SurfaceTexture::Gravel);
     addLayer(patch.markings, core::kMarkingLiftMetres, "markings", core::kMarkingColour, core::SurfaceTexture::None);
     return geode;
 }

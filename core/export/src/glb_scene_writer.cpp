@@ -461,11 +461,14 @@ private:
             if (!s->shape.empty()) {
                 const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
-                const GroundTriangles walks =
-                    drapeTriangles(mScene, tile, terrain, s->sidewalks, s->elevation + kSidewalkLiftMetres);
-                if (!walks.empty()) {
-                    mesh.primitives.push_back(
-                        primitive(walks, groundMaterial("sidewalk", kSidewalkColour, SurfaceTexture::Paving, 0.85)));
+                for (const auto& [triangles, name, colour, texture] :
+                     {std::tuple{&s->paving, "paving", kPavingColour, SurfaceTexture::Paving},
+                      std::tuple{&s->gravel, "gravel", kGravelColour, SurfaceTexture::Gravel}}) {
+                    const GroundTriangles laid =
+                        drapeTriangles(mScene, tile, terrain, *triangles, s->elevation + kPavingLiftMetres);
+                    if (!laid.empty()) {
+                        mesh.primitives.push_back(primitive(laid, groundMaterial(name, colour, texture, 0.85)));
+                    }
                 }
                 const GroundTriangles lines =
                     drapeTriangles(mScene, tile, terrain, s->markings, s->elevation + kMarkingLiftMetres);
@@ -811,7 +814,8 @@ Status checkSceneForExport(const Scene& scene) {
         // The shape's triangles and the markings': whole triangles of points of the tile.
         for (const auto& [corners, what] : {std::pair{std::span<const Vec2>(s.shape.triangles), "triangle"},
                                             std::pair{std::span<const Vec2>(s.markings), "marking"},
-                                            std::pair{std::span<const Vec2>(s.sidewalks), "sidewalk"}}) {
+                                            std::pair{std::span<const Vec2>(s.paving), "paving"},
+                                            std::pair{std::span<const Vec2>(s.gravel), "gravel"}}) {
             if (corners.size() % 3 != 0) return Error{at + " has an incomplete " + what};
             for (const Vec2& v : corners) {
                 if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {

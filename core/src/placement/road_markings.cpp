@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <numbers>
 #include <unordered_map>
 
 #include "terrabit/core/terrain/ground_grading.h"
@@ -63,6 +64,23 @@ public:
     void stroke(Vec2 p, Vec2 q, Vec2 normal, double halfWidth, std::vector<Vec2>& out) {
         const Vec2 side = normal * halfWidth;
         mPoly = {p - side - mOffset, q - side - mOffset, q + side - mOffset, p + side - mOffset};
+        keep(out);
+    }
+
+    /// A regular octagon inside the circle of `radius` about c (global cells), into `out`, as
+    /// stroke() keeps its pieces: what fills a way's round join at a bend.
+    void disk(Vec2 c, double radius, std::vector<Vec2>& out) {
+        mPoly.clear();
+        for (int k = 0; k < 8; ++k) {
+            const double a = k * (std::numbers::pi / 4.0);
+            mPoly.push_back(c + Vec2{std::cos(a), std::sin(a)} * radius - mOffset);
+        }
+        keep(out);
+    }
+
+private:
+    /// Clips mPoly to the tile and, when its middle lies on a surface cell, fans it into `out`.
+    void keep(std::vector<Vec2>& out) {
         clipToTile(mPoly, mScratch);
         if (mPoly.size() < 3) return;
         Vec2 mid{};
@@ -80,11 +98,21 @@ public:
         }
     }
 
-private:
     Vec2 mOffset;
     const BitTile& mCells;
     std::vector<Vec2> mPoly, mScratch;
 };
+
+/// What covers a whole way: paving for footways and the like, gravel for tracks.
+enum class Cover : std::uint8_t { Asphalt, Paving, Gravel };
+Cover coverOf(const Feature& f) {
+    const auto highway = f.tag("highway");
+    if (!highway) return Cover::Asphalt;
+    for (const std::string_view paved : {"footway", "path", "steps", "pedestrian", "cycleway", "bridleway"}) {
+        if (*highway == paved) return Cover::Paving;
+    }
+    return *highway == "track" ? Cover::Gravel : Cover::Asphalt;
+}
 
 /// The lanes a way's `lanes` tag gives (a whole number 1..8), else two: one each way.
 int lanesOf(const Feature& f) {
@@ -154,10 +182,77 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         const auto it = meetings.find(VertexKey(v));
         return it != meetings.end() && it->second.ways >= 2 ? it->second.widestHalf + clear : 0.0;
     };
+    // Paths and tracks are paved or gravelled over their width, but not across a carriageway
+    // (whose asphalt and markings go on): its segments, to test against.
+    struct Carriageway {
+        Vec2 a, b;
+        double half;
+    };
+    std::vector<Carriageway> carriageways;
+    lines([&](const TileIndex::EntryInfo& info) {
+        if (info.sizeCells < minHalf || coverOf(*index.map().entries[info.entry].feature) != Cover::Asphalt) return;
+        const std::span<const Vec2> cells = index.cells(info);
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : index.partEnds(info)) {
+            for (std::uint32_t i = begin; i + 1 < end; ++i)
+                carriageways.push_back({cells[i], cells[i + 1], info.sizeCells});
+            begin = end;
+        }
+    });
+    const auto onCarriageway = [&](Vec2 p) {
+        return std::any_of(carriageways.begin(), carriageways.end(), [&](const Carriageway& c) {
+            const Vec2 ab = c.b - c.a;
+            const double len2 = dot(ab, ab);
+            const double t = len2 > 0.0 ? std::clamp(dot(p - c.a, ab) / len2, 0.0, 1.0) : 0.0;
+            const Vec2 d = p - (c.a + ab * t);
+            return dot(d, d) < c.half * c.half;
+        });
+    };
+    const auto nearTile = [&](Vec2 a, Vec2 b, double reach) {
+        const Vec2 lo = a - offset, hi = b - offset;
+        return std::max(lo.x, hi.x) >= -reach && std::min(lo.x, hi.x) <= kTileCells + reach &&
+               std::max(lo.y, hi.y) >= -reach && std::min(lo.y, hi.y) <= kTileCells + reach;
+    };
+    lines([&](const TileIndex::EntryInfo& info) {
+        const Cover cover = coverOf(*index.map().entries[info.entry].feature);
+        if (cover == Cover::Asphalt) return;
+        std::vector<Vec2>& into = cover == Cover::Paving ? out.paving : out.gravel;
+        const double half = info.sizeCells;
+        const std::span<const Vec2> cells = index.cells(info);
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : index.partEnds(info)) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vec2 a = cells[i];
+                if (nearTile(a, a, half) && !onCarriageway(a)) paint.disk(a, half, into);
+                if (i + 1 == end) break;
+                const Vec2 b = cells[i + 1];
+                const double length = std::sqrt(dot(b - a, b - a));
+                if (!(length > 0.0) || !nearTile(a, b, half)) continue;
+                const Vec2 d = (b - a) * (1.0 / length);
+                const Vec2 n{-d.y, d.x};
+                for (double s0 = 0.0; s0 < length; s0 += kPieceCells) {
+                    const double s1 = std::min(s0 + kPieceCells, length);
+                    if (!onCarriageway(a + d * s0) && !onCarriageway(a + d * (0.5 * (s0 + s1))) &&
+                        !onCarriageway(a + d * s1)) {
+                        paint.stroke(a + d * s0, a + d * s1, n, half, into);
+                        continue;
+                    }
+                    // Where it meets a carriageway: a cell at a time, up to its edge.
+                    for (double t0 = s0; t0 < s1; t0 += 1.0) {
+                        const double t1 = std::min(t0 + 1.0, s1);
+                        if (!onCarriageway(a + d * (0.5 * (t0 + t1))))
+                            paint.stroke(a + d * t0, a + d * t1, n, half, into);
+                    }
+                }
+            }
+            begin = end;
+        }
+    });
     lines([&](const TileIndex::EntryInfo& info) {
         const double half = info.sizeCells;
         if (half < minHalf) return;
         const Feature& feature = *index.map().entries[info.entry].feature;
+        if (coverOf(feature) != Cover::Asphalt) return;  // paved or gravelled above: no markings
         // Across the way (cells from its centreline, +n to its right): sidewalks on the sides
         // its tags say, the carriageway between them with an edge line along each side, and
         // dashed lines between its lanes, evenly across it.
@@ -202,11 +297,11 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         }
                         if (sides.left) {
                             const Vec2 shift = n * (-half + 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.paving);
                         }
                         if (sides.right) {
                             const Vec2 shift = n * (half - 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.paving);
                         }
                     }
                 }

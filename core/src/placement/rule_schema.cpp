@@ -396,8 +396,9 @@ const ParamSpec kParams[] = {
      .choices = kMarkingWords,
      .defaultValue = "none",
      .label = "Markings",
-     .doc = "Lines painted on the surface in the exports and the viewport: none, or lanes (a dashed centre line and "
-            "edge lines on ways at least 5.5 m wide, stopping short of junctions).",
+     .doc = "What is painted on the surface in the exports and the viewport: none, or lanes (lane and edge lines and "
+            "tagged sidewalks on ways at least 5.5 m wide, stopping short of junctions; paths paved and tracks "
+            "gravelled).",
      .get = getChoice<&kMarkingWords, &PR::surface, &SR::markings>,
      .set = setChoice<&kMarkingWords, &PR::surface, &SR::markings>},
 

@@ -118,7 +118,8 @@ private:
                 roadMarkings(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), s.cells, mCtx.terrain,
                              RoadMarkingStyle{}, paint);
                 patch.markings = std::move(paint.markings);
-                patch.sidewalks = std::move(paint.sidewalks);
+                patch.paving = std::move(paint.paving);
+                patch.gravel = std::move(paint.gravel);
             }
             out.patches.push_back(std::move(patch));
         }

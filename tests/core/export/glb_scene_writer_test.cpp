@@ -598,17 +598,17 @@ TEST(GlbSceneWriter, SidewalksArePavedJustAboveTheirRoad) {
     auto test = makeScene(shippedCatalogue());
     Scene& s = test.scene;
     const TileId t = s.tiles[0];
-    paintFirstRoad(s, [](SurfacePatch& p) { p.sidewalks = {{10, 10}, {10, 20}, {20, 20}}; });
+    paintFirstRoad(s, [](SurfacePatch& p) { p.paving = {{10, 10}, {10, 20}, {20, 20}}; });
     const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
     std::size_t found = 0;
     for (const Primitive& p : tilePrimitives(m, t)) {
-        if (p.material != "sidewalk") continue;
+        if (p.material != "paving") continue;
         ++found;
-        for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], 0.05f + kSidewalkLiftMetres);
+        for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], 0.05f + kPavingLiftMetres);
     }
     EXPECT_EQ(found, 1u);
     const auto paving = std::find_if(m.materials.begin(), m.materials.end(),
-                                     [](const tinygltf::Material& mat) { return mat.name == "sidewalk"; });
+                                     [](const tinygltf::Material& mat) { return mat.name == "paving"; });
     ASSERT_NE(paving, m.materials.end());
     const int texture = paving->pbrMetallicRoughness.baseColorTexture.index;
     ASSERT_GE(texture, 0);

@@ -194,10 +194,10 @@ TEST(RoadMarkings, SidewalksLieAlongTheSidesTheirTagsNameAndTheEdgeLinesMoveIn) 
     std::size_t walkTriangles = 0;
     for (const SurfacePatch& p : b.scene.surfaces) {
         const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
-        for (const auto& [triangles, into] : {std::pair{&p.sidewalks, &walks}, std::pair{&p.markings, &lines}}) {
+        for (const auto& [triangles, into] : {std::pair{&p.paving, &walks}, std::pair{&p.markings, &lines}}) {
             for (std::size_t i = 0; i < triangles->size(); i += 3) {
                 const Vec2 local = markingCentroid(*triangles, i);
-                if (triangles == &p.sidewalks) {
+                if (triangles == &p.paving) {
                     EXPECT_TRUE(onRoadShape(p.shape, local)) << "a sidewalk off its road";
                     ++walkTriangles;
                 }
@@ -220,6 +220,48 @@ TEST(RoadMarkings, SidewalksLieAlongTheSidesTheirTagsNameAndTheEdgeLinesMoveIn) 
     EXPECT_TRUE(has(lines[-150], 46) && has(lines[-150], -26) && !has(lines[-150], -46));
     EXPECT_TRUE(has(lines[0], 46) && has(lines[0], -46));
     EXPECT_TRUE(has(lines[150], 26) && has(lines[150], -26) && has(lines[150], 0));
+}
+
+TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {
+    SyntheticMap map;
+    map.line("main", {{"highway", "primary"}}, {{-300, 0}, {300, 0}});
+    map.line("walk", {{"highway", "footway"}}, {{-100, -200}, {-100, 200}});      // crosses main, no shared node
+    map.line("steps", {{"highway", "steps"}}, {{50, 40}, {120, 80}, {160, 40}});  // bends
+    map.line("farm", {{"highway", "track"}}, {{-250, -120}, {250, -120}});
+    const CrossingBake b = bakeCrossing(true, map);
+    std::size_t paved = 0, gravelled = 0;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (const auto& [triangles, count] : {std::pair{&p.paving, &paved}, std::pair{&p.gravel, &gravelled}}) {
+            for (std::size_t i = 0; i < triangles->size(); i += 3) {
+                const Vec2 local = markingCentroid(*triangles, i);
+                EXPECT_TRUE(onRoadShape(p.shape, local)) << "paving or gravel off its way";
+                const Vec2 c = b.scene.frame.cellToGround(local + origin);
+                // Not on the primary (5 m each side of y = 0), whose markings go on: no corner
+                // more than a cell (0.86 m here) into it.
+                EXPECT_GE(std::abs(c.y), 4.0) << c.x << ", " << c.y;
+                for (std::size_t k = 0; k < 3; ++k) {
+                    const double y = b.scene.frame.cellToGround((*triangles)[i + k] + origin).y;
+                    if (count == &paved && std::abs(c.x + 100.0) < 1.5) {
+                        EXPECT_GE(std::abs(y), 5.0 - 0.9);
+                    }
+                }
+                if (count == &gravelled) {
+                    EXPECT_NEAR(c.y, -120.0, 1.5);
+                } else {
+                    EXPECT_TRUE(std::abs(c.x + 100.0) < 1.5 || (c.x > 45 && c.x < 165)) << c.x << ", " << c.y;
+                }
+                ++*count;
+            }
+        }
+        // The primary keeps its lines where the footway crosses it.
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            const Vec2 c = b.scene.frame.cellToGround(markingCentroid(p.markings, i) + origin);
+            EXPECT_LT(std::abs(c.y), 5.0) << "only the primary has markings";
+        }
+    }
+    EXPECT_GT(paved, 100u);
+    EXPECT_GT(gravelled, 100u);
 }
 
 TEST(RoadMarkings, OnlyAPassThatAsksPaintsThem) {

@@ -1,6 +1,9 @@
 #pragma once
-/// Road markings: the white lines painted on a tile's roads, and the sidewalks along them, as
-/// triangles to lay on the road surface. Carriageways at least `minWidthMetres` wide get a
+/// Road markings: the white lines painted on a tile's roads, the sidewalks along them and the
+/// paving and gravel of paths and tracks, as triangles to lay on the road surface. Ways tagged
+/// highway footway, path, steps, pedestrian or cycleway are paved over their width and tracks
+/// gravelled, except where they cross a carriageway, and at each bend an octagon fills the
+/// round join. Carriageways at least `minWidthMetres` wide get a
 /// paving strip along each side their `sidewalk` tags name (within the way's width), dashed
 /// lines between their lanes (the `lanes` tag, else two: a centre line; none for one lane) and a
 /// solid edge line along each side of the carriageway, set in from its edge; narrower ways
@@ -36,11 +39,14 @@ struct RoadMarkingStyle {
 /// What is painted on a tile's roads: triangles in the tile's cells (three corners each,
 /// counter-clockwise seen from above as SurfaceShape::triangles, within the tile).
 struct RoadPaint {
-    std::vector<Vec2> markings;   ///< white lines
-    std::vector<Vec2> sidewalks;  ///< paving strips along the sides the `sidewalk` tags name
+    std::vector<Vec2> markings;  ///< white lines
+    /// Paving: strips along the sides of carriageways the `sidewalk` tags name, and the whole
+    /// width of footways, paths, steps, pedestrian streets and cycleways.
+    std::vector<Vec2> paving;
+    std::vector<Vec2> gravel;  ///< the whole width of tracks
 };
 
-/// The markings and sidewalks of the line features (with `inLayer` set for their layer: a layer
+/// The markings, paving and gravel of the line features (with `inLayer` set for their layer: a layer
 /// and its classes) of `tile` in `index`, at `metresPerCell`, appended to `out`. Bridge ways are
 /// skipped when `leaveOutBridges` (their deck stands for them on terrain).
 void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,

@@ -243,9 +243,11 @@ struct SurfacePatch {
     /// corners each, counter-clockwise seen from above, drawn kMarkingLiftMetres above it in
     /// white. Empty unless its pass asks for markings.
     std::vector<Vec2> markings;
-    /// Sidewalk strips on it (placement/road_markings.h), as `markings` are, drawn
-    /// kSidewalkLiftMetres above it in kSidewalkColour with the paving texture.
-    std::vector<Vec2> sidewalks;
+    /// Paved parts of it (placement/road_markings.h: sidewalk strips, footways, paths, steps,
+    /// pedestrian streets and cycleways), as `markings` are, drawn kPavingLiftMetres above it in
+    /// kPavingColour with the paving texture; and its tracks, in kGravelColour with gravel.
+    std::vector<Vec2> paving;
+    std::vector<Vec2> gravel;
     std::vector<CellRect> rects;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
@@ -258,9 +260,10 @@ struct SurfacePatch {
 inline constexpr float kMarkingLiftMetres = 0.02f;
 /// The markings' paint, sRGB.
 inline constexpr std::array<std::uint8_t, 3> kMarkingColour{236, 236, 228};
-/// How far above its road a sidewalk strip is drawn, metres, and its colour (sRGB).
-inline constexpr float kSidewalkLiftMetres = 0.03f;
-inline constexpr std::array<std::uint8_t, 3> kSidewalkColour{176, 168, 156};
+/// How far above its road paving and gravel are drawn, metres, and their colours (sRGB).
+inline constexpr float kPavingLiftMetres = 0.03f;
+inline constexpr std::array<std::uint8_t, 3> kPavingColour{176, 168, 156};
+inline constexpr std::array<std::uint8_t, 3> kGravelColour{160, 148, 124};
 
 /// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its
 /// vertices are the tile's samples, heights in metres above the DEM's datum) and a normal per
