@@ -156,7 +156,9 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
             each(info);
         }
     };
-    // Junctions: nodes two ways (or one way twice) pass through.
+    // Junctions: nodes two ways (or one way twice) pass through. A node trims the lines within
+    // the widest way's half width and a metre of it; none is wider than this margin.
+    constexpr double kNodeMargin = 64.0;
     std::unordered_map<VertexKey, Meeting, VertexHash> meetings;
     lines([&](const TileIndex::EntryInfo& info) {
         const std::span<const Vec2> cells = index.cells(info);
@@ -164,6 +166,12 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         for (const std::uint32_t end : index.partEnds(info)) {
             for (std::uint32_t i = begin; i < end; ++i) {
                 if (i > begin && cells[i] == cells[i - 1]) continue;
+                // Only nodes near the tile trim what it draws (a long way's far vertices do not).
+                const Vec2 local = cells[i] - offset;
+                if (local.x < -kNodeMargin || local.y < -kNodeMargin || local.x > kTileCells + kNodeMargin ||
+                    local.y > kTileCells + kNodeMargin) {
+                    continue;
+                }
                 Meeting& m = meetings[VertexKey(cells[i])];
                 ++m.ways;
                 m.widestHalf = std::max(m.widestHalf, info.sizeCells);
@@ -199,8 +207,27 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
             begin = end;
         }
     });
+    // Bucketed over the tile and a margin: a way's whole geometry is listed, most of it far off.
+    constexpr int kBucketCells = 16, kMargin = 32, kBuckets = (kTileCells + 2 * kMargin) / kBucketCells;
+    const auto bucketOf = [&](double local) { return static_cast<int>(std::floor((local + kMargin) / kBucketCells)); };
+    std::vector<std::vector<std::uint32_t>> buckets(static_cast<std::size_t>(kBuckets * kBuckets));
+    for (std::uint32_t k = 0; k < carriageways.size(); ++k) {
+        const Carriageway& c = carriageways[k];
+        const Vec2 a = c.a - offset, b = c.b - offset;
+        const int x0 = std::max(0, bucketOf(std::min(a.x, b.x) - c.half));
+        const int x1 = std::min(kBuckets - 1, bucketOf(std::max(a.x, b.x) + c.half));
+        const int y0 = std::max(0, bucketOf(std::min(a.y, b.y) - c.half));
+        const int y1 = std::min(kBuckets - 1, bucketOf(std::max(a.y, b.y) + c.half));
+        for (int y = y0; y <= y1; ++y) {
+            for (int x = x0; x <= x1; ++x) buckets[static_cast<std::size_t>(y * kBuckets + x)].push_back(k);
+        }
+    }
     const auto onCarriageway = [&](Vec2 p) {
-        return std::any_of(carriageways.begin(), carriageways.end(), [&](const Carriageway& c) {
+        const int x = bucketOf(p.x - offset.x), y = bucketOf(p.y - offset.y);
+        if (x < 0 || y < 0 || x >= kBuckets || y >= kBuckets) return false;  // beyond what the tile draws
+        const std::vector<std::uint32_t>& near = buckets[static_cast<std::size_t>(y * kBuckets + x)];
+        return std::any_of(near.begin(), near.end(), [&](std::uint32_t k) {
+            const Carriageway& c = carriageways[k];
             const Vec2 ab = c.b - c.a;
             const double len2 = dot(ab, ab);
             const double t = len2 > 0.0 ? std::clamp(dot(p - c.a, ab) / len2, 0.0, 1.0) : 0.0;
@@ -288,8 +315,10 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         }
                     }
                     // The edge lines and the sidewalks, in pieces.
-                    for (double s0 = from; s0 < to; s0 += kPieceCells) {
-                        const double s1 = std::min(s0 + kPieceCells, to);
+                    // On a fixed grid along the segment, so a tile's pieces do not depend on how
+                    // far a junction trims the segment's other end.
+                    for (double g = std::floor(from / kPieceCells) * kPieceCells; g < to; g += kPieceCells) {
+                        const double s0 = std::max(g, from), s1 = std::min(g + kPieceCells, to);
                         if (right - left > 2.0 * inset + 2.0 * line) {
                             for (const double across : {left + inset, right - inset}) {
                                 paint.stroke(at(s0) + n * across, at(s1) + n * across, n, line, out.markings);
