@@ -13,6 +13,7 @@
 
 #include "terrabit/core/export/tileset_levels.h"
 #include "terrabit/core/placement/surface_shape.h"
+#include "terrabit/core/scene/surface_paint.h"
 #include "terrabit/render/instanced_block.h"
 #include "terrabit/render/mask_tiles.h"
 #include "terrabit/render/tile_geometry.h"
@@ -401,9 +402,10 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
-            for (const std::vector<core::Vec2>* painted : {&p->markings, &p->paving, &p->gravel}) {
-                f.add(static_cast<std::uint64_t>(painted->size()));
-                for (const core::Vec2& v : *painted) {
+            for (const core::SurfacePaint& paint : core::kSurfacePaints) {
+                const std::vector<core::Vec2>& painted = (*p).*paint.triangles;
+                f.add(static_cast<std::uint64_t>(painted.size()));
+                for (const core::Vec2& v : painted) {
                     f.add(std::bit_cast<std::uint64_t>(v.x));
                     f.add(std::bit_cast<std::uint64_t>(v.y));
                 }

@@ -14,6 +14,7 @@
 #include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
+#include "terrabit/core/scene/surface_paint.h"
 #include "terrabit/render/asset_model.h"
 
 namespace terrabit::render {
@@ -367,20 +368,16 @@ osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const c
     if (!geode) return geode;
     // Paving, gravel and the markings' white paint: drawables of their own, pulled
     // forward in depth so they win over the road a few centimetres below them from afar too.
-    const auto addLayer = [&](std::span<const core::Vec2> triangles, float lift, const char* name,
-                              std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture) {
+    for (const core::SurfacePaint& paint : core::kSurfacePaints) {
         const core::GroundTriangles t =
-            core::drapeTriangles(scene, patch.tile, ground, triangles, patch.elevation + lift);
-        if (t.empty()) return;
-        osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, name);
-        surfaceLook(*mesh, rgb, texture);
+            core::drapeTriangles(scene, patch.tile, ground, patch.*paint.triangles, patch.elevation + paint.liftMetres);
+        if (t.empty()) continue;
+        osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, paint.name);
+        surfaceLook(*mesh, paint.colour, paint.texture);
         mesh->getOrCreateStateSet()->setAttributeAndModes(new osg::PolygonOffset(-1.0f, -4.0f),
                                                           osg::StateAttribute::ON);
         geode->addDrawable(mesh);
-    };
-    addLayer(patch.paving, core::kPavingLiftMetres, "paving", core::kPavingColour, core::SurfaceTexture::Paving);
-    addLayer(patch.gravel, core::kPavingLiftMetres, "gravel", core::kGravelColour, core::SurfaceTexture::Gravel);
-    addLayer(patch.markings, core::kMarkingLiftMetres, "markings", core::kMarkingColour, core::SurfaceTexture::None);
+    }
     return geode;
 }
 

@@ -20,6 +20,7 @@
 #include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
+#include "terrabit/core/scene/surface_paint.h"
 
 namespace terrabit::core {
 
@@ -461,21 +462,12 @@ private:
             if (!s->shape.empty()) {
                 const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
-                for (const auto& [triangles, name, colour, texture] :
-                     {std::tuple{&s->paving, "paving", kPavingColour, SurfaceTexture::Paving},
-                      std::tuple{&s->gravel, "gravel", kGravelColour, SurfaceTexture::Gravel}}) {
+                for (const SurfacePaint& paint : kSurfacePaints) {
                     const GroundTriangles laid =
-                        drapeTriangles(mScene, tile, terrain, *triangles, s->elevation + kPavingLiftMetres);
-                    if (!laid.empty()) {
-                        mesh.primitives.push_back(primitive(laid, groundMaterial(name, colour, texture, 0.85)));
-                    }
-                }
-                const GroundTriangles lines =
-                    drapeTriangles(mScene, tile, terrain, s->markings, s->elevation + kMarkingLiftMetres);
-                if (!lines.empty()) {
-                    if (mMarkingMaterial < 0)
-                        mMarkingMaterial = mBuilder.material("marking", linearColour(kMarkingColour), 0.6);
-                    mesh.primitives.push_back(primitive(lines, mMarkingMaterial));
+                        drapeTriangles(mScene, tile, terrain, (*s).*paint.triangles, s->elevation + paint.liftMetres);
+                    if (laid.empty()) continue;
+                    mesh.primitives.push_back(
+                        primitive(laid, groundMaterial(paint.name, paint.colour, paint.texture, paint.roughness)));
                 }
                 continue;
             }
@@ -709,7 +701,6 @@ private:
     std::map<TileId, std::vector<const Plinth*>> mPlinthsOf;               ///< the plinths of each tile written
     std::map<TileId, std::vector<const GeneratedBuilding*>> mGeneratedOf;  ///< its generated buildings
     int mPlinthMaterial = -1;
-    int mMarkingMaterial = -1;                                    ///< road markings' paint, made with the first
     std::map<TileId, std::vector<const BridgeDeck*>> mBridgesOf;  ///< the bridge decks of each tile written
     int mBridgeMaterial = -1;
     placement::SurfaceShaper mShaper;  ///< the ground around sunken real-shape surfaces
@@ -811,11 +802,10 @@ Status checkSceneForExport(const Scene& scene) {
                              std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
             }
         }
-        // The shape's triangles and the markings': whole triangles of points of the tile.
-        for (const auto& [corners, what] : {std::pair{std::span<const Vec2>(s.shape.triangles), "triangle"},
-                                            std::pair{std::span<const Vec2>(s.markings), "marking"},
-                                            std::pair{std::span<const Vec2>(s.paving), "paving"},
-                                            std::pair{std::span<const Vec2>(s.gravel), "gravel"}}) {
+        // The shape's triangles and the paint's: whole triangles of points of the tile.
+        std::vector<std::pair<std::span<const Vec2>, const char*>> layers{{s.shape.triangles, "triangle"}};
+        for (const SurfacePaint& paint : kSurfacePaints) layers.emplace_back(s.*paint.triangles, paint.name);
+        for (const auto& [corners, what] : layers) {
             if (corners.size() % 3 != 0) return Error{at + " has an incomplete " + what};
             for (const Vec2& v : corners) {
                 if (!(v.x >= 0.0 && v.x <= kTileCells && v.y >= 0.0 && v.y <= kTileCells)) {
