@@ -402,6 +402,10 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
+            for (const core::Vec2& uv : p->roadUv) {
+                f.add(std::bit_cast<std::uint64_t>(uv.x));
+                f.add(std::bit_cast<std::uint64_t>(uv.y));
+            }
             for (const core::SurfacePaint& paint : core::kSurfacePaints) {
                 const std::vector<core::Vec2>& painted = (*p).*paint.triangles;
                 f.add(static_cast<std::uint64_t>(painted.size()));

@@ -10,6 +10,7 @@
 #include <osg/Material>
 #include <osg/PolygonOffset>
 #include <osg/Texture2D>
+#include <span>
 
 #include "terrabit/core/scene/bridge_deck.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
@@ -72,20 +73,22 @@ osg::ref_ptr<osg::Texture2D> sharedSurfaceTexture(core::SurfaceTexture kind, std
 }
 
 /// Gives a surface's geometry its look: a colour, or a texture in that colour (whose mean is the
-/// colour) repeating on the ground from the scene's origin as in the GLB; lit either way.
-void surfaceLook(osg::Geometry& mesh, std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture) {
+/// colour) repeating along its roads (`roadUv` as core::GroundTriangles::roadUv, may be empty)
+/// and elsewhere on the ground from the scene's origin, as in the GLB; lit either way.
+void surfaceLook(osg::Geometry& mesh, std::array<std::uint8_t, 3> rgb, core::SurfaceTexture texture,
+                 std::span<const float> roadUv = {}) {
     osg::ref_ptr<osg::Vec4Array> colour = new osg::Vec4Array(1);
     if (texture == core::SurfaceTexture::None) {
         (*colour)[0].set(rgb[0] / 255.0f, rgb[1] / 255.0f, rgb[2] / 255.0f, 1.0f);
     } else {
         (*colour)[0].set(1.0f, 1.0f, 1.0f, 1.0f);
         const auto* vertices = static_cast<const osg::Vec3Array*>(mesh.getVertexArray());
-        const double repeat = core::surfaceTextureRepeatMetres(texture);
+        const std::span<const float> positions(static_cast<const float*>(vertices->getDataPointer()),
+                                               vertices->size() * 3);
+        const std::vector<float> coordinates =
+            core::surfaceTextureCoordinates(positions, roadUv, core::surfaceTextureRepeatMetres(texture));
         osg::ref_ptr<osg::Vec2Array> uv = new osg::Vec2Array(vertices->size());
-        for (std::size_t i = 0; i < vertices->size(); ++i) {
-            (*uv)[i].set(static_cast<float>((*vertices)[i].x() / repeat),
-                         static_cast<float>((*vertices)[i].z() / repeat));
-        }
+        for (std::size_t i = 0; i < vertices->size(); ++i) (*uv)[i].set(coordinates[i * 2], coordinates[i * 2 + 1]);
         mesh.setTexCoordArray(0, uv);
         mesh.getOrCreateStateSet()->setTextureAttributeAndModes(0, sharedSurfaceTexture(texture, rgb),
                                                                 osg::StateAttribute::ON);
@@ -336,7 +339,7 @@ osg::ref_ptr<osg::Geode> texturedGround(const core::GroundTriangles& t, osg::ref
 osg::ref_ptr<osg::Geode> colouredSurface(const core::GroundTriangles& t, const core::SurfacePatch& patch) {
     if (t.empty()) return nullptr;
     osg::ref_ptr<osg::Geometry> mesh = trianglesGeometry(t, patch.layer);
-    surfaceLook(*mesh, patch.colour, patch.texture);
+    surfaceLook(*mesh, patch.colour, patch.texture, t.roadUv);
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(mesh);
     return geode;
@@ -363,8 +366,8 @@ osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const c
 
 osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
                                                const core::SurfacePatch& patch) {
-    osg::ref_ptr<osg::Geode> geode =
-        colouredSurface(core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation), patch);
+    osg::ref_ptr<osg::Geode> geode = colouredSurface(
+        core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation, patch.roadUv), patch);
     if (!geode) return geode;
     // Paving, gravel and the markings' white paint: drawables of their own, pulled
     // forward in depth so they win over the road a few centimetres below them from afar too.

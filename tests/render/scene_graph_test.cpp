@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -461,6 +462,46 @@ TEST(SceneGraph, TexturedSurfacesWearTheirSharedTextureRepeatingFromTheOrigin) {
     ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
     const osg::Geometry* road = graph.surfaceNode(scene.tiles[0], "road")->asGeode()->getDrawable(0)->asGeometry();
     EXPECT_EQ(road->getTexCoordArray(0), nullptr);
+}
+
+TEST(SceneGraph, ShapedRoadsRunTheirTextureAlongTheWayAsTheGlbDoes) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    core::Scene scene = test::syntheticScene();
+    // The first tile's road in its real shape: one triangle with coordinates along a way, one
+    // with none (NaN), which keeps its ground position.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<core::Vec2> roadUv{{10, -2}, {10, 3}, {90, 3}, {nan, nan}, {nan, nan}, {nan, nan}};
+    for (core::SurfacePatch& p : scene.surfaces) {
+        if (p.layer != "road" || p.tile != scene.tiles[0]) continue;
+        p.texture = core::SurfaceTexture::Asphalt;
+        p.shape.triangles = {{0, 0}, {0, 128}, {128, 128}, {128, 128}, {256, 128}, {256, 0}};
+        p.roadUv = roadUv;
+    }
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const double repeat = core::surfaceTextureRepeatMetres(core::SurfaceTexture::Asphalt);
+    const osg::Geometry* road = graph.surfaceNode(scene.tiles[0], "road")->asGeode()->getDrawable(0)->asGeometry();
+    const auto* vertices = static_cast<const osg::Vec3Array*>(road->getVertexArray());
+    const auto* uv = static_cast<const osg::Vec2Array*>(road->getTexCoordArray(0));
+    ASSERT_NE(uv, nullptr);
+    ASSERT_EQ(uv->size(), roadUv.size()) << "a vertex per corner, flat";
+    for (std::size_t i = 0; i < uv->size(); ++i) {
+        if (std::isfinite(roadUv[i].x)) {
+            EXPECT_FLOAT_EQ((*uv)[i].x(), static_cast<float>(roadUv[i].x / repeat)) << i;
+            EXPECT_FLOAT_EQ((*uv)[i].y(), static_cast<float>(roadUv[i].y / repeat)) << i;
+        } else {
+            EXPECT_FLOAT_EQ((*uv)[i].x(), static_cast<float>((*vertices)[i].x() / repeat)) << i;
+            EXPECT_FLOAT_EQ((*uv)[i].y(), static_cast<float>((*vertices)[i].z() / repeat)) << i;
+        }
+    }
+    // New coordinates rebuild the road.
+    for (core::SurfacePatch& p : scene.surfaces) {
+        if (p.layer == "road" && p.tile == scene.tiles[0]) p.roadUv[0].x = 20;
+    }
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    road = graph.surfaceNode(scene.tiles[0], "road")->asGeode()->getDrawable(0)->asGeometry();
+    EXPECT_FLOAT_EQ((*static_cast<const osg::Vec2Array*>(road->getTexCoordArray(0)))[0].x(),
+                    static_cast<float>(20 / repeat));
 }
 
 TEST(SceneGraph, GroundCanShowAnExpressionInsteadOfTheLayers) {

@@ -132,16 +132,8 @@ public:
     bool quantizeNormals = true;
     bool usesQuantization = false;  ///< normals() stored bytes: the file needs KHR_mesh_quantization
 
-    /// Texture coordinates from scene positions (x, y, z triples): one copy of the texture per
-    /// `repeatMetres` east (u) and south (v), counted from the scene's origin, so a texture runs
-    /// on across tiles and files.
-    int texCoords(const std::vector<float>& positions, double repeatMetres) {
-        std::vector<float> uv;
-        uv.reserve(positions.size() / 3 * 2);
-        for (std::size_t i = 0; i + 2 < positions.size(); i += 3) {
-            uv.push_back(static_cast<float>(positions[i] / repeatMetres));
-            uv.push_back(static_cast<float>(positions[i + 2] / repeatMetres));
-        }
+    /// Texture coordinates, two floats per vertex (surfaceTextureCoordinates).
+    int texCoords(const std::vector<float>& uv) {
         return accessor(view(uv.data(), uv.size() * 4, kArrayBuffer), TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2,
                         uv.size() / 2);
     }
@@ -345,13 +337,16 @@ private:
         }
     }
 
+    /// `roadUv` as GroundTriangles::roadUv (empty: none).
     tinygltf::Primitive primitive(const std::vector<float>& positions, const std::vector<float>& normals,
-                                  const std::vector<std::uint32_t>& indices, int material) {
+                                  const std::vector<std::uint32_t>& indices, int material,
+                                  const std::vector<float>& roadUv = {}) {
         tinygltf::Primitive p;
         p.attributes["POSITION"] = mBuilder.vec3(positions, kArrayBuffer, true);
         p.attributes["NORMAL"] = mBuilder.normals(normals);
         if (const auto repeat = mTextureRepeat.find(material); repeat != mTextureRepeat.end()) {
-            p.attributes["TEXCOORD_0"] = mBuilder.texCoords(positions, repeat->second);
+            p.attributes["TEXCOORD_0"] =
+                mBuilder.texCoords(surfaceTextureCoordinates(positions, roadUv, repeat->second));
         }
         p.indices = mBuilder.indices(indices, positions.size() / 3);
         p.material = material;
@@ -362,7 +357,7 @@ private:
         return primitive(mesh.positions, mesh.normals, mesh.indices, material);
     }
     tinygltf::Primitive primitive(const GroundTriangles& mesh, int material) {
-        return primitive(mesh.positions, mesh.normals, mesh.indices, material);
+        return primitive(mesh.positions, mesh.normals, mesh.indices, material, mesh.roadUv);
     }
 
     int surfaceMaterial(const SurfacePatch& s) {
@@ -460,7 +455,8 @@ private:
         }
         for (const SurfacePatch* s : surfaces) {
             if (!s->shape.empty()) {
-                const GroundTriangles t = drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation);
+                const GroundTriangles t =
+                    drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation, s->roadUv);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
                 for (const SurfacePaint& paint : kSurfacePaints) {
                     const GroundTriangles laid =
@@ -801,6 +797,10 @@ Status checkSceneForExport(const Scene& scene) {
                 return Error{at + ": rectangle [" + std::to_string(r.x0) + ", " + std::to_string(r.x1) + ") x [" +
                              std::to_string(r.y0) + ", " + std::to_string(r.y1) + ") is empty or leaves the tile"};
             }
+        }
+        if (!s.roadUv.empty() && s.roadUv.size() != s.shape.triangles.size()) {
+            return Error{at + " has " + std::to_string(s.roadUv.size()) + " road texture coordinates for " +
+                         std::to_string(s.shape.triangles.size()) + " triangle corners"};
         }
         // The shape's triangles and the paint's: whole triangles of points of the tile.
         std::vector<std::pair<std::span<const Vec2>, const char*>> layers{{s.shape.triangles, "triangle"}};

@@ -7,6 +7,7 @@
 #include "terrabit/core/placement/greedy_mesh.h"
 #include "terrabit/core/placement/placement_hash.h"
 #include "terrabit/core/placement/road_markings.h"
+#include "terrabit/core/placement/road_uv.h"
 #include "terrabit/core/placement/surface_shape.h"
 
 namespace terrabit::core::placement {
@@ -113,6 +114,10 @@ private:
             patch.texture = mRule.texture;
             patch.rects = s.rects;
             patch.shape = std::move(s.shapes[k]);
+            if (patch.texture != SurfaceTexture::None && !patch.shape.empty()) {
+                roadTextureCoordinates(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), mCtx.terrain,
+                                       patch.shape.triangles, patch.roadUv);
+            }
             if (mRule.markings == RoadMarkingKind::Lanes && !patch.shape.empty()) {
                 RoadPaint paint;
                 roadMarkings(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), s.cells, mCtx.terrain,

@@ -2,6 +2,7 @@
 #include "ground_drape_p.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -56,6 +57,14 @@ public:
     Emitter(const Scene& scene, const TileId& tile, double offset, GroundTriangles& out)
         : mScene(scene), mTile(tile), mOffset(offset), mOut(out) {}
 
+    /// The surface triangle (tile cells) and its corners' road coordinates that the next
+    /// polygons are pieces of: their vertices get the coordinates interpolated in it.
+    void setSource(Vec2 a, Vec2 b, Vec2 c, Vec2 ua, Vec2 ub, Vec2 uc) {
+        mSource = {a, b, c};
+        mSourceUv = {ua, ub, uc};
+        mHasSource = true;
+    }
+
     std::uint32_t vertex(const ClipVertex& v) {
         const Vec3f p = groundVertexPosition(mScene, mTile, v.x, v.y, v.h + mOffset);
         const double len = std::sqrt(v.nx * v.nx + v.ny * v.ny + v.nz * v.nz);
@@ -68,6 +77,10 @@ public:
             mOut.normals.insert(mOut.normals.end(), {0.0f, 1.0f, 0.0f});
         }
         mOut.cells.insert(mOut.cells.end(), {static_cast<float>(v.x), static_cast<float>(v.y)});
+        if (mHasSource) {
+            const Vec2 uv = sourceUv({v.x, v.y});
+            mOut.roadUv.insert(mOut.roadUv.end(), {static_cast<float>(uv.x), static_cast<float>(uv.y)});
+        }
         return static_cast<std::uint32_t>(mOut.positions.size() / 3 - 1);
     }
 
@@ -91,10 +104,23 @@ public:
     }
 
 private:
+    /// The source triangle's coordinates at q by barycentric weights (NaN when a corner has none).
+    Vec2 sourceUv(Vec2 q) const {
+        const auto& [a, b, c] = mSource;
+        const double area = cross(b - a, c - a);
+        if (area == 0.0) return mSourceUv[0];
+        const double w0 = cross(b - q, c - q) / area;
+        const double w1 = cross(c - q, a - q) / area;
+        const double w2 = 1.0 - w0 - w1;
+        return mSourceUv[0] * w0 + mSourceUv[1] * w1 + mSourceUv[2] * w2;
+    }
+
     const Scene& mScene;
     TileId mTile;
     double mOffset;
     GroundTriangles& mOut;
+    std::array<Vec2, 3> mSource{}, mSourceUv{};
+    bool mHasSource = false;
 };
 
 ClipVertex clipVertex(const GroundTile& ground, std::uint32_t index) {
@@ -268,14 +294,19 @@ constexpr int kBuckets = kTileCells / kBucketCells;
 }  // namespace
 
 GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
-                               std::span<const Vec2> triangles, float offset) {
+                               std::span<const Vec2> triangles, float offset, std::span<const Vec2> roadUv) {
     GroundTriangles out;
+    const bool withUv = !roadUv.empty() && roadUv.size() == triangles.size();
     if (ground && ground->mesh.empty()) ground = nullptr;
     Emitter emit(scene, tile, offset, out);
     std::vector<ClipVertex> poly, scratch;
     if (!ground) {
         // Flat: y = offset wherever the scene's origin height puts the datum.
         for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+            if (withUv) {
+                emit.setSource(triangles[i], triangles[i + 1], triangles[i + 2], roadUv[i], roadUv[i + 1],
+                               roadUv[i + 2]);
+            }
             poly.clear();
             for (std::size_t k = 0; k < 3; ++k) {
                 ClipVertex v;
@@ -308,6 +339,7 @@ GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const Gro
     std::vector<std::uint32_t> stamp(count, kNone), candidates;
     for (std::uint32_t i = 0; i + 2 < triangles.size(); i += 3) {
         const Vec2 a = triangles[i], b = triangles[i + 1], c = triangles[i + 2];
+        if (withUv) emit.setSource(a, b, c, roadUv[i], roadUv[i + 1], roadUv[i + 2]);
         candidates.clear();
         for (int y = bucketOf(std::min({a.y, b.y, c.y})); y <= bucketOf(std::max({a.y, b.y, c.y})); ++y) {
             for (int x = bucketOf(std::min({a.x, b.x, c.x})); x <= bucketOf(std::max({a.x, b.x, c.x})); ++x) {
@@ -351,6 +383,23 @@ GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const Gro
         }
     }
     return out;
+}
+
+std::vector<float> surfaceTextureCoordinates(std::span<const float> positions, std::span<const float> roadUv,
+                                             double repeatMetres) {
+    const std::size_t count = positions.size() / 3;
+    std::vector<float> uv(count * 2);
+    const bool road = roadUv.size() == uv.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        if (road && std::isfinite(roadUv[i * 2]) && std::isfinite(roadUv[i * 2 + 1])) {
+            uv[i * 2] = static_cast<float>(roadUv[i * 2] / repeatMetres);
+            uv[i * 2 + 1] = static_cast<float>(roadUv[i * 2 + 1] / repeatMetres);
+        } else {
+            uv[i * 2] = static_cast<float>(positions[i * 3] / repeatMetres);
+            uv[i * 2 + 1] = static_cast<float>(positions[i * 3 + 2] / repeatMetres);
+        }
+    }
+    return uv;
 }
 
 double groundMeshHeight(const terrain::GroundMesh& mesh, Vec2 cell) {

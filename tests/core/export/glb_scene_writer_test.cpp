@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "export_test_support.h"
@@ -558,6 +559,54 @@ TEST(GlbSceneWriter, TexturedSurfacesCarryOneSharedPictureAndUvsFromTheirPositio
         }
     }
     EXPECT_EQ(textured, s.tiles.size());
+}
+
+TEST(GlbSceneWriter, RoadsWithRoadCoordinatesRunTheirTextureAlongTheWay) {
+    auto test = makeScene(shippedCatalogue());
+    Scene& s = test.scene;
+    // The first tile's road: two triangles, the first with coordinates along a way, the second
+    // with none (NaN: no way reaches it), which takes its scene position as before.
+    const std::vector<Vec2> corners{{0, 0}, {0, 128}, {128, 128}, {128, 128}, {256, 128}, {256, 0}};
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<Vec2> roadUv{{10, -2}, {10, 3}, {90, 3}, {nan, nan}, {nan, nan}, {nan, nan}};
+    for (SurfacePatch& p : s.surfaces) {
+        if (p.layer != "road") continue;
+        p.texture = SurfaceTexture::Asphalt;
+        if (p.tile != s.tiles[0]) continue;
+        p.shape.triangles = corners;
+        p.roadUv = roadUv;
+    }
+    const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
+    const double repeat = surfaceTextureRepeatMetres(SurfaceTexture::Asphalt);
+    std::size_t checked = 0;
+    for (const tinygltf::Mesh& mesh : m.meshes) {
+        if (mesh.name != "ground " + s.tiles[0].quadkey()) continue;
+        for (const tinygltf::Primitive& p : mesh.primitives) {
+            if (p.material < 0 || m.materials.at(static_cast<std::size_t>(p.material)).name != "road") continue;
+            const auto positions = accessorData<float>(m, p.attributes.at("POSITION"));
+            const auto uv = accessorData<float>(m, p.attributes.at("TEXCOORD_0"));
+            ASSERT_EQ(positions.size() / 3, corners.size()) << "a vertex per corner, flat";
+            for (std::size_t v = 0; v < corners.size(); ++v) {
+                if (std::isfinite(roadUv[v].x)) {
+                    // Along the way and across it, in repeats.
+                    EXPECT_FLOAT_EQ(uv[2 * v], static_cast<float>(roadUv[v].x / repeat)) << v;
+                    EXPECT_FLOAT_EQ(uv[2 * v + 1], static_cast<float>(roadUv[v].y / repeat)) << v;
+                } else {
+                    EXPECT_EQ(uv[2 * v], static_cast<float>(positions[3 * v] / repeat)) << v;
+                    EXPECT_EQ(uv[2 * v + 1], static_cast<float>(positions[3 * v + 2] / repeat)) << v;
+                }
+                ++checked;
+            }
+        }
+    }
+    EXPECT_EQ(checked, corners.size());
+    // Coordinates that do not match the triangles are refused, saying where.
+    for (SurfacePatch& p : s.surfaces) {
+        if (p.tile == s.tiles[0] && p.layer == "road") p.roadUv.pop_back();
+    }
+    const auto refused = encodeSceneGlb(s, test.meshes);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("road texture coordinates"), std::string::npos) << refused.message();
 }
 
 /// Gives the first tile's road a shape (any triangle) and lets `paint` add to it.

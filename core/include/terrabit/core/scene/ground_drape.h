@@ -30,6 +30,9 @@ struct GroundTriangles {
     std::vector<float> normals;
     /// Per vertex, the point in the tile's cells (x east, y south, 0..256): texture coordinates.
     std::vector<float> cells;
+    /// Per vertex, when the triangles draped had them (SurfacePatch::roadUv): metres along and
+    /// across a road, NaN where none; else empty.
+    std::vector<float> roadUv;
     std::vector<std::uint32_t> indices;
 
     std::size_t vertexCount() const { return positions.size() / 3; }
@@ -64,7 +67,16 @@ GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const s
 /// interpolated from the mesh's. Without a ground (nullptr or an empty mesh) they lie flat,
 /// `offset` metres above y = 0, facing up. The GLB, 3D Tiles and render draw real-shape surfaces
 /// (and the ground around sunken ones) through this.
+/// `roadUv`, when not empty, holds (along, across) metres per corner of `triangles`: each
+/// vertex gets them interpolated in its triangle (GroundTriangles::roadUv).
 GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
-                               std::span<const Vec2> triangles, float offset);
+                               std::span<const Vec2> triangles, float offset, std::span<const Vec2> roadUv = {});
+
+/// A textured surface's texture coordinates, two floats per vertex of `positions` (scene x, y, z
+/// triples): one copy of the texture per `repeatMetres` along and across its road where the
+/// vertex has road coordinates (`roadUv` as GroundTriangles::roadUv, may be empty), else east
+/// (u) and south (v) of the scene's origin, so a texture runs on across tiles and files.
+std::vector<float> surfaceTextureCoordinates(std::span<const float> positions, std::span<const float> roadUv,
+                                             double repeatMetres);
 
 }  // namespace terrabit::core

@@ -249,6 +249,12 @@ struct SurfacePatch {
     std::vector<Vec2> paving;
     std::vector<Vec2> gravel;
     std::vector<CellRect> rects;
+    /// Per corner of shape.triangles when the patch is textured (placement/road_uv.h): metres
+    /// along the way the triangle lies in from its first vertex, and across it from its
+    /// centreline (positive to its left); NaN for a triangle no way reaches, and empty for an
+    /// untextured patch. The exporters texture a surface along these, and by its scene position
+    /// where there are none.
+    std::vector<Vec2> roadUv;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
     /// patch made without the map (then exports draw `rects`).
