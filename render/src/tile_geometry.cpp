@@ -380,6 +380,13 @@ osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const c
         mesh->getOrCreateStateSet()->setAttributeAndModes(new osg::PolygonOffset(-1.0f, -4.0f),
                                                           osg::StateAttribute::ON);
         geode->addDrawable(mesh);
+        if (!paint.kerbed) continue;
+        const core::GroundTriangles kerbs = core::drapeWalls(scene, patch.tile, ground, patch.*paint.triangles,
+                                                             patch.elevation, patch.elevation + paint.liftMetres);
+        if (kerbs.empty()) continue;
+        osg::ref_ptr<osg::Geometry> walls = trianglesGeometry(kerbs, core::kKerbName);
+        surfaceLook(*walls, core::kKerbColour, core::SurfaceTexture::None);
+        geode->addDrawable(walls);
     }
     return geode;
 }

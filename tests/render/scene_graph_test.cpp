@@ -504,6 +504,39 @@ TEST(SceneGraph, ShapedRoadsRunTheirTextureAlongTheWayAsTheGlbDoes) {
                     static_cast<float>(20 / repeat));
 }
 
+TEST(SceneGraph, ShapedRoadsDrawTheirPaintAndTheirSidewalksOnKerbs) {
+    AssetModelCache models;
+    SceneGraph graph(test::shippedCatalogue(), models);
+    core::Scene scene = test::syntheticScene();
+    float elevation = 0.0f;
+    for (core::SurfacePatch& p : scene.surfaces) {
+        if (p.layer != "road" || p.tile != scene.tiles[0]) continue;
+        p.shape.triangles = {{0, 0}, {0, 256}, {256, 256}};
+        p.markings = {{10, 10}, {10, 20}, {20, 20}};
+        p.sidewalks = {{30, 30}, {30, 34}, {40, 34}, {30, 30}, {40, 34}, {40, 30}};
+        elevation = p.elevation;
+    }
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const osg::Geode* geode = graph.surfaceNode(scene.tiles[0], "road")->asGeode();
+    std::map<std::string, const osg::Geometry*> drawn;
+    for (unsigned i = 0; i < geode->getNumDrawables(); ++i) {
+        drawn[geode->getDrawable(i)->getName()] = geode->getDrawable(i)->asGeometry();
+    }
+    ASSERT_TRUE(drawn.count("road") && drawn.count("marking") && drawn.count("sidewalk") && drawn.count("kerb"));
+    EXPECT_FALSE(drawn.count("paving")) << "no paving given, none drawn";
+    // The sidewalk's top at the kerb's height; the kerb from the road up to it, round all four
+    // sides of the strip.
+    for (const auto& v : *static_cast<const osg::Vec3Array*>(drawn["sidewalk"]->getVertexArray())) {
+        EXPECT_FLOAT_EQ(v.y(), elevation + core::kKerbHeightMetres);
+    }
+    const auto* kerb = static_cast<const osg::Vec3Array*>(drawn["kerb"]->getVertexArray());
+    EXPECT_EQ(kerb->size(), 4u * 4u);
+    float lo = 1e9f, hi = -1e9f;
+    for (const auto& v : *kerb) lo = std::min(lo, v.y()), hi = std::max(hi, v.y());
+    EXPECT_FLOAT_EQ(lo, elevation);
+    EXPECT_FLOAT_EQ(hi, elevation + core::kKerbHeightMetres);
+}
+
 TEST(SceneGraph, GroundCanShowAnExpressionInsteadOfTheLayers) {
     AssetModelCache models;
     SceneGraphOptions options;

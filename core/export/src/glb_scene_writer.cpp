@@ -464,6 +464,13 @@ private:
                     if (laid.empty()) continue;
                     mesh.primitives.push_back(
                         primitive(laid, groundMaterial(paint.name, paint.colour, paint.texture, paint.roughness)));
+                    if (!paint.kerbed) continue;
+                    const GroundTriangles kerbs = drapeWalls(mScene, tile, terrain, (*s).*paint.triangles, s->elevation,
+                                                             s->elevation + paint.liftMetres);
+                    if (!kerbs.empty()) {
+                        mesh.primitives.push_back(
+                            primitive(kerbs, groundMaterial(kKerbName, kKerbColour, SurfaceTexture::None, 0.9)));
+                    }
                 }
                 continue;
             }

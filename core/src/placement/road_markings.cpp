@@ -326,11 +326,11 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         }
                         if (sides.left) {
                             const Vec2 shift = n * (-half + 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.paving);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
                         }
                         if (sides.right) {
                             const Vec2 shift = n * (half - 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.paving);
+                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
                         }
                     }
                 }

@@ -396,9 +396,10 @@ const ParamSpec kParams[] = {
      .choices = kMarkingWords,
      .defaultValue = "none",
      .label = "Markings",
-     .doc = "What is painted on the surface in the exports and the viewport: none, or lanes (lane and edge lines and "
-            "tagged sidewalks on ways at least 5.5 m wide, stopping short of junctions; paths paved and tracks "
-            "gravelled).",
+     .doc =
+         "What is painted on the surface in the exports and the viewport: none, or lanes (lane and edge lines and "
+         "tagged sidewalks on kerbs, on ways at least 5.5 m wide, stopping short of junctions; paths paved and tracks "
+         "gravelled).",
      .get = getChoice<&kMarkingWords, &PR::surface, &SR::markings>,
      .set = setChoice<&kMarkingWords, &PR::surface, &SR::markings>},
 

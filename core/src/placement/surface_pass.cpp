@@ -125,6 +125,7 @@ private:
                 patch.markings = std::move(paint.markings);
                 patch.paving = std::move(paint.paving);
                 patch.gravel = std::move(paint.gravel);
+                patch.sidewalks = std::move(paint.sidewalks);
             }
             out.patches.push_back(std::move(patch));
         }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 namespace terrabit::core {
@@ -291,6 +292,66 @@ void clipLine(const std::vector<ClipVertex>& in, Vec2 p, Vec2 q, double sign, st
 constexpr int kBucketCells = 8;
 constexpr int kBuckets = kTileCells / kBucketCells;
 
+/// Mesh triangle t: its corners as clip vertices, their points (cells) and its doubled signed area.
+struct MeshTriangle {
+    ClipVertex g[3];
+    Vec2 p[3];
+    double area = 0.0;
+};
+MeshTriangle meshTriangle(const GroundTile& ground, const std::uint32_t* idx, std::uint32_t t) {
+    MeshTriangle m;
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        m.g[k] = clipVertex(ground, idx[t * 3 + k]);
+        m.p[k] = {m.g[k].x, m.g[k].y};
+    }
+    m.area = cross(m.p[1] - m.p[0], m.p[2] - m.p[0]);
+    return m;
+}
+
+class MeshBuckets {
+public:
+    explicit MeshBuckets(const GroundTile& ground)
+        : mBuckets(std::size_t{kBuckets} * kBuckets), mStamp(ground.mesh.indices.size() / 3, kNone) {
+        const auto& idx = ground.mesh.indices;
+        const auto& vs = ground.mesh.vertices;
+        const auto count = static_cast<std::uint32_t>(idx.size() / 3);
+        for (std::uint32_t t = 0; t < count; ++t) {
+            const GroundVertex& a = vs[idx[t * 3]];
+            const GroundVertex& b = vs[idx[t * 3 + 1]];
+            const GroundVertex& c = vs[idx[t * 3 + 2]];
+            const int x0 = bucketOf(std::min({a.column, b.column, c.column}));
+            const int x1 = bucketOf(std::max({a.column, b.column, c.column}) - 1e-9);
+            const int y0 = bucketOf(std::min({a.row, b.row, c.row}));
+            const int y1 = bucketOf(std::max({a.row, b.row, c.row}) - 1e-9);
+            for (int y = y0; y <= y1; ++y) {
+                for (int x = x0; x <= x1; ++x) mBuckets[std::size_t(y) * kBuckets + std::size_t(x)].push_back(t);
+            }
+        }
+    }
+
+    /// The mesh triangles whose buckets the box [lo, hi] (cells) touches, in mesh order (the
+    /// same bytes every run), into `out`; `query` is new for each call.
+    void candidates(Vec2 lo, Vec2 hi, std::uint32_t query, std::vector<std::uint32_t>& out) {
+        out.clear();
+        for (int y = bucketOf(lo.y); y <= bucketOf(hi.y); ++y) {
+            for (int x = bucketOf(lo.x); x <= bucketOf(hi.x); ++x) {
+                for (const std::uint32_t t : mBuckets[std::size_t(y) * kBuckets + std::size_t(x)]) {
+                    if (mStamp[t] != query) mStamp[t] = query, out.push_back(t);
+                }
+            }
+        }
+        std::sort(out.begin(), out.end());
+    }
+
+private:
+    static int bucketOf(double v) {
+        return std::clamp(static_cast<int>(std::floor(v / kBucketCells)), 0, kBuckets - 1);
+    }
+
+    std::vector<std::vector<std::uint32_t>> mBuckets;
+    std::vector<std::uint32_t> mStamp;
+};
+
 }  // namespace
 
 GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
@@ -317,43 +378,19 @@ GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const Gro
         }
         return out;
     }
-    const auto& idx = ground->mesh.indices;
-    const auto& vs = ground->mesh.vertices;
-    const std::uint32_t count = static_cast<std::uint32_t>(idx.size() / 3);
-    std::vector<std::vector<std::uint32_t>> buckets(std::size_t{kBuckets} * kBuckets);
-    const auto bucketOf = [](double v) {
-        return std::clamp(static_cast<int>(std::floor(v / kBucketCells)), 0, kBuckets - 1);
-    };
-    for (std::uint32_t t = 0; t < count; ++t) {
-        const GroundVertex& a = vs[idx[t * 3]];
-        const GroundVertex& b = vs[idx[t * 3 + 1]];
-        const GroundVertex& c = vs[idx[t * 3 + 2]];
-        const int x0 = bucketOf(std::min({a.column, b.column, c.column}));
-        const int x1 = bucketOf(std::max({a.column, b.column, c.column}) - 1e-9);
-        const int y0 = bucketOf(std::min({a.row, b.row, c.row}));
-        const int y1 = bucketOf(std::max({a.row, b.row, c.row}) - 1e-9);
-        for (int y = y0; y <= y1; ++y) {
-            for (int x = x0; x <= x1; ++x) buckets[std::size_t(y) * kBuckets + std::size_t(x)].push_back(t);
-        }
-    }
-    std::vector<std::uint32_t> stamp(count, kNone), candidates;
+    const std::uint32_t* idx = ground->mesh.indices.data();
+    MeshBuckets buckets(*ground);
+    std::vector<std::uint32_t> candidates;
     for (std::uint32_t i = 0; i + 2 < triangles.size(); i += 3) {
         const Vec2 a = triangles[i], b = triangles[i + 1], c = triangles[i + 2];
         if (withUv) emit.setSource(a, b, c, roadUv[i], roadUv[i + 1], roadUv[i + 2]);
-        candidates.clear();
-        for (int y = bucketOf(std::min({a.y, b.y, c.y})); y <= bucketOf(std::max({a.y, b.y, c.y})); ++y) {
-            for (int x = bucketOf(std::min({a.x, b.x, c.x})); x <= bucketOf(std::max({a.x, b.x, c.x})); ++x) {
-                for (const std::uint32_t t : buckets[std::size_t(y) * kBuckets + std::size_t(x)]) {
-                    if (stamp[t] != i) stamp[t] = i, candidates.push_back(t);
-                }
-            }
-        }
-        std::sort(candidates.begin(), candidates.end());  // mesh order: the same bytes every run
+        buckets.candidates({std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y})},
+                           {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y})}, i, candidates);
         for (const std::uint32_t t : candidates) {
-            const ClipVertex g[3] = {clipVertex(*ground, idx[t * 3]), clipVertex(*ground, idx[t * 3 + 1]),
-                                     clipVertex(*ground, idx[t * 3 + 2])};
-            const Vec2 p[3] = {{g[0].x, g[0].y}, {g[1].x, g[1].y}, {g[2].x, g[2].y}};
-            const double area = cross(p[1] - p[0], p[2] - p[0]);
+            const MeshTriangle m = meshTriangle(*ground, idx, t);
+            const ClipVertex(&g)[3] = m.g;
+            const Vec2(&p)[3] = m.p;
+            const double area = m.area;
             if (area == 0.0) continue;
             const double sign = area > 0 ? 1.0 : -1.0;
             poly.clear();
@@ -380,6 +417,124 @@ GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const Gro
                 v.nz = w0 * g[0].nz + w1 * g[1].nz + w2 * g[2].nz;
             }
             emit.polygon(poly);
+        }
+    }
+    return out;
+}
+
+namespace {
+
+/// The edges of `triangles` no other of them shares, each as (a, b) in its triangle's turn with
+/// c, the triangle's third corner; but those lying on the tile's border.
+struct OutlineEdge {
+    Vec2 a, b, c;
+};
+std::vector<OutlineEdge> outlineEdges(std::span<const Vec2> triangles) {
+    struct Use {
+        OutlineEdge edge;
+        std::array<double, 4> key;  ///< the ends in a fixed order
+    };
+    std::vector<Use> uses;
+    for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+        for (std::size_t k = 0; k < 3; ++k) {
+            const Vec2 a = triangles[i + k], b = triangles[i + (k + 1) % 3], c = triangles[i + (k + 2) % 3];
+            const bool forward = a.x < b.x || (a.x == b.x && a.y < b.y);
+            const Vec2 lo = forward ? a : b, hi = forward ? b : a;
+            uses.push_back({{a, b, c}, {lo.x, lo.y, hi.x, hi.y}});
+        }
+    }
+    std::sort(uses.begin(), uses.end(), [](const Use& x, const Use& y) { return x.key < y.key; });
+    const auto onBorder = [](Vec2 a, Vec2 b) {
+        for (const double edge : {0.0, double(kTileCells)}) {
+            if ((a.x == edge && b.x == edge) || (a.y == edge && b.y == edge)) return true;
+        }
+        return false;
+    };
+    std::vector<OutlineEdge> out;
+    for (std::size_t i = 0; i < uses.size();) {
+        std::size_t j = i;
+        while (j < uses.size() && uses[j].key == uses[i].key) ++j;
+        const OutlineEdge& e = uses[i].edge;
+        if (j - i == 1 && !(e.a == e.b) && !onBorder(e.a, e.b)) out.push_back(e);
+        i = j;
+    }
+    return out;
+}
+
+}  // namespace
+
+GroundTriangles drapeWalls(const Scene& scene, const TileId& tile, const GroundTile* ground,
+                           std::span<const Vec2> triangles, float bottom, float top) {
+    GroundTriangles out;
+    if (ground && ground->mesh.empty()) ground = nullptr;
+    const std::vector<OutlineEdge> edges = outlineEdges(triangles);
+    if (edges.empty()) return out;
+    std::optional<MeshBuckets> buckets;
+    if (ground) buckets.emplace(*ground);
+    const std::uint32_t* idx = ground ? ground->mesh.indices.data() : nullptr;
+    std::vector<std::uint32_t> candidates;
+    std::uint32_t query = 0;
+    // A wall piece from p to q (cells) on ground heights hp, hq above the datum.
+    const auto piece = [&](Vec2 p, Vec2 q, double hp, double hq, Vec2 outward) {
+        const Vec3f corners[4] = {groundVertexPosition(scene, tile, p.x, p.y, hp + bottom),
+                                  groundVertexPosition(scene, tile, q.x, q.y, hq + bottom),
+                                  groundVertexPosition(scene, tile, q.x, q.y, hq + top),
+                                  groundVertexPosition(scene, tile, p.x, p.y, hp + top)};
+        // Scene x is east and z south, as the cells' x and y.
+        const double len = length(outward);
+        const float nx = static_cast<float>(outward.x / len), nz = static_cast<float>(outward.y / len);
+        const auto first = static_cast<std::uint32_t>(out.positions.size() / 3);
+        const Vec2 at[4] = {p, q, q, p};
+        for (std::size_t k = 0; k < 4; ++k) {
+            out.positions.insert(out.positions.end(), {corners[k].x, corners[k].y, corners[k].z});
+            out.normals.insert(out.normals.end(), {nx, 0.0f, nz});
+            out.cells.insert(out.cells.end(), {static_cast<float>(at[k].x), static_cast<float>(at[k].y)});
+        }
+        // Front faces counter-clockwise seen from outside: the turn of (0, 1, 2) about the
+        // outward normal decides.
+        const Vec3f e1{corners[1].x - corners[0].x, corners[1].y - corners[0].y, corners[1].z - corners[0].z};
+        const Vec3f e2{corners[2].x - corners[0].x, corners[2].y - corners[0].y, corners[2].z - corners[0].z};
+        const double facing = (e1.y * e2.z - e1.z * e2.y) * nx + (e1.x * e2.y - e1.y * e2.x) * nz;
+        const std::array<std::uint32_t, 6> order = facing > 0 ? std::array<std::uint32_t, 6>{0, 1, 2, 0, 2, 3}
+                                                              : std::array<std::uint32_t, 6>{0, 2, 1, 0, 3, 2};
+        for (const std::uint32_t k : order) out.indices.push_back(first + k);
+    };
+    for (const OutlineEdge& e : edges) {
+        // Away from the third corner.
+        Vec2 outward{e.b.y - e.a.y, e.a.x - e.b.x};
+        if (dot(outward, e.c - e.a) > 0) outward = Vec2{} - outward;
+        if (!ground) {
+            piece(e.a, e.b, scene.originHeight, scene.originHeight, outward);
+            continue;
+        }
+        // On terrain: the edge in pieces, one per mesh triangle it crosses, heights in its plane.
+        buckets->candidates({std::min(e.a.x, e.b.x), std::min(e.a.y, e.b.y)},
+                            {std::max(e.a.x, e.b.x), std::max(e.a.y, e.b.y)}, query++, candidates);
+        for (const std::uint32_t t : candidates) {
+            const MeshTriangle m = meshTriangle(*ground, idx, t);
+            const ClipVertex(&g)[3] = m.g;
+            const Vec2(&v)[3] = m.p;
+            const double area = m.area;
+            if (area == 0.0) continue;
+            // The part of a + (b − a) s, s in [0, 1], on the inner side of every edge.
+            double s0 = 0.0, s1 = 1.0;
+            for (int k = 0; k < 3 && s0 < s1; ++k) {
+                const Vec2 p = v[k], q = v[(k + 1) % 3];
+                const double fa = cross(q - p, e.a - p) * area, fb = cross(q - p, e.b - p) * area;
+                if (fa < 0 && fb < 0)
+                    s1 = -1.0;
+                else if (fa < 0)
+                    s0 = std::max(s0, fa / (fa - fb));
+                else if (fb < 0)
+                    s1 = std::min(s1, fa / (fa - fb));
+            }
+            if (!(s1 - s0 > 1e-9)) continue;
+            const auto heightAt = [&](Vec2 x) {
+                const double w0 = cross(v[1] - x, v[2] - x) / area, w1 = cross(v[2] - x, v[0] - x) / area;
+                return w0 * g[0].h + w1 * g[1].h + (1.0 - w0 - w1) * g[2].h;
+            };
+            const Vec2 p = e.a + (e.b - e.a) * s0, q = e.a + (e.b - e.a) * s1;
+            piece(p, q, heightAt(p), heightAt(q), outward);
         }
     }
     return out;

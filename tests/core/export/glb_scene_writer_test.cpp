@@ -643,6 +643,69 @@ TEST(GlbSceneWriter, RoadMarkingsArePaintedJustAboveTheirRoad) {
     EXPECT_NEAR(paint->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kMarkingColour[0] / 255.0), 1e-12);
 }
 
+TEST(GlbSceneWriter, SidewalksStandOnAKerbWhoseWallsFaceOutward) {
+    auto test = makeScene(shippedCatalogue());
+    Scene& s = test.scene;
+    const TileId t = s.tiles[0];
+    // A 10 × 4 cell strip of two triangles (counter-clockwise seen from above), and a strip
+    // running off the tile's east edge, where it goes on in the next tile: no wall there.
+    paintFirstRoad(s, [](SurfacePatch& p) {
+        p.sidewalks = {{10, 10},  {10, 14},  {20, 14},  {10, 10},  {20, 14},  {20, 10},
+                       {250, 50}, {250, 54}, {256, 54}, {250, 50}, {256, 54}, {256, 50}};
+    });
+    const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes).value());
+    const float road = 0.05f, kerbTop = road + kKerbHeightMetres;
+    const auto scenePoint = [&](double x, double y) {
+        return groundToScene(s.frame.cellToGround({double(t.x) * kTileCells + x, double(t.y) * kTileCells + y}), 0);
+    };
+    const std::array<Vec3f, 2> centres{scenePoint(15, 12), scenePoint(253, 52)};  // the strips' middles
+    std::size_t tops = 0, walls = 0;
+    for (const Primitive& p : tilePrimitives(m, t)) {
+        if (p.material == "sidewalk") {
+            ++tops;
+            for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], kerbTop);
+        }
+        if (p.material != "kerb") continue;
+        ++walls;
+        // The first strip's four sides and the second's three (its east end runs on): a quad each.
+        EXPECT_EQ(p.indices.size(), 7u * 6u);
+        float lo = 1e9f, hi = -1e9f;
+        for (std::size_t i = 1; i < p.positions.size(); i += 3)
+            lo = std::min(lo, p.positions[i]), hi = std::max(hi, p.positions[i]);
+        EXPECT_EQ(lo, road);
+        EXPECT_EQ(hi, kerbTop);
+        // Every face is vertical, faces away from its strip, and is wound to face that way.
+        for (std::size_t k = 0; k + 2 < p.indices.size(); k += 3) {
+            const auto at = [&](std::size_t j) {
+                const std::size_t v = p.indices[k + j] * 3;
+                return std::array<double, 3>{p.positions[v], p.positions[v + 1], p.positions[v + 2]};
+            };
+            const auto a = at(0), b = at(1), c = at(2);
+            const std::array<double, 3> e1{b[0] - a[0], b[1] - a[1], b[2] - a[2]},
+                e2{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+            const std::array<double, 3> n{e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                                          e1[0] * e2[1] - e1[1] * e2[0]};
+            EXPECT_NEAR(n[1], 0.0, 1e-6) << "vertical";
+            const std::size_t v = p.indices[k] * 3;
+            EXPECT_GT(n[0] * p.normals[v] + n[2] * p.normals[v + 2], 0.0) << "wound to face its normal";
+            EXPECT_EQ(p.normals[v + 1], 0.0f);
+            // Outward: from the middle of the strip it stands on, the normal points away.
+            const double mx = (a[0] + b[0] + c[0]) / 3.0, mz = (a[2] + b[2] + c[2]) / 3.0;
+            const Vec3f centre =
+                std::hypot(mx - centres[0].x, mz - centres[0].z) < std::hypot(mx - centres[1].x, mz - centres[1].z)
+                    ? centres[0]
+                    : centres[1];
+            EXPECT_GT((mx - centre.x) * p.normals[v] + (mz - centre.z) * p.normals[v + 2], 0.0) << "outward";
+        }
+    }
+    EXPECT_EQ(tops, 1u);
+    EXPECT_EQ(walls, 1u);
+    const auto kerb = std::find_if(m.materials.begin(), m.materials.end(),
+                                   [](const tinygltf::Material& mat) { return mat.name == "kerb"; });
+    ASSERT_NE(kerb, m.materials.end());
+    EXPECT_NEAR(kerb->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kKerbColour[0] / 255.0), 1e-12);
+}
+
 TEST(GlbSceneWriter, SidewalksArePavedJustAboveTheirRoad) {
     auto test = makeScene(shippedCatalogue());
     Scene& s = test.scene;

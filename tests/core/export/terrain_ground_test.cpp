@@ -317,6 +317,32 @@ TEST_F(TerrainGround, SurfacesLieOnTheGroundAtTheirElevation) {
     EXPECT_GT(triangles, 0u);
 }
 
+TEST_F(TerrainGround, KerbWallsStandOnTheGroundUpToTheRaisedSurface) {
+    // Walls round a road's real shape, as a kerb stands round a sidewalk: every foot on the mesh
+    // at the road's elevation, every top the kerb's height above it, the faces vertical.
+    std::size_t feet = 0, tops = 0;
+    for (const SurfacePatch& p : s.surfaces) {
+        if (p.layer != "road") continue;
+        const GroundTile* g = s.groundOf(p.tile);
+        ASSERT_NE(g, nullptr);
+        const float top = p.elevation + kKerbHeightMetres;
+        const GroundTriangles w = drapeWalls(s, p.tile, g, p.shape.triangles, p.elevation, top);
+        ASSERT_EQ(w.vertexCount() % 4, 0u);
+        for (std::size_t v = 0; v < w.vertexCount(); v += 3) {  // every corner of a quad in turn, sampled
+            const Vec2 cell{w.cells[v * 2], w.cells[v * 2 + 1]};
+            const double ground = groundMeshHeight(g->mesh, cell) - s.originHeight;
+            const double y = w.positions[v * 3 + 1];
+            // A quad's corners: foot, foot, top, top.
+            const bool foot = v % 4 < 2;
+            EXPECT_NEAR(y, ground + (foot ? p.elevation : top), 0.01) << p.tile.quadkey();
+            ++(foot ? feet : tops);
+            EXPECT_EQ(w.normals[v * 3 + 1], 0.0f);
+        }
+    }
+    EXPECT_GT(feet, 100u);
+    EXPECT_GT(tops, 100u);
+}
+
 TEST_F(TerrainGround, TilesetRegionsHoldTheGroundsHeights) {
     std::ifstream in(b.dir / "out" / "3dtiles" / "tileset.json");
     const nlohmann::json tileset = nlohmann::json::parse(in);

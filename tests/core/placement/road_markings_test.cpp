@@ -194,10 +194,11 @@ TEST(RoadMarkings, SidewalksLieAlongTheSidesTheirTagsNameAndTheEdgeLinesMoveIn) 
     std::size_t walkTriangles = 0;
     for (const SurfacePatch& p : b.scene.surfaces) {
         const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
-        for (const auto& [triangles, into] : {std::pair{&p.paving, &walks}, std::pair{&p.markings, &lines}}) {
+        EXPECT_TRUE(p.paving.empty()) << "a sidewalk is not a footway's paving: it stands on a kerb";
+        for (const auto& [triangles, into] : {std::pair{&p.sidewalks, &walks}, std::pair{&p.markings, &lines}}) {
             for (std::size_t i = 0; i < triangles->size(); i += 3) {
                 const Vec2 local = markingCentroid(*triangles, i);
-                if (triangles == &p.paving) {
+                if (triangles == &p.sidewalks) {
                     EXPECT_TRUE(onRoadShape(p.shape, local)) << "a sidewalk off its road";
                     ++walkTriangles;
                 }

@@ -40,9 +40,10 @@ struct RoadMarkingStyle {
 /// counter-clockwise seen from above as SurfaceShape::triangles, within the tile).
 struct RoadPaint {
     std::vector<Vec2> markings;  ///< white lines
-    /// Paving: strips along the sides of carriageways the `sidewalk` tags name, and the whole
-    /// width of footways, paths, steps, pedestrian streets and cycleways.
+    /// Paving: the whole width of footways, paths, steps, pedestrian streets and cycleways.
     std::vector<Vec2> paving;
+    /// Sidewalks: strips along the sides of carriageways the `sidewalk` tags name.
+    std::vector<Vec2> sidewalks;
     std::vector<Vec2> gravel;  ///< the whole width of tracks
 };
 

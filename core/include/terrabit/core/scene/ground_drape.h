@@ -72,6 +72,15 @@ GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const s
 GroundTriangles drapeTriangles(const Scene& scene, const TileId& tile, const GroundTile* ground,
                                std::span<const Vec2> triangles, float offset, std::span<const Vec2> roadUv = {});
 
+/// The walls along the outline of `triangles` (tile cells, as drapeTriangles takes them): every
+/// edge no other of them shares, but those on the tile's border (the surface runs on into the
+/// next tile), stands as a vertical quad from `bottom` to `top` metres above the ground, facing
+/// away from its triangle, its foot following the ground as drapeTriangles' pieces do (cut where
+/// it crosses the mesh's triangles, in their planes): what a kerb raises a sidewalk on.
+/// Normals horizontal; `cells` hold each vertex's point in the tile.
+GroundTriangles drapeWalls(const Scene& scene, const TileId& tile, const GroundTile* ground,
+                           std::span<const Vec2> triangles, float bottom, float top);
+
 /// A textured surface's texture coordinates, two floats per vertex of `positions` (scene x, y, z
 /// triples): one copy of the texture per `repeatMetres` along and across its road where the
 /// vertex has road coordinates (`roadUv` as GroundTriangles::roadUv, may be empty), else east

@@ -248,6 +248,9 @@ struct SurfacePatch {
     /// kPavingColour with the paving texture; and its tracks, in kGravelColour with gravel.
     std::vector<Vec2> paving;
     std::vector<Vec2> gravel;
+    /// Its sidewalks (the strips along carriageways their `sidewalk` tags name), as `paving`
+    /// but raised kKerbHeightMetres above it on a kerb: their outline's edges stand as walls.
+    std::vector<Vec2> sidewalks;
     std::vector<CellRect> rects;
     /// Per corner of shape.triangles when the patch is textured (placement/road_uv.h): metres
     /// along the way the triangle lies in from its first vertex, and across it from its
@@ -270,6 +273,10 @@ inline constexpr std::array<std::uint8_t, 3> kMarkingColour{236, 236, 228};
 inline constexpr float kPavingLiftMetres = 0.03f;
 inline constexpr std::array<std::uint8_t, 3> kPavingColour{176, 168, 156};
 inline constexpr std::array<std::uint8_t, 3> kGravelColour{160, 148, 124};
+/// How far a sidewalk's top lies above its road, metres (a kerb's height), and the kerb's
+/// colour (sRGB).
+inline constexpr float kKerbHeightMetres = 0.12f;
+inline constexpr std::array<std::uint8_t, 3> kKerbColour{150, 148, 142};
 
 /// With terrain: one tile's ground as a simplified triangle mesh (terrain::GroundMesh: its
 /// vertices are the tile's samples, heights in metres above the DEM's datum) and a normal per

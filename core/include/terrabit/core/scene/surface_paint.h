@@ -1,8 +1,8 @@
 #pragma once
-/// What is painted on a road surface (SurfacePatch::paving, ::gravel, ::markings), as one table
-/// every drawer reads: each layer's triangles, how far above the road it lies, its colour, its
-/// texture and its roughness, in drawing order. The GLB and 3D Tiles, the viewport and osgb, and
-/// the scene check loop over it.
+/// What is painted on a road surface (SurfacePatch::paving, ::gravel, ::sidewalks, ::markings),
+/// as one table every drawer reads: each layer's triangles, how far above the road it lies, its
+/// colour, its texture, its roughness and whether it stands on a kerb, in drawing order. The GLB and 3D Tiles, the
+/// viewport and osgb, and the scene check loop over it.
 
 #include <array>
 #include <cstdint>
@@ -19,12 +19,19 @@ struct SurfacePaint {
     std::array<std::uint8_t, 3> colour;          ///< sRGB
     SurfaceTexture texture;
     double roughness;
+    /// Raised on a kerb: the edges of its outline stand as walls down to the road, in
+    /// kKerbColour (drapeWalls, core/scene/ground_drape.h).
+    bool kerbed = false;
 };
 
-inline constexpr std::array<SurfacePaint, 3> kSurfacePaints{{
+inline constexpr std::array<SurfacePaint, 4> kSurfacePaints{{
     {&SurfacePatch::paving, "paving", kPavingLiftMetres, kPavingColour, SurfaceTexture::Paving, 0.85},
     {&SurfacePatch::gravel, "gravel", kPavingLiftMetres, kGravelColour, SurfaceTexture::Gravel, 0.85},
+    {&SurfacePatch::sidewalks, "sidewalk", kKerbHeightMetres, kPavingColour, SurfaceTexture::Paving, 0.85, true},
     {&SurfacePatch::markings, "marking", kMarkingLiftMetres, kMarkingColour, SurfaceTexture::None, 0.6},
 }};
+
+/// The kerbs' material name (the walls of kerbed paint).
+inline constexpr const char* kKerbName = "kerb";
 
 }  // namespace terrabit::core
