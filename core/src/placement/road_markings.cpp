@@ -67,6 +67,12 @@ public:
         keep(out);
     }
 
+    /// A convex quadrilateral (global cells, in turn), into `out`, as stroke() keeps its pieces.
+    void quad(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 p3, std::vector<Vec2>& out) {
+        mPoly = {p0 - mOffset, p1 - mOffset, p2 - mOffset, p3 - mOffset};
+        keep(out);
+    }
+
     /// A regular octagon inside the circle of `radius` about c (global cells), into `out`, as
     /// stroke() keeps its pieces: what fills a way's round join at a bend.
     void disk(Vec2 c, double radius, std::vector<Vec2>& out) {
@@ -292,17 +298,35 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
             double along = 0.0;  // cells from the part's first vertex: the same in every tile
+            // The last segment's right normal, when its strips reach its end (else none).
+            bool hasPrevious = false;
+            Vec2 previous{};
             for (std::uint32_t i = begin; i + 1 < end; ++i) {
                 const Vec2 a = cells[i], b = cells[i + 1];
                 const double length = std::sqrt(dot(b - a, b - a));
                 if (!(length > 0.0)) continue;
                 const double from = clearance(a), to = length - clearance(b);
+                const Vec2 d = (b - a) * (1.0 / length);
+                const Vec2 n{-d.y, d.x};
+                // At a bend (not a junction) the sidewalks of the two segments meet: on the
+                // outside of the turn a wedge fills the gap between their ends.
+                if (hasPrevious && from == 0.0 && from < to && nearTile(a, a, half)) {
+                    const double turn = dot(d, previous);  // > 0: turning to the right (+n)
+                    if (sides.left && turn > 0.0) {
+                        paint.quad(a + previous * -half, a + previous * (-half + walk), a + n * (-half + walk),
+                                   a + n * -half, out.sidewalks);
+                    }
+                    if (sides.right && turn < 0.0) {
+                        paint.quad(a + previous * (half - walk), a + previous * half, a + n * half,
+                                   a + n * (half - walk), out.sidewalks);
+                    }
+                }
+                hasPrevious = from < to && to == length;
+                previous = n;
                 const Vec2 lo = a - offset, hi = b - offset;
                 const bool near = std::max(lo.x, hi.x) >= -half && std::min(lo.x, hi.x) <= kTileCells + half &&
                                   std::max(lo.y, hi.y) >= -half && std::min(lo.y, hi.y) <= kTileCells + half;
                 if (near && from < to) {
-                    const Vec2 d = (b - a) * (1.0 / length);
-                    const Vec2 n{-d.y, d.x};
                     const auto at = [&](double t) { return a + d * t; };
                     // The lane lines' dashes that fall on [from, to].
                     for (double k = std::floor((along + from) / period); k * period < along + to; k += 1.0) {

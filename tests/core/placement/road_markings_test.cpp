@@ -223,6 +223,32 @@ TEST(RoadMarkings, SidewalksLieAlongTheSidesTheirTagsNameAndTheEdgeLinesMoveIn) 
     EXPECT_TRUE(has(lines[150], 26) && has(lines[150], -26) && has(lines[150], 0));
 }
 
+TEST(RoadMarkings, SidewalksCloseRoundTheOutsideOfABend) {
+    // East, then a right turn south: the sidewalks' left (north, then east) side is the outside
+    // of the bend, where the two segments' strips end apart; a wedge fills the gap.
+    SyntheticMap map;
+    map.line("bend", {{"highway", "primary"}, {"sidewalk", "both"}}, {{-300, 0}, {0, 0}, {0, -300}});
+    const CrossingBake b = bakeCrossing(true, map);
+    const auto onSidewalk = [&](Vec2 ground) {
+        const Vec2 cell = b.scene.frame.groundToCell(ground);
+        for (const SurfacePatch& p : b.scene.surfaces) {
+            const Vec2 local = cell - Vec2{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+            if (local.x < 0 || local.y < 0 || local.x >= kTileCells || local.y >= kTileCells) continue;
+            SurfaceShape walks;
+            walks.triangles = p.sidewalks;
+            if (onRoadShape(walks, local)) return true;
+        }
+        return false;
+    };
+    // The 10 m road's 2 m sidewalks: 4 m from the centreline along both segments, and at the
+    // bend's outside corner, on its bisector, between the strips' ends.
+    EXPECT_TRUE(onSidewalk({-20, 4})) << "the left strip before the bend";
+    EXPECT_TRUE(onSidewalk({4, -20})) << "the left strip after it";
+    EXPECT_TRUE(onSidewalk({2, 2})) << "the outside corner of the bend";
+    EXPECT_TRUE(onSidewalk({-20, -4})) << "the right strip";
+    EXPECT_FALSE(onSidewalk({0, 0})) << "the carriageway";
+}
+
 TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {
     SyntheticMap map;
     map.line("main", {{"highway", "primary"}}, {{-300, 0}, {300, 0}});
