@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <unordered_map>
 
 #include "terrabit/core/terrain/ground_grading.h"
@@ -120,6 +121,13 @@ Cover coverOf(const Feature& f) {
     return *highway == "track" ? Cover::Gravel : Cover::Asphalt;
 }
 
+/// Whether a path is a marked crossing: `crossing` set to anything but unmarked or no (zebra,
+/// marked, uncontrolled, traffic_signals…), or `crossing_ref` zebra.
+bool markedCrossing(const Feature& f) {
+    if (const auto c = f.tag("crossing")) return *c != "unmarked" && *c != "no";
+    return f.tag("crossing_ref") == std::optional<std::string_view>("zebra");
+}
+
 /// The lanes a way's `lanes` tag gives (a whole number 1..8), else two: one each way.
 int lanesOf(const Feature& f) {
     if (const auto text = f.tag("lanes")) {
@@ -191,6 +199,9 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     const double dash = style.dashMetres * perMetre, period = (style.dashMetres + style.gapMetres) * perMetre;
     const double clear = style.junctionClearMetres * perMetre;
     constexpr double kPieceCells = 8.0;  // long strokes are painted in pieces, each kept or not on its own
+    const double zebraPitch = (style.zebraBarMetres + style.zebraGapMetres) * perMetre;
+    const double zebraHalfBar = 0.5 * style.zebraBarMetres * perMetre;
+    const double zebraHalfLength = 0.5 * style.zebraLengthMetres * perMetre;
     Painter paint(offset, surfaceCells);
     const auto clearance = [&](Vec2 v) {
         const auto it = meetings.find(VertexKey(v));
@@ -251,6 +262,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         if (cover == Cover::Asphalt) return;
         std::vector<Vec2>& into = cover == Cover::Paving ? out.paving : out.gravel;
         const double half = info.sizeCells;
+        const bool zebra = zebraPitch > 0.0 && markedCrossing(*index.map().entries[info.entry].feature);
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
@@ -263,6 +275,13 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                 if (!(length > 0.0) || !nearTile(a, b, half)) continue;
                 const Vec2 d = (b - a) * (1.0 / length);
                 const Vec2 n{-d.y, d.x};
+                // A marked crossing: bars along the road, one per pitch along the path from its
+                // vertex, where they stand on a carriageway.
+                for (double t = 0.5 * zebraPitch; zebra && t < length; t += zebraPitch) {
+                    const Vec2 c = a + d * t;
+                    if (onCarriageway(c))
+                        paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
+                }
                 for (double s0 = 0.0; s0 < length; s0 += kPieceCells) {
                     const double s1 = std::min(s0 + kPieceCells, length);
                     if (!onCarriageway(a + d * s0) && !onCarriageway(a + d * (0.5 * (s0 + s1))) &&

@@ -249,6 +249,43 @@ TEST(RoadMarkings, SidewalksCloseRoundTheOutsideOfABend) {
     EXPECT_FALSE(onSidewalk({0, 0})) << "the carriageway";
 }
 
+TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnly) {
+    // A 10 m road east–west at y = 5; footways crossing it north–south, one marked, one not.
+    SyntheticMap map;
+    map.line("road", {{"highway", "primary"}}, {{-320, 5}, {320, 5}});
+    map.line("zebra", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "zebra"}},
+             {{-50, -40}, {-50, 50}});
+    map.line("plain", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "unmarked"}},
+             {{50, -40}, {50, 50}});
+    const CrossingBake b = bakeCrossing(true, map);
+    // The markings' triangles as wide north–south as a bar (0.5 m; the road's own lines are
+    // 0.15 m): their centroids, ground metres.
+    std::vector<Vec2> bars;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            double south = 1e9, north = -1e9;
+            for (std::size_t k = i; k < i + 3; ++k) {
+                const double y = b.scene.frame.cellToGround(p.markings[k] + origin).y;
+                south = std::min(south, y), north = std::max(north, y);
+            }
+            if (north - south > 0.4)
+                bars.push_back(b.scene.frame.cellToGround(markingCentroid(p.markings, i) + origin));
+        }
+    }
+    // Bars only at the marked crossing, within the carriageway (±5 m of the road's centreline)
+    // and the bars' 3 m length (±1.5 m of the footway), in 1 m steps along it: a bar of two
+    // triangles every metre across the 10 m road.
+    std::set<long> rows;
+    for (const Vec2& c : bars) {
+        EXPECT_NEAR(c.x, -50.0, 1.5 + 0.1) << "at the marked crossing, within the bars' length";
+        EXPECT_LE(std::abs(c.y - 5.0), 5.0) << "on the carriageway";
+        rows.insert(std::lround(std::floor(c.y)));
+    }
+    EXPECT_GE(bars.size(), 2u * 8u);
+    EXPECT_GE(rows.size(), 8u) << "bars one after another across the road";
+}
+
 TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {
     SyntheticMap map;
     map.line("main", {{"highway", "primary"}}, {{-300, 0}, {300, 0}});

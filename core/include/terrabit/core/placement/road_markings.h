@@ -9,6 +9,8 @@
 /// solid edge line along each side of the carriageway, set in from its edge; narrower ways
 /// (footways, lanes, tracks) get none. Markings stop short of junctions
 /// (a vertex two ways share), by the widest way meeting there, so no line crosses another road's surface.
+/// A path tagged as a marked crossing (`crossing` zebra, marked, uncontrolled, traffic_signals…:
+/// anything but unmarked or no) paints zebra bars where it crosses a carriageway.
 ///
 /// The lines follow the centrelines of the map's features, not the cells: the dashes are
 /// measured along each way from its first vertex, so a way crossing several tiles keeps its
@@ -34,6 +36,9 @@ struct RoadMarkingStyle {
     double junctionClearMetres = 1.0;  ///< beyond the widest way's half width at a junction
     double sidewalkMetres = 2.0;       ///< a sidewalk strip's width…
     double sidewalkShare = 0.2;        ///< …but at most this share of its way's width
+    double zebraBarMetres = 0.5;       ///< a zebra crossing's bars, along the path…
+    double zebraGapMetres = 0.5;       ///< …the gaps between them…
+    double zebraLengthMetres = 3.0;    ///< …and their length, along the road
 };
 
 /// What is painted on a tile's roads: triangles in the tile's cells (three corners each,
