@@ -202,6 +202,12 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     const double zebraPitch = (style.zebraBarMetres + style.zebraGapMetres) * perMetre;
     const double zebraHalfBar = 0.5 * style.zebraBarMetres * perMetre;
     const double zebraHalfLength = 0.5 * style.zebraLengthMetres * perMetre;
+    // The path segments that painted zebra bars: the carriageways' lines stop short of them, up
+    // to zebraReach from the path (the bars' half length on a path crossing at 17°, the
+    // shallowest counted, and a lane line's width).
+    std::vector<std::pair<Vec2, Vec2>> zebras;
+    constexpr double kShallowestCrossing = 0.3;  // the sine of the angle
+    const double zebraReach = zebraHalfLength / kShallowestCrossing + 2.0 * line;
     Painter paint(offset, surfaceCells);
     const auto clearance = [&](Vec2 v) {
         const auto it = meetings.find(VertexKey(v));
@@ -272,16 +278,22 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                 if (i + 1 == end) break;
                 const Vec2 b = cells[i + 1];
                 const double length = std::sqrt(dot(b - a, b - a));
-                if (!(length > 0.0) || !nearTile(a, b, half)) continue;
+                // A crossing's bars reach a road's lines (zebraReach) further than its paving.
+                if (!(length > 0.0) || !nearTile(a, b, zebra ? std::max(half, zebraReach) : half)) continue;
                 const Vec2 d = (b - a) * (1.0 / length);
                 const Vec2 n{-d.y, d.x};
                 // A marked crossing: bars along the road, one per pitch along the path from its
-                // vertex, where they stand on a carriageway.
+                // vertex, where they stand on a carriageway; the segment is kept, for the
+                // carriageways' lines to stop short of it.
+                bool barred = false;
                 for (double t = 0.5 * zebraPitch; zebra && t < length; t += zebraPitch) {
                     const Vec2 c = a + d * t;
-                    if (onCarriageway(c))
-                        paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
+                    if (!onCarriageway(c)) continue;
+                    if (!barred) zebras.push_back({a, b});
+                    barred = true;
+                    paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
                 }
+                if (!nearTile(a, b, half)) continue;
                 for (double s0 = 0.0; s0 < length; s0 += kPieceCells) {
                     const double s1 = std::min(s0 + kPieceCells, length);
                     if (!onCarriageway(a + d * s0) && !onCarriageway(a + d * (0.5 * (s0 + s1))) &&
@@ -313,6 +325,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         const double left = -half + (sides.left ? walk : 0.0), right = half - (sides.right ? walk : 0.0);
         const double inset = style.edgeInsetMetres * perMetre + line;
         const int lanes = lanesOf(feature);
+        std::vector<std::pair<double, double>> zones;
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
@@ -347,6 +360,29 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                                   std::max(lo.y, hi.y) >= -half && std::min(lo.y, hi.y) <= kTileCells + half;
                 if (near && from < to) {
                     const auto at = [&](double t) { return a + d * t; };
+                    // Where a zebra crossing lies on the segment (cells along it), its lines stop:
+                    // the bars' half length along the road, and a lane line's width.
+                    zones.clear();
+                    for (const auto& [p, q] : zebras) {
+                        const Vec2 pq = q - p;
+                        const double denom = cross(d, pq);
+                        if (!(std::abs(denom) > 1e-9)) continue;
+                        const double t = cross(p - a, pq) / denom, u = cross(p - a, d) / denom;
+                        if (u < 0.0 || u > 1.0) continue;
+                        const double across = std::abs(denom) / std::sqrt(dot(pq, pq));  // |sin| of the angle
+                        const double reach = zebraHalfLength / std::max(across, kShallowestCrossing) + 2.0 * line;
+                        zones.push_back({t - reach, t + reach});
+                    }
+                    std::sort(zones.begin(), zones.end());
+                    // Paints [s0, s1] (cells along the segment) less the zones.
+                    const auto outsideZones = [&](double s0, double s1, auto&& paintPiece) {
+                        for (const auto& [z0, z1] : zones) {
+                            if (z1 <= s0 || z0 >= s1) continue;
+                            if (z0 > s0) paintPiece(s0, z0);
+                            s0 = std::max(s0, z1);
+                        }
+                        if (s0 < s1) paintPiece(s0, s1);
+                    };
                     // The lane lines' dashes that fall on [from, to].
                     for (double k = std::floor((along + from) / period); k * period < along + to; k += 1.0) {
                         const double s0 = std::max(k * period - along, from);
@@ -354,7 +390,9 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         if (!(s0 < s1)) continue;
                         for (int lane = 1; lane < lanes; ++lane) {
                             const Vec2 shift = n * (left + (right - left) * lane / lanes);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, line, out.markings);
+                            outsideZones(s0, s1, [&](double x0, double x1) {
+                                paint.stroke(at(x0) + shift, at(x1) + shift, n, line, out.markings);
+                            });
                         }
                     }
                     // The edge lines and the sidewalks, in pieces.
@@ -364,7 +402,9 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         const double s0 = std::max(g, from), s1 = std::min(g + kPieceCells, to);
                         if (right - left > 2.0 * inset + 2.0 * line) {
                             for (const double across : {left + inset, right - inset}) {
-                                paint.stroke(at(s0) + n * across, at(s1) + n * across, n, line, out.markings);
+                                outsideZones(s0, s1, [&](double x0, double x1) {
+                                    paint.stroke(at(x0) + n * across, at(x1) + n * across, n, line, out.markings);
+                                });
                             }
                         }
                         if (sides.left) {

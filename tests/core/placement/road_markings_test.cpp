@@ -249,7 +249,7 @@ TEST(RoadMarkings, SidewalksCloseRoundTheOutsideOfABend) {
     EXPECT_FALSE(onSidewalk({0, 0})) << "the carriageway";
 }
 
-TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnly) {
+TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLinesStopAtIt) {
     // A 10 m road east–west at y = 5; footways crossing it north–south, one marked, one not.
     SyntheticMap map;
     map.line("road", {{"highway", "primary"}}, {{-320, 5}, {320, 5}});
@@ -284,6 +284,26 @@ TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnly) {
     }
     EXPECT_GE(bars.size(), 2u * 8u);
     EXPECT_GE(rows.size(), 8u) << "bars one after another across the road";
+    // The road's own lines (0.15 m wide) stop short of the marked crossing's bars and run on
+    // through the unmarked one.
+    std::size_t atZebra = 0, atPlain = 0;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.markings.size(); i += 3) {
+            double south = 1e9, north = -1e9, west = 1e9, east = -1e9;
+            for (std::size_t k = i; k < i + 3; ++k) {
+                const Vec2 g = b.scene.frame.cellToGround(p.markings[k] + origin);
+                south = std::min(south, g.y), north = std::max(north, g.y);
+                west = std::min(west, g.x), east = std::max(east, g.x);
+            }
+            if (north - south > 0.4) continue;  // a bar
+            for (const auto& [x, count] : {std::pair{-50.0, &atZebra}, std::pair{50.0, &atPlain}}) {
+                if (west < x + 1.5 && east > x - 1.5) ++*count;
+            }
+        }
+    }
+    EXPECT_EQ(atZebra, 0u) << "a line runs through the zebra";
+    EXPECT_GT(atPlain, 0u) << "the lines stopped at an unmarked crossing";
 }
 
 TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {
