@@ -174,36 +174,32 @@ public:
     /// enclose it (the nearest such), else of the nearest segment. Two segments meeting at a
     /// bend give a point on its mitre line the same coordinates, so they are continuous.
     Vec2 coordinates(int w, Vec2 p) const {
+        // The segment whose mitre lines enclose p, the nearest such, else the nearest.
+        struct Choice {
+            const Segment* segment = nullptr;
+            bool enclosed = false;
+            double distance = 0.0;
+            void consider(const Segment& s, Vec2 q) {
+                const double f = mitreFraction(s, q).first;
+                const bool e = f >= 0.0 && f <= 1.0;
+                const double d = distanceTo(s, q);
+                if (!segment || (e && !enclosed) || (e == enclosed && d < distance)) *this = {&s, e, d};
+            }
+        };
         // First the way's segments whose reach holds p's bucket (a point on the road lies
         // within its segment's reach); all of the way's when none of those encloses it.
-        const auto better = [&](const Segment& s, const Segment* best, bool& bestEnclosed, double& bestDistance) {
-            const double f = mitreFraction(s, p).first;
-            const bool enclosed = f >= 0.0 && f <= 1.0;
-            const double dist = distanceTo(s, p);
-            if (best && !((enclosed && !bestEnclosed) || (enclosed == bestEnclosed && dist < bestDistance))) {
-                return false;
-            }
-            bestEnclosed = enclosed;
-            bestDistance = dist;
-            return true;
-        };
-        const Segment* best = nullptr;
-        bool bestEnclosed = false;
-        double bestDistance = std::numeric_limits<double>::infinity();
+        Choice choice;
         if (p.x >= 0.0 && p.y >= 0.0 && p.x <= kTileCells && p.y <= kTileCells) {
             for (const std::uint32_t i : mSegmentBuckets[bucketIndex(p)]) {
-                const Segment& s = mSegments[i];
-                if (static_cast<int>(s.way) == w && better(s, best, bestEnclosed, bestDistance)) best = &s;
+                if (static_cast<int>(mSegments[i].way) == w) choice.consider(mSegments[i], p);
             }
         }
-        if (!best || !bestEnclosed) {
+        if (!choice.enclosed) {
             const Way& way = mWays[static_cast<std::size_t>(w)];
-            best = nullptr;
-            for (std::uint32_t i = way.begin; i < way.end; ++i) {
-                if (better(mSegments[i], best, bestEnclosed, bestDistance)) best = &mSegments[i];
-            }
+            choice = {};
+            for (std::uint32_t i = way.begin; i < way.end; ++i) choice.consider(mSegments[i], p);
         }
-        return onSegment(*best, p);
+        return onSegment(*choice.segment, p);
     }
 
     /// The mitres whose extent the triangle (number `id`, new for each) meets, in the order

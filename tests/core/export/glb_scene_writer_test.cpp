@@ -79,6 +79,14 @@ std::vector<Primitive> tilePrimitives(const tinygltf::Model& m, const TileId& t)
     return out;
 }
 
+/// The material of that name; fails the test (and returns nullptr) when there is none.
+const tinygltf::Material* materialNamed(const tinygltf::Model& m, const std::string& name) {
+    const auto it = std::find_if(m.materials.begin(), m.materials.end(),
+                                 [&](const tinygltf::Material& mat) { return mat.name == name; });
+    EXPECT_NE(it, m.materials.end()) << "no material " << name;
+    return it == m.materials.end() ? nullptr : &*it;
+}
+
 /// The cells covered by a primitive of quads (4 vertices each, as the writer lays them out),
 /// failing when two quads overlap.
 BitTile quadCoverage(const Scene& s, const TileId& t, const Primitive& p) {
@@ -637,9 +645,8 @@ TEST(GlbSceneWriter, RoadMarkingsArePaintedJustAboveTheirRoad) {
     EXPECT_EQ(found, 1u);
     // Other tiles have no markings, and no marking material is made for them.
     for (const Primitive& p : tilePrimitives(m, s.tiles[1])) EXPECT_NE(p.material, "marking");
-    const auto paint = std::find_if(m.materials.begin(), m.materials.end(),
-                                    [](const tinygltf::Material& mat) { return mat.name == "marking"; });
-    ASSERT_NE(paint, m.materials.end());
+    const tinygltf::Material* paint = materialNamed(m, "marking");
+    ASSERT_NE(paint, nullptr);
     EXPECT_NEAR(paint->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kMarkingColour[0] / 255.0), 1e-12);
 }
 
@@ -700,13 +707,12 @@ TEST(GlbSceneWriter, SidewalksStandOnAKerbWhoseWallsFaceOutward) {
     }
     EXPECT_EQ(tops, 1u);
     EXPECT_EQ(walls, 1u);
-    const auto kerb = std::find_if(m.materials.begin(), m.materials.end(),
-                                   [](const tinygltf::Material& mat) { return mat.name == "kerb"; });
-    ASSERT_NE(kerb, m.materials.end());
+    const tinygltf::Material* kerb = materialNamed(m, "kerb");
+    ASSERT_NE(kerb, nullptr);
     EXPECT_NEAR(kerb->pbrMetallicRoughness.baseColorFactor[0], srgbToLinear(kKerbColour[0] / 255.0), 1e-12);
 }
 
-TEST(GlbSceneWriter, SidewalksArePavedJustAboveTheirRoad) {
+TEST(GlbSceneWriter, PathsArePavedJustAboveTheirRoad) {
     auto test = makeScene(shippedCatalogue());
     Scene& s = test.scene;
     const TileId t = s.tiles[0];
@@ -719,9 +725,8 @@ TEST(GlbSceneWriter, SidewalksArePavedJustAboveTheirRoad) {
         for (std::size_t i = 1; i < p.positions.size(); i += 3) EXPECT_EQ(p.positions[i], 0.05f + kPavingLiftMetres);
     }
     EXPECT_EQ(found, 1u);
-    const auto paving = std::find_if(m.materials.begin(), m.materials.end(),
-                                     [](const tinygltf::Material& mat) { return mat.name == "paving"; });
-    ASSERT_NE(paving, m.materials.end());
+    const tinygltf::Material* paving = materialNamed(m, "paving");
+    ASSERT_NE(paving, nullptr);
     const int texture = paving->pbrMetallicRoughness.baseColorTexture.index;
     ASSERT_GE(texture, 0);
     EXPECT_EQ(m.images.at(static_cast<std::size_t>(m.textures.at(static_cast<std::size_t>(texture)).source)).name,
