@@ -1,20 +1,134 @@
 #include "terrabit/render/scene_export.h"
 
+#include <osg/ProxyNode>
+#include <osgDB/Registry>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <optional>
+#include <system_error>
+#include <thread>
+
 #include "terrabit/render/asset_model.h"
 #include "terrabit/render/scene_file.h"
 #include "terrabit/render/scene_graph.h"
 
 namespace terrabit::render {
 
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The group files' names as the root refers to them: relative to the root's folder, with '/'
+/// on every platform (osgDB resolves them against the root's own folder).
+std::string groupReference(const fs::path& folderName, const TileGroup& group, const std::string& ext) {
+    return folderName.string() + "/" + group.quadkey + ext;
+}
+
+/// Builds and writes every group into `folder`, on `threads` threads (each with its own graph and
+/// model cache; a group's graph is dropped once written). The first error in group order, so
+/// the message is the same for any thread count.
+core::Status writeGroups(std::span<const TileGroup> groups, const fs::path& folder, const std::string& ext,
+                         const core::Scene& scene, const SceneGraphOptions& graphOptions,
+                         const core::AssetCatalogue& catalogue, const core::LayerSource* layers, int threads) {
+    std::vector<std::optional<core::Error>> errors(groups.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        AssetModelCache models;
+        for (std::size_t i = next++; i < groups.size(); i = next++) {
+            SceneGraph graph(catalogue, models, graphOptions);
+            core::Status s = graph.updateTiles(scene, layers, groups[i].tiles);
+            if (!s) {
+                errors[i] = core::Error{"osgb: " + s.message()};
+                continue;
+            }
+            graph.tilesGroup()->setName(groups[i].quadkey);
+            if (s = writeSceneFile(*graph.tilesGroup(), folder / (groups[i].quadkey + ext)); !s) errors[i] = s.error();
+        }
+    };
+    const std::size_t count = std::min<std::size_t>(
+        groups.size(), threads > 0 ? static_cast<std::size_t>(threads)
+                                   : std::max<std::size_t>(1, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t w = 1; w < count; ++w) pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool) t.join();
+    for (const auto& e : errors) {
+        if (e) return *e;
+    }
+    return core::Status::success();
+}
+
+}  // namespace
+
+std::vector<TileGroup> groupTiles(std::span<const core::TileId> tiles) {
+    std::map<std::string, std::vector<core::TileId>> byAncestor;
+    for (const core::TileId& t : tiles) {
+        const std::string key = t.quadkey();
+        byAncestor[key.substr(0, key.size() - std::min<std::size_t>(key.size(), kGroupLevels))].push_back(t);
+    }
+    std::vector<TileGroup> groups;
+    for (auto& [quadkey, members] : byAncestor) groups.push_back({quadkey, std::move(members)});
+    return groups;
+}
+
 core::SceneGraphWriter sceneGraphFileWriter() {
     return [](const core::Scene& scene, const core::ExportOptions& options, const core::AssetCatalogue& catalogue,
-              const core::LayerSource* layers, const std::filesystem::path& file) -> core::Status {
-        AssetModelCache models;
+              const core::LayerSource* layers, const fs::path& file) -> core::Result<std::vector<fs::path>> {
         SceneGraphOptions graphOptions;
         graphOptions.style.layers = options.layerStyles;
-        SceneGraph graph(catalogue, models, graphOptions);
-        if (core::Status s = graph.setScene(scene, layers); !s) return core::Error{"osgb: " + s.message()};
-        return writeSceneFile(*graph.root(), file);
+        const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+        const fs::path folderName = file.stem();
+        const fs::path folder = dir / folderName;
+        const std::string ext = file.extension().string();
+        const std::string pid = std::to_string(::getpid());
+        const fs::path fresh = dir / ("." + folderName.string() + ".partial-" + pid);
+        const fs::path old = dir / ("." + folderName.string() + ".old-" + pid);
+        std::error_code ec;
+        fs::remove_all(fresh, ec);
+        if (fs::create_directories(fresh, ec); ec) {
+            return core::Error{fresh.string() + ": cannot make the folder: " + ec.message()};
+        }
+        // The plugin once, before the threads ask for it.
+        osgDB::Registry::instance()->getReaderWriterForExtension(ext.empty() ? ext : ext.substr(1));
+        const std::vector<TileGroup> groups = groupTiles(scene.tiles);
+        if (core::Status s = writeGroups(groups, fresh, ext, scene, graphOptions, catalogue, layers, options.threads);
+            !s) {
+            fs::remove_all(fresh, ec);
+            return s.error();
+        }
+
+        // Every group is written: the new folder takes the old one's place, then the root refers
+        // to it. Should the root fail, the old folder comes back.
+        const bool hadFolder = fs::exists(folder, ec);
+        if (hadFolder) fs::rename(folder, old, ec);
+        if (!ec) fs::rename(fresh, folder, ec);
+        if (ec) {
+            fs::remove_all(fresh, ec);
+            if (hadFolder) fs::rename(old, folder, ec);
+            return core::Error{folder.string() + ": cannot move the written files into place: " + ec.message()};
+        }
+        AssetModelCache models;
+        SceneGraph root(catalogue, models, graphOptions);
+        for (const TileGroup& g : groups) {
+            osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
+            proxy->setName(g.quadkey);
+            proxy->setFileName(0, groupReference(folderName, g, ext));
+            root.tilesGroup()->addChild(proxy);
+        }
+        if (core::Status s = writeSceneFile(*root.root(), file); !s) {
+            fs::remove_all(folder, ec);
+            if (hadFolder) fs::rename(old, folder, ec);
+            return s.error();
+        }
+        fs::remove_all(old, ec);
+
+        std::vector<fs::path> written{file.filename()};
+        for (const TileGroup& g : groups) written.push_back(folderName / (g.quadkey + ext));
+        return written;
     };
 }
 

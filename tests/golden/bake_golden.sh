@@ -12,9 +12,10 @@
 #   HASHES      the recorded hashes; --record writes them from this run
 #   CASE_FILTER optional grep pattern on case names (to re-run some cases by hand)
 #
-# One line per output: CASE OUTPUT SHA256. A folder output (3dtiles, layers) is hashed as the
-# sha256 of its sorted `sha256sum` listing. Every variant of a case (threads, streaming, shards)
-# must give the same line as the case's reference bake, for every output it writes.
+# One line per output: CASE OUTPUT SHA256. A folder output (3dtiles, layers, the osgb groups in
+# scene) is hashed as the sha256 of its sorted `sha256sum` listing. Every variant of a case
+# (threads, streaming, shards) must give the same line as the case's reference bake, for every
+# output it writes.
 #
 # The bakes are independent: GOLDEN_JOBS of them (default 2) run at once, so a one-thread bake
 # and the single-threaded parts of the others (reading the map, writing the files) leave no core
@@ -63,7 +64,7 @@ in_background() {
 # hash_outputs CASE DIR: one line per output the bake wrote.
 hash_outputs() {
   local name=$1 dir=$2 entry
-  for entry in manifest.json scene.glb scene.osgb collision.tbcg 3dtiles layers; do
+  for entry in manifest.json scene.glb scene.osgb scene collision.tbcg 3dtiles layers; do
     if [ -f "$dir/$entry" ]; then
       echo "$name $entry $(sha256sum <"$dir/$entry" | cut -d' ' -f1)"
     elif [ -d "$dir/$entry" ]; then

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 
 #include "instanced_block_p.h"
@@ -129,25 +131,104 @@ TEST(SceneFile, FailedWritesLeaveEarlierFilesAndNoTemporaries) {
 namespace terrabit::render {
 namespace {
 
-TEST(SceneFile, ExportFormatOsgbWritesTheScenesGraph) {
-    // The osgb format of core's exportScene, as terrabit-cli bake --format osgb writes it.
-    const core::Scene scene = test::syntheticScene();
-    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 8);
-    core::ExportOptions options;
-    options.formats = {core::ExportFormat::Osgb};
-    options.outDir = scratchDir() / "export";
-    options.layerStyles = test::syntheticLayerInfos();
-    options.sceneGraphWriter = sceneGraphFileWriter();
-    std::filesystem::remove_all(options.outDir);
-    const auto report = core::exportScene(scene, options, test::shippedCatalogue(), &layers);
-    ASSERT_TRUE(report.ok()) << report.message();
-    ASSERT_EQ(report->files.size(), 1u);
-    const auto file = options.outDir / report->files[0].path;
-    EXPECT_EQ(report->files[0].bytes, std::filesystem::file_size(file));
+/// The bytes of every file under `dir`, by path relative to it.
+std::map<std::string, std::string> filesUnder(const std::filesystem::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+        if (!e.is_regular_file()) continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        files[std::filesystem::relative(e.path(), dir).generic_string()] =
+            std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    return files;
+}
 
-    core::Result<osg::ref_ptr<osg::Node>> read = readSceneFile(file);
+struct OsgbExport {
+    core::Scene scene;
+    core::LayerStore layers;
+    core::ExportOptions options;
+
+    explicit OsgbExport(const test::SyntheticSceneSpec& spec)
+        : scene(test::syntheticScene(spec)), layers(test::syntheticLayers(scene.tiles, 8)) {
+        options.formats = {core::ExportFormat::Osgb};
+        options.layerStyles = test::syntheticLayerInfos();
+        options.sceneGraphWriter = sceneGraphFileWriter();
+    }
+    core::Result<core::ExportReport> run(const std::filesystem::path& out, int threads) {
+        options.outDir = out;
+        options.threads = threads;
+        return core::exportScene(scene, options, test::shippedCatalogue(), &layers);
+    }
+};
+
+TEST(SceneFile, ExportFormatOsgbWritesTheScenesGraphAFileAGroupOfTiles) {
+    // The osgb format of core's exportScene, as terrabit-cli bake --format osgb writes it: 7 × 5
+    // tiles straddle two ancestors three levels up each way, so four group files.
+    OsgbExport fx({.cols = 7, .rows = 5});
+    const auto out = scratchDir() / "export";
+    std::filesystem::remove_all(out);
+    const auto report = fx.run(out, 3);
+    ASSERT_TRUE(report.ok()) << report.message();
+    const std::vector<TileGroup> groups = groupTiles(fx.scene.tiles);
+    ASSERT_EQ(groups.size(), 4u);
+    ASSERT_EQ(report->files.size(), 1 + groups.size());
+    EXPECT_EQ(report->files[0].path, std::filesystem::path("scene.osgb"));
+    std::size_t grouped = 0;
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        EXPECT_EQ(report->files[i + 1].path, std::filesystem::path("scene") / (groups[i].quadkey + ".osgb"));
+        EXPECT_EQ(groups[i].quadkey.size(), 17u - kGroupLevels);
+        for (const core::TileId& t : groups[i].tiles) EXPECT_EQ(t.quadkey().rfind(groups[i].quadkey, 0), 0u);
+        grouped += groups[i].tiles.size();
+    }
+    EXPECT_EQ(grouped, fx.scene.tiles.size());
+    for (const core::ExportedFile& f : report->files) EXPECT_EQ(f.bytes, std::filesystem::file_size(out / f.path));
+    // Only the export's files: no folder left from the writing.
+    EXPECT_EQ(filesUnder(out).size(), report->files.size());
+
+    // Read back from the root (its groups load with it), it is the graph the viewport draws.
+    core::Result<osg::ref_ptr<osg::Node>> read = readSceneFile(out / "scene.osgb");
     ASSERT_TRUE(read) << read.message();
-    EXPECT_EQ(allTransforms(**read).size(), scene.instanceCount() * 16);
+    EXPECT_EQ(allTransforms(**read).size(), fx.scene.instanceCount() * 16);
+    AssetModelCache models;
+    SceneGraphOptions whole;
+    whole.style.layers = fx.options.layerStyles;
+    SceneGraph graph(test::shippedCatalogue(), models, whole);
+    ASSERT_TRUE(graph.setScene(fx.scene, &fx.layers));
+    EXPECT_EQ(countDrawables(**read), countDrawables(*graph.root()));
+    EXPECT_EQ(countInstances(**read), countInstances(*graph.root()));
+
+    // Any thread count writes the same bytes.
+    const auto one = scratchDir() / "export-one-thread";
+    std::filesystem::remove_all(one);
+    ASSERT_TRUE(fx.run(one, 1).ok());
+    EXPECT_EQ(filesUnder(one), filesUnder(out));
+}
+
+TEST(SceneFile, ExportFormatOsgbReplacesAnEarlierExportWholeOrNotAtAll) {
+    const auto out = scratchDir() / "export-again";
+    std::filesystem::remove_all(out);
+    OsgbExport big({.cols = 7, .rows = 5});
+    ASSERT_TRUE(big.run(out, 2).ok());
+    const auto before = filesUnder(out);
+
+    // A scene it cannot draw (an asset the catalogue lacks) fails, naming it, and leaves the
+    // earlier export's files as they were.
+    OsgbExport broken({.cols = 2, .rows = 2});
+    broken.scene.assets[0] = "no_such_model";
+    const auto failed = broken.run(out, 2);
+    ASSERT_FALSE(failed.ok());
+    EXPECT_NE(failed.message().find("no_such_model"), std::string::npos) << failed.message();
+    EXPECT_EQ(filesUnder(out), before);
+
+    // A smaller scene replaces it: its one group, and none of the earlier groups.
+    OsgbExport small({.cols = 2, .rows = 2});
+    const auto report = small.run(out, 2);
+    ASSERT_TRUE(report.ok()) << report.message();
+    ASSERT_EQ(report->files.size(), 2u);
+    const auto after = filesUnder(out);
+    EXPECT_EQ(after.size(), 2u);
+    EXPECT_TRUE(after.count("scene.osgb"));
+    EXPECT_TRUE(after.count(report->files[1].path.generic_string()));
 }
 
 }  // namespace

@@ -277,13 +277,13 @@ private:
         if (!mOptions.sceneGraphWriter) {
             return Error{"export: osgb: this program was built without the render module (OpenSceneGraph)"};
         }
-        const std::filesystem::path relative = "scene.osgb";
         if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
-        if (Status s = mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / relative);
-            !s) {
-            return Error{"export: " + s.message()};
+        Result<std::vector<std::filesystem::path>> files =
+            mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / "scene.osgb");
+        if (!files) return Error{"export: " + files.message()};
+        for (const std::filesystem::path& relative : *files) {
+            mReport.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
         }
-        mReport.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
         return Status::success();
     }
 

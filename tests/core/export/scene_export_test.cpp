@@ -354,28 +354,33 @@ TEST(SceneExport, OsgbGoesThroughTheSceneGraphWriterOrSaysItIsMissing) {
     ASSERT_FALSE(missing.ok());
     EXPECT_NE(missing.message().find("render module"), std::string::npos) << missing.message();
 
-    // The writer sees the scene, catalogue and layers it was given, and the file it reports is
-    // the one it wrote.
+    // The writer sees the scene, catalogue and layers it was given, and the files it reports
+    // written are the export's, each with its size.
     int calls = 0;
     options.sceneGraphWriter = [&](const Scene& scene, const ExportOptions&, const AssetCatalogue& catalogue,
-                                   const LayerSource* layers, const std::filesystem::path& file) -> Status {
+                                   const LayerSource* layers,
+                                   const std::filesystem::path& file) -> Result<std::vector<std::filesystem::path>> {
         ++calls;
         EXPECT_EQ(&scene, &fx.test.scene);
         EXPECT_EQ(&catalogue, &fx.catalogue);
         EXPECT_EQ(layers, &fx.layers);
         std::ofstream(file, std::ios::binary) << "osgb!";
-        return Status::success();
+        std::filesystem::create_directories(file.parent_path() / "scene");
+        std::ofstream(file.parent_path() / "scene" / "0.osgb", std::ios::binary) << "group";
+        return std::vector<std::filesystem::path>{"scene.osgb", std::filesystem::path("scene") / "0.osgb"};
     };
     auto written = fx.run(dir.path() / "out", options);
     ASSERT_TRUE(written.ok()) << written.message();
     EXPECT_EQ(calls, 1);
-    ASSERT_EQ(written->files.size(), 1u);
+    ASSERT_EQ(written->files.size(), 2u);
     EXPECT_EQ(written->files[0].path, std::filesystem::path("scene.osgb"));
-    EXPECT_EQ(written->bytesOf(ExportFormat::Osgb), 5u);
+    EXPECT_EQ(written->files[0].bytes, 5u);
+    EXPECT_EQ(written->files[1].path, std::filesystem::path("scene") / "0.osgb");
+    EXPECT_EQ(written->bytesOf(ExportFormat::Osgb), 10u);
 
     // A failing writer fails the export with its message.
     options.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
-                                  const std::filesystem::path& file) -> Status {
+                                  const std::filesystem::path& file) -> Result<std::vector<std::filesystem::path>> {
         return Error{"cannot write " + file.string()};
     };
     auto failed = fx.run(dir.path() / "failed", options);

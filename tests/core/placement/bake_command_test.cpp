@@ -68,6 +68,25 @@ TEST_F(BakeCommandTest, WritesTheManifestAndSaysWhatItPlaced) {
     EXPECT_NE(out.str().find("manifest.json"), std::string::npos);
 }
 
+TEST_F(BakeCommandTest, TheSummaryNamesARootFileAndTheFolderOfItsParts) {
+    // The osgb writer (render's, here a stand-in) writes scene.osgb and its groups' files in scene/.
+    terrabit::cli::BakeCommand c = command("osgb");
+    c.formats = {ExportFormat::Osgb};
+    c.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
+                            const fs::path& file) -> Result<std::vector<fs::path>> {
+        std::ofstream(file, std::ios::binary) << "root";
+        fs::create_directories(file.parent_path() / "scene");
+        std::ofstream(file.parent_path() / "scene" / "0.osgb", std::ios::binary) << "group 0";
+        std::ofstream(file.parent_path() / "scene" / "1.osgb", std::ios::binary) << "group 1";
+        return std::vector<fs::path>{"scene.osgb", fs::path("scene") / "0.osgb", fs::path("scene") / "1.osgb"};
+    };
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
+    const std::string expected =
+        (c.outDir / "scene.osgb").string() + " and 2 files in " + (c.outDir / "scene").string() + " (18 bytes)";
+    EXPECT_NE(out.str().find(expected), std::string::npos) << out.str();
+}
+
 TEST_F(BakeCommandTest, SameSeedWritesTheSameBytesWhateverTheThreadCount) {
     std::ostringstream out, err;
     terrabit::cli::BakeCommand one = command("one");

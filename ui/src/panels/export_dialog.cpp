@@ -29,7 +29,8 @@ ExportDialog::ExportDialog(MapDocument* document, QWidget* parent) : QDialog(par
         {core::ExportFormat::Manifest, tr("Manifest — instances, buildings, statistics (manifest.json)")},
         {core::ExportFormat::Layers, tr("Layers — GeoTIFF per layer and a PNG preview per tile (layers/)")},
         {core::ExportFormat::Collision, tr("Collision grid — the runtime collision file (collision.tbcg)")},
-        {core::ExportFormat::Osgb, tr("OpenSceneGraph — the scene graph as the viewport draws it (scene.osgb)")},
+        {core::ExportFormat::Osgb,
+         tr("OpenSceneGraph — the scene graph as the viewport draws it (scene.osgb and its tile groups in scene/)")},
     };
     const auto& settings = document->project().exportSettings;
     for (const auto& [format, label] : all) {

@@ -490,6 +490,11 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
                 if (&f != first) out << std::string(12, ' ');
                 out << (command.outDir / f.path).string() << " (" << f.bytes << " bytes)\n";
             }
+        } else if (!first->path.has_parent_path()) {  // scene.osgb, and its groups' files in scene/
+            const ExportedFile* second = std::find_if(first + 1, s.files.data() + s.files.size(),
+                                                      [&](const ExportedFile& f) { return f.format == format; });
+            out << (command.outDir / first->path).string() << " and " << files - 1 << " files in "
+                << (command.outDir / *second->path.begin()).string() << " (" << bytes << " bytes)\n";
         } else {
             out << files << " files in " << (command.outDir / *first->path.begin()).string() << " (" << bytes
                 << " bytes)\n";

@@ -13,7 +13,8 @@
 ///   layers     layers/<quadkey>/<layer>.tif   GeoTIFF per layer, and layers/<quadkey>/preview.png
 ///   collision  collision.tbcg                 runtime collision grid (collision/collision_file.h)
 ///   osgb       scene.osgb                     OpenSceneGraph binary of the render module's scene
-///                                             graph (written through ExportOptions::sceneGraphWriter)
+///                                             graph (written through ExportOptions::sceneGraphWriter):
+///              scene/<quadkey>.osgb           its tiles, a file per group of them (render/scene_export.h)
 /// Every file is written to a temporary name in its folder, fsync'd and renamed: a failure (full
 /// disk, unwritable folder, cancelled job) leaves no partial file, and the error names the file
 /// and the OS reason. Files of formats finished before the failure stay (they are whole).
@@ -59,12 +60,13 @@ Result<std::vector<ExportFormat>> parseExportFormats(std::string_view list, bool
 
 struct ExportOptions;
 
-/// Writes a scene as an OpenSceneGraph file at `file` (atomically), its ground painted in
-/// options.layerStyles. The render module provides it (render/scene_export.h): core knows no
-/// OSG, so the osgb format is written through this.
-using SceneGraphWriter =
-    std::function<Status(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
-                         const LayerSource* layers, const std::filesystem::path& file)>;
+/// Writes a scene as OpenSceneGraph files: `file` and whatever it refers to, its ground painted
+/// in options.layerStyles. Returns the files written, relative to `file`'s folder (`file`'s own
+/// name among them). The render module provides it (render/scene_export.h): core knows no OSG,
+/// so the osgb format is written through this.
+using SceneGraphWriter = std::function<Result<std::vector<std::filesystem::path>>(
+    const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue, const LayerSource* layers,
+    const std::filesystem::path& file)>;
 
 /// What to export and how.
 struct ExportOptions {
@@ -89,8 +91,8 @@ struct ExportOptions {
     /// tileset_levels.h), from which a merge rebuilds the coarse levels: set for the parts of a
     /// bake (shards, a streamed bake's batches).
     bool levelSources = false;
-    /// 3dtiles: tile contents encoded at once; 0: one per hardware thread. Any count writes the
-    /// same files.
+    /// 3dtiles, osgb: tile contents (osgb: groups of tiles) encoded at once; 0: one per hardware
+    /// thread. Any count writes the same files.
     int threads = 0;
     /// glb, 3dtiles: the ground's colour, sRGB.
     std::array<std::uint8_t, 3> groundColour{124, 133, 98};
