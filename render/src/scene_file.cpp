@@ -10,7 +10,10 @@
 #include <osgDB/Registry>
 #include <osgDB/WriteFile>
 
+#include <fcntl.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cctype>
@@ -93,6 +96,17 @@ public:
     std::size_t instances = 0;
 };
 
+core::Status flushToDisk(const std::filesystem::path& file) {
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return core::Error{"cannot open the written file to flush it: " + std::system_category().message(errno)};
+    const int rc = ::fsync(fd);
+    const int error = errno;
+    ::close(fd);
+    if (rc != 0) return core::Error{"cannot flush the written file to disk: " + std::system_category().message(error)};
+    return core::Status::success();
+}
+
 std::string lowerExtension(const std::filesystem::path& file) {
     std::string ext = file.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -133,6 +147,12 @@ core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path&
                       : "osgDB could not write it";
         }
         return core::Error{file.string() + ": " + why};
+    }
+    // Flushed before the rename, as every export flushes its files: a crash right after it must
+    // not leave the new name on an empty file.
+    if (core::Status s = flushToDisk(temp); !s) {
+        std::filesystem::remove(temp, ec);
+        return core::Error{file.string() + ": " + s.message()};
     }
     std::filesystem::rename(temp, file, ec);
     if (ec) {
