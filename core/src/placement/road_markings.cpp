@@ -207,6 +207,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     // shallowest counted, and a lane line's width).
     std::vector<std::pair<Vec2, Vec2>> zebras;
     constexpr double kShallowestCrossing = 0.3;  // the sine of the angle
+    constexpr double kOnWayCells = 0.01;         // a crossing node lies on its road's way, up to rounding
     const double zebraReach = zebraHalfLength / kShallowestCrossing + 2.0 * line;
     Painter paint(offset, surfaceCells);
     const auto clearance = [&](Vec2 v) {
@@ -258,6 +259,23 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
             return dot(d, d) < c.half * c.half;
         });
     };
+    // Zebra bars across a carriageway along a path from a to b: one per pitch from a, each
+    // along the road where it stands on a carriageway; the path is kept for the carriageways'
+    // lines to stop short of it.
+    const auto barsAcross = [&](Vec2 a, Vec2 b) {
+        const double length = std::sqrt(dot(b - a, b - a));
+        if (!(length > 0.0) || !(zebraPitch > 0.0)) return;
+        const Vec2 d = (b - a) * (1.0 / length);
+        const Vec2 n{-d.y, d.x};
+        bool barred = false;
+        for (double t = 0.5 * zebraPitch; t < length; t += zebraPitch) {
+            const Vec2 c = a + d * t;
+            if (!onCarriageway(c)) continue;
+            if (!barred) zebras.push_back({a, b});
+            barred = true;
+            paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
+        }
+    };
     const auto nearTile = [&](Vec2 a, Vec2 b, double reach) {
         const Vec2 lo = a - offset, hi = b - offset;
         return std::max(lo.x, hi.x) >= -reach && std::min(lo.x, hi.x) <= kTileCells + reach &&
@@ -282,17 +300,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                 if (!(length > 0.0) || !nearTile(a, b, zebra ? std::max(half, zebraReach) : half)) continue;
                 const Vec2 d = (b - a) * (1.0 / length);
                 const Vec2 n{-d.y, d.x};
-                // A marked crossing: bars along the road, one per pitch along the path from its
-                // vertex, where they stand on a carriageway; the segment is kept, for the
-                // carriageways' lines to stop short of it.
-                bool barred = false;
-                for (double t = 0.5 * zebraPitch; zebra && t < length; t += zebraPitch) {
-                    const Vec2 c = a + d * t;
-                    if (!onCarriageway(c)) continue;
-                    if (!barred) zebras.push_back({a, b});
-                    barred = true;
-                    paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
-                }
+                if (zebra) barsAcross(a, b);  // a marked crossing, from its vertex
                 if (!nearTile(a, b, half)) continue;
                 for (double s0 = 0.0; s0 < length; s0 += kPieceCells) {
                     const double s1 = std::min(s0 + kPieceCells, length);
@@ -312,6 +320,46 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
             begin = end;
         }
     });
+    // Marked crossings mapped as a node of the road: bars across the carriageway the node lies
+    // on, as a path crossing it there square would have, centred on the node — unless a marked
+    // crossing path passes by it (a crossing mapped both ways), whose bars are painted already.
+    const std::size_t pathZebras = zebras.size();
+    for (const std::uint32_t i : zebraPitch > 0.0 ? index.crossings(*slot) : std::span<const std::uint32_t>{}) {
+        if (!markedCrossing(*index.map().crossings[i])) continue;
+        const Vec2 p = index.crossingCell(i);
+        const int bx = bucketOf(p.x - offset.x), by = bucketOf(p.y - offset.y);
+        if (bx < 0 || by < 0 || bx >= kBuckets || by >= kBuckets) continue;
+        const auto distance2 = [](Vec2 q, Vec2 a, Vec2 b) {
+            const Vec2 ab = b - a;
+            const double len2 = dot(ab, ab);
+            const double t = len2 > 0.0 ? std::clamp(dot(q - a, ab) / len2, 0.0, 1.0) : 0.0;
+            const Vec2 e = q - (a + ab * t);
+            return dot(e, e);
+        };
+        if (std::any_of(zebras.begin(), zebras.begin() + static_cast<std::ptrdiff_t>(pathZebras), [&](const auto& z) {
+                return distance2(p, z.first, z.second) < zebraHalfLength * zebraHalfLength;
+            })) {
+            continue;
+        }
+        // The road's direction at the node: the segments through it (two at a vertex, turned
+        // alike and summed: the bisector at a bend), and its widest half width.
+        Vec2 along{};
+        double half = 0.0;
+        for (const std::uint32_t k : buckets[static_cast<std::size_t>(by * kBuckets + bx)]) {
+            const Carriageway& c = carriageways[k];
+            const double len = std::sqrt(dot(c.b - c.a, c.b - c.a));
+            if (!(len > 0.0) || distance2(p, c.a, c.b) > kOnWayCells * kOnWayCells) continue;
+            Vec2 u = (c.b - c.a) * (1.0 / len);
+            if (dot(u, along) < 0.0) u = Vec2{} - u;
+            along = along + u;
+            half = std::max(half, c.half);
+        }
+        const double len = std::sqrt(dot(along, along));
+        if (!(len > 0.0)) continue;  // on no carriageway: a path's own crossing node, or a road too narrow
+        const Vec2 across{-along.y / len, along.x / len};
+        const double reach = std::ceil((half + zebraPitch) / zebraPitch) * zebraPitch;
+        barsAcross(p - across * reach, p + across * reach);
+    }
     lines([&](const TileIndex::EntryInfo& info) {
         const double half = info.sizeCells;
         if (half < minHalf) return;

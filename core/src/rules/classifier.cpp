@@ -61,6 +61,9 @@ ClassifiedMap classify(const MapData& map, const RuleSet& rules) {
             }
         }
         if (!taken) ++out.unclassified;
+        if (f.kind == FeatureKind::Point && f.tag("highway") == std::optional<std::string_view>("crossing")) {
+            out.crossings.push_back(&f);
+        }
     }
 
     if (rules.wantsSea()) {

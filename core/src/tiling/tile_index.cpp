@@ -300,7 +300,36 @@ Result<TileIndex> TileIndex::build(const ClassifiedMap& map, int zoom, std::span
     for (std::size_t s = 0; s < index.mTiles.size(); ++s) index.mSlots.emplace(index.mTiles[s], s);
     fillSlots(index.mTiles.size(), slotEntryPairs(infos, zoom, index.mTiles, index.mSlots), infos, index.mFirst,
               index.mEntries, index.mSlotInfo, index.mInfoAt);
+    index.indexCrossings(toCell.cellSize);
     return index;
+}
+
+void TileIndex::indexCrossings(double cellSize) {
+    const CellFrame toCell{cellSize};
+    std::vector<std::pair<std::size_t, std::uint32_t>> pairs;  // (slot, crossing)
+    const double side = static_cast<double>(TileId{mZoom, 0, 0}.tilesPerSide());
+    for (std::uint32_t i = 0; i < mMap->crossings.size(); ++i) {
+        const Feature& f = *mMap->crossings[i];
+        mCrossingCells.push_back(f.points.empty() ? Vec2{std::nan(""), std::nan("")} : toCell(f.points.front()));
+        const Vec2 c = mCrossingCells.back();
+        if (!isFinite(c)) continue;
+        const double x0 = std::max(0.0, std::floor((c.x - kCrossingReachCells) / kTileCells));
+        const double x1 = std::min(side - 1.0, std::floor((c.x + kCrossingReachCells) / kTileCells));
+        const double y0 = std::max(0.0, std::floor((c.y - kCrossingReachCells) / kTileCells));
+        const double y1 = std::min(side - 1.0, std::floor((c.y + kCrossingReachCells) / kTileCells));
+        for (double y = y0; y <= y1; ++y) {
+            for (double x = x0; x <= x1; ++x) {
+                const auto s = slot(TileId{mZoom, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y)});
+                if (s) pairs.emplace_back(*s, i);
+            }
+        }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    mCrossingFirst.assign(mTiles.size() + 1, 0);
+    for (const auto& [s, i] : pairs) ++mCrossingFirst[s + 1];
+    for (std::size_t s = 0; s < mTiles.size(); ++s) mCrossingFirst[s + 1] += mCrossingFirst[s];
+    mCrossings.clear();
+    for (const auto& [s, i] : pairs) mCrossings.push_back(i);
 }
 
 std::optional<std::size_t> TileIndex::slot(const TileId& tile) const {

@@ -135,6 +135,17 @@ void SyntheticMap::line(const std::string& id, std::vector<Tag> tags, const std:
     mMap.features.push_back(std::move(f));
 }
 
+void SyntheticMap::point(const std::string& id, std::vector<Tag> tags, Vec2 at) {
+    Feature f;
+    f.id = id;
+    f.kind = FeatureKind::Point;
+    f.tags = std::move(tags);
+    f.points.push_back(mFrame.groundToMercator(at));
+    f.partEnds.push_back(1);
+    f.updateBounds();
+    mMap.features.push_back(std::move(f));
+}
+
 std::unique_ptr<BakeInput> SyntheticMap::build(const std::string& rulesYaml) const {
     auto in = std::make_unique<BakeInput>();
     auto rules = RuleSet::parse(rulesYaml, "synthetic.yaml");

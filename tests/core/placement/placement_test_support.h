@@ -53,6 +53,8 @@ public:
     void rectangle(const std::string& id, std::vector<Tag> tags, Vec2 c, double w, double d, double angle = 0.0);
     /// A line of the given ground-metre points.
     void line(const std::string& id, std::vector<Tag> tags, const std::vector<Vec2>& points);
+    /// A node with tags (an OSM point) at a ground-metre position.
+    void point(const std::string& id, std::vector<Tag> tags, Vec2 at);
 
     /// Classifies, indexes and rasterizes the map with the rules document.
     std::unique_ptr<BakeInput> build(const std::string& rulesYaml) const;

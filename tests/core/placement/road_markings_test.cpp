@@ -249,17 +249,9 @@ TEST(RoadMarkings, SidewalksCloseRoundTheOutsideOfABend) {
     EXPECT_FALSE(onSidewalk({0, 0})) << "the carriageway";
 }
 
-TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLinesStopAtIt) {
-    // A 10 m road east–west at y = 5; footways crossing it north–south, one marked, one not.
-    SyntheticMap map;
-    map.line("road", {{"highway", "primary"}}, {{-320, 5}, {320, 5}});
-    map.line("zebra", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "zebra"}},
-             {{-50, -40}, {-50, 50}});
-    map.line("plain", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "unmarked"}},
-             {{50, -40}, {50, 50}});
-    const CrossingBake b = bakeCrossing(true, map);
-    // The markings' triangles as wide north–south as a bar (0.5 m; the road's own lines are
-    // 0.15 m): their centroids, ground metres.
+/// The zebra bars of a bake (markings wider north–south than a road line, 0.15 m): their
+/// centroids, ground metres.
+std::vector<Vec2> zebraBars(const CrossingBake& b) {
     std::vector<Vec2> bars;
     for (const SurfacePatch& p : b.scene.surfaces) {
         const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
@@ -273,6 +265,19 @@ TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLines
                 bars.push_back(b.scene.frame.cellToGround(markingCentroid(p.markings, i) + origin));
         }
     }
+    return bars;
+}
+
+TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLinesStopAtIt) {
+    // A 10 m road east–west at y = 5; footways crossing it north–south, one marked, one not.
+    SyntheticMap map;
+    map.line("road", {{"highway", "primary"}}, {{-320, 5}, {320, 5}});
+    map.line("zebra", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "zebra"}},
+             {{-50, -40}, {-50, 50}});
+    map.line("plain", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "unmarked"}},
+             {{50, -40}, {50, 50}});
+    const CrossingBake b = bakeCrossing(true, map);
+    const std::vector<Vec2> bars = zebraBars(b);
     // Bars only at the marked crossing, within the carriageway (±5 m of the road's centreline)
     // and the bars' 3 m length (±1.5 m of the footway), in 1 m steps along it: a bar of two
     // triangles every metre across the 10 m road.
@@ -304,6 +309,40 @@ TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLines
     }
     EXPECT_EQ(atZebra, 0u) << "a line runs through the zebra";
     EXPECT_GT(atPlain, 0u) << "the lines stopped at an unmarked crossing";
+}
+
+TEST(RoadMarkings, AMarkedCrossingMappedAsANodeOfTheRoadPaintsBarsAcrossItThere) {
+    // The 10 m road east–west at y = 5 with three crossing nodes on it: a zebra at x = -50, an
+    // unmarked one at x = 50, and at x = 150 a zebra that a marked footway crossing also passes
+    // through (mapped both ways: painted once).
+    SyntheticMap map;
+    map.line("road", {{"highway", "primary"}}, {{-320, 5}, {-50, 5}, {50, 5}, {150, 5}, {320, 5}});
+    map.point("n-zebra", {{"highway", "crossing"}, {"crossing", "zebra"}}, {-50, 5});
+    map.point("n-plain", {{"highway", "crossing"}, {"crossing", "unmarked"}}, {50, 5});
+    map.point("n-both", {{"highway", "crossing"}, {"crossing", "marked"}}, {150, 5});
+    map.line("path", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "marked"}},
+             {{150, -40}, {150, 5}, {150, 50}});
+    const CrossingBake b = bakeCrossing(true, map);
+    std::map<long, std::vector<Vec2>> byCrossing;  // bars by the nearest crossing's x
+    for (const Vec2& c : zebraBars(b)) {
+        const long x = c.x < 0.0 ? -50 : c.x < 100.0 ? 50 : 150;
+        EXPECT_NEAR(c.x, double(x), 1.5 + 0.1) << "within the bars' length of a crossing";
+        EXPECT_LE(std::abs(c.y - 5.0), 5.0) << "on the carriageway";
+        byCrossing[x].push_back(c);
+    }
+    EXPECT_EQ(byCrossing.count(50), 0u) << "an unmarked crossing is not painted";
+    ASSERT_EQ(byCrossing.count(-50), 1u) << "the zebra node is painted";
+    ASSERT_EQ(byCrossing.count(150), 1u);
+    // A bar (two triangles) every metre across the 10 m road, at the node as at the path, and
+    // the node mapped with a path is not painted twice.
+    std::set<long> rows;
+    for (const Vec2& c : byCrossing[-50]) rows.insert(std::lround(std::floor(c.y)));
+    EXPECT_GE(rows.size(), 8u) << "bars one after another across the road";
+    EXPECT_EQ(byCrossing[-50].size(), byCrossing[150].size());
+    // Bars centred on the node: as far north of it as south.
+    double mean = 0.0;
+    for (const Vec2& c : byCrossing[-50]) mean += c.y;
+    EXPECT_NEAR(mean / double(byCrossing[-50].size()), 5.0, 0.5);
 }
 
 TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {

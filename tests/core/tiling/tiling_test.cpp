@@ -180,6 +180,60 @@ TEST(TileIndex, HoldsExactlyTheEntriesWhoseReachTouchesEachTile) {
     }));
 }
 
+TEST(TileIndex, ListsEachCrossingNodeUnderTheTilesItReaches) {
+    // Crossing nodes (highway=crossing points, which no layer of these rules takes) in the middle
+    // of a tile, near a corner of four, and far off; a bus stop, which is none.
+    const RuleSet r = rules();
+    const TileId origin{kTilingZoom, kTilingX0, kTilingY0};
+    const auto node = [&](std::string id, std::vector<Tag> tags, Vec2 local) {  // cells of `origin`
+        Feature f;
+        f.id = std::move(id);
+        f.kind = FeatureKind::Point;
+        f.tags = std::move(tags);
+        f.points = {origin.cellToMercator(local)};
+        f.partEnds = {1};
+        f.updateBounds();
+        return f;
+    };
+    const Vec2 corner{256.0 * kTilingX0, 256.0 * kTilingY0};
+    MapData map = randomMap(5, 20);
+    map.features.push_back(node("n1", {{"highway", "crossing"}, {"crossing", "zebra"}}, {128, 128}));
+    map.features.push_back(node("n2", {{"highway", "crossing"}}, {256 + 10, 256 - 20}));
+    map.features.push_back(node("n3", {{"highway", "crossing"}}, {256 * 40, 128}));
+    map.features.push_back(node("n4", {{"highway", "bus_stop"}}, {100, 100}));
+    const ClassifiedMap classified = classify(map, r);
+    ASSERT_EQ(classified.crossings.size(), 3u);
+    EXPECT_EQ(classified.crossings[0]->id, "n1");
+    std::vector<TileId> tiles;
+    for (std::uint32_t y = 0; y < 3; ++y) {
+        for (std::uint32_t x = 0; x < 3; ++x) tiles.push_back({kTilingZoom, kTilingX0 + x, kTilingY0 + y});
+    }
+    auto index = TileIndex::build(classified, kTilingZoom, tiles);
+    ASSERT_TRUE(index.ok()) << index.message();
+    for (std::uint32_t i = 0; i < classified.crossings.size(); ++i) {
+        const Vec2 m = classified.crossings[i]->points[0];
+        const Vec2 expected = origin.mercatorToCell(m) + corner;
+        EXPECT_NEAR(index->crossingCell(i).x, expected.x, 1e-6);
+        EXPECT_NEAR(index->crossingCell(i).y, expected.y, 1e-6);
+    }
+    std::size_t listed = 0;
+    for (std::size_t s = 0; s < index->tiles().size(); ++s) {
+        const TileId t = index->tiles()[s];
+        std::vector<std::uint32_t> expected;
+        for (std::uint32_t i = 0; i < classified.crossings.size(); ++i) {
+            const Vec2 c = index->crossingCell(i);
+            if (c.x >= 256.0 * t.x - kCrossingReachCells && c.x < 256.0 * (t.x + 1) + kCrossingReachCells &&
+                c.y >= 256.0 * t.y - kCrossingReachCells && c.y < 256.0 * (t.y + 1) + kCrossingReachCells) {
+                expected.push_back(i);
+            }
+        }
+        const auto got = index->crossings(s);
+        EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), expected) << "tile " << t.quadkey();
+        listed += got.size();
+    }
+    EXPECT_EQ(listed, 1u + 4u) << "the middle one in its tile, the corner one in four, the far one in none";
+}
+
 TEST(TileIndex, ExplicitTilesAreCheckedAndKept) {
     const RuleSet r = rules();
     const MapData map = randomMap(3, 50);

@@ -25,6 +25,9 @@ struct ClassifiedMap {
     std::vector<LayerInfo> layers;    ///< the rule set's layers, in id order
     std::vector<LayerEntry> entries;  ///< in feature order; a feature may be in several layers
     std::vector<Feature> derived;     ///< features made here (the sea); entries point into it
+    /// Crossings mapped as nodes (points tagged highway=crossing), whichever layer takes them:
+    /// the road markings paint the marked ones across the road they lie on. In map order.
+    std::vector<const Feature*> crossings;
     /// Features drawn into each layer, by layer id. A parent counts the features of all its
     /// classes; the sea counts as one feature.
     std::vector<std::size_t> featureCounts;

@@ -25,6 +25,10 @@ inline constexpr double kClipMarginCells = 2.0;
 /// chunks of kRingChunk vertices with their bounds, so a tile skips the chunks far from it.
 inline constexpr std::size_t kChunkedFeatureVertices = 128;
 inline constexpr std::uint32_t kRingChunk = 32;
+/// Cells beyond a tile's edge within which a crossing mapped as a node is listed for the tile:
+/// what is painted around it (bars across the widest road, the lines stopping short of them)
+/// stays within this of the node.
+inline constexpr double kCrossingReachCells = 64.0;
 
 class TileIndex {
 public:
@@ -72,6 +76,15 @@ public:
     /// Entry e's bounds in global cell coordinates, grown by its half width and the clip margin.
     const Box2& reach(std::uint32_t entry) const { return info(entry).reach; }
 
+    /// The crossings mapped as nodes (indices into map().crossings, ascending) within
+    /// kCrossingReachCells of the tile in `slot`.
+    std::span<const std::uint32_t> crossings(std::size_t slot) const {
+        return std::span<const std::uint32_t>(mCrossings)
+            .subspan(mCrossingFirst[slot], mCrossingFirst[slot + 1] - mCrossingFirst[slot]);
+    }
+    /// Crossing i's node (map().crossings[i]) in global cells, as the entries' vertices are.
+    Vec2 crossingCell(std::uint32_t i) const { return mCrossingCells[i]; }
+
     /// What a tile needs of an entry, in one place: a tile reads one or two cache lines per entry
     /// instead of one per array (drawing a dense tile waited on those misses).
     struct EntryInfo {
@@ -102,6 +115,8 @@ public:
 
 private:
     const EntryInfo& info(std::uint32_t entry) const { return mSlotInfo[mInfoAt[entry]]; }
+    /// Lists each of map().crossings under the tiles it reaches (build, once the slots are made).
+    void indexCrossings(double cellSize);
     const ClassifiedMap* mMap = nullptr;
     int mZoom = 0;
     std::vector<TileId> mTiles;
@@ -115,7 +130,10 @@ private:
     std::vector<Box2> mChunks;             ///< chunk bounds of large features
     /// Per (slot, entry) in the order of mEntries, then one more for each entry no tile holds.
     std::vector<EntryInfo> mSlotInfo;
-    std::vector<std::size_t> mInfoAt;  ///< per entry: the first of its records in mSlotInfo
+    std::vector<std::size_t> mInfoAt;            ///< per entry: the first of its records in mSlotInfo
+    std::vector<Vec2> mCrossingCells;            ///< per map().crossings entry
+    std::vector<std::size_t> mCrossingFirst{0};  ///< CSR: slot s holds mCrossings[first[s] .. first[s+1])
+    std::vector<std::uint32_t> mCrossings;
 };
 
 }  // namespace terrabit::core
