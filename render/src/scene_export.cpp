@@ -30,15 +30,18 @@ std::string groupReference(const fs::path& folderName, const TileGroup& group, c
 
 /// Builds and writes every group into `folder`, on `threads` threads (each with its own graph and
 /// model cache; a group's graph is dropped once written). The first error in group order, so
-/// the message is the same for any thread count.
+/// the message is the same for any thread count. Progress is reported from the calling thread
+/// only, as it finishes a group; once the callback says stop, no thread takes another group.
 core::Status writeGroups(std::span<const TileGroup> groups, const fs::path& folder, const std::string& ext,
                          const core::Scene& scene, const SceneGraphOptions& graphOptions,
-                         const core::AssetCatalogue& catalogue, const core::LayerSource* layers, int threads) {
+                         const core::AssetCatalogue& catalogue, const core::LayerSource* layers, int threads,
+                         const core::ProgressCallback& progress) {
     std::vector<std::optional<core::Error>> errors(groups.size());
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> stop{false};
+    const auto work = [&](bool reports) {
         AssetModelCache models;
-        for (std::size_t i = next++; i < groups.size(); i = next++) {
+        for (std::size_t i = next++; i < groups.size() && !stop; i = next++) {
             SceneGraph graph(catalogue, models, graphOptions);
             core::Status s = graph.updateTiles(scene, layers, groups[i].tiles);
             if (!s) {
@@ -47,15 +50,20 @@ core::Status writeGroups(std::span<const TileGroup> groups, const fs::path& fold
             }
             graph.tilesGroup()->setName(groups[i].quadkey);
             if (s = writeSceneFile(*graph.tilesGroup(), folder / (groups[i].quadkey + ext)); !s) errors[i] = s.error();
+            ++done;
+            if (reports && !core::reportProgress(progress, double(done) / double(groups.size()), "writing osgb")) {
+                stop = true;
+            }
         }
     };
     const std::size_t count = std::min<std::size_t>(
         groups.size(), threads > 0 ? static_cast<std::size_t>(threads)
                                    : std::max<std::size_t>(1, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
-    for (std::size_t w = 1; w < count; ++w) pool.emplace_back(work);
-    work();
+    for (std::size_t w = 1; w < count; ++w) pool.emplace_back(work, false);
+    work(true);
     for (std::thread& t : pool) t.join();
+    if (stop) return core::cancelled("export cancelled");
     for (const auto& e : errors) {
         if (e) return *e;
     }
@@ -77,7 +85,8 @@ std::vector<TileGroup> groupTiles(std::span<const core::TileId> tiles) {
 
 core::SceneGraphWriter sceneGraphFileWriter() {
     return [](const core::Scene& scene, const core::ExportOptions& options, const core::AssetCatalogue& catalogue,
-              const core::LayerSource* layers, const fs::path& file) -> core::Result<std::vector<fs::path>> {
+              const core::LayerSource* layers, const fs::path& file,
+              const core::ProgressCallback& progress) -> core::Result<std::vector<fs::path>> {
         SceneGraphOptions graphOptions;
         graphOptions.style.layers = options.layerStyles;
         const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
@@ -95,7 +104,8 @@ core::SceneGraphWriter sceneGraphFileWriter() {
         // The plugin once, before the threads ask for it.
         osgDB::Registry::instance()->getReaderWriterForExtension(ext.empty() ? ext : ext.substr(1));
         const std::vector<TileGroup> groups = groupTiles(scene.tiles);
-        if (core::Status s = writeGroups(groups, fresh, ext, scene, graphOptions, catalogue, layers, options.threads);
+        if (core::Status s =
+                writeGroups(groups, fresh, ext, scene, graphOptions, catalogue, layers, options.threads, progress);
             !s) {
             fs::remove_all(fresh, ec);
             return s.error();

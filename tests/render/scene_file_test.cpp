@@ -154,10 +154,11 @@ struct OsgbExport {
         options.layerStyles = test::syntheticLayerInfos();
         options.sceneGraphWriter = sceneGraphFileWriter();
     }
-    core::Result<core::ExportReport> run(const std::filesystem::path& out, int threads) {
+    core::Result<core::ExportReport> run(const std::filesystem::path& out, int threads,
+                                         const core::ProgressCallback& progress = {}) {
         options.outDir = out;
         options.threads = threads;
-        return core::exportScene(scene, options, test::shippedCatalogue(), &layers);
+        return core::exportScene(scene, options, test::shippedCatalogue(), &layers, progress);
     }
 };
 
@@ -219,6 +220,34 @@ TEST(SceneFile, ExportFormatOsgbReplacesAnEarlierExportWholeOrNotAtAll) {
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.message().find("no_such_model"), std::string::npos) << failed.message();
     EXPECT_EQ(filesUnder(out), before);
+
+    // Cancelled after its first group (progress goes up group by group, and the app's Cancel
+    // stops it there): the same.
+    OsgbExport other({.cols = 7, .rows = 5, .treeSeed = 2});
+    std::vector<double> steps;
+    const auto cancelled = other.run(out, 2, [&](double fraction, std::string_view stage) {
+        if (stage != "writing osgb") return true;
+        steps.push_back(fraction);
+        return false;
+    });
+    ASSERT_FALSE(cancelled.ok());
+    EXPECT_EQ(cancelled.error().kind, core::ErrorKind::Cancelled) << cancelled.message();
+    ASSERT_EQ(steps.size(), 1u);
+    EXPECT_GT(steps[0], 0.0);
+    EXPECT_LE(steps[0], 1.0);
+    EXPECT_EQ(filesUnder(out), before);
+    // Uncancelled, it reports every group, up to the whole.
+    steps.clear();
+    ASSERT_TRUE(other
+                    .run(out, 2,
+                         [&](double fraction, std::string_view stage) {
+                             if (stage == "writing osgb") steps.push_back(fraction);
+                             return true;
+                         })
+                    .ok());
+    EXPECT_FALSE(steps.empty());
+    EXPECT_TRUE(std::is_sorted(steps.begin(), steps.end()));
+    EXPECT_NE(filesUnder(out), before);
 
     // A smaller scene replaces it: its one group, and none of the earlier groups.
     OsgbExport small({.cols = 2, .rows = 2});

@@ -278,9 +278,11 @@ private:
             return Error{"export: osgb: this program was built without the render module (OpenSceneGraph)"};
         }
         if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
+        const ProgressCallback within = [&](double fraction, std::string_view stage) { return step(fraction, stage); };
         Result<std::vector<std::filesystem::path>> files =
-            mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / "scene.osgb");
-        if (!files) return Error{"export: " + files.message()};
+            mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / "scene.osgb", within);
+        if (!files)
+            return files.error().kind == ErrorKind::Cancelled ? cancelled() : Error{"export: " + files.message()};
         for (const std::filesystem::path& relative : *files) {
             mReport.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
         }

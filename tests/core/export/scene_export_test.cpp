@@ -358,8 +358,8 @@ TEST(SceneExport, OsgbGoesThroughTheSceneGraphWriterOrSaysItIsMissing) {
     // written are the export's, each with its size.
     int calls = 0;
     options.sceneGraphWriter = [&](const Scene& scene, const ExportOptions&, const AssetCatalogue& catalogue,
-                                   const LayerSource* layers,
-                                   const std::filesystem::path& file) -> Result<std::vector<std::filesystem::path>> {
+                                   const LayerSource* layers, const std::filesystem::path& file,
+                                   const ProgressCallback&) -> Result<std::vector<std::filesystem::path>> {
         ++calls;
         EXPECT_EQ(&scene, &fx.test.scene);
         EXPECT_EQ(&catalogue, &fx.catalogue);
@@ -380,7 +380,8 @@ TEST(SceneExport, OsgbGoesThroughTheSceneGraphWriterOrSaysItIsMissing) {
 
     // A failing writer fails the export with its message.
     options.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
-                                  const std::filesystem::path& file) -> Result<std::vector<std::filesystem::path>> {
+                                  const std::filesystem::path& file,
+                                  const ProgressCallback&) -> Result<std::vector<std::filesystem::path>> {
         return Error{"cannot write " + file.string()};
     };
     auto failed = fx.run(dir.path() / "failed", options);

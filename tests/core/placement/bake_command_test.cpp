@@ -73,7 +73,7 @@ TEST_F(BakeCommandTest, TheSummaryNamesARootFileAndTheFolderOfItsParts) {
     terrabit::cli::BakeCommand c = command("osgb");
     c.formats = {ExportFormat::Osgb};
     c.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
-                            const fs::path& file) -> Result<std::vector<fs::path>> {
+                            const fs::path& file, const ProgressCallback&) -> Result<std::vector<fs::path>> {
         std::ofstream(file, std::ios::binary) << "root";
         fs::create_directories(file.parent_path() / "scene");
         std::ofstream(file.parent_path() / "scene" / "0.osgb", std::ios::binary) << "group 0";

@@ -62,11 +62,13 @@ struct ExportOptions;
 
 /// Writes a scene as OpenSceneGraph files: `file` and whatever it refers to, its ground painted
 /// in options.layerStyles. Returns the files written, relative to `file`'s folder (`file`'s own
-/// name among them). The render module provides it (render/scene_export.h): core knows no OSG,
-/// so the osgb format is written through this.
+/// name among them). Reports its progress (0..1) to `progress`, from the calling thread; when
+/// that returns false it stops, leaves what was there before, and returns a Cancelled error.
+/// The render module provides it (render/scene_export.h): core knows no OSG, so the osgb
+/// format is written through this.
 using SceneGraphWriter = std::function<Result<std::vector<std::filesystem::path>>(
     const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue, const LayerSource* layers,
-    const std::filesystem::path& file)>;
+    const std::filesystem::path& file, const ProgressCallback& progress)>;
 
 /// What to export and how.
 struct ExportOptions {
