@@ -1,5 +1,7 @@
 #include "terrabit/core/placement/road_markings.h"
 
+#include "ear_cutter_p.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -7,6 +9,7 @@
 #include <cmath>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <unordered_map>
 
 #include "terrabit/core/terrain/ground_grading.h"
@@ -32,8 +35,8 @@ struct Meeting {
     double widestHalf = 0.0;
 };
 
-/// Cuts a convex polygon to the tile's square [0, kTileCells]² (Sutherland–Hodgman).
-void clipToTile(std::vector<Vec2>& poly, std::vector<Vec2>& scratch) {
+/// Cuts a convex polygon to the box [x0, x1] × [y0, y1] (Sutherland–Hodgman).
+void clipToBox(std::vector<Vec2>& poly, std::vector<Vec2>& scratch, double x0, double y0, double x1, double y1) {
     const auto clipEdge = [&](auto inside, auto cut) {
         scratch.clear();
         for (std::size_t i = 0; i < poly.size(); ++i) {
@@ -44,16 +47,20 @@ void clipToTile(std::vector<Vec2>& poly, std::vector<Vec2>& scratch) {
         }
         poly.swap(scratch);
     };
-    const double n = kTileCells;
     const auto atX = [](Vec2 a, Vec2 b, double x) { return Vec2{x, a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x)}; };
     const auto atY = [](Vec2 a, Vec2 b, double y) { return Vec2{a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y}; };
-    clipEdge([](Vec2 p) { return p.x >= 0.0; }, [&](Vec2 a, Vec2 b) { return atX(a, b, 0.0); });
+    clipEdge([&](Vec2 p) { return p.x >= x0; }, [&](Vec2 a, Vec2 b) { return atX(a, b, x0); });
     if (poly.empty()) return;
-    clipEdge([&](Vec2 p) { return p.x <= n; }, [&](Vec2 a, Vec2 b) { return atX(a, b, n); });
+    clipEdge([&](Vec2 p) { return p.x <= x1; }, [&](Vec2 a, Vec2 b) { return atX(a, b, x1); });
     if (poly.empty()) return;
-    clipEdge([](Vec2 p) { return p.y >= 0.0; }, [&](Vec2 a, Vec2 b) { return atY(a, b, 0.0); });
+    clipEdge([&](Vec2 p) { return p.y >= y0; }, [&](Vec2 a, Vec2 b) { return atY(a, b, y0); });
     if (poly.empty()) return;
-    clipEdge([&](Vec2 p) { return p.y <= n; }, [&](Vec2 a, Vec2 b) { return atY(a, b, n); });
+    clipEdge([&](Vec2 p) { return p.y <= y1; }, [&](Vec2 a, Vec2 b) { return atY(a, b, y1); });
+}
+
+/// Cuts a convex polygon to the tile's square [0, kTileCells]².
+void clipToTile(std::vector<Vec2>& poly, std::vector<Vec2>& scratch) {
+    clipToBox(poly, scratch, 0.0, 0.0, kTileCells, kTileCells);
 }
 
 class Painter {
@@ -71,6 +78,18 @@ public:
     /// A convex quadrilateral (global cells, in turn), into `out`, as stroke() keeps its pieces.
     void quad(Vec2 p0, Vec2 p1, Vec2 p2, Vec2 p3, std::vector<Vec2>& out) {
         mPoly = {p0 - mOffset, p1 - mOffset, p2 - mOffset, p3 - mOffset};
+        keep(out);
+    }
+
+    /// A convex polygon (global cells), into `out`, as stroke() keeps its pieces, unless
+    /// `accept` refuses its middle (global cells).
+    template <class Accept>
+    void convex(std::span<const Vec2> poly, Accept&& accept, std::vector<Vec2>& out) {
+        Vec2 mid{};
+        for (const Vec2& v : poly) mid = mid + v;
+        if (poly.size() < 3 || !accept(mid * (1.0 / static_cast<double>(poly.size())))) return;
+        mPoly.clear();
+        for (const Vec2& v : poly) mPoly.push_back(v - mOffset);
         keep(out);
     }
 
@@ -320,6 +339,88 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
             begin = end;
         }
     });
+    // Paved areas of the layer (a pedestrian square, highway=pedestrian with area=yes; a track's
+    // area gravelled): over their shape, cut into triangles and those into the pieces of a
+    // kPieceCells grid, each kept unless a carriageway crosses it there (its asphalt goes on).
+    detail::EarCutter ears;
+    std::vector<std::vector<Vec2>> rings;
+    std::vector<std::span<const Vec2>> ringViews;
+    std::vector<Vec2> triangles, piece, cell, pieceScratch;
+    for (const TileIndex::EntryInfo& info : index.entryInfos(*slot)) {
+        if (info.kind != FeatureKind::Area || info.layer >= inLayer.size() || !inLayer[info.layer]) continue;
+        const Cover cover = coverOf(*index.map().entries[info.entry].feature);
+        if (cover == Cover::Asphalt) continue;
+        const std::span<const Vec2> cells = index.cells(info);
+        rings.clear();
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : index.partEnds(info)) {
+            std::vector<Vec2> ring;
+            for (std::uint32_t i = begin; i < end; ++i) {
+                if (ring.empty() || !(cells[i] == ring.back())) ring.push_back(cells[i] - offset);
+            }
+            while (ring.size() > 1 && ring.front() == ring.back()) ring.pop_back();
+            if (ring.size() >= 3) rings.push_back(std::move(ring));
+            begin = end;
+        }
+        // Even-odd, as the layer draws areas: a ring inside an even number of others is a shell,
+        // with the rings directly inside it as its holes.
+        const auto inside = [](Vec2 p, const std::vector<Vec2>& r) {
+            bool in = false;
+            for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
+                if ((r[i].y > p.y) != (r[j].y > p.y) &&
+                    p.x < (r[j].x - r[i].x) * (p.y - r[i].y) / (r[j].y - r[i].y) + r[i].x) {
+                    in = !in;
+                }
+            }
+            return in;
+        };
+        std::vector<int> depth(rings.size(), 0);
+        for (std::size_t i = 0; i < rings.size(); ++i) {
+            for (std::size_t j = 0; j < rings.size(); ++j) depth[i] += i != j && inside(rings[i][0], rings[j]);
+        }
+        triangles.clear();
+        for (std::size_t i = 0; i < rings.size(); ++i) {
+            if (depth[i] % 2 != 0) continue;
+            ringViews.assign(1, rings[i]);
+            for (std::size_t j = 0; j < rings.size(); ++j) {
+                if (depth[j] == depth[i] + 1 && inside(rings[j][0], rings[i])) ringViews.push_back(rings[j]);
+            }
+            const std::size_t before = triangles.size();
+            if (!ears.cut(ringViews, triangles)) triangles.resize(before);  // this shell unpaved
+        }
+        std::vector<Vec2>& into = cover == Cover::Paving ? out.paving : out.gravel;
+        const auto offCarriageway = [&](Vec2 middle) { return !onCarriageway(middle); };
+        for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
+            const Vec2 a = triangles[t] + offset, b = triangles[t + 1] + offset, c = triangles[t + 2] + offset;
+            const double x0 = std::max(std::floor(std::min({a.x, b.x, c.x}) / kPieceCells) * kPieceCells, offset.x);
+            const double y0 = std::max(std::floor(std::min({a.y, b.y, c.y}) / kPieceCells) * kPieceCells, offset.y);
+            const double x1 = std::min(std::max({a.x, b.x, c.x}), offset.x + kTileCells);
+            const double y1 = std::min(std::max({a.y, b.y, c.y}), offset.y + kTileCells);
+            for (double y = y0; y < y1; y += kPieceCells) {
+                for (double x = x0; x < x1; x += kPieceCells) {
+                    const Vec2 lo{x, y}, hi{x + kPieceCells, y + kPieceCells};
+                    piece.assign({a, b, c});
+                    clipToBox(piece, pieceScratch, lo.x, lo.y, hi.x, hi.y);
+                    if (piece.size() < 3) continue;
+                    if (!onCarriageway(lo) && !onCarriageway(hi) && !onCarriageway({lo.x, hi.y}) &&
+                        !onCarriageway({hi.x, lo.y}) && !onCarriageway((lo + hi) * 0.5)) {
+                        paint.convex(piece, offCarriageway, into);
+                        continue;
+                    }
+                    // Where a carriageway crosses it: a cell at a time, up to its edge.
+                    Box2 bounds;
+                    for (const Vec2& v : piece) bounds.extend(v);
+                    for (double v = std::floor(bounds.min.y); v < bounds.max.y; v += 1.0) {
+                        for (double u = std::floor(bounds.min.x); u < bounds.max.x; u += 1.0) {
+                            cell.assign(piece.begin(), piece.end());
+                            clipToBox(cell, pieceScratch, u, v, u + 1.0, v + 1.0);
+                            paint.convex(cell, offCarriageway, into);
+                        }
+                    }
+                }
+            }
+        }
+    }
     // Marked crossings mapped as a node of the road: bars across the carriageway the node lies
     // on, as a path crossing it there square would have, centred on the node — unless a marked
     // crossing path passes by it (a crossing mapped both ways), whose bars are painted already.

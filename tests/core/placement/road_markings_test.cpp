@@ -387,6 +387,38 @@ TEST(RoadMarkings, PathsArePavedAndTracksGravelledButNotAcrossACarriageway) {
     EXPECT_GT(gravelled, 100u);
 }
 
+TEST(RoadMarkings, APedestrianSquareIsPavedOverItsShapeButNotWhereARoadCrossesIt) {
+    // A 40 × 30 m square (highway=pedestrian, area=yes) with a 6 m yard in it, and a second one
+    // a 10 m primary crosses east–west through its middle.
+    SyntheticMap map;
+    const std::vector<Vec2> yard{{-3, 97}, {3, 97}, {3, 103}, {-3, 103}};
+    map.area("square", {{"highway", "pedestrian"}, {"area", "yes"}},
+             {{{-20, 85}, {20, 85}, {20, 115}, {-20, 115}}, yard});
+    map.area("crossed", {{"highway", "pedestrian"}, {"area", "yes"}},
+             {{{-20, -115}, {20, -115}, {20, -85}, {-20, -85}}});
+    map.line("main", {{"highway", "primary"}}, {{-300, -100}, {300, -100}});
+    const CrossingBake b = bakeCrossing(true, map);  // its road layer takes areas too
+    double square = 0.0, crossed = 0.0;              // paved square metres
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i + 2 < p.paving.size(); i += 3) {
+            const Vec2 g0 = b.scene.frame.cellToGround(p.paving[i] + origin);
+            const Vec2 g1 = b.scene.frame.cellToGround(p.paving[i + 1] + origin);
+            const Vec2 g2 = b.scene.frame.cellToGround(p.paving[i + 2] + origin);
+            const Vec2 c = (g0 + g1 + g2) * (1.0 / 3.0);
+            const double area = 0.5 * std::abs(cross(g1 - g0, g2 - g0));
+            EXPECT_TRUE(std::abs(c.x) < 20.0 && std::abs(std::abs(c.y) - 100.0) < 15.0) << "within a square";
+            EXPECT_FALSE(std::abs(c.x) < 3.0 && std::abs(c.y - 100.0) < 3.0) << "in the yard";
+            EXPECT_GE(std::abs(c.y + 100.0), 4.0) << "on the primary, whose asphalt goes on";
+            (c.y > 0.0 ? square : crossed) += area;
+        }
+    }
+    // The square less its yard, and the other less the road's 10 m strip, up to a cell (0.86 m)
+    // along the road's two edges.
+    EXPECT_NEAR(square, 40.0 * 30.0 - 36.0, 0.01 * 1200.0);
+    EXPECT_NEAR(crossed, 40.0 * 20.0, 2.0 * 40.0 * 0.86);
+}
+
 TEST(RoadMarkings, OnlyAPassThatAsksPaintsThem) {
     const CrossingBake b = bakeCrossing(false);
     for (const SurfacePatch& p : b.scene.surfaces) EXPECT_TRUE(p.markings.empty()) << p.layer;
