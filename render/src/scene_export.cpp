@@ -117,9 +117,10 @@ core::SceneGraphWriter sceneGraphFileWriter() {
         if (hadFolder) fs::rename(folder, old, ec);
         if (!ec) fs::rename(fresh, folder, ec);
         if (ec) {
+            const std::string why = ec.message();
             fs::remove_all(fresh, ec);
             if (hadFolder) fs::rename(old, folder, ec);
-            return core::Error{folder.string() + ": cannot move the written files into place: " + ec.message()};
+            return core::Error{folder.string() + ": cannot move the written files into place: " + why};
         }
         AssetModelCache models;
         SceneGraph root(catalogue, models, graphOptions);
