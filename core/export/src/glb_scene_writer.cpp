@@ -362,7 +362,7 @@ private:
 
     int surfaceMaterial(const SurfacePatch& s) {
         // Water reads as water only when it is glossy; everything else on the ground is matte.
-        const double roughness = s.layer == "water" || s.texture == SurfaceTexture::Water ? 0.1 : 0.9;
+        const double roughness = isWaterSurface(s) ? kWaterRoughness : 0.9;
         return groundMaterial(s.layer, s.colour, s.texture, roughness);
     }
 
@@ -735,6 +735,10 @@ Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileI
 }
 
 }  // namespace
+
+bool isWaterSurface(const SurfacePatch& patch) {
+    return patch.layer == "water" || patch.texture == SurfaceTexture::Water;
+}
 
 Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                                                  const GlbSceneOptions& options) {

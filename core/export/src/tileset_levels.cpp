@@ -1,5 +1,7 @@
 #include "terrabit/core/export/tileset_levels.h"
 
+#include "terrabit/core/export/glb_scene_writer.h"
+
 #include <tiny_gltf.h>
 
 #include <algorithm>
@@ -357,6 +359,7 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
         if (2 * cells > std::uint64_t{kTileCells} * kTileCells && cells > largest[std::size_t(k)]) {
             largest[std::size_t(k)] = cells;
             out[std::size_t(k)].groundColour = p.colour;
+            out[std::size_t(k)].groundWater = isWaterSurface(p);
         }
     }
     return out;
@@ -389,6 +392,7 @@ std::string encodeLevelSource(const LevelSource& s) {
                    {"droppedPlantHeight", cm(s.droppedPlantHeight)},
                    {"ground", std::move(ground)},
                    {"groundColour", s.groundColour},
+                   {"groundWater", s.groundWater},
                    {"groundError", cm(s.groundError)}};
     return doc.dump() + "\n";
 }
@@ -423,6 +427,7 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
         if (g.size() != s.ground.size()) return Error{"level source: \"ground\" needs 12 numbers"};
         for (std::size_t i = 0; i < s.ground.size(); ++i) s.ground[i] = cm(g[i]);
         s.groundColour = doc.at("groundColour").get<std::array<std::uint8_t, 3>>();
+        s.groundWater = doc.value("groundWater", false);  // absent from the level sources of older bakes
         s.groundError = cm(doc.at("groundError"));
         return s;
     } catch (const std::exception& e) {
@@ -628,7 +633,7 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
             std::vector<float> pos, nrm;
             std::vector<std::uint32_t> idx;
         };
-        std::map<std::array<std::uint8_t, 3>, Quads> byColour;
+        std::map<std::pair<std::array<std::uint8_t, 3>, bool>, Quads> byColour;  // colour, water
         for (const LevelSource* s : below) {
             const auto& g = s->ground;
             const std::array<float, 3> nw{g[0], g[1], g[2]}, sw{g[3], g[4], g[5]}, se{g[6], g[7], g[8]},
@@ -640,11 +645,13 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
             const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             n = len > 0 ? std::array<float, 3>{n[0] / len, n[1] / len, n[2] / len} : std::array<float, 3>{0, 1, 0};
             if (n[1] < 0) n = {-n[0], -n[1], -n[2]};
-            Quads& q = byColour[s->groundColour];
+            Quads& q = byColour[{s->groundColour, s->groundWater}];
             addFace(q.pos, q.nrm, q.idx, {nw, sw, se, ne}, n);
         }
-        for (const auto& [colour, q] : byColour) {
-            const int material = enc.material("ground", colour, 0.95);
+        for (const auto& [key, q] : byColour) {
+            const auto& [colour, water] = key;
+            const int material =
+                enc.material(water ? "water" : "ground", colour, water ? kWaterRoughness : kGroundRoughness);
             tinygltf::Node part;
             part.name = "ground";
             part.mesh = enc.mesh("ground", q.pos, q.nrm, q.idx, material);

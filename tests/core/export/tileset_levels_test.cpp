@@ -263,6 +263,51 @@ TEST(TilesetLevels, LevelSourcesRoundTripSoAMergedTilesetHasTheSameBytes) {
     EXPECT_FALSE(decodeLevelSource("{\"quadkey\": 3}").ok());
 }
 
+TEST(TilesetLevels, ATileMostlyUnderWaterIsGlossyWaterFromAfar) {
+    // Two of the 16 tiles wholly under a surface: one water, one road.
+    auto test = denseScene();
+    Scene& s = test.scene;
+    const auto cover = [&](std::size_t k, std::string layer, std::array<std::uint8_t, 3> colour) {
+        SurfacePatch p;
+        p.tile = s.tiles[k];
+        p.layer = std::move(layer);
+        p.colour = colour;
+        p.rects.push_back({0, 0, kTileCells, kTileCells});
+        s.surfaces.push_back(std::move(p));
+    };
+    cover(0, "water", {40, 90, 160});
+    cover(5, "road", {95, 95, 95});
+    Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(s, test.meshes);
+    ASSERT_TRUE(leaves.ok()) << leaves.message();
+    for (const TilesetLeaf& leaf : *leaves) {
+        EXPECT_EQ(leaf.level.groundWater, leaf.quadkey == s.tiles[0].quadkey()) << leaf.quadkey;
+        // It goes through a part's level source file, and an older file without it reads as land.
+        const Result<LevelSource> back = decodeLevelSource(encodeLevelSource(leaf.level));
+        ASSERT_TRUE(back.ok());
+        EXPECT_EQ(back->groundWater, leaf.level.groundWater);
+        json old = json::parse(encodeLevelSource(leaf.level));
+        old.erase("groundWater");
+        EXPECT_FALSE(decodeLevelSource(old.dump())->groundWater);
+    }
+    // The coarse contents above draw the water tile's quad glossy and the road's matte.
+    const Written w = writeTileset(s, test.meshes);
+    std::size_t water = 0, ground = 0;
+    for (const auto& [uri, glb] : w.levels) {
+        const tinygltf::Model m = loadGlb(glb);
+        for (const tinygltf::Material& material : m.materials) {
+            if (material.name == "water") {
+                EXPECT_DOUBLE_EQ(material.pbrMetallicRoughness.roughnessFactor, kWaterRoughness) << uri;
+                ++water;
+            } else if (material.name == "ground") {
+                EXPECT_DOUBLE_EQ(material.pbrMetallicRoughness.roughnessFactor, kGroundRoughness) << uri;
+                ++ground;
+            }
+        }
+    }
+    EXPECT_GT(water, 0u);
+    EXPECT_GT(ground, water) << "every level has land";
+}
+
 TEST(TilesetLevels, AFailingSinkFailsTheTileset) {
     const auto test = denseScene();
     const Result<std::string> text = encodeTileset(

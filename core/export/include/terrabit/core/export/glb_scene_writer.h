@@ -42,6 +42,14 @@ namespace terrabit::core {
 /// The credit every export of OpenStreetMap-derived data must carry (ODbL 1.0).
 inline constexpr const char* kOsmAttribution = "\u00a9 OpenStreetMap contributors, ODbL 1.0";
 
+/// Roughness of water as the exports draw it (glossy: only then does it read as water) and of
+/// bare ground far off (the 3D Tiles levels' quads).
+inline constexpr double kWaterRoughness = 0.1;
+inline constexpr double kGroundRoughness = 0.95;
+/// Whether the exports draw a surface patch as water: its layer is "water" or it wears the water
+/// texture.
+bool isWaterSurface(const SurfacePatch& patch);
+
 /// What the GLB writer does beyond the scene itself.
 struct GlbSceneOptions {
     /// Write one node per instance (translation, rotation, scale) instead of

@@ -71,6 +71,9 @@ struct LevelSource {
     float droppedPlantHeight = 0;                            ///< height of the tallest plant not listed, metres
     std::array<float, 12> ground{};                          ///< corners NW, SW, SE, NE (x, y, z each), root frame
     std::array<std::uint8_t, 3> groundColour{124, 133, 98};  ///< the quad's, sRGB
+    /// The quad is water (the tile lies mostly under a water surface): drawn glossy, as the
+    /// baked tiles draw water, so the sea reads as sea from afar too.
+    bool groundWater = false;
     /// The largest height difference between the quad through `ground` and the tile's ground
     /// and surfaces, metres (0 for a flat tile without surfaces off the ground).
     float groundError = 0;
