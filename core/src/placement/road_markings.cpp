@@ -175,6 +175,126 @@ Sides sidewalksOf(const Feature& f) {
     return s;
 }
 
+/// The carriageways near a tile (asphalt ways at least the markings' width): their segments,
+/// bucketed over the tile and a margin, since a way's whole geometry is listed and most of it
+/// lies far off. What paths, paved areas and zebra bars test against.
+class CarriagewayIndex {
+public:
+    explicit CarriagewayIndex(Vec2 offset) : mOffset(offset), mBuckets(static_cast<std::size_t>(kBuckets * kBuckets)) {}
+
+    /// A segment of a carriageway of half width `half` (global cells).
+    void add(Vec2 a, Vec2 b, double half) {
+        const auto k = static_cast<std::uint32_t>(mSegments.size());
+        mSegments.push_back({a, b, half});
+        const Vec2 lo = a - mOffset, hi = b - mOffset;
+        const int x0 = std::max(0, bucketOf(std::min(lo.x, hi.x) - half));
+        const int x1 = std::min(kBuckets - 1, bucketOf(std::max(lo.x, hi.x) + half));
+        const int y0 = std::max(0, bucketOf(std::min(lo.y, hi.y) - half));
+        const int y1 = std::min(kBuckets - 1, bucketOf(std::max(lo.y, hi.y) + half));
+        for (int y = y0; y <= y1; ++y) {
+            for (int x = x0; x <= x1; ++x) mBuckets[static_cast<std::size_t>(y * kBuckets + x)].push_back(k);
+        }
+    }
+
+    /// Whether p (global cells) lies on a carriageway; false beyond what the tile draws.
+    bool covers(Vec2 p) const {
+        const std::vector<std::uint32_t>* near = bucket(p);
+        return near && std::any_of(near->begin(), near->end(), [&](std::uint32_t k) {
+                   const Segment& c = mSegments[k];
+                   return distance2(p, c.a, c.b) < c.half * c.half;
+               });
+    }
+
+    /// The carriageway a point on its centreline (global cells, within `tolerance`) lies on: its
+    /// direction there (the segments through it turned alike and summed, the bisector at a bend;
+    /// zero when none) and its widest half width.
+    std::pair<Vec2, double> through(Vec2 p, double tolerance) const {
+        Vec2 along{};
+        double half = 0.0;
+        const std::vector<std::uint32_t>* near = bucket(p);
+        if (!near) return {along, half};
+        for (const std::uint32_t k : *near) {
+            const Segment& c = mSegments[k];
+            const double len = std::sqrt(dot(c.b - c.a, c.b - c.a));
+            if (!(len > 0.0) || distance2(p, c.a, c.b) > tolerance * tolerance) continue;
+            Vec2 u = (c.b - c.a) * (1.0 / len);
+            if (dot(u, along) < 0.0) u = Vec2{} - u;
+            along = along + u;
+            half = std::max(half, c.half);
+        }
+        return {along, half};
+    }
+
+    /// The squared distance from q to the segment ab.
+    static double distance2(Vec2 q, Vec2 a, Vec2 b) {
+        const Vec2 ab = b - a;
+        const double len2 = dot(ab, ab);
+        const double t = len2 > 0.0 ? std::clamp(dot(q - a, ab) / len2, 0.0, 1.0) : 0.0;
+        const Vec2 e = q - (a + ab * t);
+        return dot(e, e);
+    }
+
+private:
+    static constexpr int kBucketCells = 16, kMargin = 32, kBuckets = (kTileCells + 2 * kMargin) / kBucketCells;
+    static int bucketOf(double local) { return static_cast<int>(std::floor((local + kMargin) / kBucketCells)); }
+    const std::vector<std::uint32_t>* bucket(Vec2 p) const {
+        const int x = bucketOf(p.x - mOffset.x), y = bucketOf(p.y - mOffset.y);
+        if (x < 0 || y < 0 || x >= kBuckets || y >= kBuckets) return nullptr;
+        return &mBuckets[static_cast<std::size_t>(y * kBuckets + x)];
+    }
+
+    struct Segment {
+        Vec2 a, b;
+        double half;
+    };
+    Vec2 mOffset;
+    std::vector<Segment> mSegments;
+    std::vector<std::vector<std::uint32_t>> mBuckets;
+};
+
+/// An area's rings (global cells, as the index keeps them) less `offset`, cut into triangles
+/// appended to `out`, under the even-odd rule as the layer draws areas: a ring inside an even
+/// number of others is a shell, with the rings directly inside it as its holes. A shell the ear
+/// cutter cannot cut is left out.
+void areaTriangles(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset,
+                   detail::EarCutter& ears, std::vector<Vec2>& out) {
+    std::vector<std::vector<Vec2>> rings;
+    std::uint32_t begin = 0;
+    for (const std::uint32_t end : partEnds) {
+        std::vector<Vec2> ring;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (ring.empty() || !(cells[i] - offset == ring.back())) ring.push_back(cells[i] - offset);
+        }
+        while (ring.size() > 1 && ring.front() == ring.back()) ring.pop_back();
+        if (ring.size() >= 3) rings.push_back(std::move(ring));
+        begin = end;
+    }
+    const auto inside = [](Vec2 p, const std::vector<Vec2>& r) {
+        bool in = false;
+        for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
+            if ((r[i].y > p.y) != (r[j].y > p.y) &&
+                p.x < (r[j].x - r[i].x) * (p.y - r[i].y) / (r[j].y - r[i].y) + r[i].x) {
+                in = !in;
+            }
+        }
+        return in;
+    };
+    std::vector<int> depth(rings.size(), 0);
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+        for (std::size_t j = 0; j < rings.size(); ++j) depth[i] += i != j && inside(rings[i][0], rings[j]);
+    }
+    std::vector<std::span<const Vec2>> views;
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+        if (depth[i] % 2 != 0) continue;
+        views.assign(1, rings[i]);
+        for (std::size_t j = 0; j < rings.size(); ++j) {
+            if (depth[j] == depth[i] + 1 && inside(rings[j][0], rings[i])) views.push_back(rings[j]);
+        }
+        const std::size_t before = out.size();
+        if (!ears.cut(views, out)) out.resize(before);
+    }
+}
+
 }  // namespace
 
 void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<char>& inLayer, double metresPerCell,
@@ -233,51 +353,19 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         const auto it = meetings.find(VertexKey(v));
         return it != meetings.end() && it->second.ways >= 2 ? it->second.widestHalf + clear : 0.0;
     };
-    // Paths and tracks are paved or gravelled over their width, but not across a carriageway
-    // (whose asphalt and markings go on): its segments, to test against.
-    struct Carriageway {
-        Vec2 a, b;
-        double half;
-    };
-    std::vector<Carriageway> carriageways;
+    // Paths, tracks and paved areas are paved or gravelled, but not across a carriageway (whose
+    // asphalt and markings go on); zebra bars stand only on one.
+    CarriagewayIndex carriageways(offset);
     lines([&](const TileIndex::EntryInfo& info) {
         if (info.sizeCells < minHalf || coverOf(*index.map().entries[info.entry].feature) != Cover::Asphalt) return;
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
-            for (std::uint32_t i = begin; i + 1 < end; ++i)
-                carriageways.push_back({cells[i], cells[i + 1], info.sizeCells});
+            for (std::uint32_t i = begin; i + 1 < end; ++i) carriageways.add(cells[i], cells[i + 1], info.sizeCells);
             begin = end;
         }
     });
-    // Bucketed over the tile and a margin: a way's whole geometry is listed, most of it far off.
-    constexpr int kBucketCells = 16, kMargin = 32, kBuckets = (kTileCells + 2 * kMargin) / kBucketCells;
-    const auto bucketOf = [&](double local) { return static_cast<int>(std::floor((local + kMargin) / kBucketCells)); };
-    std::vector<std::vector<std::uint32_t>> buckets(static_cast<std::size_t>(kBuckets * kBuckets));
-    for (std::uint32_t k = 0; k < carriageways.size(); ++k) {
-        const Carriageway& c = carriageways[k];
-        const Vec2 a = c.a - offset, b = c.b - offset;
-        const int x0 = std::max(0, bucketOf(std::min(a.x, b.x) - c.half));
-        const int x1 = std::min(kBuckets - 1, bucketOf(std::max(a.x, b.x) + c.half));
-        const int y0 = std::max(0, bucketOf(std::min(a.y, b.y) - c.half));
-        const int y1 = std::min(kBuckets - 1, bucketOf(std::max(a.y, b.y) + c.half));
-        for (int y = y0; y <= y1; ++y) {
-            for (int x = x0; x <= x1; ++x) buckets[static_cast<std::size_t>(y * kBuckets + x)].push_back(k);
-        }
-    }
-    const auto onCarriageway = [&](Vec2 p) {
-        const int x = bucketOf(p.x - offset.x), y = bucketOf(p.y - offset.y);
-        if (x < 0 || y < 0 || x >= kBuckets || y >= kBuckets) return false;  // beyond what the tile draws
-        const std::vector<std::uint32_t>& near = buckets[static_cast<std::size_t>(y * kBuckets + x)];
-        return std::any_of(near.begin(), near.end(), [&](std::uint32_t k) {
-            const Carriageway& c = carriageways[k];
-            const Vec2 ab = c.b - c.a;
-            const double len2 = dot(ab, ab);
-            const double t = len2 > 0.0 ? std::clamp(dot(p - c.a, ab) / len2, 0.0, 1.0) : 0.0;
-            const Vec2 d = p - (c.a + ab * t);
-            return dot(d, d) < c.half * c.half;
-        });
-    };
+    const auto onCarriageway = [&](Vec2 p) { return carriageways.covers(p); };
     // Zebra bars across a carriageway along a path from a to b: one per pitch from a, each
     // along the road where it stands on a carriageway; the path is kept for the carriageways'
     // lines to stop short of it.
@@ -343,51 +431,13 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     // area gravelled): over their shape, cut into triangles and those into the pieces of a
     // kPieceCells grid, each kept unless a carriageway crosses it there (its asphalt goes on).
     detail::EarCutter ears;
-    std::vector<std::vector<Vec2>> rings;
-    std::vector<std::span<const Vec2>> ringViews;
     std::vector<Vec2> triangles, piece, cell, pieceScratch;
     for (const TileIndex::EntryInfo& info : index.entryInfos(*slot)) {
         if (info.kind != FeatureKind::Area || info.layer >= inLayer.size() || !inLayer[info.layer]) continue;
         const Cover cover = coverOf(*index.map().entries[info.entry].feature);
         if (cover == Cover::Asphalt) continue;
-        const std::span<const Vec2> cells = index.cells(info);
-        rings.clear();
-        std::uint32_t begin = 0;
-        for (const std::uint32_t end : index.partEnds(info)) {
-            std::vector<Vec2> ring;
-            for (std::uint32_t i = begin; i < end; ++i) {
-                if (ring.empty() || !(cells[i] == ring.back())) ring.push_back(cells[i] - offset);
-            }
-            while (ring.size() > 1 && ring.front() == ring.back()) ring.pop_back();
-            if (ring.size() >= 3) rings.push_back(std::move(ring));
-            begin = end;
-        }
-        // Even-odd, as the layer draws areas: a ring inside an even number of others is a shell,
-        // with the rings directly inside it as its holes.
-        const auto inside = [](Vec2 p, const std::vector<Vec2>& r) {
-            bool in = false;
-            for (std::size_t i = 0, j = r.size() - 1; i < r.size(); j = i++) {
-                if ((r[i].y > p.y) != (r[j].y > p.y) &&
-                    p.x < (r[j].x - r[i].x) * (p.y - r[i].y) / (r[j].y - r[i].y) + r[i].x) {
-                    in = !in;
-                }
-            }
-            return in;
-        };
-        std::vector<int> depth(rings.size(), 0);
-        for (std::size_t i = 0; i < rings.size(); ++i) {
-            for (std::size_t j = 0; j < rings.size(); ++j) depth[i] += i != j && inside(rings[i][0], rings[j]);
-        }
         triangles.clear();
-        for (std::size_t i = 0; i < rings.size(); ++i) {
-            if (depth[i] % 2 != 0) continue;
-            ringViews.assign(1, rings[i]);
-            for (std::size_t j = 0; j < rings.size(); ++j) {
-                if (depth[j] == depth[i] + 1 && inside(rings[j][0], rings[i])) ringViews.push_back(rings[j]);
-            }
-            const std::size_t before = triangles.size();
-            if (!ears.cut(ringViews, triangles)) triangles.resize(before);  // this shell unpaved
-        }
+        areaTriangles(index.cells(info), index.partEnds(info), offset, ears, triangles);
         std::vector<Vec2>& into = cover == Cover::Paving ? out.paving : out.gravel;
         const auto offCarriageway = [&](Vec2 middle) { return !onCarriageway(middle); };
         for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
@@ -428,33 +478,12 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     for (const std::uint32_t i : zebraPitch > 0.0 ? index.crossings(*slot) : std::span<const std::uint32_t>{}) {
         if (!markedCrossing(*index.map().crossings[i])) continue;
         const Vec2 p = index.crossingCell(i);
-        const int bx = bucketOf(p.x - offset.x), by = bucketOf(p.y - offset.y);
-        if (bx < 0 || by < 0 || bx >= kBuckets || by >= kBuckets) continue;
-        const auto distance2 = [](Vec2 q, Vec2 a, Vec2 b) {
-            const Vec2 ab = b - a;
-            const double len2 = dot(ab, ab);
-            const double t = len2 > 0.0 ? std::clamp(dot(q - a, ab) / len2, 0.0, 1.0) : 0.0;
-            const Vec2 e = q - (a + ab * t);
-            return dot(e, e);
-        };
         if (std::any_of(zebras.begin(), zebras.begin() + static_cast<std::ptrdiff_t>(pathZebras), [&](const auto& z) {
-                return distance2(p, z.first, z.second) < zebraHalfLength * zebraHalfLength;
+                return CarriagewayIndex::distance2(p, z.first, z.second) < zebraHalfLength * zebraHalfLength;
             })) {
             continue;
         }
-        // The road's direction at the node: the segments through it (two at a vertex, turned
-        // alike and summed: the bisector at a bend), and its widest half width.
-        Vec2 along{};
-        double half = 0.0;
-        for (const std::uint32_t k : buckets[static_cast<std::size_t>(by * kBuckets + bx)]) {
-            const Carriageway& c = carriageways[k];
-            const double len = std::sqrt(dot(c.b - c.a, c.b - c.a));
-            if (!(len > 0.0) || distance2(p, c.a, c.b) > kOnWayCells * kOnWayCells) continue;
-            Vec2 u = (c.b - c.a) * (1.0 / len);
-            if (dot(u, along) < 0.0) u = Vec2{} - u;
-            along = along + u;
-            half = std::max(half, c.half);
-        }
+        const auto [along, half] = carriageways.through(p, kOnWayCells);
         const double len = std::sqrt(dot(along, along));
         if (!(len > 0.0)) continue;  // on no carriageway: a path's own crossing node, or a road too narrow
         const Vec2 across{-along.y / len, along.x / len};
