@@ -182,10 +182,11 @@ class CarriagewayIndex {
 public:
     explicit CarriagewayIndex(Vec2 offset) : mOffset(offset), mBuckets(static_cast<std::size_t>(kBuckets * kBuckets)) {}
 
-    /// A segment of a carriageway of half width `half` (global cells).
-    void add(Vec2 a, Vec2 b, double half) {
+    /// A segment of a carriageway of half width `half` (global cells), with sidewalk strips
+    /// `leftWalk` and `rightWalk` cells wide along its sides (0: none).
+    void add(Vec2 a, Vec2 b, double half, double leftWalk = 0.0, double rightWalk = 0.0) {
         const auto k = static_cast<std::uint32_t>(mSegments.size());
-        mSegments.push_back({a, b, half});
+        mSegments.push_back({a, b, half, leftWalk, rightWalk});
         const Vec2 lo = a - mOffset, hi = b - mOffset;
         const int x0 = std::max(0, bucketOf(std::min(lo.x, hi.x) - half));
         const int x1 = std::min(kBuckets - 1, bucketOf(std::max(lo.x, hi.x) + half));
@@ -202,6 +203,21 @@ public:
         return near && std::any_of(near->begin(), near->end(), [&](std::uint32_t k) {
                    const Segment& c = mSegments[k];
                    return distance2(p, c.a, c.b) < c.half * c.half;
+               });
+    }
+
+    /// Whether p (global cells) lies on a carriageway between its sidewalk strips: where the
+    /// vehicles run, and a zebra's bars stand.
+    bool coversRoadway(Vec2 p) const {
+        const std::vector<std::uint32_t>* near = bucket(p);
+        return near && std::any_of(near->begin(), near->end(), [&](std::uint32_t k) {
+                   const Segment& c = mSegments[k];
+                   if (!(distance2(p, c.a, c.b) < c.half * c.half)) return false;
+                   const Vec2 ab = c.b - c.a;
+                   const double len = std::sqrt(dot(ab, ab));
+                   if (!(len > 0.0)) return true;
+                   const double across = cross(ab, p - c.a) / len;  // + to the right (+n), as the lanes count
+                   return across > -c.half + c.leftWalk && across < c.half - c.rightWalk;
                });
     }
 
@@ -246,6 +262,7 @@ private:
     struct Segment {
         Vec2 a, b;
         double half;
+        double leftWalk, rightWalk;
     };
     Vec2 mOffset;
     std::vector<Segment> mSegments;
@@ -341,6 +358,10 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     const double zebraPitch = (style.zebraBarMetres + style.zebraGapMetres) * perMetre;
     const double zebraHalfBar = 0.5 * style.zebraBarMetres * perMetre;
     const double zebraHalfLength = 0.5 * style.zebraLengthMetres * perMetre;
+    // A sidewalk strip's width (cells) on a way of half width `half`.
+    const auto sidewalkWidth = [&](double half) {
+        return std::min(style.sidewalkMetres * perMetre, style.sidewalkShare * 2.0 * half);
+    };
     // The path segments that painted zebra bars: the carriageways' lines stop short of them, up
     // to zebraReach from the path (the bars' half length on a path crossing at 17°, the
     // shallowest counted, and a lane line's width).
@@ -357,18 +378,24 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
     // asphalt and markings go on); zebra bars stand only on one.
     CarriagewayIndex carriageways(offset);
     lines([&](const TileIndex::EntryInfo& info) {
-        if (info.sizeCells < minHalf || coverOf(*index.map().entries[info.entry].feature) != Cover::Asphalt) return;
+        const Feature& feature = *index.map().entries[info.entry].feature;
+        if (info.sizeCells < minHalf || coverOf(feature) != Cover::Asphalt) return;
+        const Sides sides = sidewalksOf(feature);
+        const double walk = sidewalkWidth(info.sizeCells);
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
-            for (std::uint32_t i = begin; i + 1 < end; ++i) carriageways.add(cells[i], cells[i + 1], info.sizeCells);
+            for (std::uint32_t i = begin; i + 1 < end; ++i) {
+                carriageways.add(cells[i], cells[i + 1], info.sizeCells, sides.left ? walk : 0.0,
+                                 sides.right ? walk : 0.0);
+            }
             begin = end;
         }
     });
     const auto onCarriageway = [&](Vec2 p) { return carriageways.covers(p); };
     // Zebra bars across a carriageway along a path from a to b: one per pitch from a, each
-    // along the road where it stands on a carriageway; the path is kept for the carriageways'
-    // lines to stop short of it.
+    // along the road where it stands on a carriageway between its sidewalks (lowered there, see
+    // below); the path is kept for the carriageways' lines to stop short of it.
     const auto barsAcross = [&](Vec2 a, Vec2 b) {
         const double length = std::sqrt(dot(b - a, b - a));
         if (!(length > 0.0) || !(zebraPitch > 0.0)) return;
@@ -377,7 +404,7 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         bool barred = false;
         for (double t = 0.5 * zebraPitch; t < length; t += zebraPitch) {
             const Vec2 c = a + d * t;
-            if (!onCarriageway(c)) continue;
+            if (!carriageways.coversRoadway(c)) continue;  // not on a sidewalk, lowered or not
             if (!barred) zebras.push_back({a, b});
             barred = true;
             paint.stroke(c - n * zebraHalfLength, c + n * zebraHalfLength, d, zebraHalfBar, out.markings);
@@ -499,11 +526,11 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
         // its tags say, the carriageway between them with an edge line along each side, and
         // dashed lines between its lanes, evenly across it.
         const Sides sides = sidewalksOf(feature);
-        const double walk = std::min(style.sidewalkMetres * perMetre, style.sidewalkShare * 2.0 * half);
+        const double walk = sidewalkWidth(half);
         const double left = -half + (sides.left ? walk : 0.0), right = half - (sides.right ? walk : 0.0);
         const double inset = style.edgeInsetMetres * perMetre + line;
         const int lanes = lanesOf(feature);
-        std::vector<std::pair<double, double>> zones;
+        std::vector<std::pair<double, double>> zones, kerbs;
         const std::span<const Vec2> cells = index.cells(info);
         std::uint32_t begin = 0;
         for (const std::uint32_t end : index.partEnds(info)) {
@@ -540,7 +567,10 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                     const auto at = [&](double t) { return a + d * t; };
                     // Where a zebra crossing lies on the segment (cells along it), its lines stop:
                     // the bars' half length along the road, and a lane line's width.
+                    // and there the kerbs are lowered: the sidewalks' strip is paving at the
+                    // road's level across the bars' length.
                     zones.clear();
+                    kerbs.clear();
                     for (const auto& [p, q] : zebras) {
                         const Vec2 pq = q - p;
                         const double denom = cross(d, pq);
@@ -548,18 +578,25 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                         const double t = cross(p - a, pq) / denom, u = cross(p - a, d) / denom;
                         if (u < 0.0 || u > 1.0) continue;
                         const double across = std::abs(denom) / std::sqrt(dot(pq, pq));  // |sin| of the angle
-                        const double reach = zebraHalfLength / std::max(across, kShallowestCrossing) + 2.0 * line;
-                        zones.push_back({t - reach, t + reach});
+                        const double bars = zebraHalfLength / std::max(across, kShallowestCrossing);
+                        zones.push_back({t - bars - 2.0 * line, t + bars + 2.0 * line});
+                        kerbs.push_back({t - bars, t + bars});
                     }
                     std::sort(zones.begin(), zones.end());
-                    // Paints [s0, s1] (cells along the segment) less the zones.
-                    const auto outsideZones = [&](double s0, double s1, auto&& paintPiece) {
-                        for (const auto& [z0, z1] : zones) {
+                    std::sort(kerbs.begin(), kerbs.end());
+                    // Paints [s0, s1] (cells along the segment) split by the zones of `list`: what
+                    // lies outside them with `outside`, within them with `within`.
+                    const auto byZones = [&](const auto& list, double s0, double s1, auto&& outside, auto&& within) {
+                        for (const auto& [z0, z1] : list) {
                             if (z1 <= s0 || z0 >= s1) continue;
-                            if (z0 > s0) paintPiece(s0, z0);
+                            if (z0 > s0) outside(s0, z0);
+                            within(std::max(s0, z0), std::min(s1, z1));
                             s0 = std::max(s0, z1);
                         }
-                        if (s0 < s1) paintPiece(s0, s1);
+                        if (s0 < s1) outside(s0, s1);
+                    };
+                    const auto outsideZones = [&](double s0, double s1, auto&& paintPiece) {
+                        byZones(zones, s0, s1, paintPiece, [](double, double) {});
                     };
                     // The lane lines' dashes that fall on [from, to].
                     for (double k = std::floor((along + from) / period); k * period < along + to; k += 1.0) {
@@ -585,13 +622,16 @@ void roadMarkings(const TileIndex& index, const TileId& tile, const std::vector<
                                 });
                             }
                         }
-                        if (sides.left) {
-                            const Vec2 shift = n * (-half + 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
-                        }
-                        if (sides.right) {
-                            const Vec2 shift = n * (half - 0.5 * walk);
-                            paint.stroke(at(s0) + shift, at(s1) + shift, n, 0.5 * walk, out.sidewalks);
+                        for (const auto& [side, centre] :
+                             {std::pair{sides.left, -half + 0.5 * walk}, std::pair{sides.right, half - 0.5 * walk}}) {
+                            if (!side) continue;
+                            const Vec2 shift = n * centre;
+                            const auto strip = [&](std::vector<Vec2>* into) {
+                                return [&, shift, into](double x0, double x1) {
+                                    paint.stroke(at(x0) + shift, at(x1) + shift, n, 0.5 * walk, *into);
+                                };
+                            };
+                            byZones(kerbs, s0, s1, strip(&out.sidewalks), strip(&out.paving));
                         }
                     }
                 }

@@ -311,6 +311,40 @@ TEST(RoadMarkings, AMarkedCrossingPaintsZebraBarsOnTheCarriagewayOnlyAndTheLines
     EXPECT_GT(atPlain, 0u) << "the lines stopped at an unmarked crossing";
 }
 
+TEST(RoadMarkings, AtAZebraTheSidewalksKerbIsLoweredToTheRoad) {
+    // The 10 m road east–west at y = 5 with sidewalks both sides (2 m strips, y 0..2 and 8..10),
+    // and a marked footway crossing it square at x = -50: its bars reach 1.5 m each way along
+    // the road, and there the sidewalks are paving at the road's level instead of raised.
+    SyntheticMap map;
+    map.line("road", {{"highway", "primary"}, {"sidewalk", "both"}}, {{-320, 5}, {320, 5}});
+    map.line("zebra", {{"highway", "footway"}, {"footway", "crossing"}, {"crossing", "zebra"}},
+             {{-50, -40}, {-50, 50}});
+    const CrossingBake b = bakeCrossing(true, map);
+    std::size_t raisedAway = 0, lowered = 0;
+    for (const SurfacePatch& p : b.scene.surfaces) {
+        const Vec2 origin{double(p.tile.x) * kTileCells, double(p.tile.y) * kTileCells};
+        for (std::size_t i = 0; i < p.sidewalks.size(); i += 3) {
+            const Vec2 c = b.scene.frame.cellToGround(markingCentroid(p.sidewalks, i) + origin);
+            EXPECT_GE(std::abs(c.x + 50.0), 1.4) << "a raised sidewalk across the zebra, at " << c.x;
+            raisedAway += std::abs(c.x + 50.0) > 10.0;
+        }
+        for (std::size_t i = 0; i < p.paving.size(); i += 3) {
+            const Vec2 c = b.scene.frame.cellToGround(markingCentroid(p.paving, i) + origin);
+            const bool onStrip = std::abs(c.y - 1.0) < 1.0 || std::abs(c.y - 9.0) < 1.0;
+            lowered += std::abs(c.x + 50.0) < 1.5 && onStrip;
+        }
+    }
+    EXPECT_GT(raisedAway, 20u) << "the sidewalks stand raised away from the crossing";
+    EXPECT_GE(lowered, 4u) << "both strips lowered at the crossing";
+    // The bars cross the carriageway between the sidewalks (y 2..8), not the lowered kerbs.
+    const std::vector<Vec2> bars = zebraBars(b);
+    EXPECT_GE(bars.size(), 2u * 5u);
+    for (const Vec2& c : bars) {
+        EXPECT_GT(c.y, 2.0 - 0.3) << "a bar on the south sidewalk";
+        EXPECT_LT(c.y, 8.0 + 0.3) << "a bar on the north sidewalk";
+    }
+}
+
 TEST(RoadMarkings, AMarkedCrossingMappedAsANodeOfTheRoadPaintsBarsAcrossItThere) {
     // The 10 m road east–west at y = 5 with three crossing nodes on it: a zebra at x = -50, an
     // unmarked one at x = 50, and at x = 150 a zebra that a marked footway crossing also passes
