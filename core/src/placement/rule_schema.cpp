@@ -396,11 +396,10 @@ const ParamSpec kParams[] = {
      .choices = kMarkingWords,
      .defaultValue = "none",
      .label = "Markings",
-     .doc =
-         "What is painted on the surface in the exports and the viewport: none, or lanes (lane and edge lines and "
-         "tagged sidewalks on kerbs, on ways at least 5.5 m wide, stopping short of junctions; paths and pedestrian "
-         "squares paved and tracks gravelled; zebra bars where a marked crossing, a path or a node of the road, crosses "
-         "a carriageway).",
+     .doc = "What is painted on the surface in the exports and the viewport: none, or lanes (lane and edge lines and "
+            "tagged sidewalks on kerbs, on ways at least 5.5 m wide, stopping short of junctions; paths and pedestrian "
+            "squares paved and tracks gravelled; zebra bars where a marked crossing, a path or a node of the road, "
+            "crosses a carriageway).",
      .get = getChoice<&kMarkingWords, &PR::surface, &SR::markings>,
      .set = setChoice<&kMarkingWords, &PR::surface, &SR::markings>},
 
