@@ -2,12 +2,14 @@
 
 #include <cpl_error.h>
 #include <cpl_string.h>
+#include <cpl_vsi.h>
 #include <gdal_priv.h>
 #include <ogr_spatialref.h>
 
 #include <array>
 #include <atomic>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -44,36 +46,99 @@ std::string lastGdalError() {
     return m && *m ? std::string(" (GDAL: ") + m + ")" : std::string();
 }
 
+/// The EPSG:3857 reference every file is in, made once per thread: importing it looks it up in
+/// PROJ's database, which took longer than encoding a layer's GeoTIFF.
+const OGRSpatialReference& webMercator() {
+    thread_local const OGRSpatialReference srs = [] {
+        OGRSpatialReference s;
+        s.importFromEPSG(3857);
+        return s;
+    }();
+    return srs;
+}
+
+/// A /vsimem/ name no other encoder (thread) uses at the same time. GDAL encodes a file there,
+/// in memory, and it reaches the disk in one write: encoding a small file on disk made GDAL probe
+/// the name with every driver first and write it in many small pieces.
+std::string memoryName(const std::filesystem::path& file) {
+    static std::atomic<unsigned> counter{0};
+    return "/vsimem/terrabit-tile-writer-" + std::to_string(counter.fetch_add(1)) + "-" + file.filename().string();
+}
+
+/// Skips GDAL's check of creation options against each driver's XML list while alive (this
+/// thread only): the options here are fixed and valid, and parsing that list cost a sixth of a
+/// layer file's time.
+class UncheckedCreationOptions {
+public:
+    UncheckedCreationOptions() {
+        if (const char* v = CPLGetThreadLocalConfigOption(kKey, nullptr)) mPrevious = v;
+        CPLSetThreadLocalConfigOption(kKey, "NO");
+    }
+    ~UncheckedCreationOptions() { CPLSetThreadLocalConfigOption(kKey, mPrevious ? mPrevious->c_str() : nullptr); }
+    UncheckedCreationOptions(const UncheckedCreationOptions&) = delete;
+    UncheckedCreationOptions& operator=(const UncheckedCreationOptions&) = delete;
+
+private:
+    static constexpr const char* kKey = "GDAL_VALIDATE_CREATION_OPTIONS";
+    std::optional<std::string> mPrevious;
+};
+
+/// Moves the file GDAL encoded at `memName` (closed) to `file`: written under a temporary name
+/// in `file`'s folder and renamed into place. The memory file is gone afterwards.
+Status storeEncoded(const std::string& memName, const std::filesystem::path& file) {
+    vsi_l_offset length = 0;
+    std::unique_ptr<GByte, decltype(&VSIFree)> bytes(VSIGetMemFileBuffer(memName.c_str(), &length, TRUE), VSIFree);
+    VSIUnlink((memName + ".aux.xml").c_str());  // a side-car the previews need not
+    if (!bytes) return ioError(file.string() + ": GDAL wrote nothing" + lastGdalError());
+    const std::filesystem::path tmp = temporaryName(file);
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(bytes.get()), static_cast<std::streamsize>(length));
+        out.close();
+        if (!out) {
+            const std::error_code reason(errno, std::generic_category());
+            std::error_code ignored;
+            std::filesystem::remove(tmp, ignored);
+            return ioError(file.string() + ": cannot write the file (" + reason.message() + ")");
+        }
+    }
+    return renameInto(tmp, file);
+}
+
 /// Writes one band of `size` × `size` pixels (GDT_Byte or GDT_Float32 `data`, row-major, north
-/// first) as an EPSG:3857 GeoTIFF with the geotransform `transform`, under a temporary name that
-/// is renamed into place. `nodata`, when set, is declared for the band.
+/// first) as an EPSG:3857 GeoTIFF with the geotransform `transform` (encoded in memory, then
+/// stored: storeEncoded). `nodata`, when set, is declared for the band.
 Status writeGeoTiffBand(const std::filesystem::path& file, int size, GDALDataType type, const void* data,
                         const std::array<double, 6>& transform, const CPLStringList& options,
                         std::optional<double> nodata = std::nullopt) {
     GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
     if (!gtiff) return ioError(file.string() + ": GDAL has no GTiff driver");
-    const std::filesystem::path tmp = temporaryName(file);
+    const std::string mem = memoryName(file);
     {
-        DatasetPtr ds(gtiff->Create(tmp.string().c_str(), size, size, 1, type, options.List()));
+        const UncheckedCreationOptions unchecked;
+        DatasetPtr ds(gtiff->Create(mem.c_str(), size, size, 1, type, options.List()));
         if (!ds) return ioError(file.string() + ": cannot create the GeoTIFF" + lastGdalError());
         std::array<double, 6> gt = transform;
         ds->SetGeoTransform(gt.data());
-        OGRSpatialReference srs;
-        srs.importFromEPSG(3857);
-        ds->SetSpatialRef(&srs);
+        ds->SetSpatialRef(&webMercator());
         GDALRasterBand* band = ds->GetRasterBand(1);
         if (nodata) band->SetNoDataValue(*nodata);
         if (band->RasterIO(GF_Write, 0, 0, size, size, const_cast<void*>(data), size, size, type, 0, 0, nullptr) !=
             CE_None) {
+            ds.reset();
+            VSIUnlink(mem.c_str());
             return ioError(file.string() + ": cannot write the GeoTIFF" + lastGdalError());
         }
         // Flushing writes the compressed strips; an error there is a failed write too.
         CPLErrorReset();
         ds->FlushCache(true);
-        if (CPLGetLastErrorType() >= CE_Failure)
+        if (CPLGetLastErrorType() >= CE_Failure) {
+            ds.reset();
+            VSIUnlink(mem.c_str());
             return ioError(file.string() + ": cannot finish the GeoTIFF" + lastGdalError());
+        }
     }
-    return renameInto(tmp, file);
+    return storeEncoded(mem, file);
 }
 
 Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
@@ -100,19 +165,23 @@ Status writePng(const std::vector<std::uint8_t>& rgb, const std::filesystem::pat
                       nullptr) != CE_None) {
         return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
     }
-    const std::filesystem::path tmp = temporaryName(file);
+    const std::string encoded = memoryName(file);
     {
-        DatasetPtr out(png->CreateCopy(tmp.string().c_str(), src.get(), FALSE, nullptr, nullptr, nullptr));
+        const UncheckedCreationOptions unchecked;
+        // Nothing is at the new name: GDAL need not probe it with every driver to delete it.
+        CPLStringList pngOptions;
+        pngOptions.AddString("QUIET_DELETE_ON_CREATE_COPY=NO");
+        DatasetPtr out(png->CreateCopy(encoded.c_str(), src.get(), FALSE, pngOptions.List(), nullptr, nullptr));
         if (!out) return ioError(file.string() + ": cannot write the PNG" + lastGdalError());
         CPLErrorReset();
         out->FlushCache(true);
-        if (CPLGetLastErrorType() >= CE_Failure)
+        if (CPLGetLastErrorType() >= CE_Failure) {
+            out.reset();
+            VSIUnlink(encoded.c_str());
             return ioError(file.string() + ": cannot finish the PNG" + lastGdalError());
+        }
     }
-    // The PNG driver may leave a side-car for metadata; the preview needs none.
-    std::error_code ec;
-    std::filesystem::remove(tmp.string() + ".aux.xml", ec);
-    return renameInto(tmp, file);
+    return storeEncoded(encoded, file);
 }
 
 }  // namespace
