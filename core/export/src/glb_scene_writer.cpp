@@ -229,8 +229,9 @@ public:
         mBuilder.quantizeNormals = !options.plainNodes;
     }
 
-    /// The whole scene, or only one tile's share (looked up in `items` when given).
-    Result<std::vector<std::uint8_t>> encode(std::optional<TileId> only, const SceneTileItems* items) {
+    /// The whole scene, or only one tile's share (looked up in `items` when given), handed to
+    /// `sink` (emit).
+    Status encode(std::optional<TileId> only, const SceneTileItems* items, const GlbSink& sink) {
         tinygltf::Model& model = mBuilder.model;
         std::vector<TileId> tiles;
         for (const TileId& t : mScene.tiles) {
@@ -308,21 +309,59 @@ public:
                          " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
         }
 
-        // Straight into the bytes returned, reserved for the binary chunk and some JSON: through
-        // a string stream the file was held three or four times over (its growth, str(), the
-        // copy), over a gigabyte for monaco-region's 256 MB scene.
-        std::vector<std::uint8_t> bytes;
-        bytes.reserve(mBuilder.bin.size() + (std::size_t{1} << 20));
-        VectorStreamBuf buffer(bytes);
-        std::ostream stream(&buffer);
-        tinygltf::TinyGLTF writer;
-        if (!writer.WriteGltfSceneToStream(&model, stream, false, true) || !stream) {
-            return Error{"tinygltf failed to encode the GLB"};
-        }
-        return bytes;
+        return emit(model, sink);
     }
 
 private:
+    /// Hands the model's GLB to `sink`, byte for byte what tinygltf writes, without its copies
+    /// of the binary chunk (tinygltf copies the buffer to write it, and its stream was a third
+    /// copy: three times a 292 MB scene held at once). tinygltf writes the GLB of the model with
+    /// its buffer moved out — the header and JSON chunk, whose buffer says byteLength 0 — the
+    /// JSON gets the real length, and the chunk follows from the moved buffer.
+    Status emit(tinygltf::Model& model, const GlbSink& sink) {
+        const std::vector<unsigned char> bin = std::move(mBuilder.bin);  // leaves the model's buffer empty
+        std::vector<std::uint8_t> head;
+        VectorStreamBuf buffer(head);
+        std::ostream stream(&buffer);
+        tinygltf::TinyGLTF writer;
+        if (!writer.WriteGltfSceneToStream(&model, stream, false, true) || !stream || head.size() < kGlbHeadBytes) {
+            return Error{"tinygltf failed to encode the GLB"};
+        }
+        if (bin.empty()) return sink(head);  // no binary chunk: tinygltf's bytes as they are
+        std::string json(head.begin() + kGlbHeadBytes, head.end());
+        while (!json.empty() && json.back() == ' ') json.pop_back();  // the chunk's padding
+        // Quotes outside strings are JSON's own (inside they are escaped), and only the root has
+        // a "buffers" member: this text occurs once.
+        const std::string emptyBuffer = "\"buffers\":[{\"byteLength\":0}]";
+        const std::size_t at = json.find(emptyBuffer);
+        if (at == std::string::npos || json.find(emptyBuffer, at + 1) != std::string::npos) {
+            return Error{"tinygltf wrote the GLB's buffer in an unexpected form"};
+        }
+        json.replace(at, emptyBuffer.size(), "\"buffers\":[{\"byteLength\":" + std::to_string(bin.size()) + "}]");
+        while (json.size() % 4 != 0) json.push_back(' ');
+        // The builder pads the buffer to 4 bytes: the binary chunk needs no padding.
+        const std::uint64_t total = 12 + 8 + json.size() + 8 + bin.size();
+        std::vector<std::uint8_t> start;
+        const auto u32 = [&](std::uint64_t v) {
+            for (int k = 0; k < 4; ++k) start.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+        };
+        start.insert(start.end(), {'g', 'l', 'T', 'F'});
+        u32(2);
+        u32(total);
+        u32(json.size());
+        start.insert(start.end(), {'J', 'S', 'O', 'N'});
+        if (Status s = sink(start); !s) return s;
+        if (Status s = sink({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()}); !s) return s;
+        start.clear();
+        u32(bin.size());
+        start.insert(start.end(), {'B', 'I', 'N', 0});
+        if (Status s = sink(start); !s) return s;
+        return sink(bin);
+    }
+
+    /// The GLB header (magic, version, length) and the JSON chunk's header (length, type).
+    static constexpr std::size_t kGlbHeadBytes = 12 + 8;
+
     /// The scene point of a global cell corner at a height.
     Vec3f corner(std::int64_t gx, std::int64_t gy, double height) const {
         return groundToScene(mScene.frame.cellToGround({static_cast<double>(gx), static_cast<double>(gy)}), height);
@@ -710,11 +749,10 @@ private:
     Status mStatus;                    ///< the first failure of a tile
 };
 
-Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileId> only,
-                                         std::span<const AssetMesh> meshes, const GlbSceneOptions& options,
-                                         const SceneTileItems* items) {
+Status encode(const Scene& scene, std::optional<TileId> only, std::span<const AssetMesh> meshes,
+              const GlbSceneOptions& options, const SceneTileItems* items, const GlbSink& sink) {
     if (!options.sceneChecked) {
-        if (Status s = checkSceneForExport(scene); !s) return s.error();
+        if (Status s = checkSceneForExport(scene); !s) return s;
     }
     if (meshes.size() != scene.assets.size()) {
         return Error{"glb: " + std::to_string(meshes.size()) + " asset meshes for the scene's " +
@@ -723,15 +761,34 @@ Result<std::vector<std::uint8_t>> encode(const Scene& scene, std::optional<TileI
     for (std::size_t a = 0; a < meshes.size(); ++a) {
         if (meshes[a].empty()) return Error{"glb: the mesh of asset '" + scene.assets[a] + "' has no triangles"};
     }
+    bool sinkFailed = false;  // the sink's own errors name their file: passed on as they are
+    const GlbSink tracked = [&](std::span<const std::uint8_t> bytes) {
+        Status s = sink(bytes);
+        sinkFailed = !s;
+        return s;
+    };
     try {
         SceneEncoder encoder(scene, meshes, options);
-        Result<std::vector<std::uint8_t>> bytes = encoder.encode(only, items);
-        if (!bytes) return Error{"glb: " + bytes.message()};
-        return bytes;
+        Status s = encoder.encode(only, items, tracked);
+        if (!s && !sinkFailed) return Error{"glb: " + s.message(), s.error().kind};
+        return s;
     } catch (const std::exception& e) {
         // tinygltf and the containers may throw (bad_alloc on a huge scene); core never does.
         return Error{std::string("glb: ") + e.what()};
     }
+}
+
+/// encode into a byte vector.
+Result<std::vector<std::uint8_t>> encodeBytes(const Scene& scene, std::optional<TileId> only,
+                                              std::span<const AssetMesh> meshes, const GlbSceneOptions& options,
+                                              const SceneTileItems* items) {
+    std::vector<std::uint8_t> out;
+    Status s = encode(scene, only, meshes, options, items, [&](std::span<const std::uint8_t> bytes) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        return Status::success();
+    });
+    if (!s) return s.error();
+    return out;
 }
 
 }  // namespace
@@ -742,13 +799,18 @@ bool isWaterSurface(const SurfacePatch& patch) {
 
 Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                                                  const GlbSceneOptions& options) {
-    return encode(scene, std::nullopt, assetMeshes, options, nullptr);
+    return encodeBytes(scene, std::nullopt, assetMeshes, options, nullptr);
+}
+
+Status writeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes, const GlbSink& sink,
+                     const GlbSceneOptions& options) {
+    return encode(scene, std::nullopt, assetMeshes, options, nullptr, sink);
 }
 
 Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
                                                 std::span<const AssetMesh> assetMeshes, const GlbSceneOptions& options,
                                                 const SceneTileItems* items) {
-    return encode(scene, tile, assetMeshes, options, items);
+    return encodeBytes(scene, tile, assetMeshes, options, items);
 }
 
 Status checkSceneForExport(const Scene& scene) {

@@ -107,10 +107,27 @@ private:
     Status glb() {
         if (Status s = meshes(); !s) return s;
         if (!step(0.3, "encoding scene.glb")) return cancelled();
-        Result<std::vector<std::uint8_t>> bytes = encodeSceneGlb(mScene, mMeshes, glbOptions(mOptions.plainNodes));
-        if (!bytes) return Error{"export: " + bytes.message()};
-        if (!step(0.7, "writing scene.glb")) return cancelled();
-        return write(ExportFormat::Glb, "scene.glb", *bytes);
+        // Straight into the file as it is encoded: the scene's binary chunk is held once.
+        const std::filesystem::path relative = "scene.glb";
+        Result<OutputFile> file = OutputFile::create(mOptions.outDir / relative, mOptions.faults);
+        if (!file) return file.error();
+        bool writing = false;
+        Status encoded = writeSceneGlb(
+            mScene, mMeshes,
+            [&](std::span<const std::uint8_t> bytes) -> Status {
+                if (!writing && !step(0.7, "writing scene.glb")) return cancelled();
+                writing = true;
+                return file->write(bytes);
+            },
+            glbOptions(mOptions.plainNodes));
+        if (!encoded) {
+            // The file's errors name it and a cancel is a cancel; the encoder's get the prefix.
+            const bool passOn = writing || encoded.error().kind == ErrorKind::Cancelled;
+            return passOn ? encoded : Status{Error{"export: " + encoded.message()}};
+        }
+        if (Status s = file->commit(); !s) return s;
+        mReport.files.push_back({ExportFormat::Glb, relative, file->size()});
+        return Status::success();
     }
 
     Status tiles3d() {

@@ -392,6 +392,50 @@ TEST(GlbSceneWriter, TheSameSceneGivesTheSameBytes) {
     EXPECT_NE(encodeSceneGlb(a.scene, a.meshes).value(), encodeSceneGlb(c.scene, c.meshes).value());
 }
 
+TEST(GlbSceneWriter, WrittenPieceByPieceItIsTheEncodedFileAndASinkErrorStopsIt) {
+    const auto a = makeScene(shippedCatalogue());
+    for (const bool plainNodes : {false, true}) {
+        GlbSceneOptions options;
+        options.plainNodes = plainNodes;
+        const std::vector<std::uint8_t> encoded = encodeSceneGlb(a.scene, a.meshes, options).value();
+        std::vector<std::uint8_t> written;
+        std::size_t pieces = 0;
+        const GlbSink collect = [&](std::span<const std::uint8_t> bytes) {
+            written.insert(written.end(), bytes.begin(), bytes.end());
+            ++pieces;
+            return Status::success();
+        };
+        ASSERT_TRUE(writeSceneGlb(a.scene, a.meshes, collect, options).ok());
+        EXPECT_EQ(written, encoded) << plainNodes;
+        // The file in its parts (header, JSON, binary chunk): a failure at any of them stops the
+        // writing there and comes back as the sink said it.
+        for (std::size_t failAt = 0; failAt < pieces; ++failAt) {
+            std::size_t calls = 0;
+            const GlbSink failing = [&](std::span<const std::uint8_t>) -> Status {
+                if (calls++ == failAt) return ioError("disk full at piece " + std::to_string(failAt));
+                return Status::success();
+            };
+            const Status s = writeSceneGlb(a.scene, a.meshes, failing, options);
+            ASSERT_FALSE(s.ok());
+            EXPECT_EQ(s.message(), "disk full at piece " + std::to_string(failAt));
+            EXPECT_EQ(calls, failAt + 1);
+        }
+    }
+    // The JSON names the binary chunk's real length (tinygltf was given the model without it).
+    const std::vector<std::uint8_t> bytes = encodeSceneGlb(a.scene, a.meshes).value();
+    const tinygltf::Model model = loadGlb(bytes);
+    const auto u32 = [&](std::size_t at) {
+        return std::uint32_t{bytes[at]} | std::uint32_t{bytes[at + 1]} << 8 | std::uint32_t{bytes[at + 2]} << 16 |
+               std::uint32_t{bytes[at + 3]} << 24;
+    };
+    const std::size_t binChunk = 20 + u32(12);
+    ASSERT_EQ(model.buffers.size(), 1u);
+    EXPECT_GT(model.buffers[0].data.size(), 0u);
+    EXPECT_EQ(model.buffers[0].data.size(), u32(binChunk));
+    EXPECT_EQ(u32(8), bytes.size());
+    EXPECT_EQ(binChunk + 8 + u32(binChunk), bytes.size());
+}
+
 TEST(GlbSceneWriter, TileContentHoldsOnlyThatTile) {
     const auto test = makeScene(shippedCatalogue());
     const Scene& s = test.scene;

@@ -28,6 +28,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +71,15 @@ struct GlbSceneOptions {
 /// match, a file beyond the GLB size limit (4 GiB).
 Result<std::vector<std::uint8_t>> encodeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                                                  const GlbSceneOptions& options = {});
+
+/// Receives a GLB's bytes in order, a piece at a time; an error it returns stops the encoding
+/// and is returned as it is.
+using GlbSink = std::function<Status(std::span<const std::uint8_t>)>;
+
+/// encodeSceneGlb's bytes handed to `sink` once the scene is encoded: the binary chunk, most of
+/// the file, is held once (encodeSceneGlb's vector holds it twice).
+Status writeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes, const GlbSink& sink,
+                     const GlbSceneOptions& options = {});
 
 /// Encodes only one tile's ground, surfaces and instances (the content of a 3D Tiles tile), in
 /// the same frame as the whole scene. The tile need not hold anything: it then has its ground.
