@@ -10,6 +10,7 @@ packages=(
   libgdal-dev gdal-bin libgeos-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libpng-dev
   # render and export
   libopenscenegraph-dev openscenegraph libtinygltf-dev libstb-dev libtinyobjloader-dev
+  libdeflate-dev  # compresses the osgb files (render/src/scene_file.cpp)
   # ui
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev libgl-dev libglx-mesa0 libgl1-mesa-dri
   libqt6svg6  # the SVG icon engine and image plugin: the app icon is resources/icons/terrabit.svg

@@ -6,11 +6,13 @@
 #include <osg/NodeVisitor>
 #include <osg/Program>
 #include <osg/TextureBuffer>
+#include <osgDB/ObjectWrapper>
 #include <osgDB/ReadFile>
 #include <osgDB/Registry>
 #include <osgDB/WriteFile>
 
 #include <fcntl.h>
+#include <libdeflate.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -18,6 +20,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <system_error>
 
@@ -107,6 +111,44 @@ core::Status flushToDisk(const std::filesystem::path& file) {
     return core::Status::success();
 }
 
+/// osgDB's "zlib" compressor with libdeflate doing the compressing: the same gzip stream (any
+/// osgDB reads it with its own zlib), written in one call at a fraction of zlib's time, which
+/// was half of an osgb export. Reading stays osgDB's.
+class DeflateCompressor : public osgDB::BaseCompressor {
+public:
+    explicit DeflateCompressor(osgDB::BaseCompressor* zlib) : mZlib(zlib) { setName("zlib"); }
+
+    bool compress(std::ostream& out, const std::string& src) override {
+        thread_local const std::unique_ptr<libdeflate_compressor, decltype(&libdeflate_free_compressor)> compressor(
+            libdeflate_alloc_compressor(kLevel), libdeflate_free_compressor);
+        if (!compressor) return false;
+        std::string packed(libdeflate_gzip_compress_bound(compressor.get(), src.size()), '\0');
+        const std::size_t size =
+            libdeflate_gzip_compress(compressor.get(), src.data(), src.size(), packed.data(), packed.size());
+        if (size == 0) return false;
+        out.write(packed.data(), static_cast<std::streamsize>(size));
+        return !out.fail();
+    }
+    bool decompress(std::istream& in, std::string& target) override { return mZlib->decompress(in, target); }
+
+private:
+    /// osgDB's level. On monaco-region's osgb (2 cores) against osgDB's zlib (10.4 s, 127.5 MB):
+    /// 6 wrote it in 6.2 s and 125.1 MB, 4 in 5.3 s and 128.8 MB, 1 in 4.5 s and 145.0 MB.
+    static constexpr int kLevel = 6;
+    osg::ref_ptr<osgDB::BaseCompressor> mZlib;
+};
+
+/// Puts DeflateCompressor in osgDB's "zlib" place, once.
+void useDeflateCompressor() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        osgDB::ObjectWrapperManager* manager = osgDB::Registry::instance()->getObjectWrapperManager();
+        osgDB::BaseCompressor* zlib = manager->findCompressor("zlib");
+        if (!zlib) return;  // an osgDB without zlib: it refuses the option as before
+        manager->getCompressorMap()["zlib"] = new DeflateCompressor(zlib);
+    });
+}
+
 std::string lowerExtension(const std::filesystem::path& file) {
     std::string ext = file.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -133,6 +175,7 @@ core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path&
         dir / ("." + file.stem().string() + ".partial-" + std::to_string(::getpid()) + ext);
     // Binary files are zlib-compressed (osgDB's own compressor; readers need no option): the
     // embedded ground images are most of a scene's bytes and compress about tenfold.
+    if (ext == ".osgb") useDeflateCompressor();
     osg::ref_ptr<osgDB::Options> options = new osgDB::Options(
         ext == ".osgb" ? "WriteImageHint=IncludeData Compressor=zlib" : "WriteImageHint=IncludeData");
     const osgDB::ReaderWriter::WriteResult result =
