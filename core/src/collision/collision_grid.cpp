@@ -81,15 +81,22 @@ Result<int> CollisionGrid::addLayer(std::string name, const std::function<const 
     if (layerId(name) >= 0) return Error{"collision grid: there is already a layer named '" + name + "'"};
     const std::size_t base = mTileIndex.size();
     mTileIndex.resize(base + mSlots, 0);
+    // The layer's tiles found first, then copied into place in one go: pushed one by one, the
+    // store's regrowth moved every tile copied before (most of the time on thousands of tiles).
+    std::vector<std::pair<std::size_t, const BitTile*>> found;
     for (int ty = 0; ty < mTilesHigh; ++ty) {
         for (int tx = 0; tx < mTilesWide; ++tx) {
             const TileId t{mZoom, mTileX0 + static_cast<std::uint32_t>(tx), mTileY0 + static_cast<std::uint32_t>(ty)};
             const BitTile* bits = bitsOf(t);
             if (bits == nullptr || bits->none()) continue;  // shares the clear tile
-            mTileIndex[base + static_cast<std::size_t>(ty) * mTilesWide + tx] =
-                static_cast<std::uint32_t>(mTiles.size());
-            mTiles.push_back(*bits);
+            found.emplace_back(static_cast<std::size_t>(ty) * mTilesWide + tx, bits);
         }
+    }
+    const std::size_t needed = mTiles.size() + found.size();
+    if (needed > mTiles.capacity()) mTiles.reserve(std::max(needed, 2 * mTiles.capacity()));
+    for (const auto& [slot, bits] : found) {
+        mTileIndex[base + slot] = static_cast<std::uint32_t>(mTiles.size());
+        mTiles.push_back(*bits);
     }
     mLayerNames.push_back(std::move(name));
     rebuildTable();
