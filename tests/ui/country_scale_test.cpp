@@ -30,6 +30,7 @@
 #include "terrabit/ui/panels/tile_list_model.h"
 #include "terrabit/ui/panels/tile_picker.h"
 #include "terrabit/ui/views/map_view.h"
+#include "terrabit/ui/views/probe_tool.h"
 #include "terrabit/ui/window/main_window.h"
 #include "ui_scene_support.h"
 #include "ui_stall_watch.h"
@@ -257,4 +258,44 @@ TEST_F(RegionWindow, ARuleEditDuringTheBakeRestartsOnlyWhatItAffectsAndEndsWithT
     EXPECT_EQ(buildingsRun, 0u);
     EXPECT_GT(vegetationRun, 0u);
     EXPECT_LE(vegetationRun, tiles);
+}
+
+TEST_F(RegionWindow, TheProbeGridOfEveryTileIsBuiltOffTheUiThreadAndProbesAsABuiltOneDoes) {
+    selectAllInMap();
+    ASSERT_TRUE(waitComplete(doc(), 600000)) << doc().lastError().toStdString();
+    ui::ProbeTool* probe = window->probeTool();
+    ASSERT_FALSE(probe->gridReady());  // the selection changed: nothing built yet
+    // Turning the tool on builds the grid of every tile and their margin on the worker.
+    test::StallWatch watch;
+    QElapsedTimer clock;
+    clock.start();
+    watch.start();
+    probe->setActive(true);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return probe->gridReady(); }, 60000));
+    watch.stop();
+    const qint64 builtMs = clock.elapsed();
+    EXPECT_LT(watch.longestCpuMs(), double(kMaxUiStallMs))
+        << "the UI thread worked " << watch.longestCpuMs() << " ms without serving its timer";
+    EXPECT_GE(probe->grid().layerCount(), 2);
+
+    // The worker's grid probes as one built on the spot: a tool that is not active builds its
+    // grid when first asked, on the UI thread.
+    ui::ProbeTool onTheSpot(&doc());
+    ASSERT_FALSE(onTheSpot.gridReady());
+    const std::vector<core::TileId> tiles = doc().selection();
+    int blocked = 0, clear = 0;
+    for (std::size_t i = 0; i < tiles.size(); i += 7) {
+        for (const double f : {0.25, 0.5, 0.75}) {
+            const core::Vec2 at{(tiles[i].x + f) * core::kTileCells, (tiles[i].y + 0.5) * core::kTileCells};
+            const ui::ProbeOutcome a = probe->probe(at), b = onTheSpot.probe(at);
+            EXPECT_EQ(a.blocked, b.blocked) << tiles[i].quadkey();
+            EXPECT_EQ(a.layers, b.layers) << tiles[i].quadkey();
+            (a.blocked ? blocked : clear)++;
+        }
+    }
+    EXPECT_GT(blocked, 0);
+    EXPECT_GT(clear, 0);
+    std::cout << "[ figures  ] probe grid of " << tiles.size() << " tiles built off the UI thread in " << builtMs
+              << " ms; longest UI-thread stall meanwhile " << watch.longestCpuMs() << " ms of its CPU; "
+              << blocked + clear << " probes alike (" << blocked << " blocked)\n";
 }

@@ -138,9 +138,11 @@ pipeline::TerrainReport MapDocument::terrainReport() const {
     return mSession ? mSession->terrainReport() : pipeline::TerrainReport{};
 }
 
-std::unique_ptr<core::LayerSource> MapDocument::onBridgeDecks(const core::LayerSource& layers,
-                                                              std::span<const core::TileId> tiles) const {
-    return mSession ? mSession->onBridgeDecks(layers, tiles) : nullptr;
+MapDocument::BridgeDecker MapDocument::bridgeDecker() const {
+    return [session = mSession](const core::LayerSource& layers,
+                                std::span<const core::TileId> tiles) -> std::unique_ptr<core::LayerSource> {
+        return session ? session->onBridgeDecks(layers, tiles) : nullptr;
+    };
 }
 
 float MapDocument::groundHeight(core::Vec2 cell) const {

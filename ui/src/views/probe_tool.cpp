@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include <QtConcurrent/QtConcurrentRun>
+
 #include "terrabit/core/algebra/compose.h"
 #include "terrabit/core/collision/collision_query.h"
 #include "terrabit/ui/document/map_document.h"
@@ -34,9 +36,57 @@ std::vector<core::TileId> probeTiles(const std::vector<core::TileId>& selection)
     return out;
 }
 
+/// The collision grid of `layers` over the selection and its margin, on the bridges' decks, with
+/// the "blocking" layer of the expression. Reads only its arguments: runs on any thread.
+std::shared_ptr<const ProbeTool::Grid> buildProbeGrid(const LayerStack& layers,
+                                                      const std::vector<core::TileId>& selection,
+                                                      const std::string& blocking,
+                                                      const MapDocument::BridgeDecker& onBridgeDecks) {
+    auto out = std::make_shared<ProbeTool::Grid>();
+    const std::vector<core::TileId> tiles = probeTiles(selection);
+    if (tiles.empty()) return out;
+    std::vector<std::string> names = layers.layerNames();
+    if (names.size() > static_cast<std::size_t>(core::kMaxCollisionLayers - 1)) {
+        names.resize(static_cast<std::size_t>(core::kMaxCollisionLayers - 1));
+    }
+    // On the bridges' decks, as the exported collision grid: a character crossing a bridge stays
+    // on it instead of dropping into the valley under it.
+    const std::unique_ptr<core::LayerSource> decked = onBridgeDecks ? onBridgeDecks(layers, tiles) : nullptr;
+    const core::LayerSource& standing = decked ? *decked : static_cast<const core::LayerSource&>(layers);
+    auto grid = core::CollisionGrid::build(standing, tiles, names);
+    if (!grid) return out;
+    out->grid = std::move(*grid);
+    auto mask = core::algebra::compose(layers, tiles, blocking);
+    if (mask) {
+        std::unordered_map<core::TileId, std::size_t> slot;
+        for (std::size_t i = 0; i < tiles.size(); ++i) slot[tiles[i]] = i;
+        const auto& masks = mask->masks;
+        auto id = out->grid.addLayer("blocking", [&](const core::TileId& t) -> const core::BitTile* {
+            const auto it = slot.find(t);
+            return it == slot.end() ? nullptr : &masks[it->second];
+        });
+        if (id) out->blockingLayer = *id;
+    }
+    return out;
+}
+
+/// How long the layers and the selection must stay unchanged before the worker builds.
+constexpr int kSettleMs = 150;
+
 }  // namespace
 
 ProbeTool::ProbeTool(MapDocument* document, QObject* parent) : QObject(parent), mDocument(document) {
+    mPool.setMaxThreadCount(1);
+    mSettle.setSingleShot(true);
+    mSettle.setInterval(kSettleMs);
+    connect(&mSettle, &QTimer::timeout, this, &ProbeTool::startBuild);
+    connect(&mBuild, &QFutureWatcherBase::finished, this, [this] {
+        // The build of the current generation, unless grid() already waited for it.
+        if (mBuildingGeneration != mGeneration || gridReady()) return;
+        mReady = mBuild.result();
+        mReadyGeneration = mBuildingGeneration;
+        emit changed();
+    });
     connect(document, &MapDocument::layersChanged, this, &ProbeTool::invalidate);
     connect(document, &MapDocument::selectionChanged, this, &ProbeTool::invalidate);
     connect(document, &MapDocument::mapLoaded, this, [this] {
@@ -47,11 +97,15 @@ ProbeTool::ProbeTool(MapDocument* document, QObject* parent) : QObject(parent), 
     invalidate();
 }
 
-ProbeTool::~ProbeTool() = default;
+ProbeTool::~ProbeTool() {
+    mSettle.stop();
+    mBuild.waitForFinished();  // its copies of the layers go with it
+}
 
 void ProbeTool::setActive(bool active) {
     if (active == mActive) return;
     mActive = active;
+    if (active) startBuild();
     if (!active) setWalking(false);
     emit activeChanged(active);
     emit changed();
@@ -89,56 +143,51 @@ core::Status ProbeTool::setBlockingExpression(const QString& expression) {
 }
 
 void ProbeTool::invalidate() {
-    // Built when first probed, not here: a selection of thousands of tiles would copy every
-    // layer of them into a grid on the UI thread at each change, probing or not.
-    mGridStale = true;
+    // Not built here: a selection of thousands of tiles would copy every layer of them at each
+    // change. An active tool builds on the worker once the changes settle.
+    ++mGeneration;
+    if (mActive) mSettle.start();
     emit changed();
 }
 
+void ProbeTool::startBuild() {
+    if (gridReady() || (mBuild.isRunning() && mBuildingGeneration == mGeneration)) return;
+    mSettle.stop();
+    mBuildingGeneration = mGeneration;
+    // Copies: the stack shares its bits, and the decker holds the map's session.
+    mBuild.setFuture(QtConcurrent::run(
+        &mPool, [layers = mDocument->layers(), selection = mDocument->selection(), blocking = mBlocking.toStdString(),
+                 decker = mDocument->bridgeDecker()] { return buildProbeGrid(layers, selection, blocking, decker); }));
+}
+
+void ProbeTool::ensureCurrent() const {
+    if (gridReady()) return;
+    if (mBuildingGeneration == mGeneration) {  // running, or done with its signal still queued
+        mBuild.waitForFinished();
+        mReady = mBuild.result();
+    } else {
+        mReady = mDocument->hasMap() ? buildProbeGrid(mDocument->layers(), mDocument->selection(),
+                                                      mBlocking.toStdString(), mDocument->bridgeDecker())
+                                     : std::make_shared<const Grid>();
+    }
+    mReadyGeneration = mGeneration;
+}
+
 const core::CollisionGrid& ProbeTool::grid() const {
-    if (mGridStale) buildGrid();
-    return mGrid;
+    ensureCurrent();
+    return mReady->grid;
 }
 
 int ProbeTool::blockingLayer() const {
-    if (mGridStale) buildGrid();
-    return mBlockingLayer;
-}
-
-void ProbeTool::buildGrid() const {
-    mGridStale = false;
-    mGrid = core::CollisionGrid{};
-    mBlockingLayer = -1;
-    if (!mDocument->hasMap()) return;
-    const LayerStack& layers = mDocument->layers();
-    const std::vector<core::TileId> tiles = probeTiles(mDocument->selection());
-    if (tiles.empty()) return;
-    std::vector<std::string> names = layers.layerNames();
-    if (names.size() > static_cast<std::size_t>(core::kMaxCollisionLayers - 1)) {
-        names.resize(static_cast<std::size_t>(core::kMaxCollisionLayers - 1));
-    }
-    // On the bridges' decks, as the exported collision grid: a character crossing a bridge stays
-    // on it instead of dropping into the valley under it.
-    const std::unique_ptr<core::LayerSource> decked = mDocument->onBridgeDecks(layers, tiles);
-    const core::LayerSource& standing = decked ? *decked : static_cast<const core::LayerSource&>(layers);
-    auto grid = core::CollisionGrid::build(standing, tiles, names);
-    if (!grid) return;
-    mGrid = std::move(*grid);
-    auto blocking = core::algebra::compose(layers, tiles, mBlocking.toStdString());
-    if (blocking) {
-        std::unordered_map<core::TileId, std::size_t> slot;
-        for (std::size_t i = 0; i < tiles.size(); ++i) slot[tiles[i]] = i;
-        const auto& masks = blocking->masks;
-        auto id = mGrid.addLayer("blocking", [&](const core::TileId& t) -> const core::BitTile* {
-            const auto it = slot.find(t);
-            return it == slot.end() ? nullptr : &masks[it->second];
-        });
-        if (id) mBlockingLayer = *id;
-    }
+    ensureCurrent();
+    return mReady->blockingLayer;
 }
 
 double ProbeTool::metresPerCell() const {
-    const core::CollisionGrid& g = grid();
+    // Sizes as drawn: the last grid built serves (the scale changes little with the selection),
+    // so a repaint after a change does not wait for the new one.
+    if (!mReady) ensureCurrent();
+    const core::CollisionGrid& g = mReady->grid;
     if (g.layerCount() == 0) return 1.0;
     const core::GroundFrame frame{{}, g.zoom()};
     const core::Vec2 centre{double(g.cellX0()) + double(g.cellWidth()) / 2,

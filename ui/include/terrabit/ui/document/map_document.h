@@ -26,6 +26,7 @@
 #include <QUndoStack>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -123,10 +124,12 @@ public:
     /// (LayerSource::heights). NaN without terrain, outside the map's tiles and where no DEM
     /// reaches. Reads memory only: cheap enough for every mouse move.
     float groundHeight(core::Vec2 cell) const;
-    /// `layers` with the bridges' decks in the heights of `tiles` (Session::onBridgeDecks): what
-    /// a collision probe stands on. Null without a map.
-    std::unique_ptr<core::LayerSource> onBridgeDecks(const core::LayerSource& layers,
-                                                     std::span<const core::TileId> tiles) const;
+    /// A function putting `layers` on the bridges' decks in the heights of `tiles`
+    /// (Session::onBridgeDecks): what a collision probe stands on. Any thread may call it while
+    /// the document moves on: it holds the map's session. Without a map it returns null.
+    using BridgeDecker =
+        std::function<std::unique_ptr<core::LayerSource>(const core::LayerSource&, std::span<const core::TileId>)>;
+    BridgeDecker bridgeDecker() const;
     /// What the DEMs gave the map's tiles (filled, inpainted, without height); all zero without
     /// terrain.
     core::pipeline::TerrainReport terrainReport() const;
