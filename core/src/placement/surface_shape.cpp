@@ -1,6 +1,7 @@
 #include "terrabit/core/placement/surface_shape.h"
 #include "surface_shape_p.h"
 
+#include "buffer_union_p.h"
 #include "ear_cutter_p.h"
 
 #include "../tiling/far_chunks_p.h"
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <numbers>
@@ -46,6 +48,10 @@ int quadrantSegments(double r) {
 /// far less than uniting one buffer per width, and every tile rounds a line alike.
 double bufferRadius(double r) { return std::round(r / kRadiusStepCells) * kRadiusStepCells; }
 
+/// Step (radians) between the angular grids of different features' arcs (BufferUnion::add): the
+/// golden ratio's fraction, so near entries fall far apart.
+constexpr double kArcPhaseStep = 0.6180339887498949;
+
 }  // namespace
 
 struct SurfaceShaper::Impl {
@@ -60,6 +66,17 @@ struct SurfaceShaper::Impl {
     BitTile meshScratch;
     std::vector<std::span<const Vec2>> ringViews;
     detail::EarCutter ears;
+    /// A tile's runs of line segments (and single points) to buffer: points in runPoints.
+    struct Run {
+        std::uint32_t begin, end;
+        double radius;            ///< bufferRadius of the feature's half width
+        std::uint32_t entry = 0;  ///< the feature's map entry
+    };
+    std::vector<Run> runs;
+    std::vector<Vec2> runPoints;
+    detail::BufferUnion lineUnion;
+    std::vector<Vec2> unionOutline;
+    std::vector<std::uint32_t> unionRingEnds;
 
     Impl() { GEOSContext_setErrorMessageHandler_r(ctx, keepMessage, &message); }
     ~Impl() { GEOS_finish_r(ctx); }
@@ -149,11 +166,11 @@ struct SurfaceShaper::Impl {
     }
 
     /// A line feature's runs of segments that come within r and the window of the tile, each
-    /// unchanged (so two tiles buffer the same segments), into `out` (points for one-point
-    /// parts). The caller buffers all runs of one half width r at once.
-    bool line(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset, double r,
-              std::vector<GEOSGeometry*>& out) {
-        if (!(r > 0.0)) return true;  // a line of no width covers no cell centre
+    /// unchanged (so two tiles buffer the same segments), into `runs` (tile cells; a one-point
+    /// part is a run of one point), to be buffered by `radius`.
+    void line(std::span<const Vec2> cells, std::span<const std::uint32_t> partEnds, Vec2 offset, double r,
+              double radius, std::uint32_t entry) {
+        if (!(r > 0.0)) return;  // a line of no width covers no cell centre
         const double lo = -kWindowCells - r, hi = kTileCells + kWindowCells + r;
         const auto near = [&](Vec2 a, Vec2 b) {
             a = a - offset, b = b - offset;
@@ -161,18 +178,16 @@ struct SurfaceShaper::Impl {
                    std::min(a.y, b.y) <= hi;
         };
         const auto add = [&](std::span<const Vec2> run) {
-            GEOSCoordSequence* seq = sequence(run, offset, false);
-            GEOSGeometry* g =
-                run.size() == 1 ? GEOSGeom_createPoint_r(ctx, seq) : GEOSGeom_createLineString_r(ctx, seq);
-            if (g) out.push_back(g);
-            return g != nullptr;
+            const auto begin = static_cast<std::uint32_t>(runPoints.size());
+            for (const Vec2& p : run) runPoints.push_back(p - offset);
+            runs.push_back({begin, static_cast<std::uint32_t>(runPoints.size()), radius, entry});
         };
         std::uint32_t begin = 0;
         for (const std::uint32_t end : partEnds) {
             const std::span<const Vec2> part = cells.subspan(begin, end - begin);
             begin = end;
             if (part.size() == 1) {
-                if (near(part[0], part[0]) && !add(part)) return false;
+                if (near(part[0], part[0])) add(part);
                 continue;
             }
             std::size_t runStart = 0;
@@ -181,13 +196,124 @@ struct SurfaceShaper::Impl {
                 const bool keep = near(part[i], part[i + 1]);
                 if (keep && !inRun) runStart = i, inRun = true;
                 if (!keep && inRun) {
-                    if (!add(part.subspan(runStart, i + 1 - runStart))) return false;
+                    add(part.subspan(runStart, i + 1 - runStart));
                     inRun = false;
                 }
             }
-            if (inRun && !add(part.subspan(runStart))) return false;
+            if (inRun) add(part.subspan(runStart));
         }
-        return true;
+    }
+
+    /// The runs buffered and united: by BufferUnion, or where it cannot tell, by GEOS (the
+    /// runs of each radius buffered together, the buffers united). Null on a GEOS failure.
+    Geom bufferRuns() {
+        lineUnion.clear();
+        for (const Run& run : runs) {
+            // Each feature's arcs on its own angular grid (the same in every tile): where two
+            // ways end at one node their caps cross instead of sharing stretches of edge.
+            lineUnion.add({runPoints.data() + run.begin, run.end - run.begin}, run.radius, quadrantSegments(run.radius),
+                          kArcPhaseStep * double(run.entry % 97));
+        }
+        if (lineUnion.unite(unionOutline, unionRingEnds)) {
+            if (Geom g = polygonsOf(unionOutline, unionRingEnds)) return g;
+        }
+        // GEOS unites the same pieces: a neighbour whose union BufferUnion could tell meets
+        // this tile's on their common edge at the same corners.
+        lineUnion.pieces(unionOutline, unionRingEnds);
+        std::vector<GEOSGeometry*> parts;
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : unionRingEnds) {
+            GEOSGeometry* ring =
+                GEOSGeom_createLinearRing_r(ctx, sequence({unionOutline.data() + begin, end - begin}, {}, true));
+            GEOSGeometry* piece = ring ? GEOSGeom_createPolygon_r(ctx, ring, nullptr, 0) : nullptr;
+            begin = end;
+            if (!piece) {
+                if (ring) GEOSGeom_destroy_r(ctx, ring);
+                for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+                return {};
+            }
+            parts.push_back(piece);
+        }
+        return unite(parts);
+    }
+
+    /// BufferUnion's rings as GEOS polygons: each hole in the smallest shell around it. Null
+    /// when a hole has no shell or GEOS finds the result invalid (the caller uses GEOS's own).
+    Geom polygonsOf(const std::vector<Vec2>& outline, const std::vector<std::uint32_t>& ringEnds) {
+        struct Ring {
+            std::uint32_t begin, end;
+            double area;  // signed: shells positive
+            Box2 box;
+        };
+        std::vector<Ring> shells, holes;
+        std::uint32_t begin = 0;
+        for (const std::uint32_t end : ringEnds) {
+            Ring r{begin, end, 0.0, {}};
+            for (std::uint32_t i = begin, j = end - 1; i < end; j = i++) {
+                r.area += cross(outline[j], outline[i]);
+                r.box.extend(outline[i]);
+            }
+            (r.area > 0.0 ? shells : holes).push_back(r);
+            begin = end;
+        }
+        const auto inside = [&](Vec2 p, const Ring& ring) {  // crossing number
+            bool in = false;
+            for (std::uint32_t i = ring.begin, j = ring.end - 1; i < ring.end; j = i++) {
+                const Vec2 a = outline[i], b = outline[j];
+                if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)) in = !in;
+            }
+            return in;
+        };
+        std::vector<std::vector<std::size_t>> holesOf(shells.size());
+        for (std::size_t h = 0; h < holes.size(); ++h) {
+            std::size_t best = shells.size();
+            std::size_t candidates = 0;
+            for (std::size_t k = 0; k < shells.size(); ++k) {
+                const Box2& b = shells[k].box;
+                candidates += b.contains(holes[h].box.min) && b.contains(holes[h].box.max);
+            }
+            for (std::size_t k = 0; k < shells.size(); ++k) {
+                const Box2& b = shells[k].box;
+                if (!(b.contains(holes[h].box.min) && b.contains(holes[h].box.max))) continue;
+                if (candidates > 1 && !inside(outline[holes[h].begin], shells[k])) continue;
+                if (best == shells.size() || shells[k].area < shells[best].area) best = k;
+            }
+            if (best == shells.size()) return {};
+            holesOf[best].push_back(h);
+        }
+        const auto ringOf = [&](const Ring& r) {
+            return GEOSGeom_createLinearRing_r(ctx, sequence({outline.data() + r.begin, r.end - r.begin}, {}, true));
+        };
+        std::vector<GEOSGeometry*> polygons;
+        bool ok = true;
+        for (std::size_t k = 0; k < shells.size() && ok; ++k) {
+            GEOSGeometry* shell = ringOf(shells[k]);
+            std::vector<GEOSGeometry*> inner;
+            for (const std::size_t h : holesOf[k]) {
+                if (GEOSGeometry* g = ringOf(holes[h]))
+                    inner.push_back(g);
+                else
+                    ok = false;
+            }
+            GEOSGeometry* polygon =
+                shell && ok ? GEOSGeom_createPolygon_r(ctx, shell, inner.data(), static_cast<unsigned>(inner.size()))
+                            : nullptr;
+            if (!polygon) {
+                if (shell) GEOSGeom_destroy_r(ctx, shell);
+                for (GEOSGeometry* g : inner) GEOSGeom_destroy_r(ctx, g);
+                ok = false;
+                break;
+            }
+            polygons.push_back(polygon);
+        }
+        if (!ok) {
+            for (GEOSGeometry* g : polygons) GEOSGeom_destroy_r(ctx, g);
+            return {};
+        }
+        Geom all = own(GEOSGeom_createCollection_r(ctx, GEOS_MULTIPOLYGON, polygons.data(),
+                                                   static_cast<unsigned>(polygons.size())));
+        if (!all || GEOSisValid_r(ctx, all.g) != 1) return {};
+        return all;
     }
 
     /// The lines and points of one half width r (consumed) buffered together, with round caps
@@ -216,7 +342,8 @@ struct SurfaceShaper::Impl {
     /// The shape of every feature of `layer` and its classes in the tile's window.
     Geom layerShape(const TileIndex& index, std::size_t slot, Vec2 offset, const std::vector<char>& inLayer) {
         std::vector<GEOSGeometry*> parts;
-        std::map<double, std::vector<GEOSGeometry*>> linesByWidth;  // bufferRadius → runs, buffered together
+        runs.clear();
+        runPoints.clear();
         for (const TileIndex::EntryInfo& info : index.entryInfos(slot)) {
             if (!inLayer[info.layer]) continue;
             if (leaveOutBridges && terrain::isBridgeWay(*index.map().entries[info.entry].feature)) continue;
@@ -231,33 +358,29 @@ struct SurfaceShaper::Impl {
                     break;
                 }
                 case FeatureKind::Line:
-                    ok = line(cells, partEnds, offset, info.sizeCells, linesByWidth[bufferRadius(info.sizeCells)]);
+                    line(cells, partEnds, offset, info.sizeCells, bufferRadius(info.sizeCells),
+                         std::uint32_t(info.entry));
                     break;
                 case FeatureKind::Point:
                     for (const Vec2& c : cells) {
-                        if (ok)
-                            ok = line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset,
-                                      info.sizeCells, linesByWidth[bufferRadius(info.sizeCells)]);
+                        line(std::span<const Vec2>(&c, 1), std::array<std::uint32_t, 1>{1}, offset, info.sizeCells,
+                             bufferRadius(info.sizeCells), std::uint32_t(info.entry));
                     }
                     break;
             }
             if (!ok) {
                 for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
-                for (auto& [r, lines] : linesByWidth) {
-                    for (GEOSGeometry* g : lines) GEOSGeom_destroy_r(ctx, g);
-                }
                 message = "feature " + index.map().entries[info.entry].feature->id + ": " + message;
                 return {};
             }
         }
-        for (auto& [r, lines] : linesByWidth) {
-            if (lines.empty()) continue;
-            GEOSGeometry* b = buffer(lines, r);
-            if (!b) {
+        if (!runs.empty()) {
+            Geom lines = bufferRuns();
+            if (!lines) {
                 for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
                 return {};
             }
-            parts.push_back(b);
+            parts.push_back(lines.release());
         }
         if (parts.size() == 1) return own(parts[0]);  // one buffer or area: valid already
         return unite(parts);
@@ -497,7 +620,12 @@ struct SurfaceShaper::Impl {
             if (b.op == ExprOp::Layer && b.layer >= 0 &&
                 static_cast<std::size_t>(b.layer) < index.map().layers.size()) {
                 if (const GEOSGeometry* other = shapeOf(index, slot, offset, b.layer)) {
-                    return own(GEOSDifference_r(ctx, shape, other));
+                    // Both clipped to the tile first (what shapeTile keeps of the result): the
+                    // overlay then nodes only the tile's edges.
+                    Geom mine = own(GEOSClipByRect_r(ctx, shape, 0.0, 0.0, kTileCells, kTileCells));
+                    Geom theirs = own(GEOSClipByRect_r(ctx, other, 0.0, 0.0, kTileCells, kTileCells));
+                    if (!mine || !theirs) return {};
+                    return own(GEOSDifference_r(ctx, mine.g, theirs.g));
                 }
                 return {};
             }

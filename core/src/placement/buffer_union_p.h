@@ -1,0 +1,108 @@
+#pragma once
+// Private to core: the union of round-capped line buffers of a tile (SurfaceShaper's roads and
+// rivers), evaluated on its boundary. GEOS buffers lines by noding every offset curve and
+// walking its graph, then unites the buffers of each width again: most of a surface build.
+//
+// Here a polyline's buffer is its outline (the right side forward, the end cap, the left side
+// back, the start cap; outer joins round, inner joins the offset lines' crossing) when that is
+// a simple ring, and otherwise convex pieces: a rectangle per segment, a half disc per end and
+// a fan on the outer side of each turn. The pieces (of every polyline) also answer whether a
+// point lies inside. Every boundary edge is split where another crosses it (found through a
+// uniform grid), a piece of edge is kept when its middle lies inside no other polyline's
+// buffer (coincident edges: the lower owner keeps its own), and the kept pieces are linked into
+// rings by their exact end points. Arcs have their corners on one angular grid per radius, so
+// the caps of two ways meeting at a node coincide instead of crossing in slivers.
+//
+// When anything does not add up (a piece without a successor, two from one point, an outline
+// that crosses itself twice) unite() says so and the caller uses GEOS.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "terrabit/core/geometry.h"
+
+namespace terrabit::core::placement::detail {
+
+class BufferUnion {
+public:
+    /// Forgets every line added.
+    void clear();
+    /// Adds a polyline (tile cells; repeated consecutive points are dropped; one point is a
+    /// disc) buffered by `radius` with round caps and joins, arcs cut in `quadrantSegments`
+    /// chords per quarter circle.
+    void add(std::span<const Vec2> points, double radius, int quadrantSegments, double phase = 0.3183098861837907);
+    bool empty() const { return mLines.empty(); }
+
+    /// The union's rings into `outline` / `ringEnds` (as SurfaceShape's: each ring open, its end
+    /// index in ringEnds; shells counter-clockwise in x right, y up terms, holes clockwise).
+    /// False when it could not be evaluated exactly (see the top of this file).
+    bool unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds);
+
+    /// The convex pieces whose union the buffers are (after unite, whatever it returned), each
+    /// counter-clockwise, its end index in `ends`: for a union by other means where unite could
+    /// not tell, with the same corners (so two tiles' shapes still meet on their common edge).
+    void pieces(std::vector<Vec2>& corners, std::vector<std::uint32_t>& ends) const;
+
+private:
+    struct Line {
+        std::uint32_t begin, end;  ///< in mPoints
+        double radius;
+        int segments;  ///< per full circle
+        double phase;
+    };
+    struct Edge {
+        Vec2 a, b;
+        int piece;  ///< the convex piece it bounds, -1 for an outline's edge
+        int owner;
+    };
+    struct Piece {
+        std::uint32_t first, count;  ///< corners in mCorners, counter-clockwise
+        Box2 box;
+        int owner;
+        bool edges;  ///< its edges are boundary candidates (no outline stands for its line)
+    };
+    struct Split {
+        double t;
+        Vec2 at;
+    };
+
+    bool evaluate(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds);
+    void build(const Line& line);
+    bool lineOutline(std::span<const Vec2> pts, const std::vector<Vec2>& off, const Line& line, int owner);
+    void arc(Vec2 centre, double radius, int segments, double phase, double from, double sweep,
+             std::vector<Vec2>& out) const;
+    void openPiece();
+    void closePiece(int owner, bool edges);
+    bool keeps(const Edge& e, Vec2 a, Vec2 b) const;
+    template <class Map>
+    static typename Map::iterator nearestStart(Map& starting, Vec2 at);
+
+    std::vector<Vec2> mPoints;
+    std::vector<Line> mLines;
+    std::vector<char> mPiecesOnly;  ///< per line: its outline crossed itself, use its pieces
+    std::vector<int> mOwnerLine;    ///< per owner: its line, -1 for a piece's own owner
+    int mOwners = 0;
+
+    // Per evaluation.
+    std::vector<Vec2> mCorners;
+    std::vector<Piece> mPieces;
+    std::vector<Edge> mEdges;
+    std::vector<Edge> mOutlineEdges;
+    std::vector<Vec2> mScratch;
+    std::vector<double> mParamsFrom, mParamsTo;
+    std::vector<Vec2> mJoins;
+    std::uint32_t mPieceStart = 0;
+    struct Halfplane {
+        double nx, ny, c;  ///< inside: nx x + ny y - c > 0, (nx, ny) a unit vector
+    };
+    std::vector<Halfplane> mHalfplanes;  ///< per corner of a piece: its edge from that corner
+    Box2 mBounds;
+    double mCell = 6.0;
+    int mCellsWide = 0, mCellsHigh = 0;
+    std::vector<std::uint32_t> mEdgeCellStart, mEdgeCellItems, mPieceCellStart, mPieceCellItems;
+    std::vector<std::vector<Split>> mSplits;
+    std::vector<int> mSelfCrossed;  ///< owners whose outline crossed itself
+};
+
+}  // namespace terrabit::core::placement::detail
