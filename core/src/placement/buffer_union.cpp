@@ -11,10 +11,6 @@ namespace terrabit::core::placement::detail {
 
 namespace {
 
-/// Angle of the arcs' first corner: odd, so that no arc edge runs along an axis (where the
-/// pieces of straight ways have theirs).
-constexpr double kArcPhase = 0.3183098861837907;
-
 /// A piece of edge is on another piece's edge when its middle is this close to it (cells).
 constexpr double kOnEdge = 1e-9;
 

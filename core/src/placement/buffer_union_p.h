@@ -10,11 +10,13 @@
 // point lies inside. Every boundary edge is split where another crosses it (found through a
 // uniform grid), a piece of edge is kept when its middle lies inside no other polyline's
 // buffer (coincident edges: the lower owner keeps its own), and the kept pieces are linked into
-// rings by their exact end points. Arcs have their corners on one angular grid per radius, so
-// the caps of two ways meeting at a node coincide instead of crossing in slivers.
+// rings by their end points (where rings touch, each keeps its sharpest left turn; ends a hair
+// apart are joined). Each line's arcs have their corners on its own angular grid (add's
+// `phase`): caps of two ways ending at one node then cross cleanly, where on one shared grid
+// they shared stretches of edge whose ends the linking could not follow.
 //
-// When anything does not add up (a piece without a successor, two from one point, an outline
-// that crosses itself twice) unite() says so and the caller uses GEOS.
+// When anything does not add up (a piece without a successor, an outline that still crosses
+// itself after its retries) unite() says so, and the caller unites pieces() with GEOS.
 
 #include <cstdint>
 #include <span>
@@ -30,8 +32,9 @@ public:
     void clear();
     /// Adds a polyline (tile cells; repeated consecutive points are dropped; one point is a
     /// disc) buffered by `radius` with round caps and joins, arcs cut in `quadrantSegments`
-    /// chords per quarter circle.
-    void add(std::span<const Vec2> points, double radius, int quadrantSegments, double phase = 0.3183098861837907);
+    /// chords per quarter circle starting at angle `phase` (radians; the same for a feature in
+    /// every tile, so two tiles put the same corners on their common edge).
+    void add(std::span<const Vec2> points, double radius, int quadrantSegments, double phase);
     bool empty() const { return mLines.empty(); }
 
     /// The union's rings into `outline` / `ringEnds` (as SurfaceShape's: each ring open, its end

@@ -48,8 +48,10 @@ int quadrantSegments(double r) {
 /// far less than uniting one buffer per width, and every tile rounds a line alike.
 double bufferRadius(double r) { return std::round(r / kRadiusStepCells) * kRadiusStepCells; }
 
-/// Step (radians) between the angular grids of different features' arcs (BufferUnion::add): the
-/// golden ratio's fraction, so near entries fall far apart.
+/// The angle (radians) of the first arc corner of feature 0 (BufferUnion::add): odd, so that no
+/// arc edge runs along an axis, where straight ways have theirs; and the step between features'
+/// angular grids: the golden ratio's fraction, so near entries fall far apart.
+constexpr double kArcPhase = 0.3183098861837907;
 constexpr double kArcPhaseStep = 0.6180339887498949;
 
 }  // namespace
@@ -212,7 +214,7 @@ struct SurfaceShaper::Impl {
             // Each feature's arcs on its own angular grid (the same in every tile): where two
             // ways end at one node their caps cross instead of sharing stretches of edge.
             lineUnion.add({runPoints.data() + run.begin, run.end - run.begin}, run.radius, quadrantSegments(run.radius),
-                          kArcPhaseStep * double(run.entry % 97));
+                          kArcPhase + kArcPhaseStep * double(run.entry % 97));
         }
         if (lineUnion.unite(unionOutline, unionRingEnds)) {
             if (Geom g = polygonsOf(unionOutline, unionRingEnds)) return g;
