@@ -73,7 +73,16 @@ bool BufferUnion::unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& 
 void BufferUnion::pieces(std::vector<Vec2>& corners, std::vector<std::uint32_t>& ends) const {
     corners.clear();
     ends.clear();
+    // A line with an outline gives it (the boundary of its pieces' union: one polygon where its
+    // pieces were dozens, and no outline that crossed itself is left), the others their pieces.
+    for (std::size_t i = 0; i < mOutlineEdges.size(); ++i) {
+        corners.push_back(mOutlineEdges[i].a);
+        if (i + 1 == mOutlineEdges.size() || mOutlineEdges[i + 1].owner != mOutlineEdges[i].owner) {
+            ends.push_back(static_cast<std::uint32_t>(corners.size()));
+        }
+    }
     for (const Piece& p : mPieces) {
+        if (!p.edges) continue;
         corners.insert(corners.end(), mCorners.begin() + p.first, mCorners.begin() + p.first + p.count);
         ends.push_back(static_cast<std::uint32_t>(corners.size()));
     }

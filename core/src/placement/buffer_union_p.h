@@ -42,9 +42,10 @@ public:
     /// False when it could not be evaluated exactly (see the top of this file).
     bool unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds);
 
-    /// The convex pieces whose union the buffers are (after unite, whatever it returned), each
-    /// counter-clockwise, its end index in `ends`: for a union by other means where unite could
-    /// not tell, with the same corners (so two tiles' shapes still meet on their common edge).
+    /// Polygons whose union the buffers are (after unite, whatever it returned), each
+    /// counter-clockwise, its end index in `ends`: the outlines, and the convex pieces of the
+    /// lines without one. For a union by other means where unite could not tell, with the same
+    /// corners (so two tiles' shapes still meet on their common edge).
     void pieces(std::vector<Vec2>& corners, std::vector<std::uint32_t>& ends) const;
 
 private:
