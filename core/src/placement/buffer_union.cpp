@@ -405,10 +405,20 @@ bool BufferUnion::evaluate(std::vector<Vec2>& outline, std::vector<std::uint32_t
     const auto cellY = [&](double y) {
         return std::clamp(static_cast<int>((y - mBounds.min.y) / mCell), 0, mCellsHigh - 1);
     };
+    const auto minX = [&](std::uint32_t i) { return std::min(mEdges[i].a.x, mEdges[i].b.x); };
     for (std::size_t c = 0; c < cells; ++c) {
+        // The cell's edges by their west end: a pair is looked at only while their x ranges meet.
+        const auto cellBegin = mEdgeCellItems.begin() + mEdgeCellStart[c];
+        const auto cellEnd = mEdgeCellItems.begin() + mEdgeCellStart[c + 1];
+        std::sort(cellBegin, cellEnd, [&](std::uint32_t a, std::uint32_t b) {
+            const double xa = minX(a), xb = minX(b);
+            return xa < xb || (xa == xb && a < b);
+        });
         for (std::uint32_t ii = mEdgeCellStart[c]; ii < mEdgeCellStart[c + 1]; ++ii) {
+            const double eastEnd = std::max(mEdges[mEdgeCellItems[ii]].a.x, mEdges[mEdgeCellItems[ii]].b.x);
             for (std::uint32_t jj = ii + 1; jj < mEdgeCellStart[c + 1]; ++jj) {
                 const std::uint32_t i = mEdgeCellItems[ii], j = mEdgeCellItems[jj];
+                if (minX(j) > eastEnd) break;
                 const Edge& e = mEdges[i];
                 const Edge& f = mEdges[j];
                 if (e.piece >= 0 && e.piece == f.piece) continue;
