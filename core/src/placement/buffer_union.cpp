@@ -315,10 +315,10 @@ namespace {
 /// a few 1e-7.
 constexpr double kSnap = 1e-6;
 
-}  // namespace
-
+/// The start in `starting` nearest to `at` within kSnap, or its end(). A scan: it serves only
+/// where the exact lookup failed, a few times a tile at most.
 template <class Map>
-typename Map::iterator BufferUnion::nearestStart(Map& starting, Vec2 at) {
+typename Map::iterator nearestStart(Map& starting, Vec2 at) {
     auto best = starting.end();
     double bestDistance = kSnap;
     for (auto it = starting.begin(); it != starting.end(); ++it) {
@@ -327,6 +327,8 @@ typename Map::iterator BufferUnion::nearestStart(Map& starting, Vec2 at) {
     }
     return best;
 }
+
+}  // namespace
 
 bool BufferUnion::evaluate(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds) {
     mCorners.clear();

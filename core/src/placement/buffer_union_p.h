@@ -79,8 +79,6 @@ private:
     void openPiece();
     void closePiece(int owner, bool edges);
     bool keeps(const Edge& e, Vec2 a, Vec2 b) const;
-    template <class Map>
-    static typename Map::iterator nearestStart(Map& starting, Vec2 at);
 
     std::vector<Vec2> mPoints;
     std::vector<Line> mLines;

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <numbers>
@@ -206,8 +205,8 @@ struct SurfaceShaper::Impl {
         }
     }
 
-    /// The runs buffered and united: by BufferUnion, or where it cannot tell, by GEOS (the
-    /// runs of each radius buffered together, the buffers united). Null on a GEOS failure.
+    /// The runs buffered with round caps and joins and united: by BufferUnion, or where it
+    /// cannot tell, by GEOS from BufferUnion::pieces. Null on a GEOS failure.
     Geom bufferRuns() {
         lineUnion.clear();
         for (const Run& run : runs) {
@@ -219,8 +218,8 @@ struct SurfaceShaper::Impl {
         if (lineUnion.unite(unionOutline, unionRingEnds)) {
             if (Geom g = polygonsOf(unionOutline, unionRingEnds)) return g;
         }
-        // GEOS unites the same pieces: a neighbour whose union BufferUnion could tell meets
-        // this tile's on their common edge at the same corners.
+        // GEOS unites the same outlines and pieces: a neighbour whose union BufferUnion could
+        // tell meets this tile's on their common edge at the same corners.
         lineUnion.pieces(unionOutline, unionRingEnds);
         std::vector<GEOSGeometry*> parts;
         std::uint32_t begin = 0;
@@ -240,7 +239,8 @@ struct SurfaceShaper::Impl {
     }
 
     /// BufferUnion's rings as GEOS polygons: each hole in the smallest shell around it. Null
-    /// when a hole has no shell or GEOS finds the result invalid (the caller uses GEOS's own).
+    /// when a hole has no shell or GEOS finds the result invalid (the caller then has GEOS unite
+    /// the pieces).
     Geom polygonsOf(const std::vector<Vec2>& outline, const std::vector<std::uint32_t>& ringEnds) {
         struct Ring {
             std::uint32_t begin, end;
@@ -316,18 +316,6 @@ struct SurfaceShaper::Impl {
                                                    static_cast<unsigned>(polygons.size())));
         if (!all || GEOSisValid_r(ctx, all.g) != 1) return {};
         return all;
-    }
-
-    /// The lines and points of one half width r (consumed) buffered together, with round caps
-    /// and joins: GEOS nodes all their offset curves at once, which is far cheaper than uniting
-    /// one buffer per line.
-    GEOSGeometry* buffer(std::vector<GEOSGeometry*>& lines, double r) {
-        GEOSGeometry* all = GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, lines.data(),
-                                                        static_cast<unsigned>(lines.size()));
-        lines.clear();
-        if (!all) return nullptr;
-        Geom owned = own(all);
-        return GEOSBufferWithStyle_r(ctx, owned.g, r, quadrantSegments(r), GEOSBUF_CAP_ROUND, GEOSBUF_JOIN_ROUND, 5.0);
     }
 
     /// The shape of `layer` (with its classes) in this tile, built once per shapeTile call.
