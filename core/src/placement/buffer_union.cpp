@@ -45,6 +45,10 @@ struct PointHash {
 void BufferUnion::clear() {
     mPoints.clear();
     mLines.clear();
+    mAreaCorners.clear();
+    mAreaRingEnds.clear();
+    mAreaTriangles.clear();
+    mAreas.clear();
 }
 
 void BufferUnion::add(std::span<const Vec2> points, double radius, int quadrantSegments, double phase) {
@@ -57,6 +61,19 @@ void BufferUnion::add(std::span<const Vec2> points, double radius, int quadrantS
         {begin, static_cast<std::uint32_t>(mPoints.size()), radius, 4 * std::max(1, quadrantSegments), phase});
 }
 
+void BufferUnion::addArea(std::span<const Vec2> corners, std::span<const std::uint32_t> ringEnds,
+                          std::span<const Vec2> triangles) {
+    const auto base = static_cast<std::uint32_t>(mAreaCorners.size());
+    Area area{static_cast<std::uint32_t>(mAreaRingEnds.size()), 0, static_cast<std::uint32_t>(mAreaTriangles.size()),
+              0};
+    mAreaCorners.insert(mAreaCorners.end(), corners.begin(), corners.end());
+    for (const std::uint32_t end : ringEnds) mAreaRingEnds.push_back(base + end);
+    mAreaTriangles.insert(mAreaTriangles.end(), triangles.begin(), triangles.end());
+    area.ringsEnd = static_cast<std::uint32_t>(mAreaRingEnds.size());
+    area.trianglesEnd = static_cast<std::uint32_t>(mAreaTriangles.size());
+    mAreas.push_back(area);
+}
+
 bool BufferUnion::unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds) {
     mPiecesOnly.assign(mLines.size(), 0);
     for (int attempt = 0; attempt < kAttempts; ++attempt) {
@@ -65,6 +82,9 @@ bool BufferUnion::unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& 
         mSelfCrossed.clear();
         if (evaluate(outline, ringEnds)) return true;
         if (mSelfCrossed.empty()) return false;
+        for (const int owner : mSelfCrossed) {
+            if (mOwnerLine[std::size_t(owner)] < 0) return false;  // an area's rings: no pieces to fall back on
+        }
         for (const int owner : mSelfCrossed) mPiecesOnly[static_cast<std::size_t>(mOwnerLine[std::size_t(owner)])] = 1;
     }
     return false;
@@ -76,6 +96,7 @@ void BufferUnion::pieces(std::vector<Vec2>& corners, std::vector<std::uint32_t>&
     // A line with an outline gives it (the boundary of its pieces' union: one polygon where its
     // pieces were dozens, and no outline that crossed itself is left), the others their pieces.
     for (std::size_t i = 0; i < mOutlineEdges.size(); ++i) {
+        if (mOwnerLine[std::size_t(mOutlineEdges[i].owner)] == kAreaOwner) continue;
         corners.push_back(mOutlineEdges[i].a);
         if (i + 1 == mOutlineEdges.size() || mOutlineEdges[i + 1].owner != mOutlineEdges[i].owner) {
             ends.push_back(static_cast<std::uint32_t>(corners.size()));
@@ -183,6 +204,31 @@ void BufferUnion::build(const Line& line) {
         arc(b, r, n, line.phase, from, sweep, mCorners);
         mCorners.push_back(e);
         closePiece(owner, edges);
+    }
+}
+
+void BufferUnion::build(const Area& area) {
+    const int owner = mOwners++;
+    mOwnerLine.push_back(kAreaOwner);
+    std::uint32_t begin = area.ringsBegin == 0 ? 0 : mAreaRingEnds[area.ringsBegin - 1];
+    for (std::uint32_t r = area.ringsBegin; r < area.ringsEnd; ++r) {
+        const std::uint32_t end = mAreaRingEnds[r];
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Vec2 a = mAreaCorners[i], b = mAreaCorners[i + 1 == end ? begin : i + 1];
+            if (a == b) continue;
+            mOutlineEdges.push_back({a, b, -1, owner});
+            mBounds.extend(a);
+        }
+        begin = end;
+    }
+    for (std::uint32_t t = area.trianglesBegin; t + 2 < area.trianglesEnd; t += 3) {
+        Vec2 a = mAreaTriangles[t], b = mAreaTriangles[t + 1], c = mAreaTriangles[t + 2];
+        const double turn = cross(b - a, c - a);
+        if (turn == 0.0) continue;  // covers nothing
+        if (turn < 0.0) std::swap(b, c);
+        openPiece();
+        mCorners.insert(mCorners.end(), {a, b, c});
+        closePiece(owner, false);
     }
 }
 
@@ -339,6 +385,7 @@ bool BufferUnion::evaluate(std::vector<Vec2>& outline, std::vector<std::uint32_t
     mOwners = 0;
     mBounds = {};
     for (const Line& line : mLines) build(line);
+    for (const Area& area : mAreas) build(area);
     if (mPieces.empty()) return true;
 
     // Each piece's edges as half-planes, for the inside tests; the boundary's candidate edges.

@@ -15,6 +15,9 @@
 // `phase`): caps of two ways ending at one node then cross cleanly, where on one shared grid
 // they shared stretches of edge whose ends the linking could not follow.
 //
+// Areas (a road's squares, a river's banks) join the union as owners of their own: their rings
+// are boundary candidates like an outline, and their triangles answer the inside tests.
+//
 // When anything does not add up (a piece without a successor, an outline that still crosses
 // itself after its retries) unite() says so, and the caller unites pieces() with GEOS.
 
@@ -35,17 +38,22 @@ public:
     /// chords per quarter circle starting at angle `phase` (radians; the same for a feature in
     /// every tile, so two tiles put the same corners on their common edge).
     void add(std::span<const Vec2> points, double radius, int quadrantSegments, double phase);
-    bool empty() const { return mLines.empty(); }
+    /// Adds an area (tile cells): its rings (each open, turning with the area on its left:
+    /// shells counter-clockwise in x right, y up terms, holes clockwise; `ringEnds` their end
+    /// indices in `corners`) and triangles that cover it exactly (corner triples, any turn).
+    void addArea(std::span<const Vec2> corners, std::span<const std::uint32_t> ringEnds,
+                 std::span<const Vec2> triangles);
+    bool empty() const { return mLines.empty() && mAreas.empty(); }
 
     /// The union's rings into `outline` / `ringEnds` (as SurfaceShape's: each ring open, its end
     /// index in ringEnds; shells counter-clockwise in x right, y up terms, holes clockwise).
     /// False when it could not be evaluated exactly (see the top of this file).
     bool unite(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds);
 
-    /// Polygons whose union the buffers are (after unite, whatever it returned), each
+    /// Polygons whose union the lines' buffers are (after unite, whatever it returned), each
     /// counter-clockwise, its end index in `ends`: the outlines, and the convex pieces of the
-    /// lines without one. For a union by other means where unite could not tell, with the same
-    /// corners (so two tiles' shapes still meet on their common edge).
+    /// lines without one. Not the areas: the caller has them. For a union by other means where unite could not tell,
+    /// with the same corners (so two tiles' shapes still meet on their common edge).
     void pieces(std::vector<Vec2>& corners, std::vector<std::uint32_t>& ends) const;
 
 private:
@@ -54,6 +62,10 @@ private:
         double radius;
         int segments;  ///< per full circle
         double phase;
+    };
+    struct Area {
+        std::uint32_t ringsBegin, ringsEnd;          ///< in mAreaRingEnds
+        std::uint32_t trianglesBegin, trianglesEnd;  ///< in mAreaTriangles
     };
     struct Edge {
         Vec2 a, b;
@@ -73,6 +85,7 @@ private:
 
     bool evaluate(std::vector<Vec2>& outline, std::vector<std::uint32_t>& ringEnds);
     void build(const Line& line);
+    void build(const Area& area);
     bool lineOutline(std::span<const Vec2> pts, const std::vector<Vec2>& off, const Line& line, int owner);
     void arc(Vec2 centre, double radius, int segments, double phase, double from, double sweep,
              std::vector<Vec2>& out) const;
@@ -82,9 +95,14 @@ private:
 
     std::vector<Vec2> mPoints;
     std::vector<Line> mLines;
+    std::vector<Vec2> mAreaCorners;
+    std::vector<std::uint32_t> mAreaRingEnds;  ///< in mAreaCorners
+    std::vector<Vec2> mAreaTriangles;
+    std::vector<Area> mAreas;
     std::vector<char> mPiecesOnly;  ///< per line: its outline crossed itself, use its pieces
-    std::vector<int> mOwnerLine;    ///< per owner: its line, -1 for a piece's own owner
+    std::vector<int> mOwnerLine;    ///< per owner: its line, -1 for a piece's own owner, kAreaOwner
     int mOwners = 0;
+    static constexpr int kAreaOwner = -2;
 
     // Per evaluation.
     std::vector<Vec2> mCorners;

@@ -78,6 +78,8 @@ struct SurfaceShaper::Impl {
     detail::BufferUnion lineUnion;
     std::vector<Vec2> unionOutline;
     std::vector<std::uint32_t> unionRingEnds;
+    std::vector<Vec2> areaCorners, areaTriangles;
+    std::vector<std::uint32_t> areaRingEnds;
 
     Impl() { GEOSContext_setErrorMessageHandler_r(ctx, keepMessage, &message); }
     ~Impl() { GEOS_finish_r(ctx); }
@@ -205,9 +207,11 @@ struct SurfaceShaper::Impl {
         }
     }
 
-    /// The runs buffered with round caps and joins and united: by BufferUnion, or where it
-    /// cannot tell, by GEOS from BufferUnion::pieces. Null on a GEOS failure.
-    Geom bufferRuns() {
+    /// The runs buffered with round caps and joins and united with the polygonal geometries in
+    /// `areas`: by BufferUnion, which then consumes `areas`, or where it cannot tell, the runs
+    /// alone by GEOS from BufferUnion::pieces (the caller unites `areas` with them). Null on a
+    /// GEOS failure.
+    Geom bufferRuns(std::vector<GEOSGeometry*>& areas) {
         lineUnion.clear();
         for (const Run& run : runs) {
             // Each feature's arcs on its own angular grid (the same in every tile): where two
@@ -215,8 +219,12 @@ struct SurfaceShaper::Impl {
             lineUnion.add({runPoints.data() + run.begin, run.end - run.begin}, run.radius, quadrantSegments(run.radius),
                           kArcPhase + kArcPhaseStep * double(run.entry % 97));
         }
-        if (lineUnion.unite(unionOutline, unionRingEnds)) {
-            if (Geom g = polygonsOf(unionOutline, unionRingEnds)) return g;
+        if (addAreas(areas) && lineUnion.unite(unionOutline, unionRingEnds)) {
+            if (Geom g = polygonsOf(unionOutline, unionRingEnds)) {
+                for (GEOSGeometry* a : areas) GEOSGeom_destroy_r(ctx, a);
+                areas.clear();
+                return g;
+            }
         }
         // GEOS unites the same outlines and pieces: a neighbour whose union BufferUnion could
         // tell meets this tile's on their common edge at the same corners.
@@ -236,6 +244,63 @@ struct SurfaceShaper::Impl {
             parts.push_back(piece);
         }
         return unite(parts);
+    }
+
+    /// Hands the polygons of `areas` to lineUnion: their rings turned as it wants them, and their
+    /// ears. False when a polygon's ears do not cover it exactly (their areas or turns disagree
+    /// with its rings'): the inside tests would then be wrong.
+    bool addAreas(const std::vector<GEOSGeometry*>& areas) {
+        for (const GEOSGeometry* part : areas) {
+            const int count = GEOSGetNumGeometries_r(ctx, part);
+            for (int i = 0; i < count; ++i) {
+                const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, part, i);
+                if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
+                areaCorners.clear();
+                areaRingEnds.clear();
+                double ringsArea = 0.0;  // twice
+                const auto take = [&](const GEOSGeometry* ring, bool shell) {
+                    const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, ring);
+                    unsigned n = 0;
+                    if (!seq || !GEOSCoordSeq_getSize_r(ctx, seq, &n) || n < 4) return false;
+                    coords.resize(std::size_t{n} * 2);
+                    if (!GEOSCoordSeq_copyToBuffer_r(ctx, seq, coords.data(), 0, 0)) return false;
+                    const std::size_t begin = areaCorners.size();
+                    for (unsigned k = 0; k + 1 < n; ++k) areaCorners.push_back({coords[2 * k], coords[2 * k + 1]});
+                    double twice = 0.0;
+                    for (std::size_t k = begin, j = areaCorners.size() - 1; k < areaCorners.size(); j = k++) {
+                        twice += cross(areaCorners[j], areaCorners[k]);
+                    }
+                    if ((twice < 0.0) == shell)
+                        std::reverse(areaCorners.begin() + std::ptrdiff_t(begin), areaCorners.end());
+                    ringsArea += shell ? std::abs(twice) : -std::abs(twice);
+                    areaRingEnds.push_back(static_cast<std::uint32_t>(areaCorners.size()));
+                    return true;
+                };
+                if (!take(GEOSGetExteriorRing_r(ctx, polygon), true)) return false;
+                const int holes = GEOSGetNumInteriorRings_r(ctx, polygon);
+                for (int h = 0; h < holes; ++h) {
+                    if (!take(GEOSGetInteriorRingN_r(ctx, polygon, h), false)) return false;
+                }
+                ringViews.clear();
+                std::uint32_t begin = 0;
+                for (const std::uint32_t end : areaRingEnds) {
+                    ringViews.emplace_back(areaCorners.data() + begin, end - begin);
+                    begin = end;
+                }
+                areaTriangles.clear();
+                if (!ears.cut(ringViews, areaTriangles)) return false;
+                double trianglesArea = 0.0;
+                for (std::size_t t = 0; t + 2 < areaTriangles.size(); t += 3) {
+                    const double turn =
+                        cross(areaTriangles[t + 1] - areaTriangles[t], areaTriangles[t + 2] - areaTriangles[t]);
+                    if (turn < 0.0) return false;  // the shell turns counter-clockwise: so must every ear
+                    trianglesArea += turn;
+                }
+                if (!(std::abs(trianglesArea - ringsArea) <= 1e-9 * std::max(1.0, ringsArea))) return false;
+                lineUnion.addArea(areaCorners, areaRingEnds, areaTriangles);
+            }
+        }
+        return true;
     }
 
     /// BufferUnion's rings as GEOS polygons: each hole in the smallest shell around it. Null
@@ -365,7 +430,7 @@ struct SurfaceShaper::Impl {
             }
         }
         if (!runs.empty()) {
-            Geom lines = bufferRuns();
+            Geom lines = bufferRuns(parts);  // with the areas, when it can
             if (!lines) {
                 for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
                 return {};

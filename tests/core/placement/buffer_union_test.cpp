@@ -94,6 +94,15 @@ public:
 
     /// GEOS's round-capped buffers of the ways, united.
     double bufferArea(const std::vector<TestWay>& ways) {
+        GEOSGeometry* u = buffers(ways);
+        double area = 0.0;
+        GEOSArea_r(ctx, u, &area);
+        GEOSGeom_destroy_r(ctx, u);
+        return area;
+    }
+
+    /// GEOS's round-capped buffers of the ways, united (owned by the caller).
+    GEOSGeometry* buffers(const std::vector<TestWay>& ways) {
         std::vector<GEOSGeometry*> parts;
         for (const TestWay& w : ways) {
             GEOSCoordSequence* seq = GEOSCoordSeq_create_r(ctx, static_cast<unsigned>(w.points.size()), 2);
@@ -108,11 +117,8 @@ public:
         GEOSGeometry* all =
             GEOSGeom_createCollection_r(ctx, GEOS_GEOMETRYCOLLECTION, parts.data(), unsigned(parts.size()));
         GEOSGeometry* u = GEOSUnaryUnion_r(ctx, all);
-        double area = 0.0;
-        GEOSArea_r(ctx, u, &area);
-        GEOSGeom_destroy_r(ctx, u);
         GEOSGeom_destroy_r(ctx, all);
-        return area;
+        return u;
     }
 
     /// The area of the rings under the even-odd rule, by GEOS: the rings' signed areas add up
@@ -238,4 +244,162 @@ TEST(BufferUnion, TwoWaysMeetingAtANodeMakeOneRingAndATJunctionNoGap) {
     EXPECT_TRUE(insideRings({35, 10}, outline, ends));
     EXPECT_FALSE(insideRings({35, 35}, outline, ends));
     EXPECT_NEAR(geos.evenOddArea(outline, ends), unionRingsArea(outline, ends), 1e-9);
+}
+
+namespace {
+
+/// An area for the union: its rings (the shell counter-clockwise, holes clockwise) and a GEOS
+/// polygon of them.
+struct TestArea {
+    std::vector<Vec2> corners;
+    std::vector<std::uint32_t> ringEnds;
+};
+
+/// A square's corners (counter-clockwise, or clockwise for a hole).
+void squareRing(TestArea& a, Vec2 min, double side, bool hole) {
+    std::vector<Vec2> ring{min, {min.x + side, min.y}, {min.x + side, min.y + side}, {min.x, min.y + side}};
+    if (hole) std::reverse(ring.begin(), ring.end());
+    a.corners.insert(a.corners.end(), ring.begin(), ring.end());
+    a.ringEnds.push_back(static_cast<std::uint32_t>(a.corners.size()));
+}
+
+/// Squares of a town: a star-shaped square of many corners, a square with a courtyard, two
+/// squares sharing an edge, and one around a network node (ways crossing its edges).
+std::vector<TestArea> townSquares(std::mt19937& rng) {
+    std::uniform_real_distribution<double> at(30.0, 200.0), unit(0.0, 1.0);
+    std::vector<TestArea> areas;
+    {
+        TestArea star;
+        const Vec2 c{at(rng), at(rng)};
+        for (int k = 0; k < 14; ++k) {
+            const double angle = 2.0 * std::numbers::pi * k / 14.0, r = 6.0 + 14.0 * unit(rng);
+            star.corners.push_back({c.x + r * std::cos(angle), c.y + r * std::sin(angle)});
+        }
+        star.ringEnds.push_back(14);
+        areas.push_back(star);
+    }
+    {
+        TestArea court;
+        const Vec2 min{at(rng), at(rng)};
+        squareRing(court, min, 24.0, false);
+        squareRing(court, {min.x + 8.0, min.y + 8.0}, 8.0, true);
+        areas.push_back(court);
+    }
+    {
+        const Vec2 min{at(rng), at(rng)};
+        TestArea left, right;
+        squareRing(left, min, 10.0, false);
+        squareRing(right, {min.x + 10.0, min.y}, 10.0, false);
+        areas.push_back(left);
+        areas.push_back(right);
+    }
+    {
+        TestArea node;  // the network's node (2, 2) lies near (100, 100)
+        squareRing(node, {92.0 + unit(rng), 93.0 + unit(rng)}, 14.0, false);
+        areas.push_back(node);
+    }
+    return areas;
+}
+
+}  // namespace
+
+TEST(BufferUnion, UnitesAreasWithTheWaysAsGeosDoesOrSaysItCannot) {
+    UnionOracle geos;
+    GEOSContextHandle_t ctx = geos.ctx;
+    BufferUnion u;
+    std::vector<Vec2> outline, triangles;
+    std::vector<std::uint32_t> ends;
+    int answered = 0;
+    for (unsigned seed = 1; seed <= 30; ++seed) {
+        std::mt19937 rng(seed);
+        const std::vector<TestWay> ways = streetNetwork(rng);
+        const std::vector<TestArea> areas = townSquares(rng);
+        u.clear();
+        for (const TestWay& w : ways) u.add(w.points, w.radius, chordsPerQuadrant(w.radius), 0.618 * seed);
+        std::vector<GEOSGeometry*> parts;  // the areas, then the ways' buffers: GEOS's union is the reference
+        for (const TestArea& a : areas) {
+            std::vector<GEOSGeometry*> rings;
+            std::uint32_t begin = 0;
+            for (const std::uint32_t end : a.ringEnds) {
+                GEOSCoordSequence* seq = GEOSCoordSeq_create_r(ctx, end - begin + 1, 2);
+                for (std::uint32_t i = begin; i <= end; ++i) {
+                    const Vec2 p = a.corners[i == end ? begin : i];
+                    GEOSCoordSeq_setXY_r(ctx, seq, i - begin, p.x, p.y);
+                }
+                rings.push_back(GEOSGeom_createLinearRing_r(ctx, seq));
+                begin = end;
+            }
+            GEOSGeometry* polygon =
+                GEOSGeom_createPolygon_r(ctx, rings[0], rings.data() + 1, static_cast<unsigned>(rings.size() - 1));
+            // Its triangles by GEOS's constrained Delaunay triangulation.
+            GEOSGeometry* cdt = GEOSConstrainedDelaunayTriangulation_r(ctx, polygon);
+            ASSERT_NE(cdt, nullptr);
+            triangles.clear();
+            for (int t = 0; t < GEOSGetNumGeometries_r(ctx, cdt); ++t) {
+                const GEOSCoordSequence* seq =
+                    GEOSGeom_getCoordSeq_r(ctx, GEOSGetExteriorRing_r(ctx, GEOSGetGeometryN_r(ctx, cdt, t)));
+                for (unsigned i = 0; i < 3; ++i) {
+                    double x = 0, y = 0;
+                    GEOSCoordSeq_getXY_r(ctx, seq, i, &x, &y);
+                    triangles.push_back({x, y});
+                }
+            }
+            GEOSGeom_destroy_r(ctx, cdt);
+            u.addArea(a.corners, a.ringEnds, triangles);
+            parts.push_back(polygon);
+        }
+        const bool united = u.unite(outline, ends);
+        if (united) {
+            ++answered;
+            const double area = unionRingsArea(outline, ends);
+            // The reference: GEOS's union of the areas and of the ways' buffers (area of the
+            // buffers alone, plus what the areas add beyond them).
+            GEOSGeometry* all =
+                GEOSGeom_createCollection_r(ctx, GEOS_MULTIPOLYGON, parts.data(), static_cast<unsigned>(parts.size()));
+            parts.clear();
+            GEOSGeometry* squares = GEOSUnaryUnion_r(ctx, all);
+            std::uniform_real_distribution<double> at(0.0, 256.0);
+            GEOSGeometry* lines = geos.buffers(ways);
+            GEOSGeometry* both = GEOSUnion_r(ctx, lines, squares);
+            double buffersArea = 0.0, reference = 0.0;
+            GEOSArea_r(ctx, lines, &buffersArea);
+            GEOSArea_r(ctx, both, &reference);
+            GEOSGeom_destroy_r(ctx, both);
+            GEOSGeom_destroy_r(ctx, lines);
+            EXPECT_GT(reference, buffersArea + 1.0) << "seed " << seed;  // the squares add to the ways
+            // The same circles' inscribed polygons, on different angular grids; the squares exact.
+            EXPECT_NEAR(area, reference, 2e-3 * buffersArea) << "seed " << seed;
+            EXPECT_NEAR(geos.evenOddArea(outline, ends), area, 1e-6 * area) << "seed " << seed;
+            // Inside a square: inside the union; outside every square and buffer: outside it.
+            GEOSPreparedGeometry* prepared = const_cast<GEOSPreparedGeometry*>(GEOSPrepare_r(ctx, squares));
+            for (int k = 0; k < 2000; ++k) {
+                const Vec2 p{at(rng), at(rng)};
+                GEOSGeometry* point = GEOSGeom_createPointFromXY_r(ctx, p.x, p.y);
+                double distance = 0.0;
+                GEOSDistance_r(ctx, point, squares, &distance);
+                const bool inSquare = GEOSPreparedContains_r(ctx, prepared, point) == 1 && distance == 0.0;
+                GEOSGeom_destroy_r(ctx, point);
+                double margin = std::numeric_limits<double>::infinity();
+                for (const TestWay& w : ways) {
+                    double d = w.points.size() == 1 ? terrabit::core::length(p - w.points[0])
+                                                    : std::numeric_limits<double>::infinity();
+                    for (std::size_t i = 0; i + 1 < w.points.size(); ++i) {
+                        d = std::min(d, segmentDistance(p, w.points[i], w.points[i + 1]));
+                    }
+                    margin = std::min(margin, d - w.radius);
+                }
+                if (inSquare || margin < -0.1) {
+                    EXPECT_TRUE(insideRings(p, outline, ends)) << "seed " << seed << " at " << p.x << "," << p.y;
+                }
+                if (!inSquare && distance > 1e-6 && margin > 0.0) {
+                    EXPECT_FALSE(insideRings(p, outline, ends)) << "seed " << seed << " at " << p.x << "," << p.y;
+                }
+            }
+            GEOSPreparedGeom_destroy_r(ctx, prepared);
+            GEOSGeom_destroy_r(ctx, squares);
+            GEOSGeom_destroy_r(ctx, all);
+        }
+        for (GEOSGeometry* g : parts) GEOSGeom_destroy_r(ctx, g);
+    }
+    EXPECT_GE(answered, 25) << "the union answered on too few networks";
 }
