@@ -5,10 +5,25 @@
 #include <osg/PrimitiveSet>
 
 #include <algorithm>
+#include <memory>
+
+#include "terrabit/core/assets/impostor.h"
 
 namespace terrabit::render {
 
 AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh) {
+    AssetModel model = build(mesh, true);
+    const core::AssetMesh cards = core::crossCardImpostor(mesh);
+    if (!cards.empty()) model.mImpostor = std::make_shared<const AssetModel>(build(cards, false));
+    return model;
+}
+
+const AssetModel& AssetModel::impostor() const {
+    static const AssetModel none;
+    return mImpostor ? *mImpostor : none;
+}
+
+AssetModel AssetModel::build(const core::AssetMesh& mesh, bool cullBackFaces) {
     AssetModel model;
     const std::size_t n = mesh.vertexCount();
     osg::ref_ptr<osg::Vec3Array> vertices = new osg::Vec3Array(static_cast<unsigned>(n));
@@ -56,7 +71,9 @@ AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh) {
     material->setColorMode(osg::Material::AMBIENT_AND_DIFFUSE);
     material->setSpecular(osg::Material::FRONT_AND_BACK, osg::Vec4(0.0f, 0.0f, 0.0f, 1.0f));
     state->setAttributeAndModes(material, osg::StateAttribute::ON);
-    state->setAttributeAndModes(new osg::CullFace(osg::CullFace::BACK), osg::StateAttribute::ON);
+    // Cards are seen from both sides; a back face keeps its front's (upward) normal.
+    state->setAttributeAndModes(new osg::CullFace(osg::CullFace::BACK),
+                                cullBackFaces ? osg::StateAttribute::ON : osg::StateAttribute::OFF);
 
     osg::ref_ptr<osg::Geode> geode = new osg::Geode;
     geode->addDrawable(geometry);

@@ -240,10 +240,11 @@ void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
 
 namespace {
 
-/// The share of plants and props a thinned level keeps, and how far out it reaches (times
-/// DistanceLod::instances).
+/// How far out plants and props are drawn as their cards, all of them and then the share a
+/// thinned level keeps (times DistanceLod::instances).
+constexpr double kCardReach = 2.0;
 constexpr float kThinnedShare = 0.25f;
-constexpr double kThinnedReach = 2.0;
+constexpr double kThinnedReach = 4.0;
 
 /// `node` drawn while the eye is within [near, far) metres of its tile's centre. Every level of a
 /// tile measures to the same point, so its building blocks and its boxes take turns exactly
@@ -534,15 +535,21 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             if (!entry.node) continue;  // a model without triangles draws nothing
             if (range > 0.0) {
                 osg::ref_ptr<osg::LOD> lod = tileLod(placement, entry.node, 0.0, range);
-                // Plants and props thin out before they go: a quarter of them, chosen by the
-                // rank the 3D Tiles levels thin by, out to twice their range.
-                if (!building) {
+                // Plants and props become their cards (a tenth of their triangles) beyond their
+                // range, thin out to a quarter of them beyond twice it (chosen by the rank the
+                // 3D Tiles levels thin by), and go beyond four times it.
+                const AssetModel& cards = model.impostor();
+                if (!building && cards.geometry()) {
+                    if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, b->instances, b->bounds)) {
+                        lod->addChild(all, static_cast<float>(range), static_cast<float>(kCardReach * range));
+                    }
                     std::vector<core::Instance> kept;
                     for (const core::Instance& i : b->instances) {
                         if (core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare) kept.push_back(i);
                     }
-                    if (osg::ref_ptr<osg::Geode> thinned = makeInstancedBlock(model, kept, b->bounds)) {
-                        lod->addChild(thinned, static_cast<float>(range), static_cast<float>(kThinnedReach * range));
+                    if (osg::ref_ptr<osg::Geode> thinned = makeInstancedBlock(cards, kept, b->bounds)) {
+                        lod->addChild(thinned, static_cast<float>(kCardReach * range),
+                                      static_cast<float>(kThinnedReach * range));
                     }
                 }
                 entry.node = lod;

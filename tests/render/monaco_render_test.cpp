@@ -8,6 +8,7 @@
 #include <osgDB/ReadFile>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -355,8 +356,9 @@ TEST_F(MonacoRender, DistanceLevelsDrawTheWholeCityFromAfarWithoutAModel) {
     EXPECT_EQ(whole->instancedDrawCalls, 0u);
     EXPECT_EQ(whole->drawCalls, counts.drawables() - counts.instancedDrawables);
 
-    // Close up: the models of the tiles near the eye draw (instanced), those farther off are
-    // boxes; the same view without levels draws every block in view.
+    // Close up: the models of the tiles near the eye draw (instanced), farther off buildings
+    // are boxes and plants their cards; the same view without levels draws every model in
+    // view, with more triangles (OSG counts one instance's per instanced draw).
     // Around the harbour (as BuildingModelsShowWhereBuildingsStand).
     const core::TileId harbour = *core::TileId::fromQuadkey("12022303030221113");
     const osg::Vec3d c = cellCentre({harbour.x * 256.0 + 128, harbour.y * 256.0 + 128});
@@ -369,7 +371,8 @@ TEST_F(MonacoRender, DistanceLevelsDrawTheWholeCityFromAfarWithoutAModel) {
     ASSERT_TRUE(plain.setScene(m.scene, &m.map->store).ok());
     const auto all = renderer().render(plain.root(), close, plain.options().lighting.sky);
     ASSERT_TRUE(all) << all.message();
-    EXPECT_LT(closeUp->instancedDrawCalls, all->instancedDrawCalls);
+    EXPECT_LE(closeUp->instancedDrawCalls, all->instancedDrawCalls);
+    EXPECT_LT(closeUp->triangles, all->triangles);
 }
 
 TEST_F(MonacoRender, DenseBlocksStillDrawOncePerAssetPerBlock) {
@@ -526,6 +529,69 @@ TEST_F(MonacoRender, RenderCommandWritesThePicture) {
     bad.overlay = "watr";
     EXPECT_EQ(terrabit::cli::runRender(bad, out, err), terrabit::cli::kExitBadArguments);
     EXPECT_NE(err.str().find("watr"), std::string::npos);
+}
+
+TEST(ImpostorRender, FarTreesDrawnAsCardsCoverWhatTheirModelsCoverInTheirColours) {
+    // Trees only, over the sky: the same instances drawn as full models and as their cards,
+    // seen from 800 m, where DistanceLod's card level (range 500 m) holds every tile.
+    test::SyntheticSceneSpec spec;
+    spec.buildings = false;
+    spec.surfaces = false;
+    spec.treesPerBlock = 24;
+    const core::Scene scene = test::syntheticScene(spec);
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.ground = false;
+    options.surfaces = false;
+    SceneGraph full(test::shippedCatalogue(), models, options);
+    options.lod = {0.0, 500.0};
+    SceneGraph cards(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(full.setScene(scene, nullptr).ok());
+    ASSERT_TRUE(cards.setScene(scene, nullptr).ok());
+    const osg::Vec3d centre = full.root()->getBound().center();
+    const double elevation = 20.0 * M_PI / 180.0, distance = 800.0;
+    CameraPose pose;
+    pose.centre = centre;
+    pose.eye = centre + osg::Vec3d(0.0, distance * std::sin(elevation), distance * std::cos(elevation));
+    pose.up = {0.0, 1.0, 0.0};
+    pose.fovyDeg = 12.0;
+    // Every tile's centre (what its LODs measure to) lies within the card level's range.
+    for (const core::TileId& t : test::syntheticTiles(spec.cols, spec.rows)) {
+        const double d = (osg::Vec3d(tilePlacement(cards.frame(), t).at(128.0, 128.0)) - pose.eye).length();
+        ASSERT_GT(d, 500.0);
+        ASSERT_LT(d, 1000.0);
+    }
+    renderer().setClipDistances(100.0, 2000.0);
+    struct Seen {
+        int pixels = 0;
+        double rgb[3] = {0, 0, 0};
+    };
+    const auto look = [&](SceneGraph& graph, const std::string& name) {
+        EXPECT_TRUE(renderer().render(graph.root(), pose, graph.options().lighting.sky));
+        save(name);
+        Seen seen;
+        for (int y = 0; y < kHeight; ++y) {
+            for (int x = 0; x < kWidth; ++x) {
+                const osg::Vec4ub p = renderer().pixel(x, y);
+                if (near(p, graph.options().lighting.sky, 2)) continue;
+                ++seen.pixels;
+                for (int c = 0; c < 3; ++c) seen.rgb[c] += p[static_cast<unsigned>(c)];
+            }
+        }
+        for (double& c : seen.rgb) c /= std::max(seen.pixels, 1);
+        return seen;
+    };
+    const Seen models3d = look(full, "trees_far_models.png");
+    const Seen impostors = look(cards, "trees_far_cards.png");
+    renderer().setClipDistances(0.0, 0.0);
+    ASSERT_GT(models3d.pixels, 2000) << "the trees should fill a fair part of the picture";
+    const double ratio = double(impostors.pixels) / models3d.pixels;
+    std::printf("trees at 800 m: models cover %d px, mean rgb %.0f %.0f %.0f; cards %d px (%.2fx), %.0f %.0f %.0f\n",
+                models3d.pixels, models3d.rgb[0], models3d.rgb[1], models3d.rgb[2], impostors.pixels, ratio,
+                impostors.rgb[0], impostors.rgb[1], impostors.rgb[2]);
+    EXPECT_GT(ratio, 0.75);
+    EXPECT_LT(ratio, 1.35);
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(impostors.rgb[c], models3d.rgb[c], 30.0) << "channel " << c;
 }
 
 }  // namespace

@@ -777,18 +777,32 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
         ASSERT_NE(lod, nullptr) << asset;
         EXPECT_EQ(lod->getMinRange(0), 0.0f);
         EXPECT_EQ(lod->getMaxRange(0), building ? 1000.0f : 300.0f) << asset;
-        // Plants thin out to those ranked below a quarter, out to twice their range.
+        // Plants become their cards, all of them out to twice their range, then those ranked
+        // below a quarter out to four times it.
         std::size_t kept = 0;
         for (const core::Instance& i : b.instances)
             kept += core::plantRank(scene.seed, i.position.x, i.position.z) < 0.25f;
-        const bool thinned = !building && kept > 0;
-        ASSERT_EQ(lod->getNumChildren(), thinned ? 2u : 1u) << asset;
-        if (thinned) {
-            ++thinnedBlocks;
+        if (building) {
+            ASSERT_EQ(lod->getNumChildren(), 1u) << asset;
+        } else {
+            ASSERT_EQ(lod->getNumChildren(), kept > 0 ? 3u : 2u) << asset;
+            const AssetModel model = *models.model(*test::shippedCatalogue().find(asset));
+            const AssetModel& cards = model.impostor();
+            ASSERT_NE(cards.geometry(), nullptr) << asset;
+            EXPECT_LE(cards.triangleCount() * 5, model.triangleCount()) << asset;
             EXPECT_EQ(lod->getMinRange(1), 300.0f);
             EXPECT_EQ(lod->getMaxRange(1), 600.0f);
-            const osg::Geometry* g = lod->getChild(1)->asGeode()->getDrawable(0)->asGeometry();
-            EXPECT_EQ(g->getPrimitiveSet(0)->getNumInstances(), kept) << asset;
+            const osg::Geometry* all = lod->getChild(1)->asGeode()->getDrawable(0)->asGeometry();
+            EXPECT_EQ(all->getPrimitiveSet(0)->getNumInstances(), b.instances.size()) << asset;
+            EXPECT_EQ(all->getPrimitiveSet(0)->getNumIndices(), cards.triangleCount() * 3) << asset;
+            if (kept > 0) {
+                ++thinnedBlocks;
+                EXPECT_EQ(lod->getMinRange(2), 600.0f);
+                EXPECT_EQ(lod->getMaxRange(2), 1200.0f);
+                const osg::Geometry* g = lod->getChild(2)->asGeode()->getDrawable(0)->asGeometry();
+                EXPECT_EQ(g->getPrimitiveSet(0)->getNumInstances(), kept) << asset;
+                EXPECT_EQ(g->getPrimitiveSet(0)->getNumIndices(), cards.triangleCount() * 3) << asset;
+            }
         }
         const TilePlacement tile = tilePlacement(graph.frame(), b.tile);
         EXPECT_EQ(osg::Vec3d(lod->getCenter()), osg::Vec3d(osg::Vec3(tile.at(128.0, 128.0)))) << asset;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -47,13 +48,19 @@ public:
     std::size_t triangleCount() const { return mTriangleCount; }
     /// The mesh's bounds in model space (metres, Y up).
     const core::ModelBounds& bounds() const { return mBounds; }
+    /// The model's far stand-in: its crossed cards (core::crossCardImpostor), drawn from both
+    /// sides. Made with the model; an empty model for an empty one (and for an impostor's own).
+    const AssetModel& impostor() const;
 
 private:
+    static AssetModel build(const core::AssetMesh& mesh, bool cullBackFaces);
+
     osg::ref_ptr<osg::Geometry> mGeometry;
     osg::ref_ptr<osg::Geode> mNode;
     std::size_t mVertexCount = 0;
     std::size_t mTriangleCount = 0;
     core::ModelBounds mBounds;
+    std::shared_ptr<const AssetModel> mImpostor;
 };
 
 /// Loads each model file once and hands out the same shared geometry afterwards. Safe to call

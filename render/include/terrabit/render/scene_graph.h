@@ -48,9 +48,10 @@ namespace terrabit::render {
 /// distances from the eye, metres, within which instances are drawn as their models. Each
 /// instanced block is an osg::LOD measured to the centre of its bounds; beyond `buildings` a
 /// tile's prefab buildings are drawn as their models' boxes in one mesh per tile; beyond
-/// `instances` other instances (plants, props) thin out to a quarter of them (those whose
-/// core::plantRank is below 0.25, as the 3D Tiles levels keep), and beyond twice `instances`
-/// they are not drawn. Generated buildings are one mesh per tile already and stay. 0 turns a
+/// `instances` other instances (plants, props) are drawn as their impostor cards
+/// (AssetModel::impostor), beyond twice `instances` only a quarter of them (those whose
+/// core::plantRank is below 0.25, as the 3D Tiles levels keep), and beyond four times
+/// `instances` not at all. Generated buildings are one mesh per tile already and stay. 0 turns a
 /// level off (models at every distance).
 struct DistanceLod {
     double buildings = 0.0;
