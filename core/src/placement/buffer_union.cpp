@@ -45,6 +45,10 @@ struct PointHash {
 void BufferUnion::clear() {
     mPoints.clear();
     mLines.clear();
+    clearAreas();
+}
+
+void BufferUnion::clearAreas() {
     mAreaCorners.clear();
     mAreaRingEnds.clear();
     mAreaTriangles.clear();

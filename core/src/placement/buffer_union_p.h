@@ -43,6 +43,8 @@ public:
     /// indices in `corners`) and triangles that cover it exactly (corner triples, any turn).
     void addArea(std::span<const Vec2> corners, std::span<const std::uint32_t> ringEnds,
                  std::span<const Vec2> triangles);
+    /// Forgets every area added (the lines stay).
+    void clearAreas();
     bool empty() const { return mLines.empty() && mAreas.empty(); }
 
     /// The union's rings into `outline` / `ringEnds` (as SurfaceShape's: each ring open, its end

@@ -213,9 +213,9 @@ struct SurfaceShaper::Impl {
     }
 
     /// The runs buffered with round caps and joins and united with the polygonal geometries in
-    /// `areas`: by BufferUnion, which then consumes `areas`, or where it cannot tell, the runs
-    /// alone by GEOS from BufferUnion::pieces (the caller unites `areas` with them). Null on a
-    /// GEOS failure.
+    /// `areas`: by BufferUnion, which then consumes `areas`; or the runs alone, by BufferUnion or
+    /// where it cannot tell by GEOS from BufferUnion::pieces, leaving `areas` for the caller to
+    /// unite with them. Null on a GEOS failure.
     Geom bufferRuns(std::vector<GEOSGeometry*>& areas) {
         lineUnion.clear();
         for (const Run& run : runs) {
@@ -224,10 +224,15 @@ struct SurfaceShaper::Impl {
             lineUnion.add({runPoints.data() + run.begin, run.end - run.begin}, run.radius, quadrantSegments(run.radius),
                           kArcPhase + kArcPhaseStep * double(run.entry % 97));
         }
-        if (addAreas(areas) && lineUnion.unite(unionOutline, unionRingEnds)) {
+        // Areas whose ears BufferUnion cannot trust stay out: the lines alone then, as below.
+        const bool withAreas = addAreas(areas);
+        if (!withAreas) lineUnion.clearAreas();
+        if (lineUnion.unite(unionOutline, unionRingEnds)) {
             if (Geom g = polygonsOf(unionOutline, unionRingEnds)) {
-                for (GEOSGeometry* a : areas) GEOSGeom_destroy_r(ctx, a);
-                areas.clear();
+                if (withAreas) {
+                    for (GEOSGeometry* a : areas) GEOSGeom_destroy_r(ctx, a);
+                    areas.clear();
+                }
                 return g;
             }
         }

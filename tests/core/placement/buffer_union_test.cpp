@@ -403,3 +403,32 @@ TEST(BufferUnion, UnitesAreasWithTheWaysAsGeosDoesOrSaysItCannot) {
     }
     EXPECT_GE(answered, 25) << "the union answered on too few networks";
 }
+
+TEST(BufferUnion, AreasLeaveItsPiecesAndClearAreasLeavesTheLinesAlone) {
+    const std::vector<Vec2> way{{10, 50}, {90, 50}};
+    const std::vector<Vec2> square{{40, 40}, {60, 40}, {60, 70}, {40, 70}};  // counter-clockwise
+    const std::vector<std::uint32_t> squareEnds{4};
+    const std::vector<Vec2> squareTriangles{{40, 40}, {60, 40}, {60, 70}, {40, 40}, {60, 70}, {40, 70}};
+    std::vector<Vec2> outline, lineOutline, pieces, linePieces;
+    std::vector<std::uint32_t> ends, lineEnds, pieceEnds, linePieceEnds;
+    BufferUnion lines;
+    lines.add(way, 2.0, chordsPerQuadrant(2.0), 0.3);
+    ASSERT_TRUE(lines.unite(lineOutline, lineEnds));
+    lines.pieces(linePieces, linePieceEnds);
+
+    BufferUnion u;
+    u.add(way, 2.0, chordsPerQuadrant(2.0), 0.3);
+    u.addArea(square, squareEnds, squareTriangles);
+    ASSERT_TRUE(u.unite(outline, ends));
+    // The square reaches 16 above the way's buffer and 8 below it: 20 × (30 - 4) more.
+    EXPECT_NEAR(unionRingsArea(outline, ends), unionRingsArea(lineOutline, lineEnds) + 20.0 * 26.0, 1e-6);
+    // pieces() is for uniting the lines by other means: the area is not among them.
+    u.pieces(pieces, pieceEnds);
+    EXPECT_EQ(pieces, linePieces);
+    EXPECT_EQ(pieceEnds, linePieceEnds);
+
+    u.clearAreas();
+    ASSERT_TRUE(u.unite(outline, ends));
+    EXPECT_EQ(outline, lineOutline);
+    EXPECT_EQ(ends, lineEnds);
+}
