@@ -11,6 +11,7 @@ namespace {
 /// the pairs in a cell nor the empty cells cost much.
 constexpr double kEdgesPerCell = 2.0;
 constexpr double kEdgesPerBand = 8.0;
+constexpr double kMaxCellsWide = 1024.0;
 
 double pointSegmentDistance(Vec2 p, Vec2 a, Vec2 b) {
     const Vec2 d = b - a;
@@ -102,7 +103,9 @@ bool RingNesting::nest(std::span<const Vec2> outline, std::span<const std::uint3
     // Every other two edges lie apart: each pair looked at in one cell, the one that holds the
     // low corner of where their boxes meet.
     const std::size_t edges = outline.size();
-    const double cell = std::max(std::sqrt(bounds.width() * bounds.height() * kEdgesPerCell / double(edges)), 1e-3);
+    // At most kMaxCellsWide cells a side: a sliver of a shape must not make a grid of millions.
+    const double cell = std::max({std::sqrt(bounds.width() * bounds.height() * kEdgesPerCell / double(edges)),
+                                  std::max(bounds.width(), bounds.height()) / kMaxCellsWide, 1e-9});
     const int wide = std::max(1, static_cast<int>(bounds.width() / cell) + 1);
     const int high = std::max(1, static_cast<int>(bounds.height() / cell) + 1);
     const auto cellX = [&](double x) { return std::clamp(static_cast<int>((x - bounds.min.x) / cell), 0, wide - 1); };

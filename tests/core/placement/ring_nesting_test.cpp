@@ -203,4 +203,8 @@ TEST(RingNesting, RefusesRingsThatTouchCrossFoldOrTurnAgainstTheirNesting) {
     nearMiss.add(square({0, 0}, 10), false);
     nearMiss.add(square({10 + 1e-6, 0}, 10), false);
     EXPECT_FALSE(refused(nearMiss));
+    RingSet sliver;  // a ring 200 cells long and 1e-7 high: taken, on a grid of bounded size
+    sliver.add({{0, 0}, {200, 0}, {200, 1e-7}}, false);
+    EXPECT_FALSE(refused(sliver));
+    EXPECT_EQ(parent, std::vector<int>{-1});
 }
