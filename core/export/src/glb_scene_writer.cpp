@@ -1,6 +1,7 @@
 #include "terrabit/core/export/glb_scene_writer.h"
 
 #include <tiny_gltf.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -57,21 +58,50 @@ private:
     std::vector<std::uint8_t>& mOut;
 };
 
-/// Builds one tinygltf model over one growing binary buffer.
+/// Bytes appended in blocks of up to 64 MiB: a buffer that grows without copying what it holds
+/// (a vector's doubling held its old and new arrays at once, up to 1.5 times a 293 MB scene's
+/// binary chunk; a block's unwritten capacity is never touched, so never resident).
+class ChunkedBytes {
+public:
+    std::size_t size() const { return mSize; }
+    bool empty() const { return mSize == 0; }
+    void append(const unsigned char* p, std::size_t n) {
+        while (n > 0) {
+            if (mBlocks.empty() || mBlocks.back().size() == kBlock) mBlocks.emplace_back().reserve(kBlock);
+            std::vector<unsigned char>& last = mBlocks.back();
+            const std::size_t k = std::min(n, kBlock - last.size());
+            last.insert(last.end(), p, p + k);
+            p += k, n -= k, mSize += k;
+        }
+    }
+    /// Zeros up to a multiple of 4 bytes.
+    void pad4() {
+        static constexpr unsigned char kZeros[4] = {};
+        if (mSize % 4 != 0) append(kZeros, 4 - mSize % 4);
+    }
+    const std::vector<std::vector<unsigned char>>& blocks() const { return mBlocks; }
+
+private:
+    static constexpr std::size_t kBlock = std::size_t{64} << 20;
+    std::vector<std::vector<unsigned char>> mBlocks;
+    std::size_t mSize = 0;
+};
+
+/// Builds one tinygltf model and its binary buffer (kept apart from the model's, which stays
+/// empty until the GLB is written: see emit).
 class ModelBuilder {
 public:
     tinygltf::Model model;
-    std::vector<unsigned char>& bin;
+    ChunkedBytes bin;
 
-    ModelBuilder() : bin(initBuffer()) {}
+    ModelBuilder() { model.buffers.emplace_back(); }
 
     /// Appends data aligned to 4 bytes (every component we write is at most 4 bytes wide) and
     /// returns the index of a new buffer view over it.
     int view(const void* data, std::size_t bytes, int target) {
-        while (bin.size() % 4 != 0) bin.push_back(0);
+        bin.pad4();
         const std::size_t offset = bin.size();
-        const auto* p = static_cast<const unsigned char*>(data);
-        bin.insert(bin.end(), p, p + bytes);
+        bin.append(static_cast<const unsigned char*>(data), bytes);
         tinygltf::BufferView v;
         v.buffer = 0;
         v.byteOffset = offset;
@@ -162,12 +192,6 @@ public:
     int node(tinygltf::Node n) {
         model.nodes.push_back(std::move(n));
         return static_cast<int>(model.nodes.size() - 1);
-    }
-
-private:
-    std::vector<unsigned char>& initBuffer() {
-        model.buffers.emplace_back();
-        return model.buffers.back().data;
     }
 };
 
@@ -280,6 +304,15 @@ public:
                 if (!only || p.tile == *only) surfacesOf[p.tile].push_back(&p);
             }
         }
+        // The instance floats of the blocks written: reserved at once, not doubled as they grow
+        // (a block written plainly reserves too much: capacity never touched is not resident).
+        std::size_t instances = 0;
+        for (const auto& [tile, blocks] : blocksOf) {
+            for (const InstanceBlock* b : blocks) instances += b->instances.size();
+        }
+        mInstanceData[0].reserve(3 * instances);
+        mInstanceData[1].reserve(4 * instances);
+        mInstanceData[2].reserve(3 * instances);
         for (const TileId& tile : tiles) {
             const int tileNode = addTile(tile, surfacesOf[tile], blocksOf[tile]);
             model.nodes[static_cast<std::size_t>(rootIndex)].children.push_back(tileNode);
@@ -303,7 +336,7 @@ public:
             model.extensionsRequired.push_back(kQuantization);
         }
         finishInstanceViews();
-        while (mBuilder.bin.size() % 4 != 0) mBuilder.bin.push_back(0);
+        mBuilder.bin.pad4();
         if (mBuilder.bin.size() > 0xF0000000u) {
             return Error{"the GLB would hold " + std::to_string(mBuilder.bin.size()) +
                          " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
@@ -315,32 +348,27 @@ public:
 private:
     /// Hands the model's GLB to `sink`, byte for byte what tinygltf writes, without its copies
     /// of the binary chunk (tinygltf copies the buffer to write it, and its stream was a third
-    /// copy: three times a 292 MB scene held at once). tinygltf writes the GLB of the model with
-    /// its buffer moved out — the header and JSON chunk, whose buffer says byteLength 0 — the
-    /// JSON gets the real length, and the chunk follows from the moved buffer.
+    /// copy: three times a 292 MB scene held at once) nor its JSON tree of the whole model
+    /// (modelJson). The model's buffer is moved out, so the JSON says byteLength 0: it gets the
+    /// real length, and the chunk follows from the moved buffer.
     Status emit(tinygltf::Model& model, const GlbSink& sink) {
-        const std::vector<unsigned char> bin = std::move(mBuilder.bin);  // leaves the model's buffer empty
-        std::vector<std::uint8_t> head;
-        VectorStreamBuf buffer(head);
-        std::ostream stream(&buffer);
-        tinygltf::TinyGLTF writer;
-        if (!writer.WriteGltfSceneToStream(&model, stream, false, true) || !stream || head.size() < kGlbHeadBytes) {
-            return Error{"tinygltf failed to encode the GLB"};
+        const ChunkedBytes bin = std::move(mBuilder.bin);  // the model's buffer is empty: byteLength 0
+        std::optional<std::string> text = modelJson(model);
+        if (!text) return Error{"tinygltf failed to encode the GLB"};
+        std::string& json = *text;
+        if (!bin.empty()) {
+            // Quotes outside strings are JSON's own (inside they are escaped), and only the root
+            // has a "buffers" member: this text occurs once.
+            const std::string emptyBuffer = "\"buffers\":[{\"byteLength\":0}]";
+            const std::size_t at = json.find(emptyBuffer);
+            if (at == std::string::npos || json.find(emptyBuffer, at + 1) != std::string::npos) {
+                return Error{"tinygltf wrote the GLB's buffer in an unexpected form"};
+            }
+            json.replace(at, emptyBuffer.size(), "\"buffers\":[{\"byteLength\":" + std::to_string(bin.size()) + "}]");
         }
-        if (bin.empty()) return sink(head);  // no binary chunk: tinygltf's bytes as they are
-        std::string json(head.begin() + kGlbHeadBytes, head.end());
-        while (!json.empty() && json.back() == ' ') json.pop_back();  // the chunk's padding
-        // Quotes outside strings are JSON's own (inside they are escaped), and only the root has
-        // a "buffers" member: this text occurs once.
-        const std::string emptyBuffer = "\"buffers\":[{\"byteLength\":0}]";
-        const std::size_t at = json.find(emptyBuffer);
-        if (at == std::string::npos || json.find(emptyBuffer, at + 1) != std::string::npos) {
-            return Error{"tinygltf wrote the GLB's buffer in an unexpected form"};
-        }
-        json.replace(at, emptyBuffer.size(), "\"buffers\":[{\"byteLength\":" + std::to_string(bin.size()) + "}]");
         while (json.size() % 4 != 0) json.push_back(' ');
         // The builder pads the buffer to 4 bytes: the binary chunk needs no padding.
-        const std::uint64_t total = 12 + 8 + json.size() + 8 + bin.size();
+        const std::uint64_t total = 12 + 8 + json.size() + (bin.empty() ? 0 : 8 + bin.size());
         std::vector<std::uint8_t> start;
         const auto u32 = [&](std::uint64_t v) {
             for (int k = 0; k < 4; ++k) start.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
@@ -352,11 +380,109 @@ private:
         start.insert(start.end(), {'J', 'S', 'O', 'N'});
         if (Status s = sink(start); !s) return s;
         if (Status s = sink({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()}); !s) return s;
+        if (bin.empty()) return Status::success();  // no binary chunk, as tinygltf writes it
         start.clear();
         u32(bin.size());
         start.insert(start.end(), {'B', 'I', 'N', 0});
         if (Status s = sink(start); !s) return s;
-        return sink(bin);
+        for (const std::vector<unsigned char>& block : bin.blocks()) {
+            if (Status s = sink(block); !s) return s;
+        }
+        return Status::success();
+    }
+
+    /// The JSON text tinygltf writes for `model` (as its GLB's JSON chunk holds it, unpadded),
+    /// without the JSON tree of the whole model tinygltf builds first: for monaco-region's
+    /// 240,727 accessors and 76,903 nodes that tree was some 350 MB on top of the model. The
+    /// large arrays are written a chunk of elements at a time (each chunk's model holds them
+    /// alone, moved out and back) and spliced into the text of the rest, members in tinygltf's
+    /// order (its JSON objects' keys sorted). Nothing when tinygltf fails.
+    static std::optional<std::string> modelJson(tinygltf::Model& model) {
+        constexpr std::size_t kChunk = 8192;
+        const auto jsonOf = [](tinygltf::Model& m) -> std::optional<std::string> {
+            std::vector<std::uint8_t> glb;
+            VectorStreamBuf buffer(glb);
+            std::ostream stream(&buffer);
+            tinygltf::TinyGLTF writer;
+            if (!writer.WriteGltfSceneToStream(&m, stream, false, true) || !stream || glb.size() < kGlbHeadBytes) {
+                return std::nullopt;
+            }
+            std::uint32_t length = 0;
+            for (int k = 0; k < 4; ++k) length |= std::uint32_t{glb[12 + std::size_t(k)]} << (8 * k);
+            if (glb.size() < kGlbHeadBytes + length) return std::nullopt;
+            std::string text(glb.begin() + kGlbHeadBytes, glb.begin() + std::ptrdiff_t(kGlbHeadBytes + length));
+            while (!text.empty() && text.back() == ' ') text.pop_back();  // the chunk's padding
+            return text;
+        };
+        tinygltf::Model bare;  // holds nothing: its text is {"asset":{...}}
+        const std::optional<std::string> bareText = jsonOf(bare);
+        if (!bareText || bareText->size() < 2) return std::nullopt;
+        // One array member's text, "[...]", from its chunks' texts: {"key":[...],"asset":{...}}
+        // for a key before "asset", {"asset":{...},"key":[...]} for one after it.
+        const auto arrayText = [&](auto member, const std::string& key) -> std::optional<std::string> {
+            auto& all = model.*member;
+            const bool beforeAsset = key < std::string("asset");
+            const std::string head =
+                beforeAsset ? "{\"" + key + "\":[" : bareText->substr(0, bareText->size() - 1) + ",\"" + key + "\":[";
+            const std::string tail = beforeAsset ? "]," + bareText->substr(1) : "]}";
+            std::string out = "[";
+            tinygltf::Model chunk;
+            auto& part = chunk.*member;
+            for (std::size_t begin = 0; begin < all.size(); begin += kChunk) {
+                const std::size_t end = std::min(all.size(), begin + kChunk);
+                part.assign(std::make_move_iterator(all.begin() + std::ptrdiff_t(begin)),
+                            std::make_move_iterator(all.begin() + std::ptrdiff_t(end)));
+                std::optional<std::string> text = jsonOf(chunk);
+                std::move(part.begin(), part.end(), all.begin() + std::ptrdiff_t(begin));
+                part.clear();
+                if (!text || text->size() < head.size() + tail.size() || text->compare(0, head.size(), head) != 0 ||
+                    text->compare(text->size() - tail.size(), tail.size(), tail) != 0) {
+                    return std::nullopt;
+                }
+                if (begin > 0) out += ',';
+                out.append(*text, head.size(), text->size() - head.size() - tail.size());
+            }
+            return out + "]";
+        };
+        // The large arrays, then the text of the rest (with them moved out), then one object.
+        std::map<std::string, std::string> large;
+        const auto take = [&](auto member, const std::string& key) {
+            if ((model.*member).empty()) return true;  // tinygltf leaves an empty array out
+            std::optional<std::string> text = arrayText(member, key);
+            if (text) large.emplace(key, std::move(*text));
+            return text.has_value();
+        };
+        if (!take(&tinygltf::Model::accessors, "accessors") || !take(&tinygltf::Model::bufferViews, "bufferViews") ||
+            !take(&tinygltf::Model::meshes, "meshes") || !take(&tinygltf::Model::nodes, "nodes")) {
+            return std::nullopt;
+        }
+        std::vector<tinygltf::Accessor> accessors = std::move(model.accessors);
+        std::vector<tinygltf::BufferView> views = std::move(model.bufferViews);
+        std::vector<tinygltf::Mesh> meshes = std::move(model.meshes);
+        std::vector<tinygltf::Node> nodes = std::move(model.nodes);
+        model.accessors.clear(), model.bufferViews.clear(), model.meshes.clear(), model.nodes.clear();
+        std::optional<std::string> restText = jsonOf(model);
+        model.accessors = std::move(accessors);
+        model.bufferViews = std::move(views);
+        model.meshes = std::move(meshes);
+        model.nodes = std::move(nodes);
+        if (!restText) return std::nullopt;
+        // tinygltf's JSON is nlohmann's, whose objects keep their keys sorted: so does the map
+        // of members, and a member's dump() is the text tinygltf wrote for it.
+        const nlohmann::json rest = nlohmann::json::parse(*restText, nullptr, false);
+        if (!rest.is_object()) return std::nullopt;
+        for (const auto& [key, value] : rest.items()) {
+            if (large.count(key)) return std::nullopt;
+            large.emplace(key, value.dump());
+        }
+        std::string out = "{";
+        for (const auto& [key, value] : large) {
+            if (out.size() > 1) out += ',';
+            out += nlohmann::json(key).dump();
+            out += ':';
+            out += value;
+        }
+        return out + "}";
     }
 
     /// The GLB header (magic, version, length) and the JSON chunk's header (length, type).
@@ -690,13 +816,13 @@ private:
     void finishInstanceViews() {
         if (mInstanceViews[0] < 0) return;
         for (int kind = 0; kind < 3; ++kind) {
-            const std::vector<float>& data = mInstanceData[kind];
-            while (mBuilder.bin.size() % 4 != 0) mBuilder.bin.push_back(0);
+            std::vector<float>& data = mInstanceData[kind];
+            mBuilder.bin.pad4();
             tinygltf::BufferView& v = mBuilder.model.bufferViews[static_cast<std::size_t>(mInstanceViews[kind])];
             v.byteOffset = mBuilder.bin.size();
             v.byteLength = data.size() * sizeof(float);
-            const auto* bytes = reinterpret_cast<const unsigned char*>(data.data());
-            mBuilder.bin.insert(mBuilder.bin.end(), bytes, bytes + v.byteLength);
+            mBuilder.bin.append(reinterpret_cast<const unsigned char*>(data.data()), v.byteLength);
+            std::vector<float>().swap(data);  // in the binary now
         }
     }
 
