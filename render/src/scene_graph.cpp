@@ -535,9 +535,9 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             if (!entry.node) continue;  // a model without triangles draws nothing
             if (range > 0.0) {
                 osg::ref_ptr<osg::LOD> lod = tileLod(placement, entry.node, 0.0, range);
-                // Plants and props become their cards (a tenth of their triangles) beyond their
-                // range, thin out to a quarter of them beyond twice it (chosen by the rank the
-                // 3D Tiles levels thin by), and go beyond four times it.
+                // Plants and props become their cards (a fifth to a tenth of a tree's triangles)
+                // beyond their range, thin out to a quarter of them beyond twice it (chosen by the
+                // rank the 3D Tiles levels thin by), and go beyond four times it.
                 const AssetModel& cards = model.impostor();
                 if (!building && cards.geometry()) {
                     if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, b->instances, b->bounds)) {
