@@ -328,6 +328,13 @@ public:
         mFrame = &frame;
         std::vector<std::size_t> byPhase[9];
         for (std::size_t i = 0; i < frame.tileCount(); ++i) byPhase[phaseOf(frame.tile(i))].push_back(i);
+        // A phase waits for its slowest tile: the tiles with the most footprints start first, so
+        // that the others fill in beside them (a phase's tiles never meet: any order, same result).
+        for (std::vector<std::size_t>& phase : byPhase) {
+            std::stable_sort(phase.begin(), phase.end(), [&](std::size_t a, std::size_t b) {
+                return mOwned.find(frame.tile(a))->second.size() > mOwned.find(frame.tile(b))->second.size();
+            });
+        }
         for (int phase = 0; phase < 9; ++phase) {
             if (Status s = frame.progress(phase / 9.0); !s) return s;
             // Keys first (they read earlier phases' keys only), then the tiles in parallel.
