@@ -445,11 +445,11 @@ private:
             return out + "]";
         };
         // The large arrays, then the text of the rest (with them moved out), then one object.
-        std::map<std::string, std::string> large;
+        std::map<std::string, std::string> members;  // key: value's text
         const auto take = [&](auto member, const std::string& key) {
             if ((model.*member).empty()) return true;  // tinygltf leaves an empty array out
             std::optional<std::string> text = arrayText(member, key);
-            if (text) large.emplace(key, std::move(*text));
+            if (text) members.emplace(key, std::move(*text));
             return text.has_value();
         };
         if (!take(&tinygltf::Model::accessors, "accessors") || !take(&tinygltf::Model::bufferViews, "bufferViews") ||
@@ -472,11 +472,11 @@ private:
         const nlohmann::json rest = nlohmann::json::parse(*restText, nullptr, false);
         if (!rest.is_object()) return std::nullopt;
         for (const auto& [key, value] : rest.items()) {
-            if (large.count(key)) return std::nullopt;
-            large.emplace(key, value.dump());
+            if (members.count(key)) return std::nullopt;
+            members.emplace(key, value.dump());
         }
         std::string out = "{";
-        for (const auto& [key, value] : large) {
+        for (const auto& [key, value] : members) {
             if (out.size() > 1) out += ',';
             out += nlohmann::json(key).dump();
             out += ':';
