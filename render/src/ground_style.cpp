@@ -67,4 +67,26 @@ void cutGroundHoles(osg::Image& image, std::span<const core::CellRect> rects) {
     }
 }
 
+osg::ref_ptr<osg::Image> shrinkGroundImage(const osg::Image& image, int side) {
+    const int f = kN / side;
+    osg::ref_ptr<osg::Image> small = new osg::Image;
+    small->allocateImage(side, side, 1, GL_RGBA, GL_UNSIGNED_BYTE);
+    for (int y = 0; y < side; ++y) {
+        unsigned char* out = small->data(0, y);
+        for (int x = 0; x < side; ++x) {
+            unsigned sum[4] = {0, 0, 0, 0};
+            for (int dy = 0; dy < f; ++dy) {
+                const unsigned char* in = image.data(x * f, y * f + dy);
+                for (int dx = 0; dx < f; ++dx) {
+                    for (int c = 0; c < 4; ++c) sum[c] += in[4 * dx + c];
+                }
+            }
+            // Rounded to nearest, as a box-filtered mipmap level.
+            const unsigned n = static_cast<unsigned>(f * f);
+            for (int c = 0; c < 4; ++c) out[4 * x + c] = static_cast<unsigned char>((sum[c] + n / 2) / n);
+        }
+    }
+    return small;
+}
+
 }  // namespace terrabit::render

@@ -261,9 +261,69 @@ osg::ref_ptr<osg::LOD> tileLod(const TilePlacement& tile, osg::ref_ptr<osg::Node
 
 }  // namespace
 
+namespace {
+
+/// The coarsest ground image a tile gets: 16 × 16 texels, 1 KiB.
+constexpr int kMinGroundSide = 16;
+/// A finer ground image than the view needs stays until it is this many times finer.
+constexpr int kGroundSlack = 4;
+/// Blocks come back within this many times their farthest range, and go beyond this many: the
+/// first so they are in before a level draws them, the two apart so a tile on the edge stays.
+constexpr double kBlocksBack = 1.2;
+constexpr double kBlocksGone = 1.5;
+
+}  // namespace
+
+SceneGraph::Detail SceneGraph::detailOf(const core::TileId& tile, const TileEntry* held) const {
+    Detail d;
+    if (!mView) return d;
+    const TilePlacement placement = tilePlacement(mFrame, tile);
+    // As the levels measure: to the tile's centre (tileLod).
+    const osg::Vec3d centre = placement.at(0.5 * core::kTileCells, 0.5 * core::kTileCells);
+    const double toCentre = (mView->eye - centre).length();
+    if (mView->pixelsPerRadian > 0.0) {
+        // Its ground's box (on terrain it stands above or below y = 0): the nearest point of it.
+        const osg::BoundingBox box = held && held->ground.node ? held->ground.box : tileBox(placement);
+        const osg::Vec3d eye = mView->eye;
+        const osg::Vec3d nearest{std::clamp(eye.x(), double(box.xMin()), double(box.xMax())),
+                                 std::clamp(eye.y(), double(box.yMin()), double(box.yMax())),
+                                 std::clamp(eye.z(), double(box.zMin()), double(box.zMax()))};
+        const double across = (placement.at(core::kTileCells, 0) - placement.at(0, 0)).length();
+        const double pixels = across / std::max((eye - nearest).length(), 1.0) * mView->pixelsPerRadian;
+        int side = kMinGroundSide;
+        while (side < kFullGroundSide && side < pixels) side *= 2;
+        const bool keepFiner = held && held->groundSide > side && held->groundSide < kGroundSlack * side;
+        d.groundSide = keepFiner ? held->groundSide : side;
+    }
+    const double reach = std::max(mOptions.lod.buildings, kThinnedReach * mOptions.lod.instances);
+    if (mOptions.lod.buildings > 0.0 && mOptions.lod.instances > 0.0) {
+        d.blocks = toCentre < reach * (held && held->holdsBlocks ? kBlocksGone : kBlocksBack);
+    }
+    return d;
+}
+
+std::vector<core::TileId> SceneGraph::tilesOutOfDetail() const {
+    std::vector<std::pair<double, core::TileId>> off;
+    for (const auto& [tile, e] : mTiles) {
+        const Detail want = detailOf(tile, &e);
+        const bool ground = e.groundSide != 0 && e.groundSide != want.groundSide;
+        const bool blocks = e.hasBlocks && e.holdsBlocks != want.blocks;
+        if (!ground && !blocks) continue;
+        const TilePlacement placement = tilePlacement(mFrame, tile);
+        const osg::Vec3d centre = placement.at(0.5 * core::kTileCells, 0.5 * core::kTileCells);
+        off.emplace_back(mView ? (mView->eye - centre).length2() : 0.0, tile);
+    }
+    std::sort(off.begin(), off.end());
+    std::vector<core::TileId> out;
+    out.reserve(off.size());
+    for (const auto& [distance, tile] : off) out.push_back(tile);
+    return out;
+}
+
 void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers) {
     auto [it, inserted] = mTiles.try_emplace(tile);
     TileEntry& e = it->second;
+    const Detail detail = detailOf(tile, inserted ? nullptr : &e);
     if (inserted) {
         e.group = new osg::Group;
         e.group->setName(tile.quadkey());
@@ -342,6 +402,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
         if (input.ground) f.add(meshKey);
         for (const core::SurfaceShape* shape : sunkenShapes) f.add(shapeKey(*shape));
+        f.add(static_cast<std::uint64_t>(detail.groundSide));
         const std::uint64_t key = f.value();
         if (e.ground.node && e.ground.key == key) {
             ++mReport.kept;
@@ -356,6 +417,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 image = makeMaskGroundImage(core::BitTile{}, style.bare, style);
             }
             cutGroundHoles(*image, holes);
+            if (detail.groundSide < kFullGroundSide) image = shrinkGroundImage(*image, detail.groundSide);
             core::SurfaceShape around;
             bool shapedAround = false;  // the ground is the tile less the sunken shapes
             if (!sunkenShapes.empty()) {
@@ -384,6 +446,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             e.ground.key = key;
             e.ground.box = input.ground ? node->getBoundingBox() : tileBox(placement);
         }
+        e.groundSide = detail.groundSide;
     }
 
     // Surfaces, keyed by layer.
@@ -504,6 +567,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         const AssetModel& model = (*input.models)[static_cast<std::size_t>(b->asset)];
         const core::AssetInfo* info = mCatalogue->find(asset);
         const bool building = info && info->category == "building";
+        // Far off (DetailView) only the prefab buildings' boxes stand for the blocks.
+        if (!detail.blocks && !(building && mOptions.lod.buildings > 0.0)) continue;
         const double range = building ? mOptions.lod.buildings : mOptions.lod.instances;
         BlockKey key{b->blockY, b->blockX, asset};
         Fingerprint f;
@@ -526,6 +591,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             buildingBlocks.push_back(b);
             buildingKeys.add(entry.key);
         }
+        if (!detail.blocks) continue;
         const auto old = e.blocks.find(key);
         if (old != e.blocks.end() && old->second.key == entry.key) {
             entry = old->second;
@@ -570,6 +636,8 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
     }
     e.blocks = std::move(blocks);
+    e.holdsBlocks = detail.blocks;
+    e.hasBlocks = !input.blocks.empty();
 
     // Beyond DistanceLod::buildings: the prefab buildings' boxes, one mesh for the tile.
     syncTileMesh(
@@ -620,6 +688,8 @@ GraphCounts SceneGraph::counts() const {
     c.tiles = mTiles.size();
     for (const auto& [tile, e] : mTiles) {
         c.groundDrawables += drawablesIn(e.ground.node.get());
+        if (e.ground.node) c.groundTexels += static_cast<std::size_t>(e.groundSide) * e.groundSide;
+        if (!e.blocks.empty()) ++c.tilesHoldingBlocks;
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += drawablesIn(s.node.get());
         c.plinthDrawables += drawablesIn(e.plinths.node.get());
         c.generatedDrawables += drawablesIn(e.generated.node.get());

@@ -79,5 +79,34 @@ TEST(GroundStyle, MaskImageAndHolesKeepColoursAndClearOnlyAlpha) {
     EXPECT_EQ(texel(*image, 45, 10), on) << "a hole keeps its colour for filtering";
 }
 
+TEST(GroundStyle, ShrunkImageTexelsAreTheMeansOfTheTexelsTheyCover) {
+    const auto tiles = test::syntheticTiles(1, 1);
+    const core::LayerStore store = test::syntheticLayers(tiles, 5);
+    GroundStyle style;
+    style.layers = test::syntheticLayerInfos();
+    osg::ref_ptr<osg::Image> image = makeGroundImage(store, tiles.front(), style);
+    const core::CellRect hole{3, 7, 90, 31};
+    cutGroundHoles(*image, std::span(&hole, 1));
+    for (const int side : {256, 64, 16, 1}) {
+        SCOPED_TRACE(side);
+        osg::ref_ptr<osg::Image> small = shrinkGroundImage(*image, side);
+        ASSERT_EQ(small->s(), side);
+        ASSERT_EQ(small->t(), side);
+        const int f = 256 / side;
+        for (int y = 0; y < side; y += std::max(1, side / 8)) {
+            for (int x = 0; x < side; x += std::max(1, side / 8)) {
+                for (int c = 0; c < 4; ++c) {
+                    double sum = 0.0;
+                    for (int v = y * f; v < (y + 1) * f; ++v) {
+                        for (int u = x * f; u < (x + 1) * f; ++u) sum += image->data(u, v)[c];
+                    }
+                    const double mean = sum / (f * f);
+                    ASSERT_LE(std::abs(small->data(x, y)[c] - mean), 0.5) << x << "," << y << " channel " << c;
+                }
+            }
+        }
+    }
+}
+
 }  // namespace
 }  // namespace terrabit::render

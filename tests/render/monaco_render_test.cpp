@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <numbers>
 #include <set>
 #include <sstream>
 
@@ -77,6 +78,13 @@ OffscreenRenderer& renderer() {
 SceneGraphOptions monacoOptions() {
     SceneGraphOptions options;
     options.style.layers = monaco().map->classified.layers;
+    return options;
+}
+
+/// The viewport's options: the Monaco layers and its distance levels.
+SceneGraphOptions viewportOptions() {
+    SceneGraphOptions options = monacoOptions();
+    options.lod = {1500.0, 500.0};
     return options;
 }
 
@@ -338,8 +346,7 @@ TEST_F(MonacoRender, DrawCallsAreOnePerAssetPerBlockNotPerInstance) {
 TEST_F(MonacoRender, DistanceLevelsDrawTheWholeCityFromAfarWithoutAModel) {
     const Monaco& m = monaco();
     AssetModelCache models;
-    SceneGraphOptions options = monacoOptions();
-    options.lod = {1500.0, 500.0};  // the viewport's
+    const SceneGraphOptions options = viewportOptions();
     SceneGraph graph(test::shippedCatalogue(), models, options);
     ASSERT_TRUE(graph.setScene(m.scene, &m.map->store).ok());
     const GraphCounts counts = graph.counts();
@@ -373,6 +380,61 @@ TEST_F(MonacoRender, DistanceLevelsDrawTheWholeCityFromAfarWithoutAModel) {
     ASSERT_TRUE(all) << all.message();
     EXPECT_LE(closeUp->instancedDrawCalls, all->instancedDrawCalls);
     EXPECT_LT(closeUp->triangles, all->triangles);
+}
+
+TEST_F(MonacoRender, TilesHoldingOnlyWhatTheEyeSeesDrawTheSamePicture) {
+    // The viewport's graph holds what its eye can see (DetailView): far tiles without their
+    // instanced blocks, ground images as fine as the pixels they cover. The pictures are those
+    // of the graph holding everything, from afar and close up.
+    const Monaco& m = monaco();
+    AssetModelCache models;
+    const SceneGraphOptions options = viewportOptions();
+    SceneGraph full(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(full.setScene(m.scene, &m.map->store).ok());
+    const GraphCounts all = full.counts();
+    const core::TileId harbour = *core::TileId::fromQuadkey("12022303030221113");
+    const osg::Vec3d c = cellCentre({harbour.x * 256.0 + 128, harbour.y * 256.0 + 128});
+    const double aspect = double(kWidth) / kHeight;
+    const std::pair<const char*, CameraPose> poses[] = {
+        {"far", frameBox(full.bounds(), ViewDirection::top(), aspect)},
+        {"close", frameBox(around(c, 150), ViewDirection::oblique(), aspect)},
+    };
+    for (const auto& [name, pose] : poses) {
+        SCOPED_TRACE(name);
+        SceneGraph light(test::shippedCatalogue(), models, options);
+        light.setDetailView(DetailView{pose.eye, kHeight / (pose.fovyDeg * std::numbers::pi / 180.0)});
+        ASSERT_TRUE(light.setScene(m.scene, &m.map->store).ok());
+        const GraphCounts held = light.counts();
+        // Afar the ground images are a sixteenth of the texels and no block is held; close up
+        // (the whole city within the levels' reach) most images are whole and every block held.
+        if (std::string(name) == "far") {
+            EXPECT_LT(held.groundTexels * 8, all.groundTexels);
+            EXPECT_EQ(held.tilesHoldingBlocks, 0u);
+            EXPECT_EQ(held.instances, 0u);
+        } else {
+            EXPECT_LT(held.groundTexels, all.groundTexels);
+            EXPECT_GT(held.tilesHoldingBlocks, 0u);
+        }
+
+        ASSERT_TRUE(renderer().render(full.root(), pose, options.lighting.sky));
+        const osg::ref_ptr<osg::Image> whole = new osg::Image(renderer().image(), osg::CopyOp::DEEP_COPY_ALL);
+        const auto drawn = renderer().render(light.root(), pose, options.lighting.sky);
+        ASSERT_TRUE(drawn) << drawn.message();
+        save(std::string("monaco_detail_") + name + ".png");
+        std::size_t same = 0;
+        double difference = 0.0;
+        for (int i = 0; i < kWidth * kHeight * 4; i += 4) {
+            int most = 0;
+            for (int k = 0; k < 3; ++k) {
+                const int d = std::abs(whole->data()[i + k] - renderer().image().data()[i + k]);
+                most = std::max(most, d);
+                difference += d;
+            }
+            same += most <= 24;
+        }
+        EXPECT_GE(same, std::size_t(kWidth) * kHeight * 99 / 100);
+        EXPECT_LE(difference / (3.0 * kWidth * kHeight), 2.0);
+    }
 }
 
 TEST_F(MonacoRender, DenseBlocksStillDrawOncePerAssetPerBlock) {

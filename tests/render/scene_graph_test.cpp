@@ -844,6 +844,134 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
               nullptr);
 }
 
+/// The side of a tile's ground image, texels.
+int groundSideOf(const SceneGraph& graph, const core::TileId& t) {
+    const osg::StateSet* state = graph.groundNode(t)->asGeode()->getDrawable(0)->getStateSet();
+    return state->getTextureAttribute(0, osg::StateAttribute::TEXTURE)->asTexture()->getImage(0)->s();
+}
+
+TEST(SceneGraph, FarTilesHoldOnlyWhatTheirLevelsDrawAndGetTheirDetailBackNearer) {
+    SyntheticSceneSpec spec;
+    spec.cols = 4;
+    spec.rows = 3;
+    const core::Scene scene = test::syntheticScene(spec);
+    AssetModelCache models;
+    SceneGraphOptions options;
+    options.lod = {1000.0, 300.0};  // blocks draw out to 1,000 m (buildings) and 1,200 m (cards)
+    const double reach = 1200.0;
+    SceneGraph full(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(full.setScene(scene, nullptr).ok());
+    const GraphCounts all = full.counts();
+    ASSERT_GT(all.instancedDrawables, 0u);
+    EXPECT_EQ(all.tilesHoldingBlocks, scene.tiles.size());
+    EXPECT_EQ(all.groundTexels, scene.tiles.size() * 256u * 256u);
+
+    // From 20 km up no level draws a block, and a tile covers a few dozen pixels: the tiles come
+    // in without their blocks and with small ground images, keeping the buildings' boxes.
+    SceneGraph graph(test::shippedCatalogue(), models, options);
+    ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
+    const osg::Vec3d centre = graph.bounds().center();
+    DetailView view;
+    view.eye = centre + osg::Vec3d(0.0, 20000.0, 0.0);
+    view.pixelsPerRadian = 1000.0;
+    graph.setDetailView(view);
+    std::vector<core::TileId> out = graph.tilesOutOfDetail();
+    EXPECT_EQ(out.size(), scene.tiles.size());  // built before the view was set: all in full
+    ASSERT_TRUE(graph.updateTiles(scene, nullptr, out).ok());
+    EXPECT_TRUE(graph.tilesOutOfDetail().empty());
+    GraphCounts far = graph.counts();
+    EXPECT_EQ(far.tilesHoldingBlocks, 0u);
+    EXPECT_EQ(far.instancedDrawables, 0u);
+    EXPECT_EQ(far.instances, 0u);
+    EXPECT_EQ(far.buildingBoxDrawables, all.buildingBoxDrawables);
+    EXPECT_EQ(far.groundDrawables, all.groundDrawables);
+    EXPECT_EQ(far.surfaceDrawables, all.surfaceDrawables);
+    for (const core::TileId& t : scene.tiles) {
+        // Never coarser than the pixels the tile covers across from its nearest point, nor finer
+        // than twice them.
+        const TilePlacement p = tilePlacement(graph.frame(), t);
+        const osg::Vec3d a = p.at(0, 0), b = p.at(256, 256);
+        const osg::Vec3d nearest{std::clamp(view.eye.x(), std::min(a.x(), b.x()), std::max(a.x(), b.x())), 0.0,
+                                 std::clamp(view.eye.z(), std::min(a.z(), b.z()), std::max(a.z(), b.z()))};
+        const double across = (p.at(256, 0) - p.at(0, 0)).length();
+        const double pixels = across / (view.eye - nearest).length() * view.pixelsPerRadian;
+        const int side = groundSideOf(graph, t);
+        EXPECT_EQ(side & (side - 1), 0) << side;
+        EXPECT_GE(side, std::max(16.0, pixels)) << t.quadkey();
+        EXPECT_LT(side, std::max(32.0, 2.0 * pixels * 1.01)) << t.quadkey();
+    }
+    EXPECT_LE(far.groundTexels * 16, all.groundTexels);
+
+    // Over one tile, low: that tile first, with its blocks (the same as the full graph's) and
+    // its whole ground image; the others stay as they were, the same nodes.
+    const core::TileId near = scene.tiles.front();
+    const TilePlacement np = tilePlacement(graph.frame(), near);
+    const osg::Vec3d nearCentre = np.at(128.0, 128.0);
+    std::map<core::TileId, const osg::Node*> grounds;
+    for (const core::TileId& t : scene.tiles) grounds[t] = graph.groundNode(t);
+    view.eye = nearCentre + osg::Vec3d(0.0, 150.0, 0.0);
+    graph.setDetailView(view);
+    out = graph.tilesOutOfDetail();
+    ASSERT_FALSE(out.empty());
+    EXPECT_EQ(out.front(), near);
+    ASSERT_TRUE(graph.updateTiles(scene, nullptr, out).ok());
+    EXPECT_TRUE(graph.tilesOutOfDetail().empty());
+    EXPECT_EQ(groundSideOf(graph, near), 256);
+    std::size_t nearBlocks = 0;
+    for (const core::InstanceBlock& b : scene.blocks) {
+        if (b.tile != near) continue;
+        const std::string& asset = scene.assets[static_cast<std::size_t>(b.asset)];
+        EXPECT_NE(graph.blockNode(near, b.blockX, b.blockY, asset), nullptr) << asset;
+        ++nearBlocks;
+    }
+    ASSERT_GT(nearBlocks, 0u);
+    GraphCounts close = graph.counts();
+    EXPECT_GE(close.tilesHoldingBlocks, 1u);
+    // Tiles within 1.2 × the reach take their blocks; none beyond it.
+    for (const core::TileId& t : scene.tiles) {
+        const double d = (tilePlacement(graph.frame(), t).at(128.0, 128.0) - view.eye).length();
+        bool holds = false;
+        for (const core::InstanceBlock& b : scene.blocks) {
+            holds = holds || (b.tile == t && graph.blockNode(t, b.blockX, b.blockY, scene.assets[b.asset]));
+        }
+        EXPECT_EQ(holds, d < 1.2 * reach) << t.quadkey() << " at " << d << " m";
+        if (std::find(out.begin(), out.end(), t) == out.end()) {
+            EXPECT_EQ(graph.groundNode(t), grounds[t]);
+        }
+    }
+
+    // A little beyond where blocks come back, the tile keeps them (no rebuilding back and forth
+    // on the edge); well beyond, they go.
+    view.eye = nearCentre + osg::Vec3d(0.0, 1.3 * reach, 0.0);
+    graph.setDetailView(view);
+    for (const core::TileId& t : graph.tilesOutOfDetail()) {
+        if (t != near) continue;
+        // Only its ground may differ (a coarser image): its blocks stay.
+        ASSERT_TRUE(graph.updateTiles(scene, nullptr, std::vector<core::TileId>{t}).ok());
+    }
+    const auto nearBlock = std::find_if(scene.blocks.begin(), scene.blocks.end(),
+                                        [&](const core::InstanceBlock& b) { return b.tile == near; });
+    EXPECT_NE(graph.blockNode(near, nearBlock->blockX, nearBlock->blockY, scene.assets[nearBlock->asset]), nullptr);
+    view.eye = nearCentre + osg::Vec3d(0.0, 1.6 * reach, 0.0);
+    graph.setDetailView(view);
+    out = graph.tilesOutOfDetail();
+    EXPECT_NE(std::find(out.begin(), out.end(), near), out.end());
+    ASSERT_TRUE(graph.updateTiles(scene, nullptr, out).ok());
+    EXPECT_EQ(graph.counts().tilesHoldingBlocks, 0u);
+
+    // Without a view every tile gets its full detail back: what a graph built in full holds.
+    graph.setDetailView(std::nullopt);
+    out = graph.tilesOutOfDetail();
+    EXPECT_EQ(out.size(), scene.tiles.size());
+    ASSERT_TRUE(graph.updateTiles(scene, nullptr, out).ok());
+    const GraphCounts back = graph.counts();
+    EXPECT_EQ(back.instancedDrawables, all.instancedDrawables);
+    EXPECT_EQ(back.instances, all.instances);
+    EXPECT_EQ(back.groundTexels, all.groundTexels);
+    EXPECT_EQ(back.tilesHoldingBlocks, all.tilesHoldingBlocks);
+    EXPECT_EQ(back.drawables(), all.drawables());
+}
+
 TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFaces) {
     core::InstanceBlock block;
     block.asset = 0;

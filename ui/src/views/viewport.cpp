@@ -33,6 +33,10 @@ constexpr double kDegrees = 180.0 / std::numbers::pi;
 /// props within about two, a quarter of them within four.
 constexpr double kFullBuildingsMetres = 1500.0;
 constexpr double kFullInstancesMetres = 500.0;
+/// The vertical field of view, degrees.
+constexpr double kFieldOfViewDegrees = 35.0;
+/// The eye moving less than this share of its distance to the target leaves the detail as it is.
+constexpr double kDetailMoveShare = 0.05;
 
 /// The scene frame is y-up (x east, z south), but a manipulator keeps the frame's third row as
 /// its vertical axis and assumes z: without this, every orbit and every setTransformation()
@@ -76,7 +80,8 @@ Viewport::Viewport(MapDocument* document, ProbeTool* probe, QWidget* parent)
     camera->setGraphicsContext(mWindow);
     camera->setViewport(0, 0, int(width() * dpr), int(height() * dpr));
     camera->setClearColor(render::Lighting{}.sky);
-    camera->setProjectionMatrixAsPerspective(35.0, double(std::max(1, width())) / std::max(1, height()), 1.0, 50000.0);
+    camera->setProjectionMatrixAsPerspective(kFieldOfViewDegrees, double(std::max(1, width())) / std::max(1, height()),
+                                             1.0, 50000.0);
     // Instanced and small models must not vanish when far away.
     camera->setCullingMode(camera->getCullingMode() & ~osg::CullSettings::SMALL_FEATURE_CULLING);
     mManipulator = new osgGA::OrbitManipulator;
@@ -207,6 +212,8 @@ void Viewport::rebuildScene() {
 
 void Viewport::showPendingTiles() {
     if (!mScene || sceneShown()) return;
+    // Tiles come in with the detail the eye asks of them: far ones light.
+    updateDetailView();
     // Each call re-reads the scene's block list once: slices grow while they are cheap.
     constexpr qint64 kSliceMs = 15;
     QElapsedTimer slice;
@@ -233,6 +240,11 @@ void Viewport::showPendingTiles() {
         mPending.clear();
         mPendingNext = 0;
         updateOverlay();  // over every tile: once they are all in
+        // The eye may have moved while they came in.
+        if (!mDetailQueued) {
+            mDetailQueued = true;
+            QTimer::singleShot(0, this, &Viewport::refreshDetail);
+        }
     } else {
         QTimer::singleShot(0, this, &Viewport::showPendingTiles);
     }
@@ -426,8 +438,8 @@ void Viewport::resizeGL(int w, int h) {
     mWindow->resized(0, 0, pw, ph);
     mWindow->getEventQueue()->windowResize(0, 0, pw, ph);
     mViewer->getCamera()->setViewport(0, 0, pw, ph);
-    mViewer->getCamera()->setProjectionMatrixAsPerspective(35.0, double(std::max(1, pw)) / std::max(1, ph), 1.0,
-                                                           50000.0);
+    mViewer->getCamera()->setProjectionMatrixAsPerspective(kFieldOfViewDegrees,
+                                                           double(std::max(1, pw)) / std::max(1, ph), 1.0, 50000.0);
 }
 
 void Viewport::resizeEvent(QResizeEvent* e) {
@@ -439,6 +451,52 @@ void Viewport::paintGL() {
     // QOpenGLWidget renders into its own framebuffer object, whose id changes with the size.
     mWindow->setDefaultFboId(defaultFramebufferObject());
     mViewer->frame();
+    updateDetailView();
+}
+
+void Viewport::updateDetailView() {
+    if (!mGraph) return;
+    osg::Vec3d eye, centre, up;
+    mManipulator->getTransformation(eye, centre, up);
+    const osg::Viewport* vp = mViewer->getCamera()->getViewport();
+    render::DetailView view;
+    view.eye = eye;
+    view.pixelsPerRadian = (vp ? vp->height() : height()) / (kFieldOfViewDegrees / kDegrees);
+    mGraph->setDetailView(view);
+    const double moved = (eye - mDetailEye).length();
+    if (mDetailQueued || !mScene || moved <= kDetailMoveShare * std::max((centre - eye).length(), 1.0)) return;
+    mDetailQueued = true;
+    QTimer::singleShot(0, this, &Viewport::refreshDetail);
+}
+
+void Viewport::refreshDetail() {
+    mDetailQueued = false;
+    // While the scene comes in, its slices carry the detail; the rest waits until it is all in.
+    if (!mScene || !sceneShown()) return;
+    osg::Vec3d eye, centre, up;
+    mManipulator->getTransformation(eye, centre, up);
+    mDetailEye = eye;
+    const std::vector<core::TileId> tiles = mGraph->tilesOutOfDetail();
+    if (tiles.empty()) return;
+    constexpr qint64 kSliceMs = 15;
+    QElapsedTimer slice;
+    slice.start();
+    std::size_t next = 0;
+    while (next < tiles.size() && slice.elapsed() < kSliceMs) {
+        const std::size_t n = std::min(mSliceTiles, tiles.size() - next);
+        const std::span<const core::TileId> some(tiles.data() + next, n);
+        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), some); !s) {
+            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
+            return;
+        }
+        next += n;
+    }
+    if (next < tiles.size()) {
+        // More next time round: the eye may have moved by then, so the list is made anew.
+        mDetailQueued = true;
+        QTimer::singleShot(0, this, &Viewport::refreshDetail);
+    }
+    update();
 }
 
 int Viewport::osgButton(Qt::MouseButton b) const {

@@ -39,4 +39,9 @@ osg::ref_ptr<osg::Image> makeMaskGroundImage(const core::BitTile& mask, core::Rg
 /// texels at a hole's edge do not darken.
 void cutGroundHoles(osg::Image& image, std::span<const core::CellRect> rects);
 
+/// A ground image as above, `side` texels a side (a power of two from 1 to 256): each texel the
+/// mean of the 256 / side squared texels it covers, channel by channel (alpha too), as the
+/// texture's own mipmap of that size is. What a tile seen from afar needs of its ground.
+osg::ref_ptr<osg::Image> shrinkGroundImage(const osg::Image& image, int side);
+
 }  // namespace terrabit::render

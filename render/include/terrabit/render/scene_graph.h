@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,6 +57,23 @@ namespace terrabit::render {
 struct DistanceLod {
     double buildings = 0.0;
     double instances = 0.0;
+};
+
+/// Where a viewer looks from, for what a tile needs to hold (SceneGraph::setDetailView): memory
+/// follows what the eye can see, not the selection. Within it a tile holds its full detail; far
+/// off, what its levels draw there and nothing more:
+///  - its ground image as many texels a side as the tile covers pixels across at most, seen
+///    face on from its nearest point (a power of two, 16 to 256; a texture's own mipmaps would
+///    draw no finer there);
+///  - with distance levels, no instanced blocks once the eye lies beyond the farthest range any
+///    of them draws at (DistanceLod: `buildings` for prefab models, four times `instances` for
+///    plants and props), measured as the levels measure, to the tile's centre. The prefab
+///    buildings' boxes, generated buildings and surfaces stay.
+/// A tile coming nearer gets its detail back from the scene (the same nodes' content: a bake is
+/// deterministic and the graph only draws it).
+struct DetailView {
+    osg::Vec3d eye;                ///< scene metres
+    double pixelsPerRadian = 0.0;  ///< the viewport's height in pixels over its vertical field of view
 };
 
 /// What the graph shows and how.
@@ -93,6 +111,8 @@ struct GraphCounts {
     std::size_t buildingBoxDrawables = 0;
     std::size_t instancedDrawables = 0;  ///< one per asset per non-empty block
     std::size_t instances = 0;           ///< instances those draw
+    std::size_t groundTexels = 0;        ///< the texels of every ground image held
+    std::size_t tilesHoldingBlocks = 0;  ///< tiles holding their instanced blocks (DetailView)
     /// Every drawable of the scene part (not overlays or probes): one draw call each.
     std::size_t drawables() const {
         return groundDrawables + surfaceDrawables + plinthDrawables + generatedDrawables + buildingBoxDrawables +
@@ -124,6 +144,15 @@ public:
     /// viewer brings a large scene in a slice of tiles at a time between frames.
     core::Status updateTiles(const core::Scene& scene, const core::LayerSource* layers,
                              std::span<const core::TileId> tiles);
+
+    /// Sets where the eye is (DetailView); nullopt (the default, as for a picture or an export):
+    /// every tile holds its full detail. Changes nothing by itself: the tiles tilesOutOfDetail()
+    /// names take the detail the view asks for when next updated (updateTiles), and tiles that
+    /// come in take it at once.
+    void setDetailView(const std::optional<DetailView>& view) { mView = view; }
+    /// The tiles whose held detail differs from what the view asks for, nearest the eye first; a
+    /// little hysteresis keeps a tile on the edge of a level from being rebuilt back and forth.
+    std::vector<core::TileId> tilesOutOfDetail() const;
 
     /// What the last setScene or updateTile did.
     const UpdateReport& lastUpdate() const { return mReport; }
@@ -192,7 +221,19 @@ private:
         Entry buildingBoxes;  ///< with DistanceLod::buildings: its prefab buildings' boxes, one mesh
         std::map<std::string, Entry, std::less<>> surfaceEntries;
         std::map<BlockKey, Entry> blocks;
+        int groundSide = 0;        ///< texels a side of the ground image held (0: none)
+        bool holdsBlocks = false;  ///< whether its instanced blocks are held (DetailView)
+        bool hasBlocks = false;    ///< whether the scene gives it any (held or not)
     };
+    static constexpr int kFullGroundSide = 256;
+    /// What a tile should hold: its ground image's side, and whether its instanced blocks.
+    struct Detail {
+        int groundSide = kFullGroundSide;
+        bool blocks = true;
+        friend bool operator==(const Detail&, const Detail&) = default;
+    };
+    /// The detail the view asks of a tile; `held` (a tile already built) adds the hysteresis.
+    Detail detailOf(const core::TileId& tile, const TileEntry* held) const;
     struct TileInput;
 
     core::Status checkAssets(const core::Scene& scene);
@@ -215,6 +256,7 @@ private:
     std::vector<std::string> mAssets;  ///< the current scene's asset ids
     std::map<core::TileId, TileEntry> mTiles;
     UpdateReport mReport;
+    std::optional<DetailView> mView;
 
     osg::ref_ptr<osg::Group> mRoot;
     osg::ref_ptr<osg::LightSource> mSun;

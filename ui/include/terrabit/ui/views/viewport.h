@@ -19,6 +19,7 @@
 
 class QLabel;
 
+#include <osg/Vec3d>
 #include <osg/ref_ptr>
 
 #include <memory>
@@ -105,6 +106,12 @@ private:
     void rebuildScene();
     /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
     void showPendingTiles();
+    /// Tells the graph where the eye is now (SceneGraph::setDetailView), and when it has moved,
+    /// queues refreshDetail().
+    void updateDetailView();
+    /// Gives the tiles whose detail no longer fits the eye (nearer: full; farther: less) the
+    /// detail it asks for, for up to a slice of time, then queues itself until none is left.
+    void refreshDetail();
     void restyle();
     void updateOverlay();
     void updateMarkers();
@@ -130,6 +137,8 @@ private:
     bool mProbeDrag = false;
     QLabel* mHint;
     bool mHomePending = true;
+    osg::Vec3d mDetailEye;       ///< the eye refreshDetail() last worked for
+    bool mDetailQueued = false;  ///< refreshDetail() is queued
 };
 
 }  // namespace terrabit::ui
