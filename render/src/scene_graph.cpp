@@ -298,6 +298,7 @@ SceneGraph::Detail SceneGraph::detailOf(const core::TileId& tile, const TileEntr
     const double reach = std::max(mOptions.lod.buildings, kThinnedReach * mOptions.lod.instances);
     if (mOptions.lod.buildings > 0.0 && mOptions.lod.instances > 0.0) {
         d.blocks = toCentre < reach * (held && held->holdsBlocks ? kBlocksGone : kBlocksBack);
+        d.dressed = toCentre < mOptions.lod.buildings * (held && held->dressed ? kBlocksGone : kBlocksBack);
     }
     return d;
 }
@@ -308,7 +309,8 @@ std::vector<core::TileId> SceneGraph::tilesOutOfDetail() const {
         const Detail want = detailOf(tile, &e);
         const bool ground = e.groundSide != 0 && e.groundSide != want.groundSide;
         const bool blocks = e.hasBlocks && e.holdsBlocks != want.blocks;
-        if (!ground && !blocks) continue;
+        const bool generated = e.generated.node && e.dressed != want.dressed;
+        if (!ground && !blocks && !generated) continue;
         const TilePlacement placement = tilePlacement(mFrame, tile);
         const osg::Vec3d centre = placement.at(0.5 * core::kTileCells, 0.5 * core::kTileCells);
         off.emplace_back(mView ? (mView->eye - centre).length2() : 0.0, tile);
@@ -552,9 +554,12 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(g->roofHeight);
             f.add(std::string_view(g->roofShape));
         }
+        f.add(static_cast<std::uint64_t>(detail.dressed));
+        const auto dress = detail.dressed ? core::GeneratedDetail::Dressed : core::GeneratedDetail::Plain;
         syncTileMesh(
             *e.group, e.generated, input.generated.empty() ? 0 : f.value(),
-            [&] { return makeGeneratedBuildingMesh(input.generated); }, "generated buildings " + tile.quadkey());
+            [&] { return makeGeneratedBuildingMesh(input.generated, dress); }, "generated buildings " + tile.quadkey());
+        e.dressed = detail.dressed;
     }
 
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes). With

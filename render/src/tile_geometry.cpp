@@ -257,8 +257,9 @@ osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const>
     return faceMesh("bridges", faces, {c[0] / 255.0f, c[1] / 255.0f, c[2] / 255.0f, 1.0f});
 }
 
-osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings) {
-    const core::AssetMesh mesh = core::generatedBuildingsMesh(buildings);
+osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings,
+                                                   core::GeneratedDetail detail) {
+    const core::AssetMesh mesh = core::generatedBuildingsMesh(buildings, detail);
     if (mesh.empty()) return nullptr;
     return AssetModel::fromMesh(mesh).node();
 }

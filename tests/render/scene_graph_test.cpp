@@ -139,6 +139,30 @@ TEST(SceneGraph, EachTileWithGeneratedBuildingsDrawsThemAsOneMeshOfTheirTriangle
         EXPECT_EQ(geometry->getPrimitiveSet(0)->getNumIndices(), 3 * triangles);
         EXPECT_EQ(geometry->getColorArray()->getBinding(), osg::Array::BIND_PER_VERTEX) << "the parts' colours";
     }
+    // With distance levels, an eye beyond the buildings' range holds them plain (no façade
+    // panels), and close to them again dressed.
+    SceneGraphOptions levels;
+    levels.lod = {1000.0, 300.0};
+    SceneGraph far(test::shippedCatalogue(), models, levels);
+    far.setDetailView(DetailView{osg::Vec3d(0.0, 5000.0, 0.0), 1000.0});
+    ASSERT_TRUE(far.setScene(scene, nullptr).ok());
+    const auto generatedIndices = [&](const SceneGraph& of, const core::TileId& tile) {
+        const osg::Node* node = tileChild(of, tile, "generated buildings " + tile.quadkey());
+        return node ? node->asGeode()->getDrawable(0)->asGeometry()->getPrimitiveSet(0)->getNumIndices() : 0u;
+    };
+    for (const core::TileId& tile : {scene.tiles[0], scene.tiles[1]}) {
+        std::size_t plain = 0;
+        for (const core::GeneratedBuilding& g : scene.generated) {
+            if (g.tile == tile) plain += core::generatedBuildingMesh(g, core::GeneratedDetail::Plain).triangleCount();
+        }
+        EXPECT_EQ(generatedIndices(far, tile), 3 * plain) << tile.quadkey();
+    }
+    const TilePlacement first = tilePlacement(far.frame(), scene.tiles[0]);
+    far.setDetailView(DetailView{first.at(128.0, 128.0) + osg::Vec3d(0.0, 200.0, 0.0), 1000.0});
+    const std::vector<core::TileId> nearer = far.tilesOutOfDetail();
+    ASSERT_FALSE(nearer.empty());
+    ASSERT_TRUE(far.updateTiles(scene, nullptr, nearer).ok());
+    EXPECT_EQ(generatedIndices(far, scene.tiles[0]), generatedIndices(graph, scene.tiles[0]));
     // The same buildings again: kept; a changed one: only its tile's mesh is rebuilt; none: gone.
     ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
     EXPECT_EQ(graph.lastUpdate().added + graph.lastUpdate().replaced + graph.lastUpdate().removed, 0u);

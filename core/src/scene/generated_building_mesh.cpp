@@ -258,7 +258,7 @@ GeneratedRoof generatedRoof(std::string_view shape) {
     return GeneratedRoof::Flat;
 }
 
-AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
+AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDetail detail) {
     if (!checkGeneratedBuilding(building)) return {};
     std::vector<Vec2> ring = building.outline;
     if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
@@ -300,18 +300,20 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
         b.addWalls(yardOutlines.back(), base, deck);
     }
 
-    std::size_t longest = 0;
-    std::vector<Facade> facades;
-    facades.reserve(outline.size());
-    for (std::size_t i = 0; i < outline.size(); ++i) {
-        facades.push_back(style::edgeFacade(outline[i], outline[(i + 1) % outline.size()], base, wallHeight));
-        if (facades[i].width > facades[longest].width) longest = i;
-    }
-    for (std::size_t i = 0; i < facades.size(); ++i) dressWall(b, facades[i], storeys, storey, i == longest);
-    for (const Outline& yard : yardOutlines) {
-        for (std::size_t i = 0; i < yard.size(); ++i) {
-            dressWall(b, style::edgeFacade(yard[i], yard[(i + 1) % yard.size()], base, wallHeight), storeys, storey,
-                      false);
+    if (detail == GeneratedDetail::Dressed) {
+        std::size_t longest = 0;
+        std::vector<Facade> facades;
+        facades.reserve(outline.size());
+        for (std::size_t i = 0; i < outline.size(); ++i) {
+            facades.push_back(style::edgeFacade(outline[i], outline[(i + 1) % outline.size()], base, wallHeight));
+            if (facades[i].width > facades[longest].width) longest = i;
+        }
+        for (std::size_t i = 0; i < facades.size(); ++i) dressWall(b, facades[i], storeys, storey, i == longest);
+        for (const Outline& yard : yardOutlines) {
+            for (std::size_t i = 0; i < yard.size(); ++i) {
+                dressWall(b, style::edgeFacade(yard[i], yard[(i + 1) % yard.size()], base, wallHeight), storeys, storey,
+                          false);
+            }
         }
     }
 
@@ -347,9 +349,9 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building) {
     return b.take();
 }
 
-AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings) {
+AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings, GeneratedDetail detail) {
     AssetMesh all;
-    for (const GeneratedBuilding* g : buildings) all.append(generatedBuildingMesh(*g));
+    for (const GeneratedBuilding* g : buildings) all.append(generatedBuildingMesh(*g, detail));
     return all;
 }
 

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <set>
 #include <vector>
 
 #include "../support/generated_mesh_checks.h"
@@ -300,6 +302,49 @@ TEST(GeneratedBuildingMesh, CourtyardWallsFaceTheYard) {
         const bool solid = insideRing(kBlock, q) && !insideRing(kSquareYard, q) && !insideRing(kLYard, q);
         EXPECT_TRUE(!solid || p.y > top) << "a face at (" << t.centroid().x << ", " << t.centroid().z << ") looks in";
     }
+}
+
+// The plain level (seen from afar) is the dressed building less its façade panels: each of its
+// triangles is one of the dressed mesh's, in the same colour, and what it leaves out lies on the
+// walls (in front of them by at most the panels' offset), never on the roof.
+TEST(GeneratedBuildingMesh, PlainIsTheDressedBuildingWithoutItsFacades) {
+    const auto key = [](const AssetMesh& m, std::size_t t) {
+        std::array<float, 13> k{};
+        for (int c = 0; c < 3; ++c) {
+            const std::uint32_t v = m.indices[t * 3 + c];
+            for (int d = 0; d < 3; ++d) k[c * 3 + d] = m.positions[v * 3 + d];
+        }
+        for (int d = 0; d < 4; ++d) k[9 + d] = m.colours[m.indices[t * 3] * 4 + d];
+        return k;
+    };
+    GeneratedBuilding gabled = building(kL, 9.0f, "gabled");
+    for (const GeneratedBuilding& g : {building(kL, 12.0f), building(kU, 6.0f), gabled, courtyardBlock()}) {
+        const AssetMesh dressed = generatedBuildingMesh(g);
+        const AssetMesh plain = generatedBuildingMesh(g, GeneratedDetail::Plain);
+        ASSERT_GT(plain.triangleCount(), 0u);
+        EXPECT_LT(plain.triangleCount() * 3, dressed.triangleCount()) << "the façades are most of a building";
+        std::multiset<std::array<float, 13>> left;
+        for (std::size_t t = 0; t < dressed.triangleCount(); ++t) left.insert(key(dressed, t));
+        for (std::size_t t = 0; t < plain.triangleCount(); ++t) {
+            const auto it = left.find(key(plain, t));
+            ASSERT_NE(it, left.end()) << "plain triangle " << t << " is not one of the dressed building's";
+            left.erase(it);
+        }
+        // What is left are the panels: on the walls, within their height, never on the roof.
+        EXPECT_EQ(left.size(), dressed.triangleCount() - plain.triangleCount());
+        for (const auto& k : left) {
+            for (const int c : {1, 4, 7}) {
+                EXPECT_GE(k[c], g.base - 1e-3f);
+                EXPECT_LE(k[c], g.base + g.wallHeight + 1e-3f);
+            }
+        }
+        const ModelBounds pb = plain.bounds(), db = dressed.bounds();
+        EXPECT_NEAR(pb.max[1], db.max[1], 1e-4) << "the same roof";
+        EXPECT_NEAR(pb.min[1], db.min[1], 1e-4);
+    }
+    std::vector<const GeneratedBuilding*> both{&gabled, &gabled};
+    EXPECT_EQ(generatedBuildingsMesh(both, GeneratedDetail::Plain).triangleCount(),
+              2 * generatedBuildingMesh(gabled, GeneratedDetail::Plain).triangleCount());
 }
 
 TEST(GeneratedBuildingMesh, RefusesBadCourtyardsSayingWhich) {

@@ -68,7 +68,10 @@ struct DistanceLod {
 ///  - with distance levels, no instanced blocks once the eye lies beyond the farthest range any
 ///    of them draws at (DistanceLod: `buildings` for prefab models, four times `instances` for
 ///    plants and props), measured as the levels measure, to the tile's centre. The prefab
-///    buildings' boxes, generated buildings and surfaces stay.
+///    buildings' boxes and surfaces stay;
+///  - with distance levels, generated buildings without their façade panels
+///    (core::GeneratedDetail::Plain) once the eye lies beyond `buildings`, where the prefabs
+///    beside them are boxes.
 /// A tile coming nearer gets its detail back from the scene (the same nodes' content: a bake is
 /// deterministic and the graph only draws it).
 struct DetailView {
@@ -224,12 +227,14 @@ private:
         int groundSide = 0;        ///< texels a side of the ground image held (0: none)
         bool holdsBlocks = false;  ///< whether its instanced blocks are held (DetailView)
         bool hasBlocks = false;    ///< whether the scene gives it any (held or not)
+        bool dressed = true;       ///< whether its generated buildings are held dressed (DetailView)
     };
     static constexpr int kFullGroundSide = 256;
     /// What a tile should hold: its ground image's side, and whether its instanced blocks.
     struct Detail {
         int groundSide = kFullGroundSide;
         bool blocks = true;
+        bool dressed = true;  ///< generated buildings with their façades
         friend bool operator==(const Detail&, const Detail&) = default;
     };
     /// The detail the view asks of a tile; `held` (a tile already built) adds the hysteresis.

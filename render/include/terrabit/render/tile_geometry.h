@@ -11,6 +11,7 @@
 #include <osg/ref_ptr>
 
 #include "terrabit/core/assets/asset_info.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/scene.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tile/tile_id.h"
@@ -79,8 +80,9 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
 /// A tile's generated buildings (core::Scene::generated) as one mesh in scene metres, each
 /// built by core::generatedBuildingMesh (walls, windows, roof in the library's colours), drawn
 /// as the models are (AssetModel::fromMesh: vertex colours, lit, back faces culled). nullptr
-/// when none has a triangle.
-osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings);
+/// when none has a triangle. Plain: without their façade panels (core::GeneratedDetail).
+osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings,
+                                                   core::GeneratedDetail detail = core::GeneratedDetail::Dressed);
 
 /// A far picture of instances: each as the box of its model's bounds (`bounds[i]` for the blocks'
 /// asset index i), placed as the instance is (core::transformMatrix), in one lit mesh of a light

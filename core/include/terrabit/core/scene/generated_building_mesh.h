@@ -57,13 +57,20 @@ enum class GeneratedRoof : std::uint8_t { Flat, Gabled, Hipped };
 /// Flat for "flat", "" and anything not listed in the header comment.
 GeneratedRoof generatedRoof(std::string_view roofShape);
 
+/// How much of a generated building is drawn: Dressed, everything above; Plain, its walls
+/// and roof without the façade panels (windows, door, plinth band), for a building seen from
+/// so far that they would cover less than a pixel: the same prism and roof in the same colours
+/// at a fraction of the triangles.
+enum class GeneratedDetail : std::uint8_t { Dressed, Plain };
+
 /// The building's triangles in scene coordinates (metres, +X east, +Y up, +Z south): flat
 /// normals, a linear-light colour per vertex (the parts' colours), counter-clockwise fronts.
 /// Empty when checkGeneratedBuilding fails. A clockwise outline is drawn as its reverse.
-AssetMesh generatedBuildingMesh(const GeneratedBuilding& building);
+AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDetail detail = GeneratedDetail::Dressed);
 
 /// The meshes of several buildings appended in order into one (a tile's), skipping any that
 /// checkGeneratedBuilding refuses.
-AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings);
+AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings,
+                                 GeneratedDetail detail = GeneratedDetail::Dressed);
 
 }  // namespace terrabit::core
