@@ -259,18 +259,15 @@ osg::ref_ptr<osg::LOD> tileLod(const TilePlacement& tile, osg::ref_ptr<osg::Node
     return lod;
 }
 
-}  // namespace
-
-namespace {
-
-/// The coarsest ground image a tile gets: 16 × 16 texels, 1 KiB.
+/// DetailView: the coarsest ground image a tile gets, 16 × 16 texels (1 KiB), and how many
+/// times finer than the view needs an image may be before it is made anew.
 constexpr int kMinGroundSide = 16;
-/// A finer ground image than the view needs stays until it is this many times finer.
 constexpr int kGroundSlack = 4;
-/// Blocks come back within this many times their farthest range, and go beyond this many: the
-/// first so they are in before a level draws them, the two apart so a tile on the edge stays.
-constexpr double kBlocksBack = 1.2;
-constexpr double kBlocksGone = 1.5;
+/// DetailView: a tile's blocks (and dressed buildings) come back within this many times their
+/// farthest range, and go beyond this many: the first so they are in before a level draws them,
+/// the two apart so a tile on the edge is not rebuilt back and forth.
+constexpr double kDetailBack = 1.2;
+constexpr double kDetailGone = 1.5;
 
 }  // namespace
 
@@ -297,8 +294,8 @@ SceneGraph::Detail SceneGraph::detailOf(const core::TileId& tile, const TileEntr
     }
     const double reach = std::max(mOptions.lod.buildings, kThinnedReach * mOptions.lod.instances);
     if (mOptions.lod.buildings > 0.0 && mOptions.lod.instances > 0.0) {
-        d.blocks = toCentre < reach * (held && held->holdsBlocks ? kBlocksGone : kBlocksBack);
-        d.dressed = toCentre < mOptions.lod.buildings * (held && held->dressed ? kBlocksGone : kBlocksBack);
+        d.blocks = toCentre < reach * (held && held->holdsBlocks ? kDetailGone : kDetailBack);
+        d.dressed = toCentre < mOptions.lod.buildings * (held && held->dressed ? kDetailGone : kDetailBack);
     }
     return d;
 }

@@ -437,6 +437,30 @@ TEST(GlRegion, EveryTileOfTheRegionComesIntoTheViewportBatchByBatch) {
     const QString artefacts = TERRABIT_ARTEFACT_DIR;
     QDir().mkpath(artefacts);
     EXPECT_TRUE(window.grab().toImage().save(artefacts + "/region-every-tile.png"));
+
+    // Flying to a tile that holds none of its blocks brings them in as the view settles there,
+    // and the tiles left behind let theirs go.
+    const auto holds = [&](const core::TileId& t) {
+        for (const core::InstanceBlock& b : scene->blocks) {
+            if (b.tile == t &&
+                view->graph().blockNode(b.tile, b.blockX, b.blockY, scene->assets[static_cast<std::size_t>(b.asset)]))
+                return true;
+        }
+        return false;
+    };
+    const auto far = std::find_if(scene->blocks.begin(), scene->blocks.end(),
+                                  [&](const core::InstanceBlock& b) { return !holds(b.tile); });
+    ASSERT_NE(far, scene->blocks.end());
+    const core::TileId wasHeld = *holding.begin();
+    view->flyTo(far->tile);
+    view->update();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return holds(far->tile); }, 20000)) << far->tile.quadkey();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return view->graph().tilesOutOfDetail().empty(); }, 20000));
+    const core::Vec2 a = scene->frame.cellToGround({(far->tile.x + 0.5) * 256.0, (far->tile.y + 0.5) * 256.0});
+    const core::Vec2 b = scene->frame.cellToGround({(wasHeld.x + 0.5) * 256.0, (wasHeld.y + 0.5) * 256.0});
+    if (std::hypot(a.x - b.x, a.y - b.y) > 4000.0) {
+        EXPECT_FALSE(holds(wasHeld)) << wasHeld.quadkey();
+    }
     std::cout << "[ figures  ] viewport: " << scene->tiles.size() << " tiles, " << scene->instanceCount()
               << " instances; first tiles in the viewport after " << firstShownMs << " ms, all after " << allMs
               << " ms in " << batches << " batches; longest UI-thread stall " << watch.longestCpuMs()

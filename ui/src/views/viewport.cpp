@@ -33,6 +33,9 @@ constexpr double kDegrees = 180.0 / std::numbers::pi;
 /// props within about two, a quarter of them within four.
 constexpr double kFullBuildingsMetres = 1500.0;
 constexpr double kFullInstancesMetres = 500.0;
+/// The longest the viewport brings tiles into its graph (or re-details them) before it lets the
+/// event loop run, milliseconds.
+constexpr qint64 kSliceMs = 15;
 /// The vertical field of view, degrees.
 constexpr double kFieldOfViewDegrees = 35.0;
 /// The eye moving less than this share of its distance to the target leaves the detail as it is.
@@ -215,7 +218,6 @@ void Viewport::showPendingTiles() {
     // Tiles come in with the detail the eye asks of them: far ones light.
     updateDetailView();
     // Each call re-reads the scene's block list once: slices grow while they are cheap.
-    constexpr qint64 kSliceMs = 15;
     QElapsedTimer slice;
     slice.start();
     while (!sceneShown() && slice.elapsed() < kSliceMs) {
@@ -230,11 +232,7 @@ void Viewport::showPendingTiles() {
             break;
         }
         mPendingNext += n;
-        if (call.elapsed() < kSliceMs / 4) {
-            mSliceTiles *= 2;
-        } else if (call.elapsed() > kSliceMs / 2 && mSliceTiles > 1) {
-            mSliceTiles /= 2;
-        }
+        adaptSlice(call.elapsed());
     }
     if (sceneShown()) {
         mPending.clear();
@@ -454,16 +452,28 @@ void Viewport::paintGL() {
     updateDetailView();
 }
 
-void Viewport::updateDetailView() {
-    if (!mGraph) return;
+void Viewport::adaptSlice(qint64 callMs) {
+    if (callMs < kSliceMs / 4) {
+        mSliceTiles *= 2;
+    } else if (callMs > kSliceMs / 2 && mSliceTiles > 1) {
+        mSliceTiles /= 2;
+    }
+}
+
+render::DetailView Viewport::detailView() const {
     osg::Vec3d eye, centre, up;
     mManipulator->getTransformation(eye, centre, up);
     const osg::Viewport* vp = mViewer->getCamera()->getViewport();
-    render::DetailView view;
-    view.eye = eye;
-    view.pixelsPerRadian = (vp ? vp->height() : height()) / (kFieldOfViewDegrees / kDegrees);
+    return {eye, (vp ? vp->height() : height()) / (kFieldOfViewDegrees / kDegrees)};
+}
+
+void Viewport::updateDetailView() {
+    if (!mGraph) return;
+    const render::DetailView view = detailView();
     mGraph->setDetailView(view);
-    const double moved = (eye - mDetailEye).length();
+    osg::Vec3d eye, centre, up;
+    mManipulator->getTransformation(eye, centre, up);
+    const double moved = (view.eye - mDetailEye).length();
     if (mDetailQueued || !mScene || moved <= kDetailMoveShare * std::max((centre - eye).length(), 1.0)) return;
     mDetailQueued = true;
     QTimer::singleShot(0, this, &Viewport::refreshDetail);
@@ -473,23 +483,26 @@ void Viewport::refreshDetail() {
     mDetailQueued = false;
     // While the scene comes in, its slices carry the detail; the rest waits until it is all in.
     if (!mScene || !sceneShown()) return;
-    osg::Vec3d eye, centre, up;
-    mManipulator->getTransformation(eye, centre, up);
-    mDetailEye = eye;
+    // The eye as it is now, which the graph then works for.
+    const render::DetailView view = detailView();
+    mGraph->setDetailView(view);
+    mDetailEye = view.eye;
     const std::vector<core::TileId> tiles = mGraph->tilesOutOfDetail();
     if (tiles.empty()) return;
-    constexpr qint64 kSliceMs = 15;
     QElapsedTimer slice;
     slice.start();
     std::size_t next = 0;
     while (next < tiles.size() && slice.elapsed() < kSliceMs) {
         const std::size_t n = std::min(mSliceTiles, tiles.size() - next);
+        QElapsedTimer call;
+        call.start();
         const std::span<const core::TileId> some(tiles.data() + next, n);
         if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), some); !s) {
             emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
             return;
         }
         next += n;
+        adaptSlice(call.elapsed());
     }
     if (next < tiles.size()) {
         // More next time round: the eye may have moved by then, so the list is made anew.

@@ -40,6 +40,7 @@ class OrbitManipulator;
 namespace terrabit::render {
 class AssetModelCache;
 class SceneGraph;
+struct DetailView;
 }  // namespace terrabit::render
 
 namespace terrabit::ui {
@@ -106,6 +107,11 @@ private:
     void rebuildScene();
     /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
     void showPendingTiles();
+    /// Grows the tiles per SceneGraph::updateTiles call while a call is cheap, shrinks them when
+    /// one takes more than half a slice.
+    void adaptSlice(qint64 callMs);
+    /// Where the eye is now, and the pixels per radian of the viewport.
+    render::DetailView detailView() const;
     /// Tells the graph where the eye is now (SceneGraph::setDetailView), and when it has moved,
     /// queues refreshDetail().
     void updateDetailView();
