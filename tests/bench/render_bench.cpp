@@ -10,10 +10,12 @@
 #include <osg/Geode>
 #include <osg/MatrixTransform>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <numbers>
 #include <string>
 
 #include "terrabit/cli/map_commands.h"
@@ -227,19 +229,36 @@ void BM_Frame_Monaco_Terrabit(benchmark::State& state) {
 
 /// A map's whole area in the viewport's graph, with or without its distance levels
 /// (render::DistanceLod): the frame a designer gets after selecting everything.
-void wholeArea(benchmark::State& state, const Monaco& map, bool levels) {
+/// With `detail`, the graph holds only what that camera sees (render::DetailView), as the
+/// viewport's does: the counters say what it holds (ground texels, instances, tiles holding
+/// their blocks) and `detail_ms` what re-detailing the whole graph for that eye took.
+void wholeArea(benchmark::State& state, const Monaco& map, bool levels, bool detail = false) {
     render::SceneGraphOptions options;
     options.style.layers = map.map->classified.layers;
     if (levels) options.lod = {1500.0, 500.0};  // the viewport's
     render::SceneGraph graph(catalogue(), models(), options);
     (void)graph.setScene(map.scene, &map.map->store);
-    frames(state, graph.root(), graph.bounds());
+    const osg::BoundingBox box = graph.bounds();
+    if (detail) {
+        const render::CameraPose pose = render::frameBox(box, render::ViewDirection{200, 40}, 1280.0 / 800.0);
+        graph.setDetailView(render::DetailView{pose.eye, 800.0 / (pose.fovyDeg * std::numbers::pi / 180.0)});
+        const auto start = std::chrono::steady_clock::now();
+        (void)graph.updateTiles(map.scene, &map.map->store, graph.tilesOutOfDetail());
+        state.counters["detail_ms"] =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+    frames(state, graph.root(), box);
+    const render::GraphCounts held = graph.counts();
     state.counters["tiles"] = static_cast<double>(map.scene.tiles.size());
+    state.counters["ground_Ki_texels"] = static_cast<double>(held.groundTexels) / 1024.0;
+    state.counters["instances_held"] = static_cast<double>(held.instances);
+    state.counters["tiles_holding_blocks"] = static_cast<double>(held.tilesHoldingBlocks);
 }
 
 void BM_Frame_Monaco_DistanceLevels(benchmark::State& state) { wholeArea(state, monaco(), true); }
 void BM_Frame_Region_Terrabit(benchmark::State& state) { wholeArea(state, region(), false); }
 void BM_Frame_Region_DistanceLevels(benchmark::State& state) { wholeArea(state, region(), true); }
+void BM_Frame_Region_DetailView(benchmark::State& state) { wholeArea(state, region(), true, true); }
 
 void BM_Frame_Monaco_PerInstanceTransforms(benchmark::State& state) {
     render::SceneGraph ground(catalogue(), models());  // for the bounds only
@@ -281,6 +300,7 @@ BENCHMARK(BM_Frame_Monaco_DistanceLevels)->Unit(benchmark::kMillisecond)->UseMan
 // Every model of monaco-region takes about 40 s a frame on llvmpipe: one timed frame.
 BENCHMARK(BM_Frame_Region_Terrabit)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(1);
 BENCHMARK(BM_Frame_Region_DistanceLevels)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
+BENCHMARK(BM_Frame_Region_DetailView)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(3);
 BENCHMARK(BM_Frame_Trees_Terrabit)
     ->Arg(100000)
     ->Arg(1000000)
