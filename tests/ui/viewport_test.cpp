@@ -402,9 +402,11 @@ TEST(GlRegion, EveryTileOfTheRegionComesIntoTheViewportBatchByBatch) {
         if (firstShownMs < 0 && view->graph().counts().tiles > 0) firstShownMs = clock.elapsed();
     });
     test::StallWatch watch;
+    test::EventLatencyWatch latency;
     const double rssBefore = test::residentMiB();
     clock.start();
     watch.start();
+    latency.start();
     poll.start();
     // Edit ▸ Select all tiles (Ctrl+A needs an active window, which Xvfb without a window
     // manager does not give; the widget tests press the key).
@@ -413,6 +415,7 @@ TEST(GlRegion, EveryTileOfTheRegionComesIntoTheViewportBatchByBatch) {
     ASSERT_TRUE(QTest::qWaitFor([&] { return !doc.busy() && doc.sceneComplete() && view->sceneShown(); }, 900000));
     const qint64 allMs = clock.elapsed();
     watch.stop();
+    latency.stop();
     poll.stop();
 
     const auto scene = doc.scene();
@@ -464,8 +467,8 @@ TEST(GlRegion, EveryTileOfTheRegionComesIntoTheViewportBatchByBatch) {
     std::cout << "[ figures  ] viewport: " << scene->tiles.size() << " tiles, " << scene->instanceCount()
               << " instances; first tiles in the viewport after " << firstShownMs << " ms, all after " << allMs
               << " ms in " << batches << " batches; longest UI-thread stall " << watch.longestCpuMs()
-              << " ms of its CPU (" << watch.longestWallMs() << " ms wall); resident " << test::residentMiB()
-              << " MiB (" << rssBefore << " MiB before selecting); " << counts.tilesHoldingBlocks
-              << " tiles hold their blocks (" << heldInstances << " instances), ground images "
-              << counts.groundTexels / 1024 << " Ki texels\n";
+              << " ms of its CPU (" << watch.longestWallMs() << " ms wall; the longest an event waited "
+              << latency.longestMs() << " ms); resident " << test::residentMiB() << " MiB (" << rssBefore
+              << " MiB before selecting); " << counts.tilesHoldingBlocks << " tiles hold their blocks ("
+              << heldInstances << " instances), ground images " << counts.groundTexels / 1024 << " Ki texels\n";
 }

@@ -232,7 +232,7 @@ void Viewport::showPendingTiles() {
             break;
         }
         mPendingNext += n;
-        adaptSlice(call.elapsed());
+        adaptSlice(call.nsecsElapsed(), n);
     }
     if (sceneShown()) {
         mPending.clear();
@@ -452,12 +452,14 @@ void Viewport::paintGL() {
     updateDetailView();
 }
 
-void Viewport::adaptSlice(qint64 callMs) {
-    if (callMs < kSliceMs / 4) {
-        mSliceTiles *= 2;
-    } else if (callMs > kSliceMs / 2 && mSliceTiles > 1) {
-        mSliceTiles /= 2;
-    }
+void Viewport::adaptSlice(qint64 callNs, std::size_t tiles) {
+    // Aim the next call at half a slice at the last one's cost per tile (which holds the call's
+    // fixed cost too, so small calls overestimate it): a doubling step could overshoot a slice
+    // several times over when tiles cost more than the ones before. Grow at most twofold.
+    const double perTileNs =
+        std::max<double>(static_cast<double>(callNs), 1e5) / static_cast<double>(std::max<std::size_t>(tiles, 1));
+    const auto aim = static_cast<std::size_t>(0.5 * kSliceMs * 1e6 / perTileNs);
+    mSliceTiles = std::clamp<std::size_t>(aim, 1, 2 * mSliceTiles);
 }
 
 render::DetailView Viewport::detailView() const {
@@ -502,7 +504,7 @@ void Viewport::refreshDetail() {
             return;
         }
         next += n;
-        adaptSlice(call.elapsed());
+        adaptSlice(call.nsecsElapsed(), n);
     }
     if (next < tiles.size()) {
         // More next time round: the eye may have moved by then, so the list is made anew.

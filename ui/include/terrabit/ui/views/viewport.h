@@ -107,9 +107,8 @@ private:
     void rebuildScene();
     /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
     void showPendingTiles();
-    /// Grows the tiles per SceneGraph::updateTiles call while a call is cheap, shrinks them when
-    /// one takes more than half a slice.
-    void adaptSlice(qint64 callMs);
+    /// Sets the tiles per SceneGraph::updateTiles call from the last call's time for its tiles.
+    void adaptSlice(qint64 callNs, std::size_t tiles);
     /// Where the eye is now, and the pixels per radian of the viewport.
     render::DetailView detailView() const;
     /// Tells the graph where the eye is now (SceneGraph::setDetailView), and when it has moved,
