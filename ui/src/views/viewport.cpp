@@ -217,22 +217,11 @@ void Viewport::showPendingTiles() {
     if (!mScene || sceneShown()) return;
     // Tiles come in with the detail the eye asks of them: far ones light.
     updateDetailView();
-    // Each call re-reads the scene's block list once: slices grow while they are cheap.
-    QElapsedTimer slice;
-    slice.start();
-    while (!sceneShown() && slice.elapsed() < kSliceMs) {
-        const std::size_t n = std::min(mSliceTiles, mPending.size() - mPendingNext);
-        QElapsedTimer call;
-        call.start();
-        const std::span<const core::TileId> tiles(mPending.data() + mPendingNext, n);
-        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), tiles); !s) {
-            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
-            mPending.clear();
-            mPendingNext = 0;
-            break;
-        }
-        mPendingNext += n;
-        adaptSlice(call.nsecsElapsed(), n);
+    if (const auto reached = updateSlice(mPending, mPendingNext)) {
+        mPendingNext = *reached;
+    } else {
+        mPending.clear();
+        mPendingNext = 0;
     }
     if (sceneShown()) {
         mPending.clear();
@@ -452,6 +441,24 @@ void Viewport::paintGL() {
     updateDetailView();
 }
 
+std::optional<std::size_t> Viewport::updateSlice(std::span<const core::TileId> tiles, std::size_t from) {
+    // Each call re-reads the scene's block list once: calls grow while they are cheap.
+    QElapsedTimer slice;
+    slice.start();
+    while (from < tiles.size() && slice.elapsed() < kSliceMs) {
+        const std::size_t n = std::min(mSliceTiles, tiles.size() - from);
+        QElapsedTimer call;
+        call.start();
+        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), tiles.subspan(from, n)); !s) {
+            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
+            return std::nullopt;
+        }
+        from += n;
+        adaptSlice(call.nsecsElapsed(), n);
+    }
+    return from;
+}
+
 void Viewport::adaptSlice(qint64 callNs, std::size_t tiles) {
     // Aim the next call at half a slice at the last one's cost per tile (which holds the call's
     // fixed cost too, so small calls overestimate it): a doubling step could overshoot a slice
@@ -491,22 +498,9 @@ void Viewport::refreshDetail() {
     mDetailEye = view.eye;
     const std::vector<core::TileId> tiles = mGraph->tilesOutOfDetail();
     if (tiles.empty()) return;
-    QElapsedTimer slice;
-    slice.start();
-    std::size_t next = 0;
-    while (next < tiles.size() && slice.elapsed() < kSliceMs) {
-        const std::size_t n = std::min(mSliceTiles, tiles.size() - next);
-        QElapsedTimer call;
-        call.start();
-        const std::span<const core::TileId> some(tiles.data() + next, n);
-        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), some); !s) {
-            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
-            return;
-        }
-        next += n;
-        adaptSlice(call.nsecsElapsed(), n);
-    }
-    if (next < tiles.size()) {
+    const auto reached = updateSlice(tiles, 0);
+    if (!reached) return;
+    if (*reached < tiles.size()) {
         // More next time round: the eye may have moved by then, so the list is made anew.
         mDetailQueued = true;
         QTimer::singleShot(0, this, &Viewport::refreshDetail);

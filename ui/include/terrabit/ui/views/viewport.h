@@ -24,6 +24,7 @@ class QLabel;
 
 #include <memory>
 #include <optional>
+#include <span>
 
 #include "terrabit/core/geometry.h"
 #include "terrabit/core/project/project.h"
@@ -107,6 +108,9 @@ private:
     void rebuildScene();
     /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
     void showPendingTiles();
+    /// Brings tiles[from..] into the graph (SceneGraph::updateTiles) for up to a slice of time,
+    /// in calls sized by adaptSlice: how far it got, or nullopt after an error (reported).
+    std::optional<std::size_t> updateSlice(std::span<const core::TileId> tiles, std::size_t from);
     /// Sets the tiles per SceneGraph::updateTiles call from the last call's time for its tiles.
     void adaptSlice(qint64 callNs, std::size_t tiles);
     /// Where the eye is now, and the pixels per radian of the viewport.
