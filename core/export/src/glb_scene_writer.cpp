@@ -15,7 +15,9 @@
 #include <streambuf>
 #include <string>
 #include <tuple>
+#include <variant>
 
+#include "spill_bytes_p.h"
 #include "terrabit/core/export/cell_rects.h"
 #include "terrabit/core/placement/surface_shape.h"
 #include "terrabit/core/scene/bridge_deck.h"
@@ -58,57 +60,236 @@ private:
     std::vector<std::uint8_t>& mOut;
 };
 
-/// Bytes appended in blocks of up to 64 MiB: a buffer that grows without copying what it holds
-/// (a vector's doubling held its old and new arrays at once, up to 1.5 times a 293 MB scene's
-/// binary chunk; a block's unwritten capacity is never touched, so never resident).
-class ChunkedBytes {
+/// tinygltf's JSON text, produced a piece at a time: never the JSON tree of a whole model, which
+/// tinygltf builds first (for monaco-region's 240,727 accessors and 76,903 nodes that tree was
+/// some 350 MB on top of the model).
+class GltfText {
 public:
-    std::size_t size() const { return mSize; }
-    bool empty() const { return mSize == 0; }
-    void append(const unsigned char* p, std::size_t n) {
-        while (n > 0) {
-            if (mBlocks.empty() || mBlocks.back().size() == kBlock) mBlocks.emplace_back().reserve(kBlock);
-            std::vector<unsigned char>& last = mBlocks.back();
-            const std::size_t k = std::min(n, kBlock - last.size());
-            last.insert(last.end(), p, p + k);
-            p += k, n -= k, mSize += k;
+    GltfText() {
+        tinygltf::Model bare;  // holds nothing: its text is {"asset":{...}}
+        mBare = of(bare).value_or(std::string());
+    }
+    bool ok() const { return mBare.size() >= 2; }
+
+    /// The text tinygltf writes for `m` (as its GLB's JSON chunk holds it, unpadded); nothing when
+    /// tinygltf fails.
+    static std::optional<std::string> of(tinygltf::Model& m) {
+        std::vector<std::uint8_t> glb;
+        VectorStreamBuf buffer(glb);
+        std::ostream stream(&buffer);
+        tinygltf::TinyGLTF writer;
+        if (!writer.WriteGltfSceneToStream(&m, stream, false, true) || !stream || glb.size() < kGlbHeadBytes) {
+            return std::nullopt;
         }
+        std::uint32_t length = 0;
+        for (int k = 0; k < 4; ++k) length |= std::uint32_t{glb[12 + std::size_t(k)]} << (8 * k);
+        if (glb.size() < kGlbHeadBytes + length) return std::nullopt;
+        std::string text(glb.begin() + kGlbHeadBytes, glb.begin() + std::ptrdiff_t(kGlbHeadBytes + length));
+        while (!text.empty() && text.back() == ' ') text.pop_back();  // the chunk's padding
+        return text;
     }
-    /// Zeros up to a multiple of 4 bytes.
-    void pad4() {
-        static constexpr unsigned char kZeros[4] = {};
-        if (mSize % 4 != 0) append(kZeros, 4 - mSize % 4);
+
+    /// The elements' text as they stand in their array, "e0,e1,…" (without brackets): the text of
+    /// a model holding them alone, {"key":[...],"asset":{...}} for a key before "asset",
+    /// {"asset":{...},"key":[...]} for one after it, less what surrounds them. The elements are
+    /// consumed.
+    template <class T>
+    std::optional<std::string> elements(std::vector<T> tinygltf::Model::*member, const std::string& key,
+                                        std::vector<T>&& items) const {
+        const bool beforeAsset = key < std::string("asset");
+        const std::string head =
+            beforeAsset ? "{\"" + key + "\":[" : mBare.substr(0, mBare.size() - 1) + ",\"" + key + "\":[";
+        const std::string tail = beforeAsset ? "]," + mBare.substr(1) : "]}";
+        tinygltf::Model chunk;
+        chunk.*member = std::move(items);
+        std::optional<std::string> text = of(chunk);
+        if (!text || text->size() < head.size() + tail.size() || text->compare(0, head.size(), head) != 0 ||
+            text->compare(text->size() - tail.size(), tail.size(), tail) != 0) {
+            return std::nullopt;
+        }
+        return text->substr(head.size(), text->size() - head.size() - tail.size());
     }
-    const std::vector<std::vector<unsigned char>>& blocks() const { return mBlocks; }
+
+    /// The GLB header (magic, version, length) and the JSON chunk's header (length, type).
+    static constexpr std::size_t kGlbHeadBytes = 12 + 8;
 
 private:
-    static constexpr std::size_t kBlock = std::size_t{64} << 20;
-    std::vector<std::vector<unsigned char>> mBlocks;
-    std::size_t mSize = 0;
+    std::string mBare;
 };
 
-/// Builds one tinygltf model and its binary buffer (kept apart from the model's, which stays
-/// empty until the GLB is written: see emit).
+/// One of the model's large arrays (accessors, buffer views, meshes, nodes), whose elements are
+/// turned into JSON text a part of the scene at a time (flush) and dropped: only what the current
+/// part added is held as objects. The few elements changed after the part that made them (the
+/// root node, the instance views) are held apart (hold) and written in their places at the end.
+template <class T>
+class StreamedArray {
+public:
+    StreamedArray(std::vector<T> tinygltf::Model::*member, std::string key, detail::SpillBytes text)
+        : mMember(member), mKey(std::move(key)), mText(std::move(text)) {}
+
+    std::size_t size() const { return mBase + mPending.size(); }
+    int push(T v) {
+        mPending.push_back(std::move(v));
+        return static_cast<int>(size() - 1);
+    }
+    int hold(T v) {
+        const int index = push(T{});
+        mHeld.emplace(static_cast<std::size_t>(index), std::move(v));
+        return index;
+    }
+    /// An element held, or one of the current part's.
+    T& at(int index) {
+        const auto i = static_cast<std::size_t>(index);
+        if (const auto it = mHeld.find(i); it != mHeld.end()) return it->second;
+        return mPending[i - mBase];
+    }
+
+    /// Turns the current part's elements into text, in runs of up to 8,192 between held ones.
+    Status flush(const GltfText& json) {
+        constexpr std::size_t kRun = 8192;
+        const std::size_t end = size();
+        for (std::size_t i = mBase; i < end;) {
+            if (mHeld.count(i)) {
+                mHoles.push_back({mText.size(), i});
+                ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < end && j - i < kRun && !mHeld.count(j)) ++j;
+            std::vector<T> run(std::make_move_iterator(mPending.begin() + std::ptrdiff_t(i - mBase)),
+                               std::make_move_iterator(mPending.begin() + std::ptrdiff_t(j - mBase)));
+            std::optional<std::string> text = json.elements(mMember, mKey, std::move(run));
+            if (!text) return Error{"tinygltf failed to encode the " + mKey};
+            if (i > 0) mText.append(",", 1);
+            mText.append(text->data(), text->size());
+            i = j;
+        }
+        mPending.clear();
+        mBase = end;
+        return mText.status();
+    }
+
+    /// The text of the held elements, each with its comma, and the whole array's length.
+    struct Written {
+        std::vector<std::string> held;  ///< each held element's text, with its comma
+        std::uint64_t bytes = 0;        ///< the whole array's
+    };
+    /// Every element flushed: the held ones' text, to be given to write.
+    Result<Written> heldText(const GltfText& json) {
+        Written w;
+        w.bytes = 2 + mText.size();
+        for (const Hole& h : mHoles) {
+            std::vector<T> one;
+            one.push_back(std::move(mHeld.at(h.index)));
+            std::optional<std::string> text = json.elements(mMember, mKey, std::move(one));
+            if (!text) return Error{"tinygltf failed to encode the " + mKey};
+            w.held.push_back((h.index > 0 ? "," : "") + *text);
+            w.bytes += w.held.back().size();
+        }
+        return w;
+    }
+    /// The array's text, "[...]", in pieces handed to `sink` in order.
+    Status write(const std::vector<std::string>& held, const detail::SpillBytes::Sink& sink) {
+        const auto text = [&](const std::string& s) {
+            return sink({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+        };
+        if (Status s = text("["); !s) return s;
+        std::uint64_t at = 0;
+        for (std::size_t k = 0; k < mHoles.size(); ++k) {
+            if (Status s = mText.replay(at, mHoles[k].textOffset, sink); !s) return s;
+            if (Status s = text(held[k]); !s) return s;
+            at = mHoles[k].textOffset;
+        }
+        if (Status s = mText.replay(at, mText.size(), sink); !s) return s;
+        return text("]");
+    }
+
+    const std::string& key() const { return mKey; }
+    std::uint64_t heldBytes() const { return mText.heldBytes(); }
+
+private:
+    struct Hole {
+        std::uint64_t textOffset;  ///< where in mText the element goes
+        std::size_t index;
+    };
+    std::vector<T> tinygltf::Model::*mMember;
+    std::string mKey;
+    std::vector<T> mPending;  ///< elements [mBase, size())
+    std::size_t mBase = 0;
+    std::map<std::size_t, T> mHeld;
+    detail::SpillBytes mText;  ///< the flushed elements' text, each but element 0's after a comma
+    std::vector<Hole> mHoles;  ///< the held elements' places, in index order
+};
+
+/// Where an encoder keeps what it has encoded until the GLB is written: its binary data (and
+/// the instance attributes, which go at its end), and its large arrays' text.
+struct EncoderStores {
+    detail::SpillBytes bin;
+    std::array<detail::SpillBytes, 3> instances;  ///< TRANSLATION, ROTATION, SCALE floats
+    std::array<detail::SpillBytes, 4> arrays;     ///< accessors, bufferViews, meshes, nodes
+
+    /// In memory, or in unnamed files of `folder`.
+    static Result<EncoderStores> make(const std::filesystem::path& folder) {
+        EncoderStores s;
+        if (folder.empty()) return s;
+        const auto one = [&](detail::SpillBytes& b) {
+            Result<detail::SpillBytes> made = detail::SpillBytes::inFolder(folder);
+            if (made) b = std::move(*made);
+            return made ? Status::success() : Status{made.error()};
+        };
+        if (Status st = one(s.bin); !st) return st.error();
+        for (detail::SpillBytes& b : s.instances) {
+            if (Status st = one(b); !st) return st.error();
+        }
+        for (detail::SpillBytes& b : s.arrays) {
+            if (Status st = one(b); !st) return st.error();
+        }
+        return s;
+    }
+};
+
+/// Builds one tinygltf model: its large arrays streamed (StreamedArray) and its binary buffer
+/// kept apart from the model's, which stays empty until the GLB is written (see finish).
 class ModelBuilder {
 public:
-    tinygltf::Model model;
-    ChunkedBytes bin;
+    explicit ModelBuilder(EncoderStores& stores)
+        : accessors(&tinygltf::Model::accessors, "accessors", std::move(stores.arrays[0])),
+          views(&tinygltf::Model::bufferViews, "bufferViews", std::move(stores.arrays[1])),
+          meshes(&tinygltf::Model::meshes, "meshes", std::move(stores.arrays[2])),
+          nodes(&tinygltf::Model::nodes, "nodes", std::move(stores.arrays[3])),
+          bin(std::move(stores.bin)) {
+        model.buffers.emplace_back();
+    }
 
-    ModelBuilder() { model.buffers.emplace_back(); }
+    tinygltf::Model model;  ///< all but the streamed arrays
+    StreamedArray<tinygltf::Accessor> accessors;
+    StreamedArray<tinygltf::BufferView> views;
+    StreamedArray<tinygltf::Mesh> meshes;
+    StreamedArray<tinygltf::Node> nodes;
+    detail::SpillBytes bin;
 
     /// Appends data aligned to 4 bytes (every component we write is at most 4 bytes wide) and
     /// returns the index of a new buffer view over it.
     int view(const void* data, std::size_t bytes, int target) {
         bin.pad4();
         const std::size_t offset = bin.size();
-        bin.append(static_cast<const unsigned char*>(data), bytes);
+        bin.append(data, bytes);
         tinygltf::BufferView v;
         v.buffer = 0;
         v.byteOffset = offset;
         v.byteLength = bytes;
         v.target = target;
-        model.bufferViews.push_back(std::move(v));
-        return static_cast<int>(model.bufferViews.size() - 1);
+        return views.push(std::move(v));
+    }
+    /// An empty view, held to be pointed at data appended at the end (the instance views).
+    int heldView(int target) {
+        bin.pad4();
+        tinygltf::BufferView v;
+        v.buffer = 0;
+        v.byteOffset = bin.size();
+        v.byteLength = 0;
+        v.target = target;
+        return views.hold(std::move(v));
     }
 
     int accessor(int view, int componentType, int type, std::size_t count, bool normalized = false) {
@@ -119,8 +300,7 @@ public:
         a.type = type;
         a.count = count;
         a.normalized = normalized;
-        model.accessors.push_back(std::move(a));
-        return static_cast<int>(model.accessors.size() - 1);
+        return accessors.push(std::move(a));
     }
 
     /// A VEC3 float accessor; with bounds, min/max are the exact stored floats (glTF requires
@@ -135,8 +315,8 @@ public:
                 lo[i % 3] = std::min(lo[i % 3], static_cast<double>(v[i]));
                 hi[i % 3] = std::max(hi[i % 3], static_cast<double>(v[i]));
             }
-            model.accessors[static_cast<std::size_t>(a)].minValues = lo;
-            model.accessors[static_cast<std::size_t>(a)].maxValues = hi;
+            accessors.at(a).minValues = lo;
+            accessors.at(a).maxValues = hi;
         }
         return a;
     }
@@ -155,7 +335,7 @@ public:
             }
         }
         const int v = view(q.data(), q.size(), kArrayBuffer);
-        model.bufferViews[static_cast<std::size_t>(v)].byteStride = 4;
+        views.at(v).byteStride = 4;
         usesQuantization = true;
         return accessor(v, TINYGLTF_COMPONENT_TYPE_BYTE, TINYGLTF_TYPE_VEC3, count, true);
     }
@@ -189,10 +369,7 @@ public:
         return static_cast<int>(model.materials.size() - 1);
     }
 
-    int node(tinygltf::Node n) {
-        model.nodes.push_back(std::move(n));
-        return static_cast<int>(model.nodes.size() - 1);
-    }
+    int node(tinygltf::Node n) { return nodes.push(std::move(n)); }
 };
 
 /// Quads (flat ones facing +Y unless told), accumulated into one primitive.
@@ -218,14 +395,31 @@ std::array<double, 4> linearColour(const std::array<std::uint8_t, 3>& srgb) {
     return {srgbToLinear(srgb[0] / 255.0), srgbToLinear(srgb[1] / 255.0), srgbToLinear(srgb[2] / 255.0), 1.0};
 }
 
+/// What the georeference of a file says: the same in every part of a scene.
+struct Georeference {
+    LonLat origin;
+    int zoom = 0;
+    std::uint64_t seed = 0;
+    bool terrain = false;
+    double originHeight = 0.0;
+
+    explicit Georeference(const Scene& scene)
+        : origin(scene.frame.origin),
+          zoom(scene.frame.zoom),
+          seed(scene.seed),
+          terrain(scene.terrain),
+          originHeight(scene.originHeight) {}
+    bool operator==(const Georeference&) const = default;
+};
+
 /// The georeference every file carries, in `extras.terrabit`.
-tinygltf::Value georeference(const Scene& scene, const std::vector<TileId>& tiles) {
+tinygltf::Value georeference(const Georeference& scene, const std::vector<TileId>& tiles) {
     tinygltf::Value::Array quadkeys;
     for (const TileId& t : tiles) quadkeys.emplace_back(t.quadkey());
     tinygltf::Value::Object geo;
-    geo["originLon"] = tinygltf::Value(scene.frame.origin.lon);
-    geo["originLat"] = tinygltf::Value(scene.frame.origin.lat);
-    geo["zoom"] = tinygltf::Value(scene.frame.zoom);
+    geo["originLon"] = tinygltf::Value(scene.origin.lon);
+    geo["originLat"] = tinygltf::Value(scene.origin.lat);
+    geo["zoom"] = tinygltf::Value(scene.zoom);
     geo["quadkeys"] = tinygltf::Value(std::move(quadkeys));
     geo["seed"] = tinygltf::Value(std::to_string(scene.seed));
     geo["crs"] = tinygltf::Value(std::string("EPSG:3857"));
@@ -245,37 +439,49 @@ tinygltf::Value georeference(const Scene& scene, const std::vector<TileId>& tile
     return tinygltf::Value(std::move(extras));
 }
 
+/// Encodes a scene given a part at a time (add), its tiles in quadkey order, then writes the GLB
+/// (finish). What a part added is text and bytes in the stores once add returns.
 class SceneEncoder {
 public:
-    SceneEncoder(const Scene& scene, std::span<const AssetMesh> meshes, const GlbSceneOptions& options)
-        : mScene(scene), mMeshes(meshes), mOptions(options) {
+    SceneEncoder(const GlbSceneOptions& options, EncoderStores stores)
+        : mOptions(options), mBuilder(stores), mInstanceData(std::move(stores.instances)) {
         // Plain nodes are for engines without extensions: floats there.
         mBuilder.quantizeNormals = !options.plainNodes;
     }
 
-    /// The whole scene, or only one tile's share (looked up in `items` when given), handed to
-    /// `sink` (emit).
-    Status encode(std::optional<TileId> only, const SceneTileItems* items, const GlbSink& sink) {
-        tinygltf::Model& model = mBuilder.model;
+    /// Every tile of `scene`, or only `only` (its share looked up in `items` when given).
+    Status add(const Scene& scene, std::span<const AssetMesh> meshes, std::optional<TileId> only,
+               const SceneTileItems* items) {
+        mScene = &scene;
+        mMeshes = meshes;
         std::vector<TileId> tiles;
-        for (const TileId& t : mScene.tiles) {
+        for (const TileId& t : scene.tiles) {
             if (!only || t == *only) tiles.push_back(t);
         }
         if (only && tiles.empty()) tiles.push_back(*only);
-
-        model.asset.version = "2.0";
-        model.asset.generator = mOptions.generator;
-        model.asset.copyright = mOptions.copyright;
-        model.asset.extras = georeference(mScene, tiles);
-
-        mGroundMaterial = mBuilder.material("ground", linearColour(mOptions.groundColour), 0.95);
-        tinygltf::Node root;
-        root.name = "terrabit scene";
-        root.extras = georeference(mScene, tiles);
-        const int rootIndex = mBuilder.node(std::move(root));
+        // Quadkey order: the order in which a streamed bake's batches come (runs of consecutive
+        // quadkeys), so that writing the scene a batch at a time gives the same file.
+        std::vector<std::pair<std::string, TileId>> keyed;
+        keyed.reserve(tiles.size());
+        for (const TileId& t : tiles) keyed.emplace_back(t.quadkey(), t);
+        std::sort(keyed.begin(), keyed.end());
+        if (!keyed.empty() && !mTiles.empty() && keyed.front().first <= mLastQuadkey) {
+            return Error{"the parts of a scene must come in quadkey order: tile " + keyed.front().first +
+                         " comes after tile " + mLastQuadkey};
+        }
+        if (!mGeoreference) {
+            mGeoreference = Georeference(scene);
+            mGroundMaterial = mBuilder.material("ground", linearColour(mOptions.groundColour), 0.95);
+            tinygltf::Node root;
+            root.name = "terrabit scene";
+            mRoot = mBuilder.nodes.hold(std::move(root));
+        } else if (!(*mGeoreference == Georeference(scene))) {
+            return Error{"the parts of a scene must share its origin, zoom, seed and terrain"};
+        }
 
         // Each tile's share of blocks and surfaces, in the scene's order (which the Scene keeps
-        // deterministic); the tiles themselves in Scene::tiles order.
+        // deterministic).
+        mPlinthsOf.clear(), mGeneratedOf.clear(), mBridgesOf.clear();
         std::map<TileId, std::vector<const InstanceBlock*>> blocksOf;
         std::map<TileId, std::vector<const SurfacePatch*>> surfacesOf;
         if (only && items) {  // the tile's share looked up, not the scene scanned
@@ -288,40 +494,61 @@ public:
             blocksOf[*only] = mine.blocks;
             surfacesOf[*only] = mine.surfaces;
         } else {
-            for (const Plinth& p : mScene.plinths) {
+            for (const Plinth& p : scene.plinths) {
                 if (!only || p.tile == *only) mPlinthsOf[p.tile].push_back(&p);
             }
-            for (const GeneratedBuilding& g : mScene.generated) {
+            for (const GeneratedBuilding& g : scene.generated) {
                 if (!only || g.tile == *only) mGeneratedOf[g.tile].push_back(&g);
             }
-            for (const BridgeDeck& b : mScene.bridges) {
+            for (const BridgeDeck& b : scene.bridges) {
                 if (!only || b.tile == *only) mBridgesOf[b.tile].push_back(&b);
             }
-            for (const InstanceBlock& b : mScene.blocks) {
+            for (const InstanceBlock& b : scene.blocks) {
                 if (!only || b.tile == *only) blocksOf[b.tile].push_back(&b);
             }
-            for (const SurfacePatch& p : mScene.surfaces) {
+            for (const SurfacePatch& p : scene.surfaces) {
                 if (!only || p.tile == *only) surfacesOf[p.tile].push_back(&p);
             }
         }
-        // The instance floats of the blocks written: reserved at once, not doubled as they grow
-        // (a block written plainly reserves too much: capacity never touched is not resident).
-        std::size_t instances = 0;
-        for (const auto& [tile, blocks] : blocksOf) {
-            for (const InstanceBlock* b : blocks) instances += b->instances.size();
-        }
-        mInstanceData[0].reserve(3 * instances);
-        mInstanceData[1].reserve(4 * instances);
-        mInstanceData[2].reserve(3 * instances);
-        for (const TileId& tile : tiles) {
+        for (const auto& [quadkey, tile] : keyed) {
             const int tileNode = addTile(tile, surfacesOf[tile], blocksOf[tile]);
-            model.nodes[static_cast<std::size_t>(rootIndex)].children.push_back(tileNode);
+            mBuilder.nodes.at(mRoot).children.push_back(tileNode);
+            mTiles.push_back(tile);
+            mLastQuadkey = quadkey;
         }
+        mScene = nullptr;
         if (!mStatus) return mStatus.error();
+        for (Status s : {mBuilder.accessors.flush(mJson), mBuilder.views.flush(mJson), mBuilder.meshes.flush(mJson),
+                         mBuilder.nodes.flush(mJson), mBuilder.bin.status()}) {
+            if (!s) return s;
+        }
+        for (const detail::SpillBytes& data : mInstanceData) {
+            if (!data.status()) return data.status();
+        }
+        if (binaryBytes() > 0xF0000000u) {
+            return Error{"the GLB would hold " + std::to_string(binaryBytes()) +
+                         " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
+        }
+        return Status::success();
+    }
 
+    /// Completes the model and writes the GLB of every part added to `sink` (emit): byte for byte
+    /// what tinygltf writes for the whole model, without its copies of the binary chunk (tinygltf copies the buffer to
+    /// write it, and its stream was a third copy) nor its JSON tree of the whole model. The JSON's large arrays come
+    /// from their streamed text, the rest from tinygltf; members in tinygltf's order (nlohmann's objects keep their
+    /// keys sorted).
+    Status finish(const GlbSink& sink) {
+        if (!mJson.ok()) return Error{"tinygltf failed to encode the GLB"};
+        if (!mGeoreference) return Error{"nothing to encode"};
+        tinygltf::Model& model = mBuilder.model;
+        model.asset.version = "2.0";
+        model.asset.generator = mOptions.generator;
+        model.asset.copyright = mOptions.copyright;
+        model.asset.extras = georeference(*mGeoreference, mTiles);
+        mBuilder.nodes.at(mRoot).extras = georeference(*mGeoreference, mTiles);
         tinygltf::Scene gltfScene;
         gltfScene.name = "terrabit";
-        gltfScene.nodes.push_back(rootIndex);
+        gltfScene.nodes.push_back(mRoot);
         model.scenes.push_back(std::move(gltfScene));
         model.defaultScene = 0;
         if (mUsesInstancing) {
@@ -335,162 +562,143 @@ public:
             model.extensionsUsed.push_back(kQuantization);
             model.extensionsRequired.push_back(kQuantization);
         }
-        finishInstanceViews();
         mBuilder.bin.pad4();
-        if (mBuilder.bin.size() > 0xF0000000u) {
-            return Error{"the GLB would hold " + std::to_string(mBuilder.bin.size()) +
-                         " bytes of binary data, beyond the 4 GiB limit of the format: export fewer tiles per file"};
+        if (mInstanceViews[0] >= 0) {
+            // The instance attributes of every block go at the end of the binary data.
+            std::uint64_t at = mBuilder.bin.size();
+            for (int kind = 0; kind < 3; ++kind) {
+                tinygltf::BufferView& v = mBuilder.views.at(mInstanceViews[kind]);
+                v.byteOffset = at;
+                v.byteLength = mInstanceData[kind].size();
+                at += v.byteLength;
+            }
         }
+        return emit(sink);
+    }
 
-        return emit(model, sink);
+    /// Bytes of encoded data held in memory now: everything, or the stores' write buffers.
+    std::uint64_t heldBytes() const {
+        std::uint64_t held = mBuilder.bin.heldBytes() + mBuilder.accessors.heldBytes() + mBuilder.views.heldBytes() +
+                             mBuilder.meshes.heldBytes() + mBuilder.nodes.heldBytes();
+        for (const detail::SpillBytes& data : mInstanceData) held += data.heldBytes();
+        return held;
     }
 
 private:
-    /// Hands the model's GLB to `sink`, byte for byte what tinygltf writes, without its copies
-    /// of the binary chunk (tinygltf copies the buffer to write it, and its stream was a third
-    /// copy: three times a 292 MB scene held at once) nor its JSON tree of the whole model
-    /// (modelJson). The model's buffer is moved out, so the JSON says byteLength 0: it gets the
-    /// real length, and the chunk follows from the moved buffer.
-    Status emit(tinygltf::Model& model, const GlbSink& sink) {
-        const ChunkedBytes bin = std::move(mBuilder.bin);  // the model's buffer is empty: byteLength 0
-        std::optional<std::string> text = modelJson(model);
-        if (!text) return Error{"tinygltf failed to encode the GLB"};
-        std::string& json = *text;
-        if (!bin.empty()) {
-            // Quotes outside strings are JSON's own (inside they are escaped), and only the root
-            // has a "buffers" member: this text occurs once.
-            const std::string emptyBuffer = "\"buffers\":[{\"byteLength\":0}]";
-            const std::size_t at = json.find(emptyBuffer);
-            if (at == std::string::npos || json.find(emptyBuffer, at + 1) != std::string::npos) {
+    /// The GLB of the finished model: header, JSON chunk (the rest of the model from tinygltf,
+    /// the streamed arrays from their text), binary chunk (the stores replayed).
+    Status emit(const GlbSink& sink) {
+        const std::uint64_t binBytes = binaryBytes();
+        // The rest of the model (the streamed arrays are not in it), member by member.
+        std::optional<std::string> restText = GltfText::of(mBuilder.model);
+        if (!restText) return Error{"tinygltf failed to encode the GLB"};
+        const nlohmann::json rest = nlohmann::json::parse(*restText, nullptr, false);
+        if (!rest.is_object()) return Error{"tinygltf failed to encode the GLB"};
+        using Array = std::variant<StreamedArray<tinygltf::Accessor>*, StreamedArray<tinygltf::BufferView>*,
+                                   StreamedArray<tinygltf::Mesh>*, StreamedArray<tinygltf::Node>*>;
+        struct Member {
+            std::string text;  ///< the value's text, or empty for an array
+            std::optional<Array> array;
+            std::vector<std::string> held;  ///< the array's held elements' text
+        };
+        std::map<std::string, Member> members;  // key: its value
+        for (const auto& [key, value] : rest.items()) members[key].text = value.dump();
+        if (binBytes > 0) {
+            // The model's buffer is empty (its bytes are in the stores): it gets the real length.
+            Member& buffers = members["buffers"];
+            if (buffers.text != "[{\"byteLength\":0}]") {
                 return Error{"tinygltf wrote the GLB's buffer in an unexpected form"};
             }
-            json.replace(at, emptyBuffer.size(), "\"buffers\":[{\"byteLength\":" + std::to_string(bin.size()) + "}]");
+            buffers.text = "[{\"byteLength\":" + std::to_string(binBytes) + "}]";
         }
-        while (json.size() % 4 != 0) json.push_back(' ');
-        // The builder pads the buffer to 4 bytes: the binary chunk needs no padding.
-        const std::uint64_t total = 12 + 8 + json.size() + (bin.empty() ? 0 : 8 + bin.size());
+        std::uint64_t jsonBytes = 2;  // {}
+        Status status;
+        const auto addArray = [&](auto* array) {
+            if (!status || array->size() == 0) return;  // tinygltf leaves an empty array out
+            if (members.count(array->key())) {
+                status = Error{"tinygltf wrote the " + array->key() + " twice"};
+                return;
+            }
+            auto written = array->heldText(mJson);
+            if (!written) {
+                status = written.error();
+                return;
+            }
+            Member& m = members[array->key()];
+            m.array = Array(array);
+            m.held = std::move(written->held);
+            jsonBytes += written->bytes;
+        };
+        addArray(&mBuilder.accessors);
+        addArray(&mBuilder.views);
+        addArray(&mBuilder.meshes);
+        addArray(&mBuilder.nodes);
+        if (!status) return status;
+        for (const auto& [key, m] : members) jsonBytes += nlohmann::json(key).dump().size() + 1 + m.text.size();
+        jsonBytes += members.empty() ? 0 : members.size() - 1;  // commas
+        const std::uint64_t padding = (4 - jsonBytes % 4) % 4;
+        jsonBytes += padding;
+
+        // The builder pads the binary data to 4 bytes: the binary chunk needs no padding.
+        const std::uint64_t total = 12 + 8 + jsonBytes + (binBytes == 0 ? 0 : 8 + binBytes);
         std::vector<std::uint8_t> start;
         const auto u32 = [&](std::uint64_t v) {
             for (int k = 0; k < 4; ++k) start.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
         };
+        const auto text = [&](const std::string& s) {
+            return sink({reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+        };
         start.insert(start.end(), {'g', 'l', 'T', 'F'});
         u32(2);
         u32(total);
-        u32(json.size());
+        u32(jsonBytes);
         start.insert(start.end(), {'J', 'S', 'O', 'N'});
         if (Status s = sink(start); !s) return s;
-        if (Status s = sink({reinterpret_cast<const std::uint8_t*>(json.data()), json.size()}); !s) return s;
-        if (bin.empty()) return Status::success();  // no binary chunk, as tinygltf writes it
+        std::string piece = "{";
+        bool first = true;
+        for (auto& [key, m] : members) {
+            if (!first) piece += ',';
+            first = false;
+            piece += nlohmann::json(key).dump();
+            piece += ':';
+            if (!m.array) {
+                piece += m.text;
+                continue;
+            }
+            if (Status s = text(piece); !s) return s;
+            piece.clear();
+            const Status s = std::visit([&](auto* array) { return array->write(m.held, sink); }, *m.array);
+            if (!s) return s;
+        }
+        piece += '}';
+        piece.append(padding, ' ');
+        if (Status s = text(piece); !s) return s;
+        if (binBytes == 0) return Status::success();  // no binary chunk, as tinygltf writes it
         start.clear();
-        u32(bin.size());
+        u32(binBytes);
         start.insert(start.end(), {'B', 'I', 'N', 0});
         if (Status s = sink(start); !s) return s;
-        for (const std::vector<unsigned char>& block : bin.blocks()) {
-            if (Status s = sink(block); !s) return s;
+        if (Status s = mBuilder.bin.replay(sink); !s) return s;
+        if (mInstanceViews[0] < 0) return Status::success();
+        for (detail::SpillBytes& data : mInstanceData) {
+            if (Status s = data.replay(sink); !s) return s;
         }
         return Status::success();
     }
 
-    /// The JSON text tinygltf writes for `model` (as its GLB's JSON chunk holds it, unpadded),
-    /// without the JSON tree of the whole model tinygltf builds first: for monaco-region's
-    /// 240,727 accessors and 76,903 nodes that tree was some 350 MB on top of the model. The
-    /// large arrays are written a chunk of elements at a time (each chunk's model holds them
-    /// alone, moved out and back) and spliced into the text of the rest, members in tinygltf's
-    /// order (its JSON objects' keys sorted). Nothing when tinygltf fails.
-    static std::optional<std::string> modelJson(tinygltf::Model& model) {
-        constexpr std::size_t kChunk = 8192;
-        const auto jsonOf = [](tinygltf::Model& m) -> std::optional<std::string> {
-            std::vector<std::uint8_t> glb;
-            VectorStreamBuf buffer(glb);
-            std::ostream stream(&buffer);
-            tinygltf::TinyGLTF writer;
-            if (!writer.WriteGltfSceneToStream(&m, stream, false, true) || !stream || glb.size() < kGlbHeadBytes) {
-                return std::nullopt;
-            }
-            std::uint32_t length = 0;
-            for (int k = 0; k < 4; ++k) length |= std::uint32_t{glb[12 + std::size_t(k)]} << (8 * k);
-            if (glb.size() < kGlbHeadBytes + length) return std::nullopt;
-            std::string text(glb.begin() + kGlbHeadBytes, glb.begin() + std::ptrdiff_t(kGlbHeadBytes + length));
-            while (!text.empty() && text.back() == ' ') text.pop_back();  // the chunk's padding
-            return text;
-        };
-        tinygltf::Model bare;  // holds nothing: its text is {"asset":{...}}
-        const std::optional<std::string> bareText = jsonOf(bare);
-        if (!bareText || bareText->size() < 2) return std::nullopt;
-        // One array member's text, "[...]", from its chunks' texts: {"key":[...],"asset":{...}}
-        // for a key before "asset", {"asset":{...},"key":[...]} for one after it.
-        const auto arrayText = [&](auto member, const std::string& key) -> std::optional<std::string> {
-            auto& all = model.*member;
-            const bool beforeAsset = key < std::string("asset");
-            const std::string head =
-                beforeAsset ? "{\"" + key + "\":[" : bareText->substr(0, bareText->size() - 1) + ",\"" + key + "\":[";
-            const std::string tail = beforeAsset ? "]," + bareText->substr(1) : "]}";
-            std::string out = "[";
-            tinygltf::Model chunk;
-            auto& part = chunk.*member;
-            for (std::size_t begin = 0; begin < all.size(); begin += kChunk) {
-                const std::size_t end = std::min(all.size(), begin + kChunk);
-                part.assign(std::make_move_iterator(all.begin() + std::ptrdiff_t(begin)),
-                            std::make_move_iterator(all.begin() + std::ptrdiff_t(end)));
-                std::optional<std::string> text = jsonOf(chunk);
-                std::move(part.begin(), part.end(), all.begin() + std::ptrdiff_t(begin));
-                part.clear();
-                if (!text || text->size() < head.size() + tail.size() || text->compare(0, head.size(), head) != 0 ||
-                    text->compare(text->size() - tail.size(), tail.size(), tail) != 0) {
-                    return std::nullopt;
-                }
-                if (begin > 0) out += ',';
-                out.append(*text, head.size(), text->size() - head.size() - tail.size());
-            }
-            return out + "]";
-        };
-        // The large arrays, then the text of the rest (with them moved out), then one object.
-        std::map<std::string, std::string> members;  // key: value's text
-        const auto take = [&](auto member, const std::string& key) {
-            if ((model.*member).empty()) return true;  // tinygltf leaves an empty array out
-            std::optional<std::string> text = arrayText(member, key);
-            if (text) members.emplace(key, std::move(*text));
-            return text.has_value();
-        };
-        if (!take(&tinygltf::Model::accessors, "accessors") || !take(&tinygltf::Model::bufferViews, "bufferViews") ||
-            !take(&tinygltf::Model::meshes, "meshes") || !take(&tinygltf::Model::nodes, "nodes")) {
-            return std::nullopt;
+    /// The binary chunk's bytes: the builder's, then the instance attributes'.
+    std::uint64_t binaryBytes() const {
+        std::uint64_t bytes = mBuilder.bin.size();
+        if (mInstanceViews[0] >= 0) {
+            bytes += (4 - bytes % 4) % 4;
+            for (const detail::SpillBytes& data : mInstanceData) bytes += data.size();
         }
-        std::vector<tinygltf::Accessor> accessors = std::move(model.accessors);
-        std::vector<tinygltf::BufferView> views = std::move(model.bufferViews);
-        std::vector<tinygltf::Mesh> meshes = std::move(model.meshes);
-        std::vector<tinygltf::Node> nodes = std::move(model.nodes);
-        model.accessors.clear(), model.bufferViews.clear(), model.meshes.clear(), model.nodes.clear();
-        std::optional<std::string> restText = jsonOf(model);
-        model.accessors = std::move(accessors);
-        model.bufferViews = std::move(views);
-        model.meshes = std::move(meshes);
-        model.nodes = std::move(nodes);
-        if (!restText) return std::nullopt;
-        // tinygltf's JSON is nlohmann's, whose objects keep their keys sorted: so does the map
-        // of members, and a member's dump() is the text tinygltf wrote for it.
-        const nlohmann::json rest = nlohmann::json::parse(*restText, nullptr, false);
-        if (!rest.is_object()) return std::nullopt;
-        for (const auto& [key, value] : rest.items()) {
-            if (members.count(key)) return std::nullopt;
-            members.emplace(key, value.dump());
-        }
-        std::string out = "{";
-        for (const auto& [key, value] : members) {
-            if (out.size() > 1) out += ',';
-            out += nlohmann::json(key).dump();
-            out += ':';
-            out += value;
-        }
-        return out + "}";
+        return bytes;
     }
-
-    /// The GLB header (magic, version, length) and the JSON chunk's header (length, type).
-    static constexpr std::size_t kGlbHeadBytes = 12 + 8;
 
     /// The scene point of a global cell corner at a height.
     Vec3f corner(std::int64_t gx, std::int64_t gy, double height) const {
-        return groundToScene(mScene.frame.cellToGround({static_cast<double>(gx), static_cast<double>(gy)}), height);
+        return groundToScene(mScene->frame.cellToGround({static_cast<double>(gx), static_cast<double>(gy)}), height);
     }
 
     void addRects(QuadMesh& mesh, const TileId& tile, const std::vector<CellRect>& rects, double height) const {
@@ -597,7 +805,7 @@ private:
         tinygltf::Mesh mesh;
         mesh.name = "ground " + tile.quadkey();
         // On terrain: the tile's ground mesh, and the surfaces draped on it.
-        const GroundTile* terrain = mScene.terrain ? mScene.groundOf(tile) : nullptr;
+        const GroundTile* terrain = mScene->terrain ? mScene->groundOf(tile) : nullptr;
         if (terrain && terrain->mesh.empty()) terrain = nullptr;
         // Around sunken surfaces in their real shapes the ground has their outline (a staircase
         // of cells would show instead of the shore).
@@ -606,12 +814,12 @@ private:
             if (Status st = mShaper.groundAround(sunkenShapes, around); !st) mStatus = st;
         }
         if (!around.empty()) {
-            const GroundTriangles ground = drapeTriangles(mScene, tile, terrain, around.triangles, 0.0f);
+            const GroundTriangles ground = drapeTriangles(*mScene, tile, terrain, around.triangles, 0.0f);
             if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
         } else if (terrain) {
             const GroundTriangles ground = sunken.none()
-                                               ? groundTriangles(mScene, *terrain)
-                                               : drapeRects(mScene, *terrain, mergeCellsIntoRects(~sunken), 0.0f);
+                                               ? groundTriangles(*mScene, *terrain)
+                                               : drapeRects(*mScene, *terrain, mergeCellsIntoRects(~sunken), 0.0f);
             if (!ground.empty()) mesh.primitives.push_back(primitive(ground, mGroundMaterial));
         } else {
             QuadMesh ground;
@@ -621,17 +829,17 @@ private:
         for (const SurfacePatch* s : surfaces) {
             if (!s->shape.empty()) {
                 const GroundTriangles t =
-                    drapeTriangles(mScene, tile, terrain, s->shape.triangles, s->elevation, s->roadUv);
+                    drapeTriangles(*mScene, tile, terrain, s->shape.triangles, s->elevation, s->roadUv);
                 if (!t.empty()) mesh.primitives.push_back(primitive(t, surfaceMaterial(*s)));
                 for (const SurfacePaint& paint : kSurfacePaints) {
                     const GroundTriangles laid =
-                        drapeTriangles(mScene, tile, terrain, (*s).*paint.triangles, s->elevation + paint.liftMetres);
+                        drapeTriangles(*mScene, tile, terrain, (*s).*paint.triangles, s->elevation + paint.liftMetres);
                     if (laid.empty()) continue;
                     mesh.primitives.push_back(
                         primitive(laid, groundMaterial(paint.name, paint.colour, paint.texture, paint.roughness)));
                     if (!paint.kerbed) continue;
-                    const GroundTriangles kerbs = drapeWalls(mScene, tile, terrain, (*s).*paint.triangles, s->elevation,
-                                                             s->elevation + paint.liftMetres);
+                    const GroundTriangles kerbs = drapeWalls(*mScene, tile, terrain, (*s).*paint.triangles,
+                                                             s->elevation, s->elevation + paint.liftMetres);
                     if (!kerbs.empty()) {
                         mesh.primitives.push_back(
                             primitive(kerbs, groundMaterial(kKerbName, kKerbColour, SurfaceTexture::None, 0.9)));
@@ -641,7 +849,7 @@ private:
             }
             if (s->rects.empty()) continue;
             if (terrain) {
-                const GroundTriangles draped = drapeRects(mScene, *terrain, s->rects, s->elevation);
+                const GroundTriangles draped = drapeRects(*mScene, *terrain, s->rects, s->elevation);
                 if (!draped.empty()) mesh.primitives.push_back(primitive(draped, surfaceMaterial(*s)));
                 continue;
             }
@@ -675,8 +883,7 @@ private:
         tinygltf::Node node;
         node.name = "tile " + tile.quadkey();
         if (!mesh.primitives.empty()) {
-            mBuilder.model.meshes.push_back(std::move(mesh));
-            node.mesh = static_cast<int>(mBuilder.model.meshes.size() - 1);
+            node.mesh = mBuilder.meshes.push(std::move(mesh));
         }
         std::vector<int> children;
         for (const InstanceBlock* b : blocks) {
@@ -690,16 +897,17 @@ private:
         return mBuilder.node(std::move(node));
     }
 
-    /// The glTF mesh of a scene asset, added on first use.
+    /// The glTF mesh of a scene asset, added on first use (by its id: each part of a scene
+    /// numbers the assets it uses).
     int assetMesh(int asset) {
-        const auto it = mAssetMeshes.find(asset);
+        const std::string& id = mScene->assets[static_cast<std::size_t>(asset)];
+        const auto it = mAssetMeshes.find(id);
         if (it != mAssetMeshes.end()) return it->second;
         tinygltf::Mesh mesh;
-        mesh.name = mScene.assets[static_cast<std::size_t>(asset)];
+        mesh.name = id;
         mesh.primitives.push_back(colouredPrimitive(mMeshes[static_cast<std::size_t>(asset)]));
-        mBuilder.model.meshes.push_back(std::move(mesh));
-        const int index = static_cast<int>(mBuilder.model.meshes.size() - 1);
-        mAssetMeshes.emplace(asset, index);
+        const int index = mBuilder.meshes.push(std::move(mesh));
+        mAssetMeshes.emplace(id, index);
         return index;
     }
 
@@ -713,13 +921,12 @@ private:
         tinygltf::Mesh mesh;
         mesh.name = name;
         mesh.primitives.push_back(colouredPrimitive(all));
-        mBuilder.model.meshes.push_back(std::move(mesh));
         tinygltf::Node node;
         node.name = name;
-        node.mesh = static_cast<int>(mBuilder.model.meshes.size() - 1);
+        node.mesh = mBuilder.meshes.push(std::move(mesh));
         tinygltf::Value::Array ids;
         for (const GeneratedBuilding* g : buildings) {
-            ids.emplace_back(g->source != Instance::kNoSource ? mScene.sources[g->source] : std::string());
+            ids.emplace_back(g->source != Instance::kNoSource ? mScene->sources[g->source] : std::string());
         }
         tinygltf::Value::Object extras;
         extras["sources"] = tinygltf::Value(std::move(ids));
@@ -749,7 +956,7 @@ private:
     }
 
     std::string blockName(const InstanceBlock& b) const {
-        return mScene.assets[static_cast<std::size_t>(b.asset)] + " block " + std::to_string(b.blockX) + "," +
+        return mScene->assets[static_cast<std::size_t>(b.asset)] + " block " + std::to_string(b.blockX) + "," +
                std::to_string(b.blockY);
     }
 
@@ -762,7 +969,7 @@ private:
         for (const Instance& i : b.instances) {
             const bool has = i.source != Instance::kNoSource;
             any = any || has;
-            ids.emplace_back(has ? mScene.sources[i.source] : std::string());
+            ids.emplace_back(has ? mScene->sources[i.source] : std::string());
         }
         if (!any) return std::nullopt;
         tinygltf::Value::Object extras;
@@ -773,22 +980,23 @@ private:
     int addInstancedBlock(const InstanceBlock& b) {
         const std::size_t n = b.instances.size();
         if (mInstanceViews[0] < 0) {
-            // Three buffer views shared by every block (placed at the end, see
-            // finishInstanceViews): a view per block would add three JSON objects to each of
-            // what can be a hundred thousand nodes. Instance attributes are not vertex data, so
-            // the views carry no target.
-            for (int& v : mInstanceViews) v = mBuilder.view(nullptr, 0, kNoTarget);
+            // Three buffer views shared by every block (placed at the end, see finish): a view
+            // per block would add three JSON objects to each of what can be a hundred thousand
+            // nodes. Instance attributes are not vertex data, so the views carry no target.
+            for (int& v : mInstanceViews) v = mBuilder.heldView(kNoTarget);
         }
-        const std::size_t t0 = mInstanceData[0].size(), r0 = mInstanceData[1].size(), s0 = mInstanceData[2].size();
+        const std::uint64_t t0 = mInstanceData[0].size(), r0 = mInstanceData[1].size(), s0 = mInstanceData[2].size();
         for (const Instance& i : b.instances) {
-            mInstanceData[0].insert(mInstanceData[0].end(), {i.position.x, i.position.y, i.position.z});
+            const std::array<float, 3> t{i.position.x, i.position.y, i.position.z};
             const std::array<float, 4> q = rotationQuaternion(i);
-            mInstanceData[1].insert(mInstanceData[1].end(), q.begin(), q.end());
-            mInstanceData[2].insert(mInstanceData[2].end(), {i.scale.x, i.scale.y, i.scale.z});
+            const std::array<float, 3> s{i.scale.x, i.scale.y, i.scale.z};
+            mInstanceData[0].append(t.data(), sizeof t);
+            mInstanceData[1].append(q.data(), sizeof q);
+            mInstanceData[2].append(s.data(), sizeof s);
         }
-        const auto shared = [&](int kind, std::size_t firstFloat, int type) {
+        const auto shared = [&](int kind, std::uint64_t firstByte, int type) {
             const int a = mBuilder.accessor(mInstanceViews[kind], TINYGLTF_COMPONENT_TYPE_FLOAT, type, n);
-            mBuilder.model.accessors[static_cast<std::size_t>(a)].byteOffset = firstFloat * sizeof(float);
+            mBuilder.accessors.at(a).byteOffset = firstByte;
             return a;
         };
         const int t = shared(0, t0, TINYGLTF_TYPE_VEC3);
@@ -811,24 +1019,9 @@ private:
         return mBuilder.node(std::move(node));
     }
 
-    /// Appends the instance attributes of every block to the binary data and points the shared
-    /// views at them.
-    void finishInstanceViews() {
-        if (mInstanceViews[0] < 0) return;
-        for (int kind = 0; kind < 3; ++kind) {
-            std::vector<float>& data = mInstanceData[kind];
-            mBuilder.bin.pad4();
-            tinygltf::BufferView& v = mBuilder.model.bufferViews[static_cast<std::size_t>(mInstanceViews[kind])];
-            v.byteOffset = mBuilder.bin.size();
-            v.byteLength = data.size() * sizeof(float);
-            mBuilder.bin.append(reinterpret_cast<const unsigned char*>(data.data()), v.byteLength);
-            std::vector<float>().swap(data);  // in the binary now
-        }
-    }
-
     int addPlainBlock(const InstanceBlock& b) {
         const int mesh = assetMesh(b.asset);
-        const std::string& id = mScene.assets[static_cast<std::size_t>(b.asset)];
+        const std::string& id = mScene->assets[static_cast<std::size_t>(b.asset)];
         std::vector<int> children;
         children.reserve(b.instances.size());
         for (std::size_t k = 0; k < b.instances.size(); ++k) {
@@ -842,7 +1035,7 @@ private:
             node.scale = {i.scale.x, i.scale.y, i.scale.z};
             if (i.source != Instance::kNoSource) {
                 tinygltf::Value::Object extras;
-                extras["source"] = tinygltf::Value(mScene.sources[i.source]);
+                extras["source"] = tinygltf::Value(mScene->sources[i.source]);
                 node.extras = tinygltf::Value(std::move(extras));
             }
             children.push_back(mBuilder.node(std::move(node)));
@@ -853,16 +1046,21 @@ private:
         return mBuilder.node(std::move(group));
     }
 
-    const Scene& mScene;
-    std::span<const AssetMesh> mMeshes;
-    const GlbSceneOptions& mOptions;
+    GlbSceneOptions mOptions;
+    GltfText mJson;
     ModelBuilder mBuilder;
+    std::array<detail::SpillBytes, 3> mInstanceData;  ///< TRANSLATION, ROTATION, SCALE floats, in block order
+    const Scene* mScene = nullptr;                    ///< the part being added
+    std::span<const AssetMesh> mMeshes;               ///< its assets' meshes
+    std::optional<Georeference> mGeoreference;        ///< the first part's
+    int mRoot = -1;                                   ///< the root node (held)
+    std::vector<TileId> mTiles;                       ///< the tiles written, in order
+    std::string mLastQuadkey;
     int mGroundMaterial = -1;
     int mAssetMaterial = -1;
     bool mUsesInstancing = false;
-    int mInstanceViews[3] = {-1, -1, -1};  ///< TRANSLATION, ROTATION, SCALE
-    std::vector<float> mInstanceData[3];   ///< their floats, in block order
-    std::map<int, int> mAssetMeshes;       ///< scene asset index → glTF mesh index
+    int mInstanceViews[3] = {-1, -1, -1};     ///< TRANSLATION, ROTATION, SCALE (held)
+    std::map<std::string, int> mAssetMeshes;  ///< asset id → glTF mesh index
     std::map<std::tuple<std::string, std::array<std::uint8_t, 3>, SurfaceTexture>, int> mSurfaceMaterials;
     std::map<std::tuple<SurfaceTexture, std::array<std::uint8_t, 3>>, int> mTextures;  ///< glTF texture indices
     std::map<int, double> mTextureRepeat;  ///< per textured material: metres one copy of its texture covers
@@ -875,8 +1073,8 @@ private:
     Status mStatus;                    ///< the first failure of a tile
 };
 
-Status encode(const Scene& scene, std::optional<TileId> only, std::span<const AssetMesh> meshes,
-              const GlbSceneOptions& options, const SceneTileItems* items, const GlbSink& sink) {
+/// A part's checks before it is encoded.
+Status checkPart(const Scene& scene, std::span<const AssetMesh> meshes, const GlbSceneOptions& options) {
     if (!options.sceneChecked) {
         if (Status s = checkSceneForExport(scene); !s) return s;
     }
@@ -887,21 +1085,40 @@ Status encode(const Scene& scene, std::optional<TileId> only, std::span<const As
     for (std::size_t a = 0; a < meshes.size(); ++a) {
         if (meshes[a].empty()) return Error{"glb: the mesh of asset '" + scene.assets[a] + "' has no triangles"};
     }
-    bool sinkFailed = false;  // the sink's own errors name their file: passed on as they are
-    const GlbSink tracked = [&](std::span<const std::uint8_t> bytes) {
-        Status s = sink(bytes);
-        sinkFailed = !s;
-        return s;
-    };
+    return Status::success();
+}
+
+/// Runs one step of an encoder: its errors get the "glb: " prefix; a sink's own errors name
+/// their file and are passed on as they are.
+template <class Step>
+Status guarded(bool& sinkFailed, Step&& step) {
     try {
-        SceneEncoder encoder(scene, meshes, options);
-        Status s = encoder.encode(only, items, tracked);
+        Status s = step();
         if (!s && !sinkFailed) return Error{"glb: " + s.message(), s.error().kind};
         return s;
     } catch (const std::exception& e) {
         // tinygltf and the containers may throw (bad_alloc on a huge scene); core never does.
         return Error{std::string("glb: ") + e.what()};
     }
+}
+
+GlbSink tracked(const GlbSink& sink, bool& sinkFailed) {
+    return [&sink, &sinkFailed](std::span<const std::uint8_t> bytes) {
+        Status s = sink(bytes);
+        sinkFailed = !s;
+        return s;
+    };
+}
+
+Status encode(const Scene& scene, std::optional<TileId> only, std::span<const AssetMesh> meshes,
+              const GlbSceneOptions& options, const SceneTileItems* items, const GlbSink& sink) {
+    if (Status s = checkPart(scene, meshes, options); !s) return s;
+    bool sinkFailed = false;
+    return guarded(sinkFailed, [&] {
+        SceneEncoder encoder(options, EncoderStores{});
+        if (Status s = encoder.add(scene, meshes, only, items); !s) return s;
+        return encoder.finish(tracked(sink, sinkFailed));
+    });
 }
 
 /// encode into a byte vector.
@@ -932,6 +1149,47 @@ Status writeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes,
                      const GlbSceneOptions& options) {
     return encode(scene, std::nullopt, assetMeshes, options, nullptr, sink);
 }
+
+struct GlbSceneStream::Impl {
+    GlbSceneOptions options;
+    std::optional<SceneEncoder> encoder;
+    bool spent = false;
+};
+
+Result<GlbSceneStream> GlbSceneStream::open(const GlbSceneOptions& options, const std::filesystem::path& spillFolder) {
+    Result<EncoderStores> stores = EncoderStores::make(spillFolder);
+    if (!stores) return Error{"glb: " + stores.error().message, stores.error().kind};
+    GlbSceneStream stream;
+    stream.mImpl = std::make_unique<Impl>();
+    stream.mImpl->options = options;
+    stream.mImpl->encoder.emplace(stream.mImpl->options, std::move(*stores));
+    return stream;
+}
+
+GlbSceneStream::GlbSceneStream() = default;
+GlbSceneStream::GlbSceneStream(GlbSceneStream&&) noexcept = default;
+GlbSceneStream& GlbSceneStream::operator=(GlbSceneStream&&) noexcept = default;
+GlbSceneStream::~GlbSceneStream() = default;
+
+Status GlbSceneStream::add(const Scene& part, std::span<const AssetMesh> assetMeshes) {
+    if (!mImpl || mImpl->spent) return Error{"glb: the stream was finished or failed"};
+    if (Status s = checkPart(part, assetMeshes, mImpl->options); !s) return s;
+    bool sinkFailed = false;
+    Status s = guarded(sinkFailed, [&] { return mImpl->encoder->add(part, assetMeshes, std::nullopt, nullptr); });
+    mImpl->spent = !s;
+    return s;
+}
+
+Status GlbSceneStream::finish(const GlbSink& sink) {
+    if (!mImpl || mImpl->spent) return Error{"glb: the stream was finished or failed"};
+    mImpl->spent = true;
+    bool sinkFailed = false;
+    Status s = guarded(sinkFailed, [&] { return mImpl->encoder->finish(tracked(sink, sinkFailed)); });
+    mImpl->encoder.reset();  // its stores (and files) go now
+    return s;
+}
+
+std::uint64_t GlbSceneStream::heldBytes() const { return mImpl && mImpl->encoder ? mImpl->encoder->heldBytes() : 0; }
 
 Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
                                                 std::span<const AssetMesh> assetMeshes, const GlbSceneOptions& options,

@@ -33,6 +33,36 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+GlbSceneOptions sceneGlbOptions(const ExportOptions& options, bool plain) {
+    GlbSceneOptions o;
+    o.plainNodes = plain;
+    o.groundColour = options.groundColour;
+    return o;
+}
+
+/// Writes `relative` in `outDir` from what `encode` hands its sink. `writing` is called before
+/// the first bytes; a false return cancels.
+template <class Encode, class Writing>
+Result<ExportedFile> writeEncoded(ExportFormat format, const std::filesystem::path& outDir,
+                                  const std::filesystem::path& relative, WriteFaults* faults, Encode&& encode,
+                                  Writing&& writing) {
+    Result<OutputFile> file = OutputFile::create(outDir / relative, faults);
+    if (!file) return file.error();
+    bool started = false;
+    Status encoded = encode([&](std::span<const std::uint8_t> bytes) -> Status {
+        if (!started && !writing()) return cancelled("export cancelled");
+        started = true;
+        return file->write(bytes);
+    });
+    if (!encoded) {
+        // The file's errors name it and a cancel is a cancel; the encoder's get the prefix.
+        const bool passOn = started || encoded.error().kind == ErrorKind::Cancelled;
+        return passOn ? encoded.error() : Error{"export: " + encoded.message(), encoded.error().kind};
+    }
+    if (Status s = file->commit(); !s) return s.error();
+    return ExportedFile{format, relative, file->size()};
+}
+
 /// Runs the formats in order and keeps the report; progress is split evenly between formats.
 class Exporter {
 public:
@@ -78,12 +108,7 @@ private:
         return Status::success();
     }
 
-    GlbSceneOptions glbOptions(bool plain) const {
-        GlbSceneOptions o;
-        o.plainNodes = plain;
-        o.groundColour = mOptions.groundColour;
-        return o;
-    }
+    GlbSceneOptions glbOptions(bool plain) const { return sceneGlbOptions(mOptions, plain); }
 
     Status runOne(ExportFormat format) {
         if (!step(0.0, exportFormatName(format))) return cancelled();
@@ -108,25 +133,12 @@ private:
         if (Status s = meshes(); !s) return s;
         if (!step(0.3, "encoding scene.glb")) return cancelled();
         // Straight into the file as it is encoded: the scene's binary chunk is held once.
-        const std::filesystem::path relative = "scene.glb";
-        Result<OutputFile> file = OutputFile::create(mOptions.outDir / relative, mOptions.faults);
+        Result<ExportedFile> file = writeEncoded(
+            ExportFormat::Glb, mOptions.outDir, "scene.glb", mOptions.faults,
+            [&](const GlbSink& sink) { return writeSceneGlb(mScene, mMeshes, sink, glbOptions(mOptions.plainNodes)); },
+            [&] { return step(0.7, "writing scene.glb"); });
         if (!file) return file.error();
-        bool writing = false;
-        Status encoded = writeSceneGlb(
-            mScene, mMeshes,
-            [&](std::span<const std::uint8_t> bytes) -> Status {
-                if (!writing && !step(0.7, "writing scene.glb")) return cancelled();
-                writing = true;
-                return file->write(bytes);
-            },
-            glbOptions(mOptions.plainNodes));
-        if (!encoded) {
-            // The file's errors name it and a cancel is a cancel; the encoder's get the prefix.
-            const bool passOn = writing || encoded.error().kind == ErrorKind::Cancelled;
-            return passOn ? encoded : Status{Error{"export: " + encoded.message()}};
-        }
-        if (Status s = file->commit(); !s) return s;
-        mReport.files.push_back({ExportFormat::Glb, relative, file->size()});
+        mReport.files.push_back(*file);
         return Status::success();
     }
 
@@ -396,6 +408,34 @@ Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& option
     if (Status s = createFolder(options.outDir); !s) return Error{"export: " + s.message()};
     Exporter exporter(scene, options, catalogue, layers, progress);
     return exporter.run(formats);
+}
+
+Result<GlbExportStream> GlbExportStream::open(const ExportOptions& options, const std::filesystem::path& spillFolder) {
+    Result<GlbSceneStream> stream = GlbSceneStream::open(sceneGlbOptions(options, options.plainNodes), spillFolder);
+    if (!stream) return Error{"export: " + stream.message(), stream.error().kind};
+    return GlbExportStream(std::move(*stream), options.outDir, options.faults);
+}
+
+Status GlbExportStream::add(const Scene& part, const AssetCatalogue& catalogue) {
+    std::vector<AssetMesh> meshes;
+    meshes.reserve(part.assets.size());
+    for (const std::string& id : part.assets) {
+        auto it = mMeshes.find(id);
+        if (it == mMeshes.end()) {
+            Result<AssetMesh> mesh = loadAssetMesh(id, catalogue);
+            if (!mesh) return Error{"export: " + mesh.message()};
+            it = mMeshes.emplace(id, std::move(mesh).value()).first;
+        }
+        meshes.push_back(it->second);
+    }
+    if (Status s = mStream.add(part, meshes); !s) return Error{"export: " + s.message(), s.error().kind};
+    return Status::success();
+}
+
+Result<ExportedFile> GlbExportStream::finish() {
+    return writeEncoded(
+        ExportFormat::Glb, mOutDir, "scene.glb", mFaults, [&](const GlbSink& sink) { return mStream.finish(sink); },
+        [] { return true; });
 }
 
 }  // namespace terrabit::core

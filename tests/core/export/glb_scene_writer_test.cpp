@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 
+#include "../support/scratch_dir.h"
 #include "export_test_support.h"
 #include "gltf_test_support.h"
 #include "terrabit/core/export/cell_rects.h"
@@ -40,6 +41,16 @@ std::vector<const tinygltf::Node*> instancedNodes(const tinygltf::Model& m) {
 
 int attribute(const tinygltf::Node& n, const char* name) {
     return n.extensions.at(kInstancing).Get("attributes").Get(name).GetNumberAsInt();
+}
+
+/// The scene's blocks in the file's order: the tiles in quadkey order, each tile's in the scene's.
+std::vector<const InstanceBlock*> blocksInFileOrder(const Scene& s) {
+    std::vector<const InstanceBlock*> blocks;
+    for (const InstanceBlock& b : s.blocks) blocks.push_back(&b);
+    std::stable_sort(blocks.begin(), blocks.end(), [](const InstanceBlock* a, const InstanceBlock* b) {
+        return a->tile.quadkey() < b->tile.quadkey();
+    });
+    return blocks;
 }
 
 /// The cells [x0, x1) × [y0, y1) of a tile that a quad of four scene points covers.
@@ -115,10 +126,11 @@ TEST(GlbSceneWriter, InstancedNodesHoldEveryInstanceWithItsExactTransform) {
               m.extensionsRequired.end());
     const auto nodes = instancedNodes(m);
     ASSERT_EQ(nodes.size(), s.blocks.size());  // one node per asset per block
+    const std::vector<const InstanceBlock*> blocks = blocksInFileOrder(s);
     std::size_t total = 0;
     for (std::size_t k = 0; k < nodes.size(); ++k) {
         const tinygltf::Node& n = *nodes[k];
-        const InstanceBlock& b = s.blocks[k];
+        const InstanceBlock& b = *blocks[k];
         EXPECT_EQ(m.meshes.at(static_cast<std::size_t>(n.mesh)).name, s.assets[static_cast<std::size_t>(b.asset)]);
         EXPECT_TRUE(n.translation.empty() && n.rotation.empty() && n.scale.empty() && n.matrix.empty());
         for (const char* name : {"TRANSLATION", "ROTATION", "SCALE"}) {
@@ -173,10 +185,11 @@ TEST(GlbSceneWriter, PlainNodesHoldEveryInstanceWithoutTheExtension) {
     const tinygltf::Model m = loadGlb(encodeSceneGlb(s, test.meshes, options).value());
     EXPECT_TRUE(m.extensionsUsed.empty());
     EXPECT_TRUE(instancedNodes(m).empty());
+    const std::vector<const InstanceBlock*> blocks = blocksInFileOrder(s);
     std::size_t k = 0, total = 0;
     for (const tinygltf::Node& group : m.nodes) {
         if (group.name.find(" block ") == std::string::npos) continue;
-        const InstanceBlock& b = s.blocks.at(k++);
+        const InstanceBlock& b = *blocks.at(k++);
         EXPECT_EQ(group.name, s.assets[static_cast<std::size_t>(b.asset)] + " block " + std::to_string(b.blockX) + "," +
                                   std::to_string(b.blockY));
         ASSERT_EQ(group.children.size(), b.instances.size());
@@ -371,9 +384,13 @@ TEST(GlbSceneWriter, GeoreferenceAndAttributionTravelInTheFile) {
         EXPECT_DOUBLE_EQ(geo.Get("originLat").GetNumberAsDouble(), s.frame.origin.lat);
         EXPECT_EQ(geo.Get("zoom").GetNumberAsInt(), s.frame.zoom);
         EXPECT_EQ(geo.Get("seed").Get<std::string>(), std::to_string(s.seed));
-        ASSERT_EQ(geo.Get("quadkeys").ArrayLen(), s.tiles.size());
-        for (std::size_t i = 0; i < s.tiles.size(); ++i) {
-            EXPECT_EQ(geo.Get("quadkeys").Get(static_cast<int>(i)).Get<std::string>(), s.tiles[i].quadkey());
+        // The tiles in the file's order: by quadkey.
+        std::vector<std::string> quadkeys;
+        for (const TileId& t : s.tiles) quadkeys.push_back(t.quadkey());
+        std::sort(quadkeys.begin(), quadkeys.end());
+        ASSERT_EQ(geo.Get("quadkeys").ArrayLen(), quadkeys.size());
+        for (std::size_t i = 0; i < quadkeys.size(); ++i) {
+            EXPECT_EQ(geo.Get("quadkeys").Get(static_cast<int>(i)).Get<std::string>(), quadkeys[i]);
         }
     }
 }
@@ -775,4 +792,136 @@ TEST(GlbSceneWriter, PathsArePavedJustAboveTheirRoad) {
     ASSERT_GE(texture, 0);
     EXPECT_EQ(m.images.at(static_cast<std::size_t>(m.textures.at(static_cast<std::size_t>(texture)).source)).name,
               "paving");
+}
+
+namespace {
+
+/// The part of a scene on `tiles`, as a streamed bake's batch has it: only its tiles' content,
+/// and only the assets it uses, numbered in its own list.
+terrabit::test::TestScene streamPartOf(const terrabit::test::TestScene& whole, const std::vector<TileId>& tiles) {
+    const auto mine = [&](const TileId& t) { return std::find(tiles.begin(), tiles.end(), t) != tiles.end(); };
+    terrabit::test::TestScene part;
+    Scene& s = part.scene;
+    s = whole.scene;
+    s.tiles.clear();
+    for (const TileId& t : whole.scene.tiles) {
+        if (mine(t)) s.tiles.push_back(t);
+    }
+    const auto keep = [&](auto& items) { std::erase_if(items, [&](const auto& i) { return !mine(i.tile); }); };
+    keep(s.blocks), keep(s.surfaces), keep(s.plinths), keep(s.bridges), keep(s.generated);
+    std::erase_if(s.ground, [&](const GroundTile& g) { return !mine(g.mesh.tile); });
+    std::vector<int> used;
+    for (const InstanceBlock& b : s.blocks) used.push_back(b.asset);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    s.assets.clear();
+    for (const int a : used) {
+        s.assets.push_back(whole.scene.assets[static_cast<std::size_t>(a)]);
+        part.meshes.push_back(whole.meshes[static_cast<std::size_t>(a)]);
+    }
+    for (InstanceBlock& b : s.blocks) {
+        b.asset = static_cast<int>(std::lower_bound(used.begin(), used.end(), b.asset) - used.begin());
+    }
+    return part;
+}
+
+/// The scene's tiles in runs of `size` consecutive quadkeys, as a streamed bake batches them.
+std::vector<std::vector<TileId>> quadkeyRuns(const Scene& scene, std::size_t size) {
+    std::vector<TileId> tiles = scene.tiles;
+    std::sort(tiles.begin(), tiles.end(), [](const TileId& a, const TileId& b) { return a.quadkey() < b.quadkey(); });
+    std::vector<std::vector<TileId>> runs;
+    for (std::size_t k = 0; k < tiles.size(); ++k) {
+        if (k % size == 0) runs.emplace_back();
+        runs.back().push_back(tiles[k]);
+    }
+    return runs;
+}
+
+std::vector<std::uint8_t> finished(GlbSceneStream& stream) {
+    std::vector<std::uint8_t> out;
+    const Status s = stream.finish([&](std::span<const std::uint8_t> bytes) {
+        out.insert(out.end(), bytes.begin(), bytes.end());
+        return Status::success();
+    });
+    EXPECT_TRUE(s.ok()) << s.message();
+    return out;
+}
+
+}  // namespace
+
+TEST(GlbSceneStream, PartsInQuadkeyOrderMakeTheWholeScenesFileHeldInMemoryOrInFiles) {
+    terrabit::test::SceneSpec spec;
+    spec.tilesWide = 3;
+    spec.tilesHigh = 3;
+    auto whole = makeScene(shippedCatalogue(), spec);
+    addGeneratedBuildings(whole.scene);
+    const terrabit::test::ScratchDir scratch;
+    for (const bool plainNodes : {false, true}) {
+        GlbSceneOptions options;
+        options.plainNodes = plainNodes;
+        const std::vector<std::uint8_t> expected = encodeSceneGlb(whole.scene, whole.meshes, options).value();
+        // The file's tiles are in quadkey order, not the scene's (y, x).
+        const tinygltf::Model model = loadGlb(expected);
+        std::vector<std::string> order;
+        for (const int n : model.nodes.at(0).children) order.push_back(model.nodes.at(std::size_t(n)).name.substr(5));
+        ASSERT_EQ(order.size(), 9u);
+        EXPECT_TRUE(std::is_sorted(order.begin(), order.end()));
+        EXPECT_NE(order.front(), "") << "tile nodes are named by quadkey";
+        for (const std::size_t size : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{9}}) {
+            SCOPED_TRACE("parts of " + std::to_string(size) + " tiles, plain nodes " + std::to_string(plainNodes));
+            GlbSceneStream inMemory = GlbSceneStream::open(options).value();
+            GlbSceneStream spilled = GlbSceneStream::open(options, scratch.path()).value();
+            std::vector<std::uint64_t> memoryHeld, spilledHeld;
+            for (const std::vector<TileId>& run : quadkeyRuns(whole.scene, size)) {
+                const terrabit::test::TestScene part = streamPartOf(whole, run);
+                ASSERT_TRUE(inMemory.add(part.scene, part.meshes).ok());
+                ASSERT_TRUE(spilled.add(part.scene, part.meshes).ok());
+                memoryHeld.push_back(inMemory.heldBytes());
+                spilledHeld.push_back(spilled.heldBytes());
+            }
+            EXPECT_EQ(finished(inMemory), expected);
+            EXPECT_EQ(finished(spilled), expected);
+            // In memory the encoded bytes pile up; spilled, only the files' write buffers stay.
+            EXPECT_TRUE(std::is_sorted(memoryHeld.begin(), memoryHeld.end()));
+            EXPECT_GT(memoryHeld.back(), memoryHeld.front() * (size < 9 ? 1 : 0));
+            for (const std::uint64_t held : spilledHeld) EXPECT_EQ(held, spilledHeld.front());
+            EXPECT_LE(spilledHeld.front(), std::uint64_t{8} << 20);
+        }
+    }
+    // The spill files are unnamed: nothing is left in the folder.
+    EXPECT_TRUE(std::filesystem::is_empty(scratch.path()));
+}
+
+TEST(GlbSceneStream, PartsOutOfOrderOrOfAnotherSceneAreRefusedSayingWhich) {
+    terrabit::test::SceneSpec spec;
+    spec.tilesWide = 2;
+    spec.tilesHigh = 1;
+    const auto whole = makeScene(shippedCatalogue(), spec);
+    const std::vector<std::vector<TileId>> runs = quadkeyRuns(whole.scene, 1);
+    ASSERT_EQ(runs.size(), 2u);
+    const auto first = streamPartOf(whole, runs[0]), second = streamPartOf(whole, runs[1]);
+
+    GlbSceneStream stream = GlbSceneStream::open().value();
+    ASSERT_TRUE(stream.add(second.scene, second.meshes).ok());
+    const Status late = stream.add(first.scene, first.meshes);
+    ASSERT_FALSE(late.ok());
+    EXPECT_NE(late.message().find("quadkey order: tile " + runs[0][0].quadkey() + " comes after tile " +
+                                  runs[1][0].quadkey()),
+              std::string::npos)
+        << late.message();
+    // A failed stream is spent.
+    EXPECT_FALSE(stream.add(second.scene, second.meshes).ok());
+    EXPECT_FALSE(stream.finish([](std::span<const std::uint8_t>) { return Status::success(); }).ok());
+
+    GlbSceneStream mixed = GlbSceneStream::open().value();
+    ASSERT_TRUE(mixed.add(first.scene, first.meshes).ok());
+    auto reseeded = second;
+    reseeded.scene.seed += 1;
+    const Status other = mixed.add(reseeded.scene, reseeded.meshes);
+    ASSERT_FALSE(other.ok());
+    EXPECT_NE(other.message().find("share its origin, zoom, seed"), std::string::npos) << other.message();
+
+    const auto unusable = GlbSceneStream::open({}, "/nonexistent/folder");
+    ASSERT_FALSE(unusable.ok());
+    EXPECT_NE(unusable.message().find("/nonexistent/folder"), std::string::npos) << unusable.message();
 }

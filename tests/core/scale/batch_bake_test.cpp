@@ -142,13 +142,39 @@ TEST_F(BatchBakeTest, StreamedShardsMergeIntoTheWholeBake) {
     expectSameFiles(mDir / "whole", mDir / "merged");
 }
 
-TEST_F(BatchBakeTest, WholeSceneFormatsBakeEverythingAtOnce) {
-    terrabit::cli::BakeCommand c = command(mDir / "glb", 3);
-    c.formats = {ExportFormat::Manifest, ExportFormat::Glb};
-    terrabit::cli::BakeFootprint footprint;
-    ASSERT_EQ(bake(c, &footprint), 0) << mLastErr;
-    EXPECT_EQ(footprint.batches, 1u);  // one scene.glb of every tile needs every tile's instances
-    EXPECT_TRUE(fs::exists(mDir / "glb" / "scene.glb"));
+TEST_F(BatchBakeTest, TheGlbIsWrittenABatchAtATimeAsTheWholeBakeWritesIt) {
+    terrabit::cli::BakeCommand c = command(mDir / "whole", 0);
+    c.formats = {ExportFormat::Manifest, ExportFormat::Glb, ExportFormat::Tiles3d};
+    terrabit::cli::BakeFootprint whole;
+    ASSERT_EQ(bake(c, &whole), 0) << mLastErr;
+    EXPECT_EQ(whole.peakGlbHeldBytes, 0u);  // not streamed
+    for (const bool plainNodes : {false, true}) {
+        SCOPED_TRACE(plainNodes ? "plain nodes" : "instanced");
+        c.plainNodes = plainNodes;
+        c.batchTiles = 0;
+        c.outDir = mDir / (plainNodes ? "whole-plain" : "whole");
+        if (plainNodes) {
+            ASSERT_EQ(bake(c), 0) << mLastErr;
+        }
+        c.outDir = mDir / (plainNodes ? "batches-plain" : "batches");
+        c.batchTiles = 3;
+        terrabit::cli::BakeFootprint streamed;
+        ASSERT_EQ(bake(c, &streamed), 0) << mLastErr;
+        EXPECT_GT(streamed.batches, 2u);
+        // A batch's scene at a time, the GLB's encoded data in files but for their buffers.
+        EXPECT_LT(streamed.peakInstances * 2, whole.peakInstances);
+        EXPECT_GT(streamed.peakGlbHeldBytes, 0u);
+        EXPECT_LE(streamed.peakGlbHeldBytes, std::uint64_t{8} << 20);
+        EXPECT_NE(mLastOut.find("scene.glb written a batch at a time"), std::string::npos) << mLastOut;
+        expectSameFiles(mDir / (plainNodes ? "whole-plain" : "whole"), c.outDir);
+    }
+    // The GLB alone streams too (its batches have nothing else to join).
+    c.plainNodes = false;
+    c.formats = {ExportFormat::Glb};
+    c.outDir = mDir / "glb-only";
+    ASSERT_EQ(bake(c), 0) << mLastErr;
+    EXPECT_EQ(readFile(mDir / "glb-only" / "scene.glb"), readFile(mDir / "whole" / "scene.glb"));
+    EXPECT_FALSE(fs::exists(mDir / "glb-only" / ".terrabit-batches"));
 }
 
 TEST_F(BatchBakeTest, TheCliBatchTilesOptionKeepsTheFiles) {

@@ -233,6 +233,18 @@ public:
         } removed{work};
         const LonLat origin = placement::sceneOrigin(m.index.tiles());
         const int count = static_cast<int>(batches.size());
+        // scene.glb is encoded a batch at a time, in batch order (runs of consecutive quadkeys,
+        // the file's tile order); the other formats are written per batch and joined.
+        ExportOptions batchOptions = exportOptions(work, true);
+        const auto glbAt = std::find(batchOptions.formats.begin(), batchOptions.formats.end(), ExportFormat::Glb);
+        std::optional<GlbExportStream> glb;
+        if (glbAt != batchOptions.formats.end()) {
+            batchOptions.formats.erase(glbAt);
+            if (Status s = createFolder(work); !s) return failed(s.error());
+            auto opened = GlbExportStream::open(exportOptions(command.outDir, false), work);
+            if (!opened) return failed(opened.error());
+            glb.emplace(std::move(*opened));
+        }
         std::vector<fs::path> folders;
         std::unordered_set<std::string> seen;  // batches share their halo, and its warnings
         std::vector<std::string> bakeWarnings;
@@ -266,8 +278,21 @@ public:
             }
             const fs::path folder = work / std::to_string(k);
             const auto writeStart = Clock::now();
-            auto report = session.exportScene(*scene, exportOptions(folder, true),
-                                              scaled(progress, from + span * 0.8, span * 0.2));
+            if (glb) {
+                if (Status s = glb->add(*scene, session.catalogue()); !s) {
+                    printWarnings(err(), warnings);
+                    return failed(s.error());
+                }
+                footprint.peakGlbHeldBytes = std::max(footprint.peakGlbHeldBytes, glb->heldBytes());
+            }
+            ExportOptions written = batchOptions;
+            written.outDir = folder;
+            Result<ExportReport> report = ExportReport{};
+            if (!written.formats.empty()) {
+                report = session.exportScene(*scene, written, scaled(progress, from + span * 0.8, span * 0.2));
+            } else if (Status s = createFolder(folder); !s) {  // for the batch's record
+                report = s.error();
+            }
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!report) {
                 printWarnings(err(), warnings);
@@ -293,6 +318,13 @@ public:
         printWarnings(err(), warnings);
 
         if (const int code = joinBatches(folders); code != kExitOk) return code;
+        if (glb) {
+            const auto writeStart = Clock::now();
+            Result<ExportedFile> file = glb->finish();
+            writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
+            if (!file) return failed(file.error());
+            totals.files.push_back(*file);
+        }
         footprint.batches = batches.size();
         footprint.tiles = m.index.tiles().size();
         return kExitOk;
@@ -435,7 +467,12 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
     if (run.footprint.batches > 1) {
         out << "streamed: " << run.footprint.batches << " batches of at most " << command.batchTiles
             << " tiles; at most " << run.footprint.peakRasterTiles << " tiles rasterized and "
-            << run.footprint.peakInstances << " instances held at once\n";
+            << run.footprint.peakInstances << " instances held at once";
+        if (run.footprint.peakGlbHeldBytes > 0) {
+            out << "; scene.glb written a batch at a time, at most " << fixed(run.footprint.peakGlbHeldBytes / 1e6, 1)
+                << " MB of it in memory";
+        }
+        out << "\n";
     }
     out << "passes:\n";
     for (const placement::PassReport& p : s.passes) {
@@ -521,12 +558,13 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     // Read, classify, rasterize: most of the time goes here (0 .. 0.5 of the progress, 0 .. 0.2
     // when streaming, which rasterizes later). The session checks rules, tiles and catalogue
     // before it reads the map.
-    // Formats whose batches a merge joins into the whole bake's bytes (shard_merge.h).
-    const bool perTileFormats = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
+    // Formats whose batches a merge joins into the whole bake's bytes (shard_merge.h), and the
+    // GLB, written a batch at a time (GlbExportStream); osgb needs the whole scene.
+    const bool streamable = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
         return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers ||
-               f == ExportFormat::Collision;
+               f == ExportFormat::Collision || f == ExportFormat::Glb;
     });
-    const bool mayStream = command.batchTiles > 0 && perTileFormats;
+    const bool mayStream = command.batchTiles > 0 && streamable;
     pipeline::SessionInput input;
     input.map = command.input;
     input.tiles = command.selection;

@@ -24,6 +24,9 @@ struct BakeFootprint {
     std::size_t peakRasterTiles = 0;  ///< most tiles' layers held at once
     std::size_t peakSceneTiles = 0;   ///< most tiles in one Scene
     std::size_t peakInstances = 0;    ///< most instances in one Scene
+    /// Most bytes of encoded scene.glb data held in memory between a streamed bake's batches
+    /// (the rest waits in unnamed files); 0 when no GLB was streamed.
+    std::uint64_t peakGlbHeldBytes = 0;
 };
 
 /// Tiles per batch of a streamed bake by default. Streaming costs time — each batch bakes its

@@ -4,8 +4,8 @@
 /// Layout of the file:
 /// - one mesh per asset used (the asset's model, every node transform baked), all sharing one
 ///   material that shows the models' vertex colours;
-/// - per tile, a node "tile <quadkey>" whose mesh holds the ground (the tile's cells not under a
-///   surface lying below ground, merged into quads) and one primitive per SurfacePatch (road,
+/// - per tile, in quadkey order, a node "tile <quadkey>" whose mesh holds the ground (the tile's
+///   cells not under a surface lying below ground, merged into quads) and one primitive per SurfacePatch (road,
 ///   water…: merged cell rectangles at the patch's elevation, one material per layer colour),
 ///   and on terrain one "plinth" primitive of the tile's Scene::plinths (plinthFaces). On
 ///   terrain, with the tile's Scene::ground mesh, the ground is that mesh (less the cells of
@@ -28,7 +28,9 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -80,6 +82,37 @@ using GlbSink = std::function<Status(std::span<const std::uint8_t>)>;
 /// the file, is held once (encodeSceneGlb's vector holds it twice).
 Status writeSceneGlb(const Scene& scene, std::span<const AssetMesh> assetMeshes, const GlbSink& sink,
                      const GlbSceneOptions& options = {});
+
+/// Encodes the GLB of a scene given a part at a time (a streamed bake's batches, each dropped
+/// once added): byte for byte the file writeSceneGlb writes for the whole scene, whose tiles go
+/// in quadkey order (a streamed bake's batch is a run of consecutive quadkeys). Meshes, materials
+/// and textures are shared by the parts, each added once.
+class GlbSceneStream {
+public:
+    /// `spillFolder`: what is encoded waits in unnamed files there until finish (the binary
+    /// data, and the JSON text of the accessors, buffer views, meshes and nodes), so memory holds
+    /// only the part being added; empty: in memory. Errors: the folder cannot take a file.
+    static Result<GlbSceneStream> open(const GlbSceneOptions& options = {},
+                                       const std::filesystem::path& spillFolder = {});
+    GlbSceneStream(GlbSceneStream&&) noexcept;
+    GlbSceneStream& operator=(GlbSceneStream&&) noexcept;
+    ~GlbSceneStream();
+
+    /// Encodes every tile of `part`. Its tiles must all follow every tile added before in
+    /// quadkey order, and it must share the first part's origin, zoom, seed and terrain. Errors
+    /// as encodeSceneGlb's, naming the part's tile out of order; a failure spends the stream.
+    Status add(const Scene& part, std::span<const AssetMesh> assetMeshes);
+    /// Hands the GLB of every part added to `sink`; the stream is spent.
+    Status finish(const GlbSink& sink);
+    /// Bytes of encoded data held in memory: all of them, or with a spill folder only the write
+    /// buffers of its files (at most 8 MiB).
+    std::uint64_t heldBytes() const;
+
+private:
+    GlbSceneStream();
+    struct Impl;
+    std::unique_ptr<Impl> mImpl;
+};
 
 /// Encodes only one tile's ground, surfaces and instances (the content of a 3D Tiles tile), in
 /// the same frame as the whole scene. The tile need not hold anything: it then has its ground.

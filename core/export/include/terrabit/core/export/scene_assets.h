@@ -2,6 +2,7 @@
 /// The meshes of a scene's assets, loaded once per export and shared by the glTF and 3D Tiles
 /// writers.
 
+#include <string>
 #include <vector>
 
 #include "terrabit/core/assets/asset_catalogue.h"
@@ -16,5 +17,7 @@ namespace terrabit::core {
 /// the catalogue does not know, a missing, unreadable or corrupt model file, a model without
 /// triangles — the message names the asset id and the file.
 Result<std::vector<AssetMesh>> loadSceneAssets(const Scene& scene, const AssetCatalogue& catalogue);
+/// One asset's model, as loadSceneAssets reads it (its errors).
+Result<AssetMesh> loadAssetMesh(const std::string& id, const AssetCatalogue& catalogue);
 
 }  // namespace terrabit::core

@@ -23,11 +23,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
 #include "terrabit/core/progress.h"
@@ -129,5 +131,30 @@ struct ExportReport {
 /// missing or without a requested layer, any write failure (naming the file and the OS reason).
 Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
                                  const LayerSource* layers, const ProgressCallback& progress = {});
+
+/// scene.glb of a bake written a part at a time (a streamed bake's batches, in their order): the
+/// file exportScene writes for the whole scene, byte for byte (GlbSceneStream), holding in memory
+/// only the part being added. Asset models are read once, when a part first uses them.
+class GlbExportStream {
+public:
+    /// `spillFolder`: where the encoded data waits until finish (unnamed files). Uses the glb
+    /// options of `options` (plainNodes, groundColour, faults, outDir).
+    static Result<GlbExportStream> open(const ExportOptions& options, const std::filesystem::path& spillFolder);
+    /// Encodes every tile of `part` (GlbSceneStream::add). Errors also name an asset the
+    /// catalogue does not know or whose model cannot be read.
+    Status add(const Scene& part, const AssetCatalogue& catalogue);
+    /// Writes scene.glb into options.outDir (temporary name, fsync, rename).
+    Result<ExportedFile> finish();
+    /// Bytes of encoded data held in memory (GlbSceneStream::heldBytes).
+    std::uint64_t heldBytes() const { return mStream.heldBytes(); }
+
+private:
+    GlbExportStream(GlbSceneStream stream, std::filesystem::path outDir, WriteFaults* faults)
+        : mStream(std::move(stream)), mOutDir(std::move(outDir)), mFaults(faults) {}
+    GlbSceneStream mStream;
+    std::filesystem::path mOutDir;
+    WriteFaults* mFaults = nullptr;
+    std::map<std::string, AssetMesh> mMeshes;  ///< the models read so far, by asset id
+};
 
 }  // namespace terrabit::core
