@@ -360,6 +360,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
         }
 #ifdef TERRABIT_CLI_RENDER
         command.sceneGraphWriter = terrabit::render::sceneGraphFileWriter();
+        command.sceneGraphStream = terrabit::render::sceneGraphFileStream();
 #endif
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {

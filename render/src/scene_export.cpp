@@ -83,63 +83,132 @@ std::vector<TileGroup> groupTiles(std::span<const core::TileId> tiles) {
     return groups;
 }
 
+namespace {
+
+/// The osgb files written a part at a time: the group files into a fresh folder beside the
+/// root, which takes the old folder's place once every part is in (finish), before the root is
+/// written.
+class FileSceneGraphStream final : public core::SceneGraphStream {
+public:
+    FileSceneGraphStream(const core::ExportOptions& options, const core::AssetCatalogue& catalogue,
+                         const fs::path& file)
+        : mCatalogue(catalogue), mFile(file), mThreads(options.threads) {
+        mGraphOptions.style.layers = options.layerStyles;
+        mDir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+        mFolderName = file.stem();
+        mExt = file.extension().string();
+        const std::string pid = std::to_string(::getpid());
+        mFresh = mDir / ("." + mFolderName.string() + ".partial-" + pid);
+        mOld = mDir / ("." + mFolderName.string() + ".old-" + pid);
+    }
+    ~FileSceneGraphStream() override {
+        std::error_code ec;
+        if (!mFinished) fs::remove_all(mFresh, ec);
+    }
+
+    core::Status open() {
+        std::error_code ec;
+        fs::remove_all(mFresh, ec);
+        if (fs::create_directories(mFresh, ec); ec) {
+            return core::Error{mFresh.string() + ": cannot make the folder: " + ec.message()};
+        }
+        // The plugin once, before the threads ask for it.
+        osgDB::Registry::instance()->getReaderWriterForExtension(mExt.empty() ? mExt : mExt.substr(1));
+        return core::Status::success();
+    }
+
+    core::Status add(const core::Scene& part, const core::LayerSource* layers) override {
+        return add(part, layers, {});
+    }
+    core::Status add(const core::Scene& part, const core::LayerSource* layers, const core::ProgressCallback& progress) {
+        const std::vector<TileGroup> groups = groupTiles(part.tiles);
+        for (const TileGroup& g : groups) {
+            if (!mGroups.empty() && g.quadkey <= mGroups.back().quadkey) {
+                return core::Error{"osgb: the tiles of group " + g.quadkey +
+                                   " came in more than one part, or out of quadkey order"};
+            }
+        }
+        if (core::Status s =
+                writeGroups(groups, mFresh, mExt, part, mGraphOptions, mCatalogue, layers, mThreads, progress);
+            !s) {
+            return s;
+        }
+        mGroups.insert(mGroups.end(), groups.begin(), groups.end());
+        return core::Status::success();
+    }
+
+    core::Result<std::vector<fs::path>> finish() override {
+        // Every group is written: the new folder takes the old one's place, then the root refers
+        // to it. Should the root fail, the old folder comes back.
+        std::error_code ec;
+        const fs::path folder = mDir / mFolderName;
+        const bool hadFolder = fs::exists(folder, ec);
+        if (hadFolder) fs::rename(folder, mOld, ec);
+        if (!ec) fs::rename(mFresh, folder, ec);
+        if (ec) {
+            const std::string why = ec.message();
+            fs::remove_all(mFresh, ec);
+            if (hadFolder) fs::rename(mOld, folder, ec);
+            return core::Error{folder.string() + ": cannot move the written files into place: " + why};
+        }
+        mFinished = true;
+        AssetModelCache models;
+        SceneGraph root(mCatalogue, models, mGraphOptions);
+        for (const TileGroup& g : mGroups) {
+            osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
+            proxy->setName(g.quadkey);
+            proxy->setFileName(0, groupReference(mFolderName, g, mExt));
+            root.tilesGroup()->addChild(proxy);
+        }
+        if (core::Status s = writeSceneFile(*root.root(), mFile); !s) {
+            fs::remove_all(folder, ec);
+            if (hadFolder) fs::rename(mOld, folder, ec);
+            return s.error();
+        }
+        fs::remove_all(mOld, ec);
+
+        std::vector<fs::path> written{mFile.filename()};
+        for (const TileGroup& g : mGroups) written.push_back(mFolderName / (g.quadkey + mExt));
+        return written;
+    }
+
+private:
+    const core::AssetCatalogue& mCatalogue;
+    fs::path mFile, mDir, mFolderName, mFresh, mOld;
+    std::string mExt;
+    int mThreads = 0;
+    SceneGraphOptions mGraphOptions;
+    std::vector<TileGroup> mGroups;  ///< written so far, in quadkey order
+    bool mFinished = false;
+};
+
+core::Result<std::unique_ptr<FileSceneGraphStream>> openStream(const core::ExportOptions& options,
+                                                               const core::AssetCatalogue& catalogue,
+                                                               const fs::path& file) {
+    auto stream = std::make_unique<FileSceneGraphStream>(options, catalogue, file);
+    if (core::Status s = stream->open(); !s) return s.error();
+    return stream;
+}
+
+}  // namespace
+
 core::SceneGraphWriter sceneGraphFileWriter() {
     return [](const core::Scene& scene, const core::ExportOptions& options, const core::AssetCatalogue& catalogue,
               const core::LayerSource* layers, const fs::path& file,
               const core::ProgressCallback& progress) -> core::Result<std::vector<fs::path>> {
-        SceneGraphOptions graphOptions;
-        graphOptions.style.layers = options.layerStyles;
-        const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-        const fs::path folderName = file.stem();
-        const fs::path folder = dir / folderName;
-        const std::string ext = file.extension().string();
-        const std::string pid = std::to_string(::getpid());
-        const fs::path fresh = dir / ("." + folderName.string() + ".partial-" + pid);
-        const fs::path old = dir / ("." + folderName.string() + ".old-" + pid);
-        std::error_code ec;
-        fs::remove_all(fresh, ec);
-        if (fs::create_directories(fresh, ec); ec) {
-            return core::Error{fresh.string() + ": cannot make the folder: " + ec.message()};
-        }
-        // The plugin once, before the threads ask for it.
-        osgDB::Registry::instance()->getReaderWriterForExtension(ext.empty() ? ext : ext.substr(1));
-        const std::vector<TileGroup> groups = groupTiles(scene.tiles);
-        if (core::Status s =
-                writeGroups(groups, fresh, ext, scene, graphOptions, catalogue, layers, options.threads, progress);
-            !s) {
-            fs::remove_all(fresh, ec);
-            return s.error();
-        }
+        auto stream = openStream(options, catalogue, file);
+        if (!stream) return stream.error();
+        if (core::Status s = (*stream)->add(scene, layers, progress); !s) return s.error();
+        return (*stream)->finish();
+    };
+}
 
-        // Every group is written: the new folder takes the old one's place, then the root refers
-        // to it. Should the root fail, the old folder comes back.
-        const bool hadFolder = fs::exists(folder, ec);
-        if (hadFolder) fs::rename(folder, old, ec);
-        if (!ec) fs::rename(fresh, folder, ec);
-        if (ec) {
-            const std::string why = ec.message();
-            fs::remove_all(fresh, ec);
-            if (hadFolder) fs::rename(old, folder, ec);
-            return core::Error{folder.string() + ": cannot move the written files into place: " + why};
-        }
-        AssetModelCache models;
-        SceneGraph root(catalogue, models, graphOptions);
-        for (const TileGroup& g : groups) {
-            osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
-            proxy->setName(g.quadkey);
-            proxy->setFileName(0, groupReference(folderName, g, ext));
-            root.tilesGroup()->addChild(proxy);
-        }
-        if (core::Status s = writeSceneFile(*root.root(), file); !s) {
-            fs::remove_all(folder, ec);
-            if (hadFolder) fs::rename(old, folder, ec);
-            return s.error();
-        }
-        fs::remove_all(old, ec);
-
-        std::vector<fs::path> written{file.filename()};
-        for (const TileGroup& g : groups) written.push_back(folderName / (g.quadkey + ext));
-        return written;
+core::SceneGraphStreamOpener sceneGraphFileStream() {
+    return [](const core::ExportOptions& options, const core::AssetCatalogue& catalogue,
+              const fs::path& file) -> core::Result<std::unique_ptr<core::SceneGraphStream>> {
+        auto stream = openStream(options, catalogue, file);
+        if (!stream) return stream.error();
+        return std::unique_ptr<core::SceneGraphStream>(std::move(*stream));
     };
 }
 

@@ -110,7 +110,7 @@ run_sharded() {
 }
 
 every=manifest,glb,3dtiles,layers,collision,osgb
-streamable=manifest,glb,3dtiles,layers
+streamable=manifest,glb,3dtiles,layers,osgb
 
 # The bundled Monaco sample, whole, at every zoom; every variant at z17.
 run_case monaco-z16 j2 "$monaco" --zoom 16 -j 2 --format $every

@@ -260,5 +260,62 @@ TEST(SceneFile, ExportFormatOsgbReplacesAnEarlierExportWholeOrNotAtAll) {
     EXPECT_TRUE(after.count(report->files[1].path.generic_string()));
 }
 
+/// The part of a scene on `tiles`, as a streamed bake's batch has it: only those tiles' content.
+core::Scene osgbPartOf(const core::Scene& whole, const std::vector<core::TileId>& tiles) {
+    const auto mine = [&](const core::TileId& t) { return std::find(tiles.begin(), tiles.end(), t) != tiles.end(); };
+    core::Scene part = whole;
+    std::erase_if(part.tiles, [&](const core::TileId& t) { return !mine(t); });
+    const auto keep = [&](auto& items) { std::erase_if(items, [&](const auto& i) { return !mine(i.tile); }); };
+    keep(part.blocks), keep(part.surfaces), keep(part.plinths), keep(part.bridges), keep(part.generated);
+    std::erase_if(part.ground, [&](const core::GroundTile& g) { return !mine(g.mesh.tile); });
+    return part;
+}
+
+TEST(SceneFile, ExportFormatOsgbStreamedAGroupAtATimeWritesTheWholeExport) {
+    OsgbExport fx({.cols = 7, .rows = 5});
+    const auto whole = scratchDir() / "streamed-whole";
+    std::filesystem::remove_all(whole);
+    ASSERT_TRUE(fx.run(whole, 2).ok());
+
+    // The groups' tiles a part at a time, in quadkey order, as a streamed bake's batches.
+    const auto out = scratchDir() / "streamed";
+    std::filesystem::remove_all(out);
+    std::filesystem::create_directories(out);
+    fx.options.outDir = out;
+    const std::vector<TileGroup> groups = groupTiles(fx.scene.tiles);
+    ASSERT_EQ(groups.size(), 4u);
+    {
+        auto stream = sceneGraphFileStream()(fx.options, test::shippedCatalogue(), out / "scene.osgb");
+        ASSERT_TRUE(stream.ok()) << stream.message();
+        std::vector<core::TileId> firstTwo = groups[0].tiles;
+        firstTwo.insert(firstTwo.end(), groups[1].tiles.begin(), groups[1].tiles.end());
+        ASSERT_TRUE((*stream)->add(osgbPartOf(fx.scene, firstTwo), &fx.layers).ok());
+        ASSERT_TRUE((*stream)->add(osgbPartOf(fx.scene, groups[2].tiles), &fx.layers).ok());
+        ASSERT_TRUE((*stream)->add(osgbPartOf(fx.scene, groups[3].tiles), &fx.layers).ok());
+        auto files = (*stream)->finish();
+        ASSERT_TRUE(files.ok()) << files.message();
+        EXPECT_EQ(files->size(), 1 + groups.size());
+    }
+    EXPECT_EQ(filesUnder(out), filesUnder(whole));
+
+    // A group whose tiles come in two parts is refused, naming it; the stream dropped unfinished
+    // leaves the earlier export as it was, and no folder of its own.
+    {
+        auto stream = sceneGraphFileStream()(fx.options, test::shippedCatalogue(), out / "scene.osgb");
+        ASSERT_TRUE(stream.ok()) << stream.message();
+        const std::vector<core::TileId>& split = groups[1].tiles;
+        ASSERT_GT(split.size(), 1u);
+        const std::vector<core::TileId> head(split.begin(), split.begin() + 1), rest(split.begin() + 1, split.end());
+        ASSERT_TRUE((*stream)->add(osgbPartOf(fx.scene, head), &fx.layers).ok());
+        const core::Status again = (*stream)->add(osgbPartOf(fx.scene, rest), &fx.layers);
+        ASSERT_FALSE(again.ok());
+        EXPECT_NE(again.message().find("group " + groups[1].quadkey), std::string::npos) << again.message();
+    }
+    EXPECT_EQ(filesUnder(out), filesUnder(whole));
+    for (const auto& e : std::filesystem::directory_iterator(out)) {
+        EXPECT_EQ(e.path().filename().string().find(".scene.partial"), std::string::npos) << e.path();
+    }
+}
+
 }  // namespace
 }  // namespace terrabit::render

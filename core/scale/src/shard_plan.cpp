@@ -102,7 +102,29 @@ Result<std::optional<EnvironmentShard>> shardFromEnvironment(const EnvironmentLo
     return std::optional<EnvironmentShard>();
 }
 
-ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count) {
+namespace {
+
+/// The index in `keyed` (sorted by quadkey) nearest `at`, not below `from`, where a group of
+/// tiles under one ancestor `levels` up ends (or the end); the upper one on a tie.
+template <class Keyed>
+std::size_t nearestGroupEdge(const std::vector<Keyed>& keyed, std::size_t at, std::size_t from, int levels) {
+    const auto edge = [&](std::size_t i) {
+        if (i == 0 || i >= keyed.size()) return true;
+        const std::string& a = keyed[i - 1].quadkey;
+        const std::string& b = keyed[i].quadkey;
+        const std::size_t n = a.size() - std::min<std::size_t>(a.size(), static_cast<std::size_t>(levels));
+        return a.compare(0, n, b, 0, n) != 0;
+    };
+    std::size_t up = at, down = at;
+    while (!edge(up)) ++up;
+    while (down > from && !edge(down)) --down;
+    return edge(down) && at - down < up - at ? down : up;
+}
+
+}  // namespace
+
+ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count,
+                     int alignLevels) {
     ShardPlan plan;
     const std::size_t shards = static_cast<std::size_t>(std::max(count, 1));
     plan.tiles.resize(shards);
@@ -140,6 +162,7 @@ ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_
         const std::size_t lowest = std::min(cuts[k - 1] + 1, keyed.size());
         const std::size_t highest = keyed.size() > shards - k ? keyed.size() - (shards - k) : lowest;
         cuts[k] = std::clamp(i, lowest, std::max(lowest, highest));
+        if (alignLevels > 0) cuts[k] = nearestGroupEdge(keyed, cuts[k], cuts[k - 1], alignLevels);
     }
 
     for (std::size_t k = 0; k < shards; ++k) {
@@ -318,18 +341,20 @@ ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placeme
 }
 
 std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId> of, std::size_t batchTiles,
-                                  const placement::PlacementRules& rules) {
+                                  const placement::PlacementRules& rules, int alignLevels) {
     const std::size_t tiles = of.size();
     if (tiles == 0) return {};
     const std::size_t size = std::max<std::size_t>(batchTiles, 1);
     const std::size_t count = std::min<std::size_t>((tiles + size - 1) / size, kMaxShards);
     // Unit weights: a run of consecutive quadkeys of at most `size` tiles each.
-    ShardPlan plan = planShards(of, {}, static_cast<int>(count));
+    ShardPlan plan = planShards(of, {}, static_cast<int>(count), alignLevels);
     const int reach = reachOf(rules);
     std::vector<ShardWork> works;
     works.reserve(count);
     const std::unordered_set<TileId> content(index.tiles().begin(), index.tiles().end());
-    for (std::size_t k = 0; k < count; ++k) works.push_back(workOf(index, content, plan, k, reach));
+    for (std::size_t k = 0; k < count; ++k) {
+        if (!plan.tiles[k].empty()) works.push_back(workOf(index, content, plan, k, reach));
+    }
     const std::vector<std::uint64_t> weights = entryWeights(index);
     for (ShardWork& w : works) {
         w.weight = 0;

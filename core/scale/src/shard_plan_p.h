@@ -22,8 +22,10 @@ struct ShardPlan {
 
 /// Cuts `tiles` (one zoom, any order, no duplicates) with `weights` (aligned; empty: all 1)
 /// into `count` runs of consecutive quadkeys of about equal weight. With fewer tiles than
-/// shards the last shards are empty.
-ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count);
+/// shards the last shards are empty. With `alignLevels` > 0 every cut falls between groups of
+/// tiles under one ancestor that many levels up (some runs may then be empty).
+ShardPlan planShards(std::span<const TileId> tiles, std::span<const std::uint64_t> weights, int count,
+                     int alignLevels = 0);
 
 /// How far, in tiles, around a shard's own tiles the passes' results must equal the whole
 /// bake's for the own tiles' results to: walking the passes from the last, a vegetation pass's

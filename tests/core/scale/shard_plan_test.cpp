@@ -95,6 +95,33 @@ TEST(ShardPlanTest, MoreShardsThanTilesLeavesTheLastOnesEmpty) {
     EXPECT_TRUE(plan.tiles[4].empty());
 }
 
+TEST(ShardPlanTest, AlignedRunsHoldWholeGroupsOfTilesUnderOneAncestor) {
+    // 37 × 29 tiles straddling several zoom-9 ancestors (groups of up to 8 × 8 at zoom 12),
+    // cut into runs of about 50: unaligned, runs split groups; aligned, never.
+    const std::vector<TileId> tiles = block(12, 2045, 1503, 37, 29);
+    const std::size_t runs = (tiles.size() + 49) / 50;
+    const auto groupOf = [](const TileId& t) {
+        const std::string qk = t.quadkey();
+        return qk.substr(0, qk.size() - 3);
+    };
+    const auto splitGroups = [&](const ShardPlan& plan) {
+        std::map<std::string, std::set<std::size_t>> runsOf;
+        for (std::size_t k = 0; k < plan.tiles.size(); ++k) {
+            for (const TileId& t : plan.tiles[k]) runsOf[groupOf(t)].insert(k);
+        }
+        return std::count_if(runsOf.begin(), runsOf.end(), [](const auto& g) { return g.second.size() > 1; });
+    };
+    EXPECT_GT(splitGroups(planShards(tiles, {}, static_cast<int>(runs))), 0);
+    const ShardPlan aligned = planShards(tiles, {}, static_cast<int>(runs), 3);
+    EXPECT_EQ(splitGroups(aligned), 0);
+    std::set<TileId> seen;
+    for (const auto& run : aligned.tiles) {
+        EXPECT_LE(run.size(), 50u + 64u);  // at most a group more than the run it was
+        for (const TileId& t : run) EXPECT_TRUE(seen.insert(t).second) << t.quadkey() << " in two runs";
+    }
+    EXPECT_EQ(seen.size(), tiles.size());
+}
+
 TEST(ShardPlanTest, TheHaloHoldsTheNeighbourhoodAndEarlierBuildingPhases) {
     const std::vector<TileId> all = block(14, 9000, 6000, 30, 30);
     const TileId centre = TileId::fromZxy(14, 9015, 6015).value();

@@ -131,6 +131,7 @@ public:
         ExportOptions o = session.exportOptions(command.formats, outDir);
         o.plainNodes = command.plainNodes;
         o.sceneGraphWriter = command.sceneGraphWriter;
+        o.sceneGraphStream = command.sceneGraphStream;
         o.levelSources = part;
         // A part cannot tell the whole bake's count. Under Auto a streamed bake's batches write
         // binary, which their join turns into JSON lines when the total is small (joinBatches);
@@ -238,12 +239,22 @@ public:
         ExportOptions batchOptions = exportOptions(work, true);
         const auto glbAt = std::find(batchOptions.formats.begin(), batchOptions.formats.end(), ExportFormat::Glb);
         std::optional<GlbExportStream> glb;
+        if (Status s = createFolder(work); !s) return failed(s.error());
         if (glbAt != batchOptions.formats.end()) {
             batchOptions.formats.erase(glbAt);
-            if (Status s = createFolder(work); !s) return failed(s.error());
             auto opened = GlbExportStream::open(exportOptions(command.outDir, false), work);
             if (!opened) return failed(opened.error());
             glb.emplace(std::move(*opened));
+        }
+        // osgb too: each batch writes its groups' files, the root comes at the end.
+        const auto osgbAt = std::find(batchOptions.formats.begin(), batchOptions.formats.end(), ExportFormat::Osgb);
+        std::unique_ptr<SceneGraphStream> osgb;
+        if (osgbAt != batchOptions.formats.end()) {
+            batchOptions.formats.erase(osgbAt);
+            auto opened = command.sceneGraphStream(exportOptions(command.outDir, false), session.catalogue(),
+                                                   command.outDir / "scene.osgb");
+            if (!opened) return failed(Error{"export: " + opened.message(), opened.error().kind});
+            osgb = std::move(*opened);
         }
         std::vector<fs::path> folders;
         std::unordered_set<std::string> seen;  // batches share their halo, and its warnings
@@ -285,6 +296,12 @@ public:
                 }
                 footprint.peakGlbHeldBytes = std::max(footprint.peakGlbHeldBytes, glb->heldBytes());
             }
+            if (osgb) {
+                if (Status s = osgb->add(*scene, &session.layers()); !s) {
+                    printWarnings(err(), warnings);
+                    return failed(Error{"export: " + s.message(), s.error().kind});
+                }
+            }
             ExportOptions written = batchOptions;
             written.outDir = folder;
             Result<ExportReport> report = ExportReport{};
@@ -324,6 +341,15 @@ public:
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!file) return failed(file.error());
             totals.files.push_back(*file);
+        }
+        if (osgb) {
+            const auto writeStart = Clock::now();
+            auto files = osgb->finish();
+            writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
+            if (!files) return failed(Error{"export: " + files.message(), files.error().kind});
+            for (const fs::path& relative : *files) {
+                totals.files.push_back({ExportFormat::Osgb, relative, fs::file_size(command.outDir / relative, ec)});
+            }
         }
         footprint.batches = batches.size();
         footprint.tiles = m.index.tiles().size();
@@ -424,8 +450,11 @@ int bakeAndWrite(BakeRun& run, pipeline::Session& session, bool mayStream, Clock
         if (const int code = run.beginShard(session.rules()); code != kExitOk) return code;
         tiles = run.shard.own;
     }
+    // osgb writes a file per group of tiles: a batch holds whole groups.
+    const bool osgb =
+        std::find(command.formats.begin(), command.formats.end(), ExportFormat::Osgb) != command.formats.end();
     const std::vector<scale::ShardWork> batches =
-        scale::batchWorks(m.index, tiles, command.batchTiles, session.rules());
+        scale::batchWorks(m.index, tiles, command.batchTiles, session.rules(), osgb ? kSceneGraphGroupLevels : 0);
     if (batches.size() > 1 || sharded) {
         const int code = run.streamed(batches, part(0.2, 0.8));
         return code == kExitOk && sharded ? run.finishShard(std::move(run.tallies), start) : code;
@@ -465,7 +494,7 @@ void printSummary(std::ostream& out, const BakeCommand& command, const BakeRun& 
     out << "baked " << s.tiles << " tiles of " << m.map.source << " at zoom " << s.zoom << " (seed " << s.seed
         << ", origin " << fixed(s.origin.lon, 6) << "," << fixed(s.origin.lat, 6) << ")\n";
     if (run.footprint.batches > 1) {
-        out << "streamed: " << run.footprint.batches << " batches of at most " << command.batchTiles
+        out << "streamed: " << run.footprint.batches << " batches of at most " << run.footprint.peakSceneTiles
             << " tiles; at most " << run.footprint.peakRasterTiles << " tiles rasterized and "
             << run.footprint.peakInstances << " instances held at once";
         if (run.footprint.peakGlbHeldBytes > 0) {
@@ -559,10 +588,11 @@ int runBake(const BakeCommand& command, std::ostream& out, std::ostream& err, co
     // when streaming, which rasterizes later). The session checks rules, tiles and catalogue
     // before it reads the map.
     // Formats whose batches a merge joins into the whole bake's bytes (shard_merge.h), and the
-    // GLB, written a batch at a time (GlbExportStream); osgb needs the whole scene.
-    const bool streamable = std::all_of(command.formats.begin(), command.formats.end(), [](ExportFormat f) {
+    // GLB and osgb, written a batch at a time (GlbExportStream, SceneGraphStream).
+    const bool streamable = std::all_of(command.formats.begin(), command.formats.end(), [&](ExportFormat f) {
         return f == ExportFormat::Manifest || f == ExportFormat::Tiles3d || f == ExportFormat::Layers ||
-               f == ExportFormat::Collision || f == ExportFormat::Glb;
+               f == ExportFormat::Collision || f == ExportFormat::Glb ||
+               (f == ExportFormat::Osgb && command.sceneGraphStream);
     });
     const bool mayStream = command.batchTiles > 0 && streamable;
     pipeline::SessionInput input;

@@ -12,6 +12,7 @@
 ///                             (at most 64 tiles), as the viewport draws them, with the models
 ///                             they use
 ///
+/// A streamed bake writes the groups of each batch as it comes (sceneGraphFileStream).
 /// The groups are built and written on every thread (ExportOptions::threads), each from its own
 /// graph, which is dropped once written: memory holds the groups in hand, not the scene's graph.
 /// Any thread count writes the same bytes.
@@ -30,7 +31,7 @@ namespace terrabit::render {
 /// of them, about 2.4 km square at zoom 17. Larger groups repeat the models less (each file
 /// holds the models its tiles use: +4 % bytes on monaco-region against one file, +17 % with
 /// groups of 16) but hold more in memory while written.
-inline constexpr int kGroupLevels = 3;
+inline constexpr int kGroupLevels = core::kSceneGraphGroupLevels;
 
 /// One file's tiles: those under the ancestor named by `quadkey`.
 struct TileGroup {
@@ -48,5 +49,10 @@ std::vector<TileGroup> groupTiles(std::span<const core::TileId> tiles);
 /// that replaces the old one only once every group is written, so a failure leaves an earlier
 /// export as it was. Errors name the asset or the file.
 core::SceneGraphWriter sceneGraphFileWriter();
+
+/// The same files written a part of the scene at a time (a streamed bake's batches, cut between
+/// groups): each part's groups are written as it comes, the root and the folder's move into
+/// place at finish. The same bytes as sceneGraphFileWriter for the whole scene.
+core::SceneGraphStreamOpener sceneGraphFileStream();
 
 }  // namespace terrabit::render

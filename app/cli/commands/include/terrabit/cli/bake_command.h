@@ -59,6 +59,9 @@ struct BakeCommand {
     std::filesystem::path catalogue;
     /// Writes the osgb format (render::sceneGraphFileWriter, when the render module is built).
     core::SceneGraphWriter sceneGraphWriter;
+    /// Writes it a batch at a time in a streamed bake (render::sceneGraphFileStream); without
+    /// one, a bake asking for osgb holds every tile's scene at once.
+    core::SceneGraphStreamOpener sceneGraphStream;
     /// Part K of N of the tiles (scale/shard_plan.h); the default (count 0) is the whole bake. A shard
     /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
     /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.
@@ -66,8 +69,10 @@ struct BakeCommand {
     /// Streaming: the tiles are baked in batches of at most this many (runs of consecutive
     /// quadkeys, each with its halo, like shards), rasterized per batch and dropped after it, and
     /// the batches joined (scale::mergeParts) — the same files, byte for byte, as one bake of
-    /// everything. Only when every format is joinable (manifest, 3dtiles, layers, collision); glb
-    /// and osgb are whole-scene files, so a bake asking for one holds the whole scene.
+    /// everything. The joinable formats (manifest, 3dtiles, layers, collision) are written per
+    /// batch and joined; glb and osgb are written a batch at a time into their one file (osgb:
+    /// one file per group of tiles, so with osgb the batches hold whole groups and may be up to
+    /// 64 tiles larger; without sceneGraphStream a bake asking for osgb holds the whole scene).
     /// A shard streams its own tiles. 0: never stream.
     std::size_t batchTiles = kDefaultBatchTiles;
     /// Most batches whose parts are joined at once (scale::mergeParts' maxOpen).

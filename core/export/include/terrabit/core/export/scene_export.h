@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,6 +73,29 @@ using SceneGraphWriter = std::function<Result<std::vector<std::filesystem::path>
     const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue, const LayerSource* layers,
     const std::filesystem::path& file, const ProgressCallback& progress)>;
 
+/// The osgb files group a scene's tiles under their ancestor this many levels up (at most 8 × 8
+/// tiles a file): a streamed bake that writes osgb cuts its batches only between such groups.
+inline constexpr int kSceneGraphGroupLevels = 3;
+
+/// The osgb format written a part of a scene at a time (a streamed bake's batches, each made of
+/// whole groups: kSceneGraphGroupLevels): `add` writes the group files of the part's tiles,
+/// `finish` the root file that refers to every group written, and only then are they in place.
+/// Dropped unfinished, it removes what it wrote. The render module provides it
+/// (render/scene_export.h).
+class SceneGraphStream {
+public:
+    virtual ~SceneGraphStream() = default;
+    /// Errors: a group some of whose tiles came in an earlier part, and those of the writer.
+    virtual Status add(const Scene& part, const LayerSource* layers) = 0;
+    /// The files written, relative to the root file's folder (the root's own name among them).
+    virtual Result<std::vector<std::filesystem::path>> finish() = 0;
+};
+
+/// Opens a SceneGraphStream writing `file` (and its group folder beside it) with `options`'
+/// layer styles and threads.
+using SceneGraphStreamOpener = std::function<Result<std::unique_ptr<SceneGraphStream>>(
+    const ExportOptions& options, const AssetCatalogue& catalogue, const std::filesystem::path& file)>;
+
 /// What to export and how.
 struct ExportOptions {
     std::vector<ExportFormat> formats;  ///< what to write (any order; each once)
@@ -106,6 +130,8 @@ struct ExportOptions {
     /// osgb: the writer of the scene graph file; without one, asking for osgb is an error that
     /// says the tool was built without the render module.
     SceneGraphWriter sceneGraphWriter;
+    /// osgb a part at a time (a streamed bake); empty when the tool has no render module.
+    SceneGraphStreamOpener sceneGraphStream;
 };
 
 /// One file written.

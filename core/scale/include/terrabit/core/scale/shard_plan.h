@@ -81,7 +81,10 @@ ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placeme
 /// consecutive quadkeys — of at most `batchTiles` tiles each (tiles weigh one, so a batch
 /// bounds what is held at once) — each with the halo its results depend on among all the
 /// index's tiles. Empty for no tiles; at most 65536 batches (larger batches then).
+/// With `alignLevels` > 0 a batch holds whole groups of tiles under one ancestor that many
+/// levels up (osgb's files, kSceneGraphGroupLevels): the cuts move to the nearest group edge, so
+/// a batch may hold up to a group's tiles more, or fewer.
 std::vector<ShardWork> batchWorks(const TileIndex& index, std::span<const TileId> of, std::size_t batchTiles,
-                                  const placement::PlacementRules& rules);
+                                  const placement::PlacementRules& rules, int alignLevels = 0);
 
 }  // namespace terrabit::core::scale
