@@ -295,7 +295,10 @@ SceneGraph::Detail SceneGraph::detailOf(const core::TileId& tile, const TileEntr
     const double reach = std::max(mOptions.lod.buildings, kThinnedReach * mOptions.lod.instances);
     if (mOptions.lod.buildings > 0.0 && mOptions.lod.instances > 0.0) {
         d.blocks = toCentre < reach * (held && held->holdsBlocks ? kDetailGone : kDetailBack);
-        d.dressed = toCentre < mOptions.lod.buildings * (held && held->dressed ? kDetailGone : kDetailBack);
+        const bool dressed = held && held->generatedDetail == core::GeneratedDetail::Dressed;
+        d.generated = toCentre < mOptions.lod.buildings * (dressed ? kDetailGone : kDetailBack)
+                          ? core::GeneratedDetail::Dressed
+                          : core::GeneratedDetail::Block;
     }
     return d;
 }
@@ -306,7 +309,7 @@ std::vector<core::TileId> SceneGraph::tilesOutOfDetail() const {
         const Detail want = detailOf(tile, &e);
         const bool ground = e.groundSide != 0 && e.groundSide != want.groundSide;
         const bool blocks = e.hasBlocks && e.holdsBlocks != want.blocks;
-        const bool generated = e.generated.node && e.dressed != want.dressed;
+        const bool generated = e.generated.node && e.generatedDetail != want.generated;
         if (!ground && !blocks && !generated) continue;
         const TilePlacement placement = tilePlacement(mFrame, tile);
         const osg::Vec3d centre = placement.at(0.5 * core::kTileCells, 0.5 * core::kTileCells);
@@ -551,12 +554,12 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             f.add(g->roofHeight);
             f.add(std::string_view(g->roofShape));
         }
-        f.add(static_cast<std::uint64_t>(detail.dressed));
-        const auto dress = detail.dressed ? core::GeneratedDetail::Dressed : core::GeneratedDetail::Plain;
+        f.add(static_cast<std::uint64_t>(detail.generated));
         syncTileMesh(
             *e.group, e.generated, input.generated.empty() ? 0 : f.value(),
-            [&] { return makeGeneratedBuildingMesh(input.generated, dress); }, "generated buildings " + tile.quadkey());
-        e.dressed = detail.dressed;
+            [&] { return makeGeneratedBuildingMesh(input.generated, detail.generated); },
+            "generated buildings " + tile.quadkey());
+        e.generatedDetail = detail.generated;
     }
 
     // Instanced blocks, keyed by block and asset id (asset indices shift between scenes). With
@@ -695,6 +698,14 @@ GraphCounts SceneGraph::counts() const {
         for (const auto& [name, s] : e.surfaceEntries) c.surfaceDrawables += drawablesIn(s.node.get());
         c.plinthDrawables += drawablesIn(e.plinths.node.get());
         c.generatedDrawables += drawablesIn(e.generated.node.get());
+        if (const osg::Geode* g = e.generated.node ? e.generated.node->asGeode() : nullptr) {
+            for (unsigned d = 0; d < g->getNumDrawables(); ++d) {
+                const osg::Geometry* geometry = g->getDrawable(d)->asGeometry();
+                for (unsigned p = 0; geometry && p < geometry->getNumPrimitiveSets(); ++p) {
+                    c.generatedTriangles += geometry->getPrimitiveSet(p)->getNumIndices() / 3;
+                }
+            }
+        }
         c.buildingBoxDrawables += drawablesIn(e.buildingBoxes.node.get());
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;

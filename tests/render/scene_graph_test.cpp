@@ -139,8 +139,8 @@ TEST(SceneGraph, EachTileWithGeneratedBuildingsDrawsThemAsOneMeshOfTheirTriangle
         EXPECT_EQ(geometry->getPrimitiveSet(0)->getNumIndices(), 3 * triangles);
         EXPECT_EQ(geometry->getColorArray()->getBinding(), osg::Array::BIND_PER_VERTEX) << "the parts' colours";
     }
-    // With distance levels, an eye beyond the buildings' range holds them plain (no façade
-    // panels), and close to them again dressed.
+    // With distance levels, an eye beyond the buildings' range holds them as blocks (their
+    // outlines' prisms; the prefabs beside them are boxes), and close to them again dressed.
     SceneGraphOptions levels;
     levels.lod = {1000.0, 300.0};
     SceneGraph far(test::shippedCatalogue(), models, levels);
@@ -150,13 +150,17 @@ TEST(SceneGraph, EachTileWithGeneratedBuildingsDrawsThemAsOneMeshOfTheirTriangle
         const osg::Node* node = tileChild(of, tile, "generated buildings " + tile.quadkey());
         return node ? node->asGeode()->getDrawable(0)->asGeometry()->getPrimitiveSet(0)->getNumIndices() : 0u;
     };
+    std::size_t total = 0;
     for (const core::TileId& tile : {scene.tiles[0], scene.tiles[1]}) {
-        std::size_t plain = 0;
+        std::size_t blocks = 0;
         for (const core::GeneratedBuilding& g : scene.generated) {
-            if (g.tile == tile) plain += core::generatedBuildingMesh(g, core::GeneratedDetail::Plain).triangleCount();
+            if (g.tile == tile) blocks += core::generatedBuildingMesh(g, core::GeneratedDetail::Block).triangleCount();
         }
-        EXPECT_EQ(generatedIndices(far, tile), 3 * plain) << tile.quadkey();
+        EXPECT_EQ(generatedIndices(far, tile), 3 * blocks) << tile.quadkey();
+        total += blocks;
     }
+    EXPECT_EQ(far.counts().generatedTriangles, total);
+    EXPECT_LT(far.counts().generatedTriangles * 4, graph.counts().generatedTriangles);
     const TilePlacement first = tilePlacement(far.frame(), scene.tiles[0]);
     far.setDetailView(DetailView{first.at(128.0, 128.0) + osg::Vec3d(0.0, 200.0, 0.0), 1000.0});
     const std::vector<core::TileId> nearer = far.tilesOutOfDetail();

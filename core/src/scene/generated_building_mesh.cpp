@@ -285,6 +285,27 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
     const double storey = wallHeight / storeys;
 
     MeshBuilder b;
+    if (detail == GeneratedDetail::Block) {
+        // The outline's prism (and its yards') up to the roof's mean height (a pitched roof's
+        // half rise), walls in the wall colour, the top in the roof's.
+        double top = base + wallHeight;
+        if (roof != GeneratedRoof::Flat) {
+            const double halfSpan = std::min(box.halfExtents.x, box.halfExtents.y);
+            top += 0.5 * (building.roofHeight > 0.0f ? building.roofHeight : std::min(6.0, 0.7 * halfSpan));
+        }
+        b.setTransform(toScene);
+        b.setColour(wall);
+        b.addWalls(outline, base, top);
+        for (const std::vector<Vec2>& yard : yards) b.addWalls(localOutline(yard, box.centre), base, top);
+        b.setColour(roof == GeneratedRoof::Flat ? style::kRoofFlat
+                                                : kPitchedRoofColours[(hash >> 32) % kPitchedRoofColours.size()]);
+        if (yards.empty()) {
+            b.addFlatCap(outline, top);
+        } else {
+            addYardedCap(b, ring, yards, box.centre, top);
+        }
+        return b.take();
+    }
     b.setTransform(toScene);
     // A flat roof's deck lies a parapet's height under the wall top, when the parapet fits.
     const std::optional<Outline> inner =

@@ -347,6 +347,60 @@ TEST(GeneratedBuildingMesh, PlainIsTheDressedBuildingWithoutItsFacades) {
               2 * generatedBuildingMesh(gabled, GeneratedDetail::Plain).triangleCount());
 }
 
+TEST(GeneratedBuildingMesh, BlockIsTheOutlinesPrismUpToTheRoofsMeanHeight) {
+    GeneratedBuilding gabled = building(kL, 9.0f, "gabled");
+    gabled.roofHeight = 4.0f;
+    const auto ringArea = [](const std::vector<Vec2>& r) {
+        double a = 0.0;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const Vec2 p = r[i], q = r[(i + 1) % r.size()];
+            a += p.x * q.y - q.x * p.y;
+        }
+        return std::abs(0.5 * a);
+    };
+    for (const GeneratedBuilding& g : {building(kL, 12.0f), building(kU, 6.0f), gabled, courtyardBlock()}) {
+        const AssetMesh block = generatedBuildingMesh(g, GeneratedDetail::Block);
+        ASSERT_GT(block.triangleCount(), 0u);
+        // Exactly the outline's prism: its extent, from the base to the roof's mean height.
+        const double top = g.base + g.wallHeight + (g.roofShape == "gabled" ? 0.5 * g.roofHeight : 0.0);
+        const ModelBounds b = block.bounds();
+        double x0 = 1e9, x1 = -1e9, y0 = 1e9, y1 = -1e9;
+        for (const Vec2& p : g.outline) {
+            x0 = std::min(x0, p.x), x1 = std::max(x1, p.x), y0 = std::min(y0, p.y), y1 = std::max(y1, p.y);
+        }
+        EXPECT_NEAR(b.min[0], x0, 1e-3);
+        EXPECT_NEAR(b.max[0], x1, 1e-3);
+        EXPECT_NEAR(b.min[2], -y1, 1e-3);
+        EXPECT_NEAR(b.max[2], -y0, 1e-3);
+        EXPECT_NEAR(b.min[1], g.base, 1e-4);
+        EXPECT_NEAR(b.max[1], top, 1e-4);
+        // Its top covers the footprint less its courtyards, once, facing up.
+        double expected = ringArea(g.outline), covered = 0.0;
+        for (const std::vector<Vec2>& yard : g.courtyards) expected -= ringArea(yard);
+        for (std::size_t t = 0; t < block.triangleCount(); ++t) {
+            std::array<Vec3, 3> v;
+            for (int c = 0; c < 3; ++c) {
+                const std::uint32_t i = block.indices[t * 3 + c];
+                v[c] = {block.positions[i * 3], block.positions[i * 3 + 1], block.positions[i * 3 + 2]};
+            }
+            if (std::abs(v[0].y - top) > 1e-4 || std::abs(v[1].y - top) > 1e-4 || std::abs(v[2].y - top) > 1e-4)
+                continue;
+            // Up-facing, counter-clockwise seen from above in (x, -z).
+            const double cross = (v[1].x - v[0].x) * (-v[2].z + v[0].z) - (-v[1].z + v[0].z) * (v[2].x - v[0].x);
+            EXPECT_GT(cross, 0.0) << "a top triangle facing down";
+            covered += 0.5 * cross;
+        }
+        EXPECT_NEAR(covered, expected, 1e-3 * expected);
+        // No more triangles than the plain building (as many for a flat deck with courtyards,
+        // which has no parapet), a fraction of the dressed one's.
+        EXPECT_LE(block.triangleCount(), generatedBuildingMesh(g, GeneratedDetail::Plain).triangleCount());
+        EXPECT_LT(block.triangleCount() * 4, generatedBuildingMesh(g).triangleCount());
+    }
+    // A flat roof's parapet is most of a plain building's triangles.
+    EXPECT_LT(generatedBuildingMesh(building(kL, 12.0f), GeneratedDetail::Block).triangleCount() * 2,
+              generatedBuildingMesh(building(kL, 12.0f), GeneratedDetail::Plain).triangleCount());
+}
+
 TEST(GeneratedBuildingMesh, RefusesBadCourtyardsSayingWhich) {
     GeneratedBuilding g = courtyardBlock();
     g.courtyards[1] = offset({{30, 10}, {30, 20}, {45, 20}, {45, 10}}, {-613.0, 415.5});  // through the wall

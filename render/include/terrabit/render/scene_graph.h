@@ -69,9 +69,10 @@ struct DistanceLod {
 ///    of them draws at (DistanceLod: `buildings` for prefab models, four times `instances` for
 ///    plants and props), measured as the levels measure, to the tile's centre. The prefab
 ///    buildings' boxes and surfaces stay;
-///  - with distance levels, generated buildings without their façade panels
-///    (core::GeneratedDetail::Plain) once the eye lies beyond `buildings`, where the prefabs
-///    beside them are boxes.
+///  - with distance levels, generated buildings as blocks (core::GeneratedDetail::Block: their
+///    outline's prism, no roof shape, no façades) once the eye lies beyond `buildings`, where
+///    the prefabs beside them are boxes. The surfaces stay: a road a pixel wide still draws as a
+///    line, where the ground image's few texels would average it away.
 /// A tile coming nearer gets its detail back from the scene (the same nodes' content: a bake is
 /// deterministic and the graph only draws it).
 struct DetailView {
@@ -116,6 +117,7 @@ struct GraphCounts {
     std::size_t instances = 0;           ///< instances those draw
     std::size_t groundTexels = 0;        ///< the texels of every ground image held
     std::size_t tilesHoldingBlocks = 0;  ///< tiles holding their instanced blocks (DetailView)
+    std::size_t generatedTriangles = 0;  ///< the triangles of every tile's generated buildings held
     /// Every drawable of the scene part (not overlays or probes): one draw call each.
     std::size_t drawables() const {
         return groundDrawables + surfaceDrawables + plinthDrawables + generatedDrawables + buildingBoxDrawables +
@@ -227,14 +229,15 @@ private:
         int groundSide = 0;        ///< texels a side of the ground image held (0: none)
         bool holdsBlocks = false;  ///< whether its instanced blocks are held (DetailView)
         bool hasBlocks = false;    ///< whether the scene gives it any (held or not)
-        bool dressed = true;       ///< whether its generated buildings are held dressed (DetailView)
+        /// How its generated buildings are held (DetailView).
+        core::GeneratedDetail generatedDetail = core::GeneratedDetail::Dressed;
     };
     static constexpr int kFullGroundSide = 256;
     /// What a tile should hold: its ground image's side, and whether its instanced blocks.
     struct Detail {
         int groundSide = kFullGroundSide;
         bool blocks = true;
-        bool dressed = true;  ///< generated buildings with their façades
+        core::GeneratedDetail generated = core::GeneratedDetail::Dressed;  ///< its generated buildings
         friend bool operator==(const Detail&, const Detail&) = default;
     };
     /// The detail the view asks of a tile; `held` (a tile already built) adds the hysteresis.

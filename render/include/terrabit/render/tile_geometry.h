@@ -80,7 +80,7 @@ osg::ref_ptr<osg::Geode> makePlinthMesh(std::span<const core::Plinth* const> pli
 /// A tile's generated buildings (core::Scene::generated) as one mesh in scene metres, each
 /// built by core::generatedBuildingMesh (walls, windows, roof in the library's colours), drawn
 /// as the models are (AssetModel::fromMesh: vertex colours, lit, back faces culled). nullptr
-/// when none has a triangle. Plain: without their façade panels (core::GeneratedDetail).
+/// when none has a triangle, drawn at `detail` (core::GeneratedDetail: façades, plain, boxes).
 osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::GeneratedBuilding* const> buildings,
                                                    core::GeneratedDetail detail = core::GeneratedDetail::Dressed);
 

@@ -61,7 +61,10 @@ GeneratedRoof generatedRoof(std::string_view roofShape);
 /// and roof without the façade panels (windows, door, plinth band), for a building seen from
 /// so far that they would cover less than a pixel: the same prism and roof in the same colours
 /// at a fraction of the triangles.
-enum class GeneratedDetail : std::uint8_t { Dressed, Plain };
+/// Block, its outline's prism (courtyards open) up to the roof's mean height (a pitched roof's
+/// half rise), walls in its wall colour and a flat top in its roof's: about three triangles an
+/// outline point, for a building a few pixels wide (the prefabs beside it are then boxes).
+enum class GeneratedDetail : std::uint8_t { Dressed, Plain, Block };
 
 /// The building's triangles in scene coordinates (metres, +X east, +Y up, +Z south): flat
 /// normals, a linear-light colour per vertex (the parts' colours), counter-clockwise fronts.
