@@ -299,6 +299,7 @@ SceneGraph::Detail SceneGraph::detailOf(const core::TileId& tile, const TileEntr
         d.generated = toCentre < mOptions.lod.buildings * (dressed ? kDetailGone : kDetailBack)
                           ? core::GeneratedDetail::Dressed
                           : core::GeneratedDetail::Block;
+        d.markings = toCentre < mOptions.lod.buildings * (held && held->holdsMarkings ? kDetailGone : kDetailBack);
     }
     return d;
 }
@@ -310,7 +311,8 @@ std::vector<core::TileId> SceneGraph::tilesOutOfDetail() const {
         const bool ground = e.groundSide != 0 && e.groundSide != want.groundSide;
         const bool blocks = e.hasBlocks && e.holdsBlocks != want.blocks;
         const bool generated = e.generated.node && e.generatedDetail != want.generated;
-        if (!ground && !blocks && !generated) continue;
+        const bool markings = e.hasMarkings && e.holdsMarkings != want.markings;
+        if (!ground && !blocks && !generated && !markings) continue;
         const TilePlacement placement = tilePlacement(mFrame, tile);
         const osg::Vec3d centre = placement.at(0.5 * core::kTileCells, 0.5 * core::kTileCells);
         off.emplace_back(mView ? (mView->eye - centre).length2() : 0.0, tile);
@@ -454,7 +456,10 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     // Surfaces, keyed by layer.
     std::map<std::string, Entry, std::less<>> surfaces;
     if (mOptions.surfaces) {
+        e.hasMarkings = false;
         for (const core::SurfacePatch* p : input.surfaces) {
+            const bool marked = !p->shape.empty() && !p->markings.empty();
+            e.hasMarkings = e.hasMarkings || marked;
             std::string name = p->layer;
             for (int n = 2; surfaces.count(name); ++n) name = p->layer + "#" + std::to_string(n);
             Fingerprint f;
@@ -468,6 +473,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                       static_cast<std::uint64_t>(r.x1) << 16 | r.y1);
             }
             f.add(shapeKey(p->shape));
+            f.add(static_cast<std::uint64_t>(marked && detail.markings));
             for (const core::Vec2& uv : p->roadUv) {
                 f.add(std::bit_cast<std::uint64_t>(uv.x));
                 f.add(std::bit_cast<std::uint64_t>(uv.y));
@@ -487,7 +493,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 entry = old->second;
                 ++mReport.kept;
             } else {
-                entry.node = !p->shape.empty() ? makeShapedSurfaceMesh(*input.scene, input.ground, *p)
+                entry.node = !p->shape.empty() ? makeShapedSurfaceMesh(*input.scene, input.ground, *p, detail.markings)
                              : input.ground    ? makeDrapedSurfaceMesh(*input.scene, *input.ground, *p)
                                                : makeSurfaceMesh(placement, *p);
                 if (entry.node) entry.node->setName(name + " " + tile.quadkey());
@@ -642,6 +648,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
     }
     e.blocks = std::move(blocks);
     e.holdsBlocks = detail.blocks;
+    e.holdsMarkings = detail.markings;
     e.hasBlocks = !input.blocks.empty();
 
     // Beyond DistanceLod::buildings: the prefab buildings' boxes, one mesh for the tile.

@@ -366,13 +366,14 @@ osg::ref_ptr<osg::Geode> makeDrapedSurfaceMesh(const core::Scene& scene, const c
 }
 
 osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
-                                               const core::SurfacePatch& patch) {
+                                               const core::SurfacePatch& patch, bool markings) {
     osg::ref_ptr<osg::Geode> geode = colouredSurface(
         core::drapeTriangles(scene, patch.tile, ground, patch.shape.triangles, patch.elevation, patch.roadUv), patch);
     if (!geode) return geode;
     // Paving, gravel and the markings' white paint: drawables of their own, pulled
     // forward in depth so they win over the road a few centimetres below them from afar too.
     for (const core::SurfacePaint& paint : core::kSurfacePaints) {
+        if (!markings && paint.triangles == &core::SurfacePatch::markings) continue;
         const core::GroundTriangles t =
             core::drapeTriangles(scene, patch.tile, ground, patch.*paint.triangles, patch.elevation + paint.liftMetres);
         if (t.empty()) continue;

@@ -878,11 +878,31 @@ int groundSideOf(const SceneGraph& graph, const core::TileId& t) {
     return state->getTextureAttribute(0, osg::StateAttribute::TEXTURE)->asTexture()->getImage(0)->s();
 }
 
+/// The drawables of a tile's road surface that paint its markings.
+std::size_t markingDrawables(const SceneGraph& graph, const core::TileId& tile) {
+    const osg::Node* road = graph.surfaceNode(tile, "road");
+    const osg::Geode* geode = road ? road->asGeode() : nullptr;
+    std::size_t n = 0;
+    for (unsigned d = 0; geode && d < geode->getNumDrawables(); ++d) n += geode->getDrawable(d)->getName() == "marking";
+    return n;
+}
+
 TEST(SceneGraph, FarTilesHoldOnlyWhatTheirLevelsDrawAndGetTheirDetailBackNearer) {
     SyntheticSceneSpec spec;
     spec.cols = 4;
     spec.rows = 3;
-    const core::Scene scene = test::syntheticScene(spec);
+    core::Scene scene = test::syntheticScene(spec);
+    // The first tile's road in a real shape with a marking down it (a road in its real shape is
+    // one quad of two triangles here, its marking a strip along it).
+    const auto road = std::find_if(scene.surfaces.begin(), scene.surfaces.end(), [&](const core::SurfacePatch& p) {
+        return p.tile == scene.tiles.front() && p.layer == "road";
+    });
+    ASSERT_NE(road, scene.surfaces.end());
+    road->shape.triangles = {{10, 10}, {10, 40}, {200, 40}, {10, 10}, {200, 40}, {200, 10}};
+    road->shape.outline = {{10, 10}, {10, 40}, {200, 40}, {200, 10}};
+    road->shape.ringEnds = {4};
+    road->shape.polygonEnds = {1};
+    road->markings = {{10, 24}, {10, 26}, {200, 26}, {10, 24}, {200, 26}, {200, 24}};
     AssetModelCache models;
     SceneGraphOptions options;
     options.lod = {1000.0, 300.0};  // blocks draw out to 1,000 m (buildings) and 1,200 m (cards)
@@ -913,7 +933,11 @@ TEST(SceneGraph, FarTilesHoldOnlyWhatTheirLevelsDrawAndGetTheirDetailBackNearer)
     EXPECT_EQ(far.instances, 0u);
     EXPECT_EQ(far.buildingBoxDrawables, all.buildingBoxDrawables);
     EXPECT_EQ(far.groundDrawables, all.groundDrawables);
-    EXPECT_EQ(far.surfaceDrawables, all.surfaceDrawables);
+    // The roads stay, without their markings.
+    ASSERT_EQ(markingDrawables(full, scene.tiles.front()), 1u);
+    EXPECT_EQ(markingDrawables(graph, scene.tiles.front()), 0u);
+    EXPECT_NE(graph.surfaceNode(scene.tiles.front(), "road"), nullptr);
+    EXPECT_EQ(far.surfaceDrawables + 1, all.surfaceDrawables);
     for (const core::TileId& t : scene.tiles) {
         // Never coarser than the pixels the tile covers across from its nearest point, nor finer
         // than twice them.
@@ -945,6 +969,7 @@ TEST(SceneGraph, FarTilesHoldOnlyWhatTheirLevelsDrawAndGetTheirDetailBackNearer)
     ASSERT_TRUE(graph.updateTiles(scene, nullptr, out).ok());
     EXPECT_TRUE(graph.tilesOutOfDetail().empty());
     EXPECT_EQ(groundSideOf(graph, near), 256);
+    EXPECT_EQ(markingDrawables(graph, near), 1u);
     std::size_t nearBlocks = 0;
     for (const core::InstanceBlock& b : scene.blocks) {
         if (b.tile != near) continue;

@@ -71,8 +71,9 @@ struct DistanceLod {
 ///    buildings' boxes and surfaces stay;
 ///  - with distance levels, generated buildings as blocks (core::GeneratedDetail::Block: their
 ///    outline's prism, no roof shape, no façades) once the eye lies beyond `buildings`, where
-///    the prefabs beside them are boxes. The surfaces stay: a road a pixel wide still draws as a
-///    line, where the ground image's few texels would average it away.
+///    the prefabs beside them are boxes, and roads without their markings there. The surfaces
+///    stay: a road a pixel wide still draws as a line, where the ground image's few texels
+///    would average it away.
 /// A tile coming nearer gets its detail back from the scene (the same nodes' content: a bake is
 /// deterministic and the graph only draws it).
 struct DetailView {
@@ -231,6 +232,8 @@ private:
         bool hasBlocks = false;    ///< whether the scene gives it any (held or not)
         /// How its generated buildings are held (DetailView).
         core::GeneratedDetail generatedDetail = core::GeneratedDetail::Dressed;
+        bool holdsMarkings = true;  ///< whether its road markings are held (DetailView)
+        bool hasMarkings = false;   ///< whether the scene gives it any (held or not)
     };
     static constexpr int kFullGroundSide = 256;
     /// What a tile should hold: its ground image's side, and whether its instanced blocks.
@@ -238,6 +241,7 @@ private:
         int groundSide = kFullGroundSide;
         bool blocks = true;
         core::GeneratedDetail generated = core::GeneratedDetail::Dressed;  ///< its generated buildings
+        bool markings = true;                                              ///< its roads' markings
         friend bool operator==(const Detail&, const Detail&) = default;
     };
     /// The detail the view asks of a tile; `held` (a tile already built) adds the hysteresis.

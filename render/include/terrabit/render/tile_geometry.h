@@ -59,9 +59,11 @@ osg::ref_ptr<osg::Geode> makeGroundAround(const core::Scene& scene, const core::
 /// A road or water surface in its real shape (SurfacePatch::shape): draped on `ground` at the
 /// patch's elevation, or flat at it without a ground (core::drapeTriangles), in its colour or its
 /// texture (SurfacePatch::texture: repeating from the scene's origin, as the GLB draws it), lit.
-/// nullptr for a patch without triangles.
+/// nullptr for a patch without triangles. Its paint (paving, gravel, sidewalks, markings) are
+/// drawables of their own; without `markings`, none for the road markings (far off, where a
+/// line is a fraction of a pixel).
 osg::ref_ptr<osg::Geode> makeShapedSurfaceMesh(const core::Scene& scene, const core::GroundTile* ground,
-                                               const core::SurfacePatch& patch);
+                                               const core::SurfacePatch& patch, bool markings = true);
 
 /// A road or water surface on terrain: its cells draped on the tile's ground mesh at the
 /// patch's elevation (core::drapeRects), in its colour or texture, lit. nullptr for a patch
