@@ -206,6 +206,7 @@ public:
 
     const std::string& key() const { return mKey; }
     std::uint64_t heldBytes() const { return mText.heldBytes(); }
+    std::uint64_t textBytes() const { return mText.size(); }
 
 private:
     struct Hole {
@@ -574,6 +575,12 @@ public:
             }
         }
         return emit(sink);
+    }
+
+    /// Bytes encoded so far: the binary data's and the large arrays' text.
+    std::uint64_t encodedBytes() const {
+        return binaryBytes() + mBuilder.accessors.textBytes() + mBuilder.views.textBytes() +
+               mBuilder.meshes.textBytes() + mBuilder.nodes.textBytes();
     }
 
     /// Bytes of encoded data held in memory now: everything, or the stores' write buffers.
@@ -1190,6 +1197,10 @@ Status GlbSceneStream::finish(const GlbSink& sink) {
 }
 
 std::uint64_t GlbSceneStream::heldBytes() const { return mImpl && mImpl->encoder ? mImpl->encoder->heldBytes() : 0; }
+
+std::uint64_t GlbSceneStream::encodedBytes() const {
+    return mImpl && mImpl->encoder ? mImpl->encoder->encodedBytes() : 0;
+}
 
 Result<std::vector<std::uint8_t>> encodeTileGlb(const Scene& scene, const TileId& tile,
                                                 std::span<const AssetMesh> assetMeshes, const GlbSceneOptions& options,

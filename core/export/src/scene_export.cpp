@@ -432,10 +432,26 @@ Status GlbExportStream::add(const Scene& part, const AssetCatalogue& catalogue) 
     return Status::success();
 }
 
-Result<ExportedFile> GlbExportStream::finish() {
+Result<ExportedFile> GlbExportStream::finish(const ProgressCallback& progress) {
+    // A country's file is gigabytes: its share written, every 64 MiB.
+    constexpr std::uint64_t kEvery = std::uint64_t{64} << 20;
+    const double total = static_cast<double>(std::max<std::uint64_t>(1, mStream.encodedBytes()));
+    std::uint64_t written = 0, reported = 0;
     return writeEncoded(
-        ExportFormat::Glb, mOutDir, "scene.glb", mFaults, [&](const GlbSink& sink) { return mStream.finish(sink); },
-        [] { return true; });
+        ExportFormat::Glb, mOutDir, "scene.glb", mFaults,
+        [&](const GlbSink& sink) {
+            return mStream.finish([&](std::span<const std::uint8_t> bytes) -> Status {
+                if (Status s = sink(bytes); !s) return s;
+                written += bytes.size();
+                if (written - reported < kEvery) return Status::success();
+                reported = written;
+                if (!reportProgress(progress, std::min(1.0, double(written) / total), "writing scene.glb")) {
+                    return cancelled("export cancelled");
+                }
+                return Status::success();
+            });
+        },
+        [&] { return reportProgress(progress, 0.0, "writing scene.glb"); });
 }
 
 }  // namespace terrabit::core

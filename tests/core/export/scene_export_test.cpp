@@ -388,3 +388,48 @@ TEST(SceneExport, OsgbGoesThroughTheSceneGraphWriterOrSaysItIsMissing) {
     ASSERT_FALSE(failed.ok());
     EXPECT_NE(failed.message().find("scene.osgb"), std::string::npos) << failed.message();
 }
+
+TEST(SceneExport, TheStreamedGlbIsTheExportsAndItsWritingCanBeCancelled) {
+    const AssetCatalogue catalogue = shippedCatalogue();
+    const auto test = makeScene(catalogue);
+    TempDir whole, streamed, spill;
+    ExportOptions options;
+    options.formats = {ExportFormat::Glb};
+    options.outDir = whole.path();
+    ASSERT_TRUE(exportScene(test.scene, options, catalogue, nullptr).ok());
+
+    options.outDir = streamed.path();
+    Result<GlbExportStream> stream = GlbExportStream::open(options, spill.path());
+    ASSERT_TRUE(stream.ok()) << stream.message();
+    ASSERT_TRUE(stream->add(test.scene, catalogue).ok());
+    std::vector<std::string> stages;
+    const Result<ExportedFile> file = stream->finish([&](double, std::string_view stage) {
+        stages.emplace_back(stage);
+        return true;
+    });
+    ASSERT_TRUE(file.ok()) << file.message();
+    EXPECT_EQ(file->path, std::filesystem::path("scene.glb"));
+    EXPECT_EQ(file->bytes, std::filesystem::file_size(streamed / "scene.glb"));
+    EXPECT_EQ(readBytes(streamed / "scene.glb"), readBytes(whole / "scene.glb"));
+    ASSERT_FALSE(stages.empty());
+    EXPECT_EQ(stages.front(), "writing scene.glb");
+
+    // Cancelled as it starts writing: no file, no temporary, a Cancelled error.
+    TempDir cancelled;
+    options.outDir = cancelled.path();
+    Result<GlbExportStream> again = GlbExportStream::open(options, spill.path());
+    ASSERT_TRUE(again.ok());
+    ASSERT_TRUE(again->add(test.scene, catalogue).ok());
+    const Result<ExportedFile> stopped = again->finish([](double, std::string_view) { return false; });
+    ASSERT_FALSE(stopped.ok());
+    EXPECT_EQ(stopped.error().kind, ErrorKind::Cancelled) << stopped.message();
+    EXPECT_TRUE(std::filesystem::is_empty(cancelled.path()));
+    // An asset the catalogue does not know is named.
+    auto unknown = test;
+    unknown.scene.assets[0] = "no_such_model";
+    Result<GlbExportStream> third = GlbExportStream::open(options, spill.path());
+    ASSERT_TRUE(third.ok());
+    const Status refused = third->add(unknown.scene, catalogue);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("no_such_model"), std::string::npos) << refused.message();
+}

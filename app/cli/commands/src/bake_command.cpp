@@ -264,7 +264,8 @@ public:
         // is unchanged — the same results, computed once.
         for (int k = 0; k < count; ++k) {
             const scale::ShardWork& batch = batches[static_cast<std::size_t>(k)];
-            const double from = static_cast<double>(k) / count, span = 1.0 / count;
+            // The batches take 0 .. 0.9 of the progress; the join and the whole-scene files the rest.
+            const double from = 0.9 * k / count, span = 0.9 / count;
             if (Status s = session.rasterize(layersRead(batch)); !s) {
                 return failed(s.error());
             }
@@ -334,10 +335,11 @@ public:
         addTerrainWarnings();
         printWarnings(err(), warnings);
 
+        if (!reportProgress(progress, 0.9, "joining the batches")) return failed(cancelled("bake cancelled"));
         if (const int code = joinBatches(folders); code != kExitOk) return code;
         if (glb) {
             const auto writeStart = Clock::now();
-            Result<ExportedFile> file = glb->finish();
+            Result<ExportedFile> file = glb->finish(scaled(progress, 0.92, 0.08));
             writeMs += std::chrono::duration<double, std::milli>(Clock::now() - writeStart).count();
             if (!file) return failed(file.error());
             totals.files.push_back(*file);

@@ -107,6 +107,8 @@ public:
     /// Bytes of encoded data held in memory: all of them, or with a spill folder only the write
     /// buffers of its files (at most 8 MiB).
     std::uint64_t heldBytes() const;
+    /// Bytes encoded so far (binary data and the large arrays' JSON): about the file's size.
+    std::uint64_t encodedBytes() const;
 
 private:
     GlbSceneStream();

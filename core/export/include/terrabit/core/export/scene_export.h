@@ -169,8 +169,9 @@ public:
     /// Encodes every tile of `part` (GlbSceneStream::add). Errors also name an asset the
     /// catalogue does not know or whose model cannot be read.
     Status add(const Scene& part, const AssetCatalogue& catalogue);
-    /// Writes scene.glb into options.outDir (temporary name, fsync, rename).
-    Result<ExportedFile> finish();
+    /// Writes scene.glb into options.outDir (temporary name, fsync, rename), reporting the
+    /// share written to `progress` ("writing scene.glb"); a false return cancels, leaving no file.
+    Result<ExportedFile> finish(const ProgressCallback& progress = {});
     /// Bytes of encoded data held in memory (GlbSceneStream::heldBytes).
     std::uint64_t heldBytes() const { return mStream.heldBytes(); }
 
