@@ -132,11 +132,15 @@ private:
     Status glb() {
         if (Status s = meshes(); !s) return s;
         if (!step(0.3, "encoding scene.glb")) return cancelled();
-        // Straight into the file as it is encoded: the scene's binary chunk is held once.
+        // What is encoded waits in unnamed files beside the output (GlbSceneStream), not in
+        // memory: a country's file is gigabytes.
+        if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
+        Result<GlbSceneStream> stream = GlbSceneStream::open(glbOptions(mOptions.plainNodes), mOptions.outDir);
+        if (!stream) return Error{"export: " + stream.message(), stream.error().kind};
+        if (Status s = stream->add(mScene, mMeshes); !s) return Error{"export: " + s.message(), s.error().kind};
         Result<ExportedFile> file = writeEncoded(
             ExportFormat::Glb, mOptions.outDir, "scene.glb", mOptions.faults,
-            [&](const GlbSink& sink) { return writeSceneGlb(mScene, mMeshes, sink, glbOptions(mOptions.plainNodes)); },
-            [&] { return step(0.7, "writing scene.glb"); });
+            [&](const GlbSink& sink) { return stream->finish(sink); }, [&] { return step(0.7, "writing scene.glb"); });
         if (!file) return file.error();
         mReport.files.push_back(*file);
         return Status::success();
