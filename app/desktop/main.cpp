@@ -14,6 +14,7 @@
 
 #include "terrabit/core/io/resource_paths.h"
 #include "terrabit/ui/document/map_document.h"
+#include "terrabit/ui/views/viewport.h"
 #include "terrabit/ui/window/main_window.h"
 
 int main(int argc, char** argv) {
@@ -80,6 +81,11 @@ int main(int argc, char** argv) {
     QObject::connect(&poll, &QTimer::timeout, &app, [&] {
         const auto* document = window.document();
         if (document->busy()) return;
+        // Not idle yet: between the load and the bake, or between a progressive bake's batches
+        // (the last one completes the scene), or with tiles still coming into the viewport.
+        const bool baking = !document->selection().empty() && document->scene() && !document->sceneComplete() &&
+                            document->lastError().isEmpty();
+        if (baking || (document->scene() && !window.viewport()->sceneShown())) return;
         poll.stop();
         if (failed) {
             app.exit(1);
