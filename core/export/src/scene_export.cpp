@@ -40,6 +40,15 @@ GlbSceneOptions sceneGlbOptions(const ExportOptions& options, bool plain) {
     return o;
 }
 
+/// An error of encoding scene.glb: one writing its data to the spill files (a full disk) names
+/// the file it was for.
+Error glbError(const Status& s, const std::filesystem::path& outDir) {
+    if (s.error().kind == ErrorKind::Io) {
+        return Error{"export: cannot write '" + (outDir / "scene.glb").string() + "': " + s.message(), ErrorKind::Io};
+    }
+    return Error{"export: " + s.message(), s.error().kind};
+}
+
 /// Writes `relative` in `outDir` from what `encode` hands its sink. `writing` is called before
 /// the first bytes; a false return cancels.
 template <class Encode, class Writing>
@@ -137,7 +146,7 @@ private:
         if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
         Result<GlbSceneStream> stream = GlbSceneStream::open(glbOptions(mOptions.plainNodes), mOptions.outDir);
         if (!stream) return Error{"export: " + stream.message(), stream.error().kind};
-        if (Status s = stream->add(mScene, mMeshes); !s) return Error{"export: " + s.message(), s.error().kind};
+        if (Status s = stream->add(mScene, mMeshes); !s) return glbError(s, mOptions.outDir);
         Result<ExportedFile> file = writeEncoded(
             ExportFormat::Glb, mOptions.outDir, "scene.glb", mOptions.faults,
             [&](const GlbSink& sink) { return stream->finish(sink); }, [&] { return step(0.7, "writing scene.glb"); });
@@ -432,7 +441,7 @@ Status GlbExportStream::add(const Scene& part, const AssetCatalogue& catalogue) 
         }
         meshes.push_back(it->second);
     }
-    if (Status s = mStream.add(part, meshes); !s) return Error{"export: " + s.message(), s.error().kind};
+    if (Status s = mStream.add(part, meshes); !s) return glbError(s, mOutDir);
     return Status::success();
 }
 
