@@ -235,6 +235,10 @@ void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {
     mReport.removed += (e.ground.node ? 1 : 0) + (e.plinths.node ? 1 : 0) + (e.generated.node ? 1 : 0) +
                        (e.buildingBoxes.node ? 1 : 0) + e.surfaceEntries.size() + e.blocks.size();
     mTilesGroup->removeChild(e.group);
+    if (const auto quad = mHeatQuads.find(it->first); quad != mHeatQuads.end()) {
+        if (quad->second.node && mHeat) mHeat->removeChild(quad->second.node);
+        mHeatQuads.erase(quad);
+    }
     mTiles.erase(it);
 }
 
@@ -452,6 +456,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         }
         e.groundSide = detail.groundSide;
     }
+    syncHeatQuad(tile);
 
     // Surfaces, keyed by layer.
     std::map<std::string, Entry, std::less<>> surfaces;
@@ -717,6 +722,9 @@ GraphCounts SceneGraph::counts() const {
         c.instancedDrawables += e.blocks.size();
         for (const auto& [key, b] : e.blocks) c.instances += b.instances;
     }
+    for (const auto& [tile, quad] : mHeatQuads) {
+        if (quad.node) c.overlayTexels += static_cast<std::size_t>(quad.side) * quad.side;
+    }
     return c;
 }
 
@@ -769,21 +777,41 @@ core::Status SceneGraph::setHeatOverlay(const core::LayerSource& layers, std::st
     const std::vector<core::TileId> shown = tiles();
     core::Result<MaskTiles> mask = MaskTiles::evaluate(layers, shown, expression, opts, style.radiusCells > 0);
     if (!mask) return mask.error();
-    osg::ref_ptr<osg::Group> heat = new osg::Group;
-    heat->setName("heat overlay: " + std::string(expression));
-    const MaskLookup lookup = [&](const core::TileId& t) { return mask->tile(t); };
-    for (const core::TileId& t : shown) {
-        heat->addChild(makeOverlayQuad(tilePlacement(mFrame, t), makeHeatImage(lookup, t, style), style.heightMetres));
-    }
     clearHeatOverlay();
-    mHeat = heat;
+    mHeat = new osg::Group;
+    mHeat->setName("heat overlay: " + std::string(expression));
+    mHeatMask = std::move(*mask);
+    mHeatStyle = style;
+    for (const core::TileId& t : shown) syncHeatQuad(t);
     mOverlays->addChild(mHeat);
     return core::Status::success();
+}
+
+void SceneGraph::syncHeatQuad(const core::TileId& tile) {
+    if (!mHeat) return;
+    const auto e = mTiles.find(tile);
+    const int side = e != mTiles.end() && e->second.groundSide > 0 ? e->second.groundSide : kFullGroundSide;
+    HeatQuad& quad = mHeatQuads[tile];
+    if (quad.side == side) return;
+    if (quad.node) mHeat->removeChild(quad.node);
+    quad = HeatQuad{nullptr, side};
+    const MaskLookup lookup = [&](const core::TileId& t) { return mHeatMask.tile(t); };
+    osg::ref_ptr<osg::Image> image = makeHeatImage(lookup, tile, mHeatStyle);
+    // Nothing to show (no cell of the mask on or, with a radius, near the tile): no quad.
+    const unsigned char* p = image->data();
+    bool shows = false;
+    for (std::size_t i = 3, n = std::size_t(image->s()) * image->t() * 4; i < n && !shows; i += 4) shows = p[i] != 0;
+    if (!shows) return;
+    if (side < image->s()) image = shrinkGroundImage(*image, side);
+    quad.node = makeOverlayQuad(tilePlacement(mFrame, tile), image, mHeatStyle.heightMetres);
+    mHeat->addChild(quad.node);
 }
 
 void SceneGraph::clearHeatOverlay() {
     if (mHeat) mOverlays->removeChild(mHeat);
     mHeat = nullptr;
+    mHeatMask = MaskTiles();
+    mHeatQuads.clear();
 }
 
 void SceneGraph::setTileGridVisible(bool visible, const TileGridStyle& style) {

@@ -1084,3 +1084,63 @@ TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFace
 }
 
 }  // namespace terrabit::render
+
+namespace terrabit::render {
+namespace {
+
+TEST(SceneGraph, TheHeatOverlayIsAsFineAsEachTilesGroundAndLeavesOutTilesWhereItShowsNothing) {
+    SyntheticSceneSpec spec;
+    spec.cols = 4;
+    spec.rows = 3;
+    const core::Scene scene = test::syntheticScene(spec);
+    const core::LayerStore layers = test::syntheticLayers(scene.tiles, 5);
+    AssetModelCache models;
+    SceneGraph full(test::shippedCatalogue(), models);
+    ASSERT_TRUE(full.setScene(scene, &layers).ok());
+    ASSERT_TRUE(full.setHeatOverlay(layers, "vegetation", {}).ok());
+    std::size_t showing = 0;
+    const int vegetation = layers.layerId("vegetation");
+    for (const core::TileId& t : scene.tiles) {
+        const core::BitTile* bits = layers.tile(t, vegetation);
+        showing += bits && bits->any();
+    }
+    ASSERT_GT(showing, 0u);
+    EXPECT_EQ(countDrawables(*full.overlaysGroup()), showing);
+    EXPECT_EQ(full.counts().overlayTexels, showing * 256u * 256u);
+    // An expression empty everywhere: no quad at all.
+    ASSERT_TRUE(full.setHeatOverlay(layers, "vegetation & ~vegetation", {}).ok());
+    EXPECT_EQ(countDrawables(*full.overlaysGroup()), 0u);
+    EXPECT_EQ(full.counts().overlayTexels, 0u);
+
+    // From 20 km up each picture is its tile's ground image's side; near one tile, that tile's
+    // picture is whole again once it is re-detailed.
+    SceneGraph graph(test::shippedCatalogue(), models);
+    graph.setDetailView(DetailView{osg::Vec3d(0.0, 20000.0, 0.0), 1000.0});
+    ASSERT_TRUE(graph.setScene(scene, &layers).ok());
+    ASSERT_TRUE(graph.setHeatOverlay(layers, "vegetation", {}).ok());
+    std::size_t expected = 0;
+    for (const core::TileId& t : scene.tiles) {
+        const core::BitTile* bits = layers.tile(t, vegetation);
+        if (bits && bits->any()) expected += static_cast<std::size_t>(groundSideOf(graph, t)) * groundSideOf(graph, t);
+    }
+    EXPECT_EQ(graph.counts().overlayTexels, expected);
+    EXPECT_LE(graph.counts().overlayTexels * 16, showing * 256u * 256u);
+    const core::TileId near = scene.tiles.front();
+    graph.setDetailView(
+        DetailView{tilePlacement(graph.frame(), near).at(128.0, 128.0) + osg::Vec3d(0.0, 150.0, 0.0), 1000.0});
+    const std::vector<core::TileId> out = graph.tilesOutOfDetail();
+    ASSERT_FALSE(out.empty());
+    ASSERT_TRUE(graph.updateTiles(scene, &layers, out).ok());
+    ASSERT_EQ(groundSideOf(graph, near), 256);
+    std::size_t after = 0;
+    for (const core::TileId& t : scene.tiles) {
+        const core::BitTile* bits = layers.tile(t, vegetation);
+        if (bits && bits->any()) after += static_cast<std::size_t>(groundSideOf(graph, t)) * groundSideOf(graph, t);
+    }
+    EXPECT_EQ(graph.counts().overlayTexels, after);
+    EXPECT_GT(after, expected);
+    EXPECT_EQ(countDrawables(*graph.overlaysGroup()), showing);
+}
+
+}  // namespace
+}  // namespace terrabit::render

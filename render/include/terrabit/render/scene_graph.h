@@ -40,6 +40,7 @@
 #include "terrabit/render/ground_style.h"
 #include "terrabit/render/heat_overlay.h"
 #include "terrabit/render/lighting.h"
+#include "terrabit/render/mask_tiles.h"
 #include "terrabit/render/probe_visual.h"
 #include "terrabit/render/tile_grid.h"
 
@@ -119,6 +120,7 @@ struct GraphCounts {
     std::size_t groundTexels = 0;        ///< the texels of every ground image held
     std::size_t tilesHoldingBlocks = 0;  ///< tiles holding their instanced blocks (DetailView)
     std::size_t generatedTriangles = 0;  ///< the triangles of every tile's generated buildings held
+    std::size_t overlayTexels = 0;       ///< the texels of the heat overlay's pictures
     /// Every drawable of the scene part (not overlays or probes): one draw call each.
     std::size_t drawables() const {
         return groundDrawables + surfaceDrawables + plinthDrawables + generatedDrawables + buildingBoxDrawables +
@@ -190,6 +192,8 @@ public:
     /// Shows a layer or expression of `layers` as a translucent heat map over every tile (the
     /// expression is compiled at the scene's zoom, latitude and seed). Replaces any earlier
     /// overlay. The overlay shows the layers as they are now; set it again after they change.
+    /// A tile where it shows nothing gets no quad; with a DetailView each tile's picture is as
+    /// fine as its ground image, and follows it as the tile is re-detailed.
     core::Status setHeatOverlay(const core::LayerSource& layers, std::string_view expression,
                                 const HeatOverlayStyle& style = {});
     void clearHeatOverlay();
@@ -276,7 +280,17 @@ private:
     osg::ref_ptr<osg::Group> mOverlays;
     osg::ref_ptr<osg::Group> mProbes;
     osg::ref_ptr<osg::StateSet> mInstancingState;
-    osg::ref_ptr<osg::Node> mHeat;
+    osg::ref_ptr<osg::Group> mHeat;
+    /// The heat overlay's masks and style, to redraw a tile's picture when its detail changes.
+    MaskTiles mHeatMask;
+    HeatOverlayStyle mHeatStyle;
+    struct HeatQuad {
+        osg::ref_ptr<osg::Node> node;  ///< nullptr: nothing shows on the tile
+        int side = 0;                  ///< its picture's texels a side
+    };
+    std::map<core::TileId, HeatQuad> mHeatQuads;
+    /// The tile's heat quad at its ground image's detail (replaced in mHeat).
+    void syncHeatQuad(const core::TileId& tile);
     osg::ref_ptr<osg::Node> mGrid;
     osg::ref_ptr<osg::Node> mHighlight;
     bool mGridVisible = false;
