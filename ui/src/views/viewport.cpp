@@ -36,6 +36,10 @@ constexpr double kFullInstancesMetres = 500.0;
 /// The longest the viewport brings tiles into its graph (or re-details them) before it lets the
 /// event loop run, milliseconds.
 constexpr qint64 kSliceMs = 15;
+/// While tiles come in (or are re-detailed), a frame at most this often: on a software renderer
+/// a frame of a whole region takes ten times a slice, and a frame after every slice left the
+/// loading a tenth of the UI thread (8,541 tiles took almost four minutes to come in).
+constexpr qint64 kLoadingFrameMs = 200;
 /// The vertical field of view, degrees.
 constexpr double kFieldOfViewDegrees = 35.0;
 /// The eye moving less than this share of its distance to the target leaves the detail as it is.
@@ -235,8 +239,10 @@ void Viewport::showPendingTiles() {
     } else {
         QTimer::singleShot(0, this, &Viewport::showPendingTiles);
     }
-    update();
+    if (sceneShown() || frameDue()) update();
 }
+
+bool Viewport::frameDue() const { return !mSinceFrame.isValid() || mSinceFrame.elapsed() >= kLoadingFrameMs; }
 
 void Viewport::updateHint() {
     // An empty view says what to do rather than showing bare sky.
@@ -438,6 +444,7 @@ void Viewport::paintGL() {
     // QOpenGLWidget renders into its own framebuffer object, whose id changes with the size.
     mWindow->setDefaultFboId(defaultFramebufferObject());
     mViewer->frame();
+    mSinceFrame.start();
     updateDetailView();
 }
 
@@ -504,6 +511,7 @@ void Viewport::refreshDetail() {
         // More next time round: the eye may have moved by then, so the list is made anew.
         mDetailQueued = true;
         QTimer::singleShot(0, this, &Viewport::refreshDetail);
+        if (!frameDue()) return;
     }
     update();
 }

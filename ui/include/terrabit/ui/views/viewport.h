@@ -15,6 +15,7 @@
 /// time, nearest the camera's target first, each slice within a few milliseconds of the UI
 /// thread, so thousands of tiles never block it; sceneShown() says when the last is in.
 
+#include <QElapsedTimer>
 #include <QOpenGLWidget>
 
 class QLabel;
@@ -113,6 +114,9 @@ private:
     std::optional<std::size_t> updateSlice(std::span<const core::TileId> tiles, std::size_t from);
     /// Sets the tiles per SceneGraph::updateTiles call from the last call's time for its tiles.
     void adaptSlice(qint64 callNs, std::size_t tiles);
+    /// Whether a frame is due while tiles come in (kLoadingFrameMs since the last one).
+    bool frameDue() const;
+    QElapsedTimer mSinceFrame;  ///< since the last frame was drawn
     /// Where the eye is now, and the pixels per radian of the viewport.
     render::DetailView detailView() const;
     /// Tells the graph where the eye is now (SceneGraph::setDetailView), and when it has moved,
