@@ -174,9 +174,17 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
 
     std::map<core::TileId, TileInput> inputs;
     const std::set<core::TileId> wantedSet(wanted.begin(), wanted.end());
-    const std::set<core::TileId> sceneTiles(scene.tiles.begin(), scene.tiles.end());
+    // The scene keeps its tiles, and each kind of item, north to south (core::Scene): a call for
+    // a few tiles (the viewport's slices make thousands) finds theirs by binary search instead
+    // of walking the whole scene each time. A scene in another order is walked.
+    const bool tilesSorted = std::is_sorted(scene.tiles.begin(), scene.tiles.end(), core::northToSouth);
+    const std::set<core::TileId> sceneTiles =
+        tilesSorted ? std::set<core::TileId>() : std::set<core::TileId>(scene.tiles.begin(), scene.tiles.end());
     for (const core::TileId& t : wanted) {
-        if (sceneTiles.count(t)) {
+        const bool inScene = tilesSorted
+                                 ? std::binary_search(scene.tiles.begin(), scene.tiles.end(), t, core::northToSouth)
+                                 : sceneTiles.count(t) > 0;
+        if (inScene) {
             TileInput& in = inputs[t];
             in.mask = mask ? &*mask : nullptr;
             in.scene = &scene;
@@ -188,33 +196,43 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
             in.assets = &scene.assets;
         }
     }
-    if (mOptions.instances) {
-        for (const core::InstanceBlock& b : scene.blocks) {
-            const auto it = inputs.find(b.tile);
-            if (it != inputs.end() && !b.instances.empty() && b.asset >= 0 &&
-                static_cast<std::size_t>(b.asset) < scene.assets.size()) {
-                it->second.blocks.push_back(&b);
+    // Each input tile's items of one kind, in the scene's order.
+    const auto collect = [&inputs](const auto& items, auto member, auto accept) {
+        using Item = typename std::decay_t<decltype(items)>::value_type;
+        const auto byTile = [](const Item& a, const Item& b) { return core::northToSouth(a.tile, b.tile); };
+        if (std::is_sorted(items.begin(), items.end(), byTile)) {
+            for (auto& [tile, input] : inputs) {
+                const auto [first, last] =
+                    std::equal_range(items.begin(), items.end(), tile, [](const auto& a, const auto& b) {
+                        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, core::TileId>) {
+                            return core::northToSouth(a, b.tile);
+                        } else {
+                            return core::northToSouth(a.tile, b);
+                        }
+                    });
+                for (auto it = first; it != last; ++it) {
+                    if (accept(*it)) (input.*member).push_back(&*it);
+                }
             }
+            return;
         }
-    }
-    for (const core::SurfacePatch& p : scene.surfaces) {
-        const auto it = inputs.find(p.tile);
-        if (it != inputs.end()) it->second.surfaces.push_back(&p);
-    }
+        for (const Item& item : items) {
+            const auto it = inputs.find(item.tile);
+            if (it != inputs.end() && accept(item)) (it->second.*member).push_back(&item);
+        }
+    };
+    const auto any = [](const auto&) { return true; };
     if (mOptions.instances) {
-        for (const core::Plinth& p : scene.plinths) {
-            const auto it = inputs.find(p.tile);
-            if (it != inputs.end()) it->second.plinths.push_back(&p);
-        }
-        for (const core::GeneratedBuilding& g : scene.generated) {
-            const auto it = inputs.find(g.tile);
-            if (it != inputs.end()) it->second.generated.push_back(&g);
-        }
+        collect(scene.blocks, &TileInput::blocks, [&](const core::InstanceBlock& b) {
+            return !b.instances.empty() && b.asset >= 0 && static_cast<std::size_t>(b.asset) < scene.assets.size();
+        });
     }
-    for (const core::BridgeDeck& b : scene.bridges) {
-        const auto it = inputs.find(b.tile);
-        if (it != inputs.end()) it->second.bridges.push_back(&b);
+    collect(scene.surfaces, &TileInput::surfaces, any);
+    if (mOptions.instances) {
+        collect(scene.plinths, &TileInput::plinths, any);
+        collect(scene.generated, &TileInput::generated, any);
     }
+    collect(scene.bridges, &TileInput::bridges, any);
 
     // Tiles the scene no longer holds (among those this call looks at) go.
     for (auto it = mTiles.begin(); it != mTiles.end();) {

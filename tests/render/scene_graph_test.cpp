@@ -1144,3 +1144,40 @@ TEST(SceneGraph, TheHeatOverlayIsAsFineAsEachTilesGroundAndLeavesOutTilesWhereIt
 
 }  // namespace
 }  // namespace terrabit::render
+
+namespace terrabit::render {
+namespace {
+
+TEST(SceneGraph, AScenesItemsInAnyOrderMakeTheSameGraphTileByTile) {
+    SyntheticSceneSpec spec;
+    spec.cols = 3;
+    spec.rows = 2;
+    const core::Scene sorted = test::syntheticScene(spec);
+    ASSERT_TRUE(std::is_sorted(sorted.blocks.begin(), sorted.blocks.end(), [](const auto& a, const auto& b) {
+        return core::northToSouth(a.tile, b.tile);
+    })) << "the synthetic scene keeps the Scene's order, so the binary search is what runs below";
+    core::Scene shuffled = sorted;  // items grouped by tile no more: the graph walks them
+    std::reverse(shuffled.blocks.begin(), shuffled.blocks.end());
+    std::reverse(shuffled.surfaces.begin(), shuffled.surfaces.end());
+    std::reverse(shuffled.tiles.begin(), shuffled.tiles.end());
+    AssetModelCache models;
+    SceneGraph a(test::shippedCatalogue(), models), b(test::shippedCatalogue(), models);
+    // One tile at a time, as the viewport's slices bring them in.
+    for (const core::TileId& t : sorted.tiles) {
+        ASSERT_TRUE(a.updateTiles(sorted, nullptr, std::vector<core::TileId>{t}).ok());
+        ASSERT_TRUE(b.updateTiles(shuffled, nullptr, std::vector<core::TileId>{t}).ok());
+        const GraphCounts ca = a.counts(), cb = b.counts();
+        EXPECT_EQ(ca.tiles, cb.tiles);
+        EXPECT_EQ(ca.instancedDrawables, cb.instancedDrawables) << t.quadkey();
+        EXPECT_EQ(ca.instances, cb.instances) << t.quadkey();
+        EXPECT_EQ(ca.surfaceDrawables, cb.surfaceDrawables) << t.quadkey();
+    }
+    SceneGraph whole(test::shippedCatalogue(), models);
+    ASSERT_TRUE(whole.setScene(sorted, nullptr).ok());
+    EXPECT_EQ(a.counts().instances, whole.counts().instances);
+    EXPECT_EQ(a.counts().instancedDrawables, whole.counts().instancedDrawables);
+    EXPECT_EQ(countDrawables(*a.tilesGroup()), countDrawables(*whole.tilesGroup()));
+}
+
+}  // namespace
+}  // namespace terrabit::render
