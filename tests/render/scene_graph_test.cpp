@@ -1088,11 +1088,16 @@ TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFace
 namespace terrabit::render {
 namespace {
 
-TEST(SceneGraph, TheHeatOverlayIsAsFineAsEachTilesGroundAndLeavesOutTilesWhereItShowsNothing) {
+/// The synthetic scene of `cols` × `rows` tiles.
+core::Scene syntheticGrid(int cols, int rows) {
     SyntheticSceneSpec spec;
-    spec.cols = 4;
-    spec.rows = 3;
-    const core::Scene scene = test::syntheticScene(spec);
+    spec.cols = cols;
+    spec.rows = rows;
+    return test::syntheticScene(spec);
+}
+
+TEST(SceneGraph, TheHeatOverlayIsAsFineAsEachTilesGroundAndLeavesOutTilesWhereItShowsNothing) {
+    const core::Scene scene = syntheticGrid(4, 3);
     const core::LayerStore layers = test::syntheticLayers(scene.tiles, 5);
     AssetModelCache models;
     SceneGraph full(test::shippedCatalogue(), models);
@@ -1142,17 +1147,8 @@ TEST(SceneGraph, TheHeatOverlayIsAsFineAsEachTilesGroundAndLeavesOutTilesWhereIt
     EXPECT_EQ(countDrawables(*graph.overlaysGroup()), showing);
 }
 
-}  // namespace
-}  // namespace terrabit::render
-
-namespace terrabit::render {
-namespace {
-
 TEST(SceneGraph, AScenesItemsInAnyOrderMakeTheSameGraphTileByTile) {
-    SyntheticSceneSpec spec;
-    spec.cols = 3;
-    spec.rows = 2;
-    const core::Scene sorted = test::syntheticScene(spec);
+    const core::Scene sorted = syntheticGrid(3, 2);
     ASSERT_TRUE(std::is_sorted(sorted.blocks.begin(), sorted.blocks.end(), [](const auto& a, const auto& b) {
         return core::northToSouth(a.tile, b.tile);
     })) << "the synthetic scene keeps the Scene's order, so the binary search is what runs below";
