@@ -24,8 +24,8 @@ namespace fs = std::filesystem;
 
 /// The group files' names as the root refers to them: relative to the root's folder, with '/'
 /// on every platform (osgDB resolves them against the root's own folder).
-std::string groupReference(const fs::path& folderName, const TileGroup& group, const std::string& ext) {
-    return folderName.string() + "/" + group.quadkey + ext;
+std::string groupReference(const fs::path& folderName, const std::string& quadkey, const std::string& ext) {
+    return folderName.string() + "/" + quadkey + ext;
 }
 
 /// Builds and writes every group into `folder`, on `threads` threads (each with its own graph and
@@ -123,7 +123,7 @@ public:
     core::Status add(const core::Scene& part, const core::LayerSource* layers, const core::ProgressCallback& progress) {
         const std::vector<TileGroup> groups = groupTiles(part.tiles);
         for (const TileGroup& g : groups) {
-            if (!mGroups.empty() && g.quadkey <= mGroups.back().quadkey) {
+            if (!mGroups.empty() && g.quadkey <= mGroups.back()) {
                 return core::Error{"osgb: the tiles of group " + g.quadkey +
                                    " came in more than one part, or out of quadkey order"};
             }
@@ -133,7 +133,7 @@ public:
             !s) {
             return s;
         }
-        mGroups.insert(mGroups.end(), groups.begin(), groups.end());
+        for (const TileGroup& g : groups) mGroups.push_back(g.quadkey);
         return core::Status::success();
     }
 
@@ -154,10 +154,10 @@ public:
         mFinished = true;
         AssetModelCache models;
         SceneGraph root(mCatalogue, models, mGraphOptions);
-        for (const TileGroup& g : mGroups) {
+        for (const std::string& quadkey : mGroups) {
             osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
-            proxy->setName(g.quadkey);
-            proxy->setFileName(0, groupReference(mFolderName, g, mExt));
+            proxy->setName(quadkey);
+            proxy->setFileName(0, groupReference(mFolderName, quadkey, mExt));
             root.tilesGroup()->addChild(proxy);
         }
         if (core::Status s = writeSceneFile(*root.root(), mFile); !s) {
@@ -168,7 +168,7 @@ public:
         fs::remove_all(mOld, ec);
 
         std::vector<fs::path> written{mFile.filename()};
-        for (const TileGroup& g : mGroups) written.push_back(mFolderName / (g.quadkey + mExt));
+        for (const std::string& quadkey : mGroups) written.push_back(mFolderName / (quadkey + mExt));
         return written;
     }
 
@@ -178,7 +178,7 @@ private:
     std::string mExt;
     int mThreads = 0;
     SceneGraphOptions mGraphOptions;
-    std::vector<TileGroup> mGroups;  ///< written so far, in quadkey order
+    std::vector<std::string> mGroups;  ///< the groups written so far (their quadkeys), in order
     bool mFinished = false;
 };
 

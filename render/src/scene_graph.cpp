@@ -199,19 +199,10 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
     // Each input tile's items of one kind, in the scene's order.
     const auto collect = [&inputs](const auto& items, auto member, auto accept) {
         using Item = typename std::decay_t<decltype(items)>::value_type;
-        const auto byTile = [](const Item& a, const Item& b) { return core::northToSouth(a.tile, b.tile); };
-        if (std::is_sorted(items.begin(), items.end(), byTile)) {
+        if (std::ranges::is_sorted(items, core::northToSouth, &Item::tile)) {
             for (auto& [tile, input] : inputs) {
-                const auto [first, last] =
-                    std::equal_range(items.begin(), items.end(), tile, [](const auto& a, const auto& b) {
-                        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, core::TileId>) {
-                            return core::northToSouth(a, b.tile);
-                        } else {
-                            return core::northToSouth(a.tile, b);
-                        }
-                    });
-                for (auto it = first; it != last; ++it) {
-                    if (accept(*it)) (input.*member).push_back(&*it);
+                for (const Item& item : std::ranges::equal_range(items, tile, core::northToSouth, &Item::tile)) {
+                    if (accept(item)) (input.*member).push_back(&item);
                 }
             }
             return;

@@ -143,8 +143,10 @@ private:
         if (!step(0.3, "encoding scene.glb")) return cancelled();
         // What is encoded waits in unnamed files beside the output (GlbSceneStream), not in
         // memory: a country's file is gigabytes.
-        if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
-        Result<GlbSceneStream> stream = GlbSceneStream::open(glbOptions(mOptions.plainNodes), mOptions.outDir);
+        // exportScene made the folder and checked the scene.
+        GlbSceneOptions options = glbOptions(mOptions.plainNodes);
+        options.sceneChecked = true;
+        Result<GlbSceneStream> stream = GlbSceneStream::open(options, mOptions.outDir);
         if (!stream) return Error{"export: " + stream.message(), stream.error().kind};
         if (Status s = stream->add(mScene, mMeshes); !s) return glbError(s, mOptions.outDir);
         Result<ExportedFile> file = writeEncoded(
