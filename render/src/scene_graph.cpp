@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -116,7 +117,8 @@ SceneGraph::SceneGraph(const core::AssetCatalogue& catalogue, AssetModelCache& m
 SceneGraph::~SceneGraph() = default;
 
 core::Status SceneGraph::setScene(const core::Scene& scene, const core::LayerSource* layers) {
-    return syncTiles(scene, layers, {});
+    if (auto synced = syncTiles(scene, layers, {}); !synced) return synced.error();
+    return core::Status::success();
 }
 
 core::Status SceneGraph::updateTile(const core::Scene& scene, const core::LayerSource* layers,
@@ -127,16 +129,26 @@ core::Status SceneGraph::updateTile(const core::Scene& scene, const core::LayerS
 
 core::Status SceneGraph::updateTiles(const core::Scene& scene, const core::LayerSource* layers,
                                      std::span<const core::TileId> tiles) {
-    if (tiles.empty()) return core::Status::success();
+    if (auto updated = updateTilesUntil(scene, layers, tiles, std::chrono::steady_clock::time_point::max()); !updated) {
+        return updated.error();
+    }
+    return core::Status::success();
+}
+
+core::Result<std::size_t> SceneGraph::updateTilesUntil(const core::Scene& scene, const core::LayerSource* layers,
+                                                       std::span<const core::TileId> tiles,
+                                                       std::chrono::steady_clock::time_point deadline) {
+    if (tiles.empty()) return std::size_t{0};
     if (mHaveFrame && (scene.frame.origin != mFrame.origin || scene.frame.zoom != mFrame.zoom)) {
         return core::Error{"update of tile " + tiles.front().quadkey() +
                            ": the scene's frame differs from the graph's; show the new scene with setScene"};
     }
-    return syncTiles(scene, layers, tiles);
+    return syncTiles(scene, layers, tiles, deadline);
 }
 
-core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSource* layers,
-                                   std::span<const core::TileId> only) {
+core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSource* layers,
+                                                std::span<const core::TileId> only,
+                                                std::chrono::steady_clock::time_point deadline) {
     // Everything that can fail happens before the graph is touched, so an error leaves it whole.
     std::vector<AssetModel> models;
     models.reserve(scene.assets.size());
@@ -234,9 +246,21 @@ core::Status SceneGraph::syncTiles(const core::Scene& scene, const core::LayerSo
             ++it;
         }
     }
-    for (const auto& [tile, input] : inputs) syncTile(tile, input, layers);
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+        // All of them, in the graph's own (sorted) order: a written graph's bytes depend on it.
+        for (const auto& [tile, input] : inputs) syncTile(tile, input, layers);
+        if (mGridVisible) rebuildGrid();
+        return wanted.size();
+    }
+    // In the order asked for, so that a late call has brought in the leading tiles.
+    std::size_t taken = 0;
+    while (taken < wanted.size()) {
+        const core::TileId& tile = wanted[taken++];
+        if (const auto in = inputs.find(tile); in != inputs.end()) syncTile(tile, in->second, layers);
+        if (std::chrono::steady_clock::now() >= deadline) break;
+    }
     if (mGridVisible) rebuildGrid();
-    return core::Status::success();
+    return taken;
 }
 
 void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {

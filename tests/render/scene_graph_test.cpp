@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -1023,6 +1024,58 @@ TEST(SceneGraph, FarTilesHoldOnlyWhatTheirLevelsDrawAndGetTheirDetailBackNearer)
     EXPECT_EQ(back.groundTexels, all.groundTexels);
     EXPECT_EQ(back.tilesHoldingBlocks, all.tilesHoldingBlocks);
     EXPECT_EQ(back.drawables(), all.drawables());
+}
+
+TEST(SceneGraph, AnUpdateUntilADeadlineTakesTheLeadingTilesInTheOrderGiven) {
+    // A viewer's slice ends on time: the graph stops after the tile during which the deadline
+    // passed, and the tiles it took are the first of those asked for, in that order (here
+    // south-east first, against the graph's own order), each as a whole update would build it.
+    SyntheticSceneSpec spec;
+    spec.cols = 3;
+    spec.rows = 2;
+    const core::Scene scene = test::syntheticScene(spec);
+    AssetModelCache models;
+    SceneGraph full(test::shippedCatalogue(), models);
+    ASSERT_TRUE(full.setScene(scene, nullptr).ok());
+    SceneGraph graph(test::shippedCatalogue(), models);
+    core::Scene frameOnly;
+    frameOnly.frame = scene.frame;
+    frameOnly.seed = scene.seed;
+    ASSERT_TRUE(graph.setScene(frameOnly, nullptr).ok());
+    const std::vector<core::TileId> order(scene.tiles.rbegin(), scene.tiles.rend());
+    const auto past = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+
+    std::size_t done = 0;
+    while (done < order.size()) {
+        const auto taken = graph.updateTilesUntil(scene, nullptr, std::span(order).subspan(done), past);
+        ASSERT_TRUE(taken.ok()) << taken.message();
+        EXPECT_EQ(*taken, 1u);  // late from the start: one tile a call, never none
+        done += *taken;
+        const std::vector<core::TileId> held = graph.tiles();
+        EXPECT_EQ(held.size(), done);
+        for (std::size_t i = 0; i < done; ++i) {
+            EXPECT_TRUE(std::binary_search(held.begin(), held.end(), order[i])) << order[i].quadkey();
+        }
+    }
+    EXPECT_EQ(graph.counts().drawables(), full.counts().drawables());
+    EXPECT_EQ(graph.counts().instances, full.counts().instances);
+
+    // With time to spare, all of them in one call; an error leaves the graph as it was.
+    SceneGraph again(test::shippedCatalogue(), models);
+    ASSERT_TRUE(again.setScene(frameOnly, nullptr).ok());
+    const auto later = std::chrono::steady_clock::now() + std::chrono::hours(1);
+    const auto all = again.updateTilesUntil(scene, nullptr, order, later);
+    ASSERT_TRUE(all.ok());
+    EXPECT_EQ(*all, order.size());
+    EXPECT_EQ(again.counts().drawables(), full.counts().drawables());
+    core::Scene broken = scene;
+    broken.assets.push_back("no_such_asset");
+    SceneGraph untouched(test::shippedCatalogue(), models);
+    ASSERT_TRUE(untouched.setScene(frameOnly, nullptr).ok());
+    const auto failed = untouched.updateTilesUntil(broken, nullptr, order, past);
+    EXPECT_FALSE(failed.ok());
+    EXPECT_NE(failed.message().find("no_such_asset"), std::string::npos) << failed.message();
+    EXPECT_TRUE(untouched.tiles().empty());
 }
 
 TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFaces) {

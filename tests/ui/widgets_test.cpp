@@ -23,6 +23,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
@@ -32,6 +33,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <set>
 
 #include "terrabit/core/algebra/compose.h"
@@ -48,6 +50,7 @@
 #include "terrabit/ui/views/map_view.h"
 #include "terrabit/ui/views/probe_tool.h"
 #include "terrabit/ui/window/main_window.h"
+#include "terrabit/ui/window/progress_meter.h"
 #include "ui_test_support.h"
 #include "ui_window_support.h"
 
@@ -806,4 +809,48 @@ TEST_F(Window, ProbesCoverTheSelectionAndTwoTilesAroundIt) {
     EXPECT_EQ(tool->grid().tilesWide(), 5);
     EXPECT_TRUE(tool->probe(*cell).blocked);
     EXPECT_TRUE(tool->probe(*cell).layers.contains("building"));
+}
+
+TEST(ProgressMeter, ReportsComeAtAnyRateButItRepaintsAtMostEveryTenthOfASecond) {
+    // The main window's meter: a bake's progress may be reported many times a second, and each
+    // repaint of a window holding the viewport composes the whole window.
+    ui::ProgressMeter meter;
+    meter.resize(180, 24);
+    meter.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&meter));
+    const int before = meter.repaintsRequested();
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i <= 1000; ++i) meter.setProgress(i / 1000.0, "baking");
+    EXPECT_LE(meter.repaintsRequested() - before, 1 + clock.elapsed() / ui::ProgressMeter::kRepaintMs);
+    EXPECT_EQ(meter.permille(), 1000);
+    EXPECT_EQ(meter.text(), "baking 100%");
+    // The repaint put off comes, with the newest figures; the same figures again ask for none.
+    const int soon = meter.repaintsRequested();
+    EXPECT_TRUE(QTest::qWaitFor([&] { return meter.repaintsRequested() > soon; }, 2000));
+    QTest::qWait(3 * ui::ProgressMeter::kRepaintMs);
+    const int settled = meter.repaintsRequested();
+    meter.setProgress(1.0, "baking");
+    meter.setProgress(0.9999, "baking");  // the same whole percent and the same pixel
+    QTest::qWait(2 * ui::ProgressMeter::kRepaintMs);
+    EXPECT_EQ(meter.repaintsRequested(), settled);
+    // A new stage is drawn; nonsense is clamped; reset clears.
+    meter.setProgress(0.5, "writing scene.glb");
+    EXPECT_EQ(meter.text(), "writing scene.glb 50%");
+    meter.setProgress(std::numeric_limits<double>::quiet_NaN(), "x");
+    EXPECT_EQ(meter.permille(), 0);
+    meter.setProgress(7.0, "x");
+    EXPECT_EQ(meter.permille(), 1000);
+    meter.reset();
+    EXPECT_EQ(meter.text(), "0%");
+    EXPECT_TRUE(QTest::qWaitFor([&] { return meter.repaintsRequested() > settled + 1; }, 2000));
+    EXPECT_FALSE(meter.grab().isNull());
+}
+
+TEST_F(Window, TheStatusBarsMeterShowsTheDocumentsProgress) {
+    auto* meter = window->statusBar()->findChild<ui::ProgressMeter*>("progressMeter");
+    ASSERT_NE(meter, nullptr);
+    EXPECT_EQ(window->statusBar()->findChild<QProgressBar*>(), nullptr);
+    emit doc().progress(0.25, "placing buildings");
+    EXPECT_EQ(meter->text(), "placing buildings 25%");
 }

@@ -12,6 +12,7 @@
 #include <osgViewer/Viewer>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <span>
@@ -449,31 +450,22 @@ void Viewport::paintGL() {
 }
 
 std::optional<std::size_t> Viewport::updateSlice(std::span<const core::TileId> tiles, std::size_t from) {
-    // Each call re-reads the scene's block list once: calls grow while they are cheap.
-    QElapsedTimer slice;
-    slice.start();
-    while (from < tiles.size() && slice.elapsed() < kSliceMs) {
-        const std::size_t n = std::min(mSliceTiles, tiles.size() - from);
-        QElapsedTimer call;
-        call.start();
-        if (core::Status s = mGraph->updateTiles(*mScene, &mDocument->layers(), tiles.subspan(from, n)); !s) {
-            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(s.message())));
+    // The graph stops after the tile during which the slice's time ran out, so a slice ends on
+    // time whatever its tiles cost: a dense tile near the eye costs as much as a hundred far ones,
+    // and sizing calls by the last one's cost per tile overshot a slice up to 17 times. Each call
+    // collects the items of every tile it is given: it is given a few more than the last one took.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSliceMs);
+    while (from < tiles.size() && std::chrono::steady_clock::now() < deadline) {
+        const std::size_t n = std::min(2 * mSliceTiles + 4, tiles.size() - from);
+        const auto taken = mGraph->updateTilesUntil(*mScene, &mDocument->layers(), tiles.subspan(from, n), deadline);
+        if (!taken) {
+            emit buildingPicked(tr("cannot show the scene: %1").arg(QString::fromStdString(taken.message())));
             return std::nullopt;
         }
-        from += n;
-        adaptSlice(call.nsecsElapsed(), n);
+        from += *taken;
+        mSliceTiles = *taken;
     }
     return from;
-}
-
-void Viewport::adaptSlice(qint64 callNs, std::size_t tiles) {
-    // Aim the next call at half a slice at the last one's cost per tile (which holds the call's
-    // fixed cost too, so small calls overestimate it): a doubling step could overshoot a slice
-    // several times over when tiles cost more than the ones before. Grow at most twofold.
-    const double perTileNs =
-        std::max<double>(static_cast<double>(callNs), 1e5) / static_cast<double>(std::max<std::size_t>(tiles, 1));
-    const auto aim = static_cast<std::size_t>(0.5 * kSliceMs * 1e6 / perTileNs);
-    mSliceTiles = std::clamp<std::size_t>(aim, 1, 2 * mSliceTiles);
 }
 
 render::DetailView Viewport::detailView() const {

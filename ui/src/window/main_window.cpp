@@ -14,7 +14,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
@@ -37,6 +36,7 @@
 #include "terrabit/ui/views/map_view.h"
 #include "terrabit/ui/views/probe_tool.h"
 #include "terrabit/ui/views/viewport.h"
+#include "terrabit/ui/window/progress_meter.h"
 
 namespace terrabit::ui {
 
@@ -89,10 +89,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     mCoordinates->setMinimumWidth(330);
     mSceneLabel = new QLabel(this);
     mPickLabel = new QLabel(this);
-    mProgress = new QProgressBar(this);
-    mProgress->setRange(0, 1000);
+    mProgress = new ProgressMeter(this);
+    mProgress->setObjectName("progressMeter");
     mProgress->setMaximumWidth(180);
-    mProgress->setTextVisible(true);
     mProgress->hide();
     mCancel = new QToolButton(this);
     mCancel->setText(tr("Cancel"));
@@ -127,12 +126,9 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     connect(mDocument, &MapDocument::busyChanged, this, [this](bool busy) {
         mProgress->setVisible(busy);
         mCancel->setVisible(busy);
-        if (!busy) mProgress->setValue(0);
+        if (!busy) mProgress->reset();
     });
-    connect(mDocument, &MapDocument::progress, this, [this](double f, const QString& stage) {
-        mProgress->setValue(int(f * 1000));
-        mProgress->setFormat(stage + " %p%");
-    });
+    connect(mDocument, &MapDocument::progress, mProgress, &ProgressMeter::setProgress);
     connect(mDocument, &MapDocument::modifiedChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &MapDocument::projectFileChanged, this, [this](const QString& file) {
         if (!file.isEmpty()) addRecent(file);

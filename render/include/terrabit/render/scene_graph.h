@@ -21,6 +21,7 @@
 #include <osg/LightSource>
 #include <osg/ref_ptr>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -152,6 +153,13 @@ public:
     /// viewer brings a large scene in a slice of tiles at a time between frames.
     core::Status updateTiles(const core::Scene& scene, const core::LayerSource* layers,
                              std::span<const core::TileId> tiles);
+    /// updateTiles for the leading tiles of `tiles`, in their order, until `deadline` has passed:
+    /// how many it brought in (at least one; all of them when none is late). A viewer's slice
+    /// then ends on time whatever its tiles cost: one dense tile takes as long as a hundred far
+    /// ones. Errors as updateTiles, before any tile is touched.
+    core::Result<std::size_t> updateTilesUntil(const core::Scene& scene, const core::LayerSource* layers,
+                                               std::span<const core::TileId> tiles,
+                                               std::chrono::steady_clock::time_point deadline);
 
     /// Sets where the eye is (DetailView); nullopt (the default, as for a picture or an export):
     /// every tile holds its full detail. Changes nothing by itself: the tiles tilesOutOfDetail()
@@ -253,8 +261,11 @@ private:
     struct TileInput;
 
     core::Status checkAssets(const core::Scene& scene);
-    core::Status syncTiles(const core::Scene& scene, const core::LayerSource* layers,
-                           std::span<const core::TileId> only);
+    /// Brings `only` (every scene tile when empty) in, in that order, until `deadline`: how
+    /// many of them it took.
+    core::Result<std::size_t> syncTiles(
+        const core::Scene& scene, const core::LayerSource* layers, std::span<const core::TileId> only,
+        std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max());
     void syncTile(const core::TileId& tile, const TileInput& input, const core::LayerSource* layers);
     void removeTile(std::map<core::TileId, TileEntry>::iterator it);
     /// Keeps a tile's one-mesh entry (its plinths, its generated buildings) whose content hashes

@@ -109,11 +109,9 @@ private:
     void rebuildScene();
     /// Brings the next tiles of mPending into the graph for up to kSliceMs, then queues itself.
     void showPendingTiles();
-    /// Brings tiles[from..] into the graph (SceneGraph::updateTiles) for up to a slice of time,
-    /// in calls sized by adaptSlice: how far it got, or nullopt after an error (reported).
+    /// Brings tiles[from..] into the graph (SceneGraph::updateTilesUntil) until a slice of time
+    /// has passed: how far it got, or nullopt after an error (reported).
     std::optional<std::size_t> updateSlice(std::span<const core::TileId> tiles, std::size_t from);
-    /// Sets the tiles per SceneGraph::updateTiles call from the last call's time for its tiles.
-    void adaptSlice(qint64 callNs, std::size_t tiles);
     /// Whether a frame is due while tiles come in (kLoadingFrameMs since the last one).
     bool frameDue() const;
     QElapsedTimer mSinceFrame;  ///< since the last frame was drawn
@@ -144,7 +142,7 @@ private:
     /// Tiles of mScene (and tiles it no longer has) still to bring into the graph, from mPendingNext.
     std::vector<core::TileId> mPending;
     std::size_t mPendingNext = 0;
-    std::size_t mSliceTiles = 4;  ///< tiles per SceneGraph::updateTiles call, adapted to the time it takes
+    std::size_t mSliceTiles = 4;  ///< tiles the last SceneGraph::updateTilesUntil call took
     QPoint mPressPos;
     /// A left press that drags a rectangle probe rather than orbiting.
     bool mProbeDrag = false;

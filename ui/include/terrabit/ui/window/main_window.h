@@ -19,7 +19,6 @@
 class QAction;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QToolButton;
 
 namespace terrabit::ui {
@@ -30,6 +29,7 @@ class MapDocument;
 class MapView;
 class ProbePanel;
 class ProbeTool;
+class ProgressMeter;
 class RecoveryStore;
 class RulesPanel;
 class TilePicker;
@@ -122,7 +122,7 @@ private:
     QLabel* mCoordinates;
     QLabel* mSceneLabel;
     QLabel* mPickLabel;
-    QProgressBar* mProgress;
+    ProgressMeter* mProgress;
     QToolButton* mCancel;
     QMenu* mRecentMenu = nullptr;
     QMenu* mViewMenu = nullptr;

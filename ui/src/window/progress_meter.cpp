@@ -1,0 +1,83 @@
+#include "terrabit/ui/window/progress_meter.h"
+
+#include <QStyleOptionProgressBar>
+#include <QStylePainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace terrabit::ui {
+
+ProgressMeter::ProgressMeter(QWidget* parent) : QWidget(parent) {
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    mLater.setSingleShot(true);
+    connect(&mLater, &QTimer::timeout, this, &ProgressMeter::repaintNow);
+}
+
+void ProgressMeter::setProgress(double fraction, const QString& stage) {
+    mPermille = std::isfinite(fraction) ? static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000.0)) : 0;
+    mStage = stage;
+    requestRepaint();
+}
+
+void ProgressMeter::reset() { setProgress(0.0, QString()); }
+
+QString ProgressMeter::text() const {
+    const QString percent = QString::number(mPermille / 10) + QLatin1Char('%');
+    return mStage.isEmpty() ? percent : mStage + QLatin1Char(' ') + percent;
+}
+
+void ProgressMeter::requestRepaint() {
+    // The bar's chunk moves by whole pixels: a few thousandths of 180 pixels are not worth a paint.
+    const QString drawn = text();
+    const int pixels = std::max(width(), 1);
+    const bool barMoved = std::abs(mPermille - mDrawnPermille) * pixels >= 1000;
+    if (drawn == mDrawn && !barMoved) return;
+    if (mLater.isActive()) return;  // the repaint already put off draws the newest
+    const qint64 since = mSinceRepaint.isValid() ? mSinceRepaint.elapsed() : kRepaintMs;
+    if (since >= kRepaintMs) {
+        repaintNow();
+    } else {
+        mLater.start(static_cast<int>(kRepaintMs - since));
+    }
+}
+
+void ProgressMeter::repaintNow() {
+    mDrawn = text();
+    mDrawnPermille = mPermille;
+    mSinceRepaint.start();
+    ++mRequests;
+    update();
+}
+
+void ProgressMeter::styleOption(QStyleOptionProgressBar& option) const {
+    option.initFrom(this);
+    option.state |= QStyle::State_Horizontal;
+    option.minimum = 0;
+    option.maximum = 1000;
+    option.progress = mPermille;
+    option.textVisible = true;
+    option.text = text();
+    option.textAlignment = Qt::AlignCenter;
+}
+
+void ProgressMeter::paintEvent(QPaintEvent*) {
+    QStylePainter painter(this);
+    QStyleOptionProgressBar option;
+    styleOption(option);
+    painter.drawControl(QStyle::CE_ProgressBar, option);
+}
+
+QSize ProgressMeter::sizeHint() const {
+    // As QProgressBar sizes itself.
+    QStyleOptionProgressBar option;
+    styleOption(option);
+    const QFontMetrics metrics = fontMetrics();
+    const int chunk = style()->pixelMetric(QStyle::PM_ProgressBarChunkWidth, &option, this);
+    const QSize text(std::max(9, chunk) * 7 + metrics.horizontalAdvance(QLatin1Char('0')) * 4, metrics.height() + 8);
+    return style()->sizeFromContents(QStyle::CT_ProgressBar, &option, text, this);
+}
+
+QSize ProgressMeter::minimumSizeHint() const { return {sizeHint().height(), sizeHint().height()}; }
+
+}  // namespace terrabit::ui
