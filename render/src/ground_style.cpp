@@ -1,7 +1,9 @@
 #include "terrabit/render/ground_style.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 namespace terrabit::render {
 
@@ -71,20 +73,26 @@ osg::ref_ptr<osg::Image> shrinkGroundImage(const osg::Image& image, int side) {
     const int f = kN / side;
     osg::ref_ptr<osg::Image> small = new osg::Image;
     small->allocateImage(side, side, 1, GL_RGBA, GL_UNSIGNED_BYTE);
+    // Row by row through the big image, summing each output texel's f × f block (osg::Image's
+    // data(x, y) works the row width out anew on every call: a viewport shrinks thousands).
+    const unsigned char* base = image.data();
+    const std::size_t inRow = image.getRowStepInBytes();
+    const auto n = static_cast<unsigned>(f * f);
+    std::vector<unsigned> sums(static_cast<std::size_t>(side) * 4);
     for (int y = 0; y < side; ++y) {
-        unsigned char* out = small->data(0, y);
-        for (int x = 0; x < side; ++x) {
-            unsigned sum[4] = {0, 0, 0, 0};
-            for (int dy = 0; dy < f; ++dy) {
-                const unsigned char* in = image.data(x * f, y * f + dy);
-                for (int dx = 0; dx < f; ++dx) {
-                    for (int c = 0; c < 4; ++c) sum[c] += in[4 * dx + c];
+        std::fill(sums.begin(), sums.end(), 0u);
+        for (int dy = 0; dy < f; ++dy) {
+            const unsigned char* in = base + static_cast<std::size_t>(y * f + dy) * inRow;
+            for (int x = 0; x < side; ++x) {
+                unsigned* sum = sums.data() + 4 * x;
+                for (int dx = 0; dx < f; ++dx, in += 4) {
+                    for (int c = 0; c < 4; ++c) sum[c] += in[c];
                 }
             }
-            // Rounded to nearest, as a box-filtered mipmap level.
-            const unsigned n = static_cast<unsigned>(f * f);
-            for (int c = 0; c < 4; ++c) out[4 * x + c] = static_cast<unsigned char>((sum[c] + n / 2) / n);
         }
+        // Rounded to nearest, as a box-filtered mipmap level.
+        unsigned char* out = small->data(0, y);
+        for (int i = 0; i < side * 4; ++i) out[i] = static_cast<unsigned char>((sums[i] + n / 2) / n);
     }
     return small;
 }
