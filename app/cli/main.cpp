@@ -306,7 +306,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "dropped, so memory does not grow with the map (same files, byte for byte); 0: all at once. "
                     "Streaming costs time (halos baked again, the manifest joined), so the default bakes a city "
                     "at once and streams bigger maps. "
-                    "glb and osgb are whole-scene files: asking for one bakes all at once")
+                    "Every format streams: scene.glb and scene.osgb are written a batch at a time too; "
+                    "sharded bakes (--shard, --mpi) cannot join scene.glb")
         ->capture_default_str();
     // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
     auto shard = std::make_shared<std::string>();
