@@ -91,7 +91,6 @@ MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow
     mPickLabel = new QLabel(this);
     mProgress = new ProgressMeter(this);
     mProgress->setObjectName("progressMeter");
-    mProgress->setMaximumWidth(180);
     mProgress->hide();
     mCancel = new QToolButton(this);
     mCancel->setText(tr("Cancel"));

@@ -9,7 +9,7 @@
 namespace terrabit::ui {
 
 ProgressMeter::ProgressMeter(QWidget* parent) : QWidget(parent) {
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     mLater.setSingleShot(true);
     connect(&mLater, &QTimer::timeout, this, &ProgressMeter::repaintNow);
 }
@@ -65,16 +65,18 @@ void ProgressMeter::paintEvent(QPaintEvent*) {
     QStylePainter painter(this);
     QStyleOptionProgressBar option;
     styleOption(option);
+    // One line, cut short with an ellipsis where the stage is long (some styles wrap it).
+    option.text = fontMetrics().elidedText(option.text, Qt::ElideRight, std::max(0, width() - 8));
     painter.drawControl(QStyle::CE_ProgressBar, option);
 }
 
 QSize ProgressMeter::sizeHint() const {
-    // As QProgressBar sizes itself.
+    // Room for a stage's name and its share ("joining the batches 100%") on one line, whatever
+    // the stage of the moment, so the status bar does not jump as stages change.
     QStyleOptionProgressBar option;
     styleOption(option);
     const QFontMetrics metrics = fontMetrics();
-    const int chunk = style()->pixelMetric(QStyle::PM_ProgressBarChunkWidth, &option, this);
-    const QSize text(std::max(9, chunk) * 7 + metrics.horizontalAdvance(QLatin1Char('0')) * 4, metrics.height() + 8);
+    const QSize text(metrics.horizontalAdvance(QStringLiteral("joining the batches 100%")) + 16, metrics.height() + 8);
     return style()->sizeFromContents(QStyle::CT_ProgressBar, &option, text, this);
 }
 
