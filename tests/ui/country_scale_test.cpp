@@ -96,8 +96,14 @@ TEST(BakeBatches, GrowByDoublingFromTheFirstBatchToTheWholeSelection) {
     EXPECT_EQ(ui::batchEnds(1608), (std::vector<std::size_t>{16, 32, 64, 128, 256, 512, 1024, 1608}));
     EXPECT_EQ(ui::batchEnds(16), (std::vector<std::size_t>{16}));
     EXPECT_EQ(ui::batchEnds(3), (std::vector<std::size_t>{3}));
-    EXPECT_EQ(ui::batchEnds(17), (std::vector<std::size_t>{16, 17}));
+    EXPECT_EQ(ui::batchEnds(17), (std::vector<std::size_t>{16, 17}));  // the first batch stays
     EXPECT_TRUE(ui::batchEnds(0).empty());
+    // The last batch grows the one before by at least half: 8,192 then 8,541 would bake and
+    // assemble nearly everything twice.
+    EXPECT_EQ(ui::batchEnds(8541), (std::vector<std::size_t>{16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8541}));
+    EXPECT_EQ(ui::batchEnds(40), (std::vector<std::size_t>{16, 40}));
+    EXPECT_EQ(ui::batchEnds(48), (std::vector<std::size_t>{16, 32, 48}));
+    EXPECT_EQ(ui::batchEnds(1200, 1100), (std::vector<std::size_t>{1100, 1200}));
 }
 
 TEST(BakeBatches, NearestFirstOrdersByDistanceFromTheFocusWhateverTheInputOrder) {

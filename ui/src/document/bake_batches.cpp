@@ -25,6 +25,14 @@ std::vector<std::size_t> batchEnds(std::size_t tiles, std::size_t first) {
     // Doubling: each bake re-plans and re-assembles the tiles before it, so the whole costs at
     // most about twice the plan and assembly of one bake of everything.
     for (std::size_t end = std::max<std::size_t>(first, 1); end < tiles; end *= 2) ends.push_back(end);
+    // The last batch grows the one before by at least kLastGrowth: a last batch of a few more
+    // tiles (8,192 then 8,541) re-baked and re-assembled nearly everything again, while two
+    // nearly whole scenes were held (the one shown and the one being assembled). The first
+    // batch stays whatever its size: it is what shows first (after a rule edit, the tiles
+    // already shown).
+    while (ends.size() > 1 && static_cast<double>(tiles) < kLastGrowth * static_cast<double>(ends.back())) {
+        ends.pop_back();
+    }
     if (tiles > 0) ends.push_back(tiles);
     return ends;
 }

@@ -20,8 +20,12 @@ inline constexpr std::size_t kFirstBatchTiles = 16;
 /// for any order of the input.
 std::vector<core::TileId> nearestFirst(std::vector<core::TileId> tiles, core::Vec2 focus);
 
+/// How much the last batch grows the one before it at least.
+inline constexpr double kLastGrowth = 1.5;
+
 /// Where each batch ends in nearestFirst's order: kFirstBatchTiles (or `first`), then doubling,
-/// the last one `tiles`. Empty for no tiles; one batch when `tiles` <= first.
+/// the last one `tiles`, at least kLastGrowth times the one before (a doubling end too near it
+/// is left out). Empty for no tiles; one batch when `tiles` < kLastGrowth × first.
 std::vector<std::size_t> batchEnds(std::size_t tiles, std::size_t first = kFirstBatchTiles);
 
 }  // namespace terrabit::ui
