@@ -757,7 +757,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
                 if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
                     for (const PlantedInstance& p : r->instances) {
                         items.push_back(
-                            {t, p.cellX / mOptions.blockCells, p.cellY / mOptions.blockCells, p.asset, p.instance});
+                            {t, p.cellX / mOptions.blockCells, p.cellY / mOptions.blockCells, p.asset, p.instance()});
                     }
                 }
             }

@@ -329,9 +329,9 @@ private:
             p.cellY = static_cast<std::uint8_t>(y);
             const float scale =
                 static_cast<float>(cr.minScale + unitInterval(draw(h, 3)) * (cr.maxScale - cr.minScale));
-            p.instance.position = groundToScene(mCtx.frame.cellToGround(pos), standHeight(ground, t, pos));
-            p.instance.yaw = static_cast<float>(unitInterval(draw(h, 2)) * 2.0 * std::numbers::pi);
-            p.instance.scale = {scale, scale, scale};
+            p.position = groundToScene(mCtx.frame.cellToGround(pos), standHeight(ground, t, pos));
+            p.yaw = static_cast<float>(unitInterval(draw(h, 2)) * 2.0 * std::numbers::pi);
+            p.scale = scale;
             out.instances.push_back(p);
             out.trunks.set(x, y);
             ++out.tallies[c].instances;

@@ -29,14 +29,22 @@
 
 namespace terrabit::core::placement {
 
-/// One plant.
+/// One plant, as the pass keeps it for the next bake: 28 bytes where its Instance and labels
+/// took 40 (a plant is scaled alike on every axis and names no source), which on a country's
+/// 20 million plants is 240 MB.
 struct PlantedInstance {
+    Vec3f position;          ///< the trunk's foot in the scene frame, metres
+    float yaw = 0.0f;        ///< radians about +Y
+    float scale = 1.0f;      ///< on every axis
     int asset = -1;          ///< catalogue index of its species
     std::uint8_t rule = 0;   ///< index of its class in the pass's rule
     std::uint8_t cellX = 0;  ///< the tile cell holding its trunk
     std::uint8_t cellY = 0;
-    Instance instance;  ///< in the scene frame; source is kNoSource
+
+    /// Its instance in the scene (source kNoSource).
+    Instance instance() const { return {position, yaw, {scale, scale, scale}, Instance::kNoSource}; }
 };
+static_assert(sizeof(PlantedInstance) == 28);
 
 /// The numbers behind the achieved-against-requested density of one class in one tile.
 struct VegetationTally {
