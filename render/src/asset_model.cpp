@@ -11,8 +11,9 @@
 
 namespace terrabit::render {
 
-AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh) {
+AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh, Impostor impostor) {
     AssetModel model = build(mesh, true);
+    if (impostor == Impostor::None) return model;
     const core::AssetMesh cards = core::crossCardImpostor(mesh);
     if (!cards.empty()) model.mImpostor = std::make_shared<const AssetModel>(build(cards, false));
     return model;

@@ -237,13 +237,21 @@ core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const 
     }
     collect(scene.bridges, &TileInput::bridges, any);
 
-    // Tiles the scene no longer holds (among those this call looks at) go.
-    for (auto it = mTiles.begin(); it != mTiles.end();) {
-        const bool considered = only.empty() || wantedSet.count(it->first);
-        if (considered && !inputs.count(it->first)) {
-            removeTile(it++);
-        } else {
-            ++it;
+    // Tiles the scene no longer holds (among those this call looks at) go: a call for a few
+    // tiles looks only them up (the viewport's slices make thousands of calls on a graph of
+    // thousands of tiles).
+    if (only.empty()) {
+        for (auto it = mTiles.begin(); it != mTiles.end();) {
+            if (!inputs.count(it->first)) {
+                removeTile(it++);
+            } else {
+                ++it;
+            }
+        }
+    } else {
+        for (const core::TileId& t : wantedSet) {
+            const auto it = mTiles.find(t);
+            if (it != mTiles.end() && !inputs.count(t)) removeTile(it);
         }
     }
     if (deadline == std::chrono::steady_clock::time_point::max()) {

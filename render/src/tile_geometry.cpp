@@ -261,7 +261,7 @@ osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::Generat
                                                    core::GeneratedDetail detail) {
     const core::AssetMesh mesh = core::generatedBuildingsMesh(buildings, detail);
     if (mesh.empty()) return nullptr;
-    return AssetModel::fromMesh(mesh).node();
+    return AssetModel::fromMesh(mesh, AssetModel::Impostor::None).node();
 }
 
 osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* const> blocks,
@@ -314,7 +314,7 @@ osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* 
         }
     }
     if (mesh.empty()) return nullptr;
-    return AssetModel::fromMesh(mesh).node();
+    return AssetModel::fromMesh(mesh, AssetModel::Impostor::None).node();
 }
 
 namespace {

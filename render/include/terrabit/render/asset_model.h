@@ -32,7 +32,11 @@ public:
     /// them to the framebuffer as they are), one indexed triangle list, vertex buffer objects on
     /// and display lists off (so it can be drawn instanced). Its state set lets vertex colours
     /// drive the lit material and culls back faces, as glTF's single-sided rule says.
-    static AssetModel fromMesh(const core::AssetMesh& mesh);
+    /// Impostor::None leaves out the far stand-in (impostor() is empty): a mesh drawn once, as a
+    /// tile's generated buildings are, is never drawn as cards, and cutting a tile's whole mesh
+    /// into them cost more than building it.
+    enum class Impostor { Make, None };
+    static AssetModel fromMesh(const core::AssetMesh& mesh, Impostor impostor = Impostor::Make);
 
     /// Reads a model file and builds its geometry. Errors (missing, unreadable, corrupt, no
     /// triangles) come from readAssetMesh and name the file.
