@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <utility>
 
 #include "terrabit/core/export/tileset_levels.h"
@@ -189,7 +190,8 @@ core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const 
     // The scene keeps its tiles, and each kind of item, north to south (core::Scene): a call for
     // a few tiles (the viewport's slices make thousands) finds theirs by binary search instead
     // of walking the whole scene each time. A scene in another order is walked.
-    const bool tilesSorted = std::is_sorted(scene.tiles.begin(), scene.tiles.end(), core::northToSouth);
+    const SceneOrder& order = orderOf(scene);
+    const bool tilesSorted = order.tiles;
     const std::set<core::TileId> sceneTiles =
         tilesSorted ? std::set<core::TileId>() : std::set<core::TileId>(scene.tiles.begin(), scene.tiles.end());
     for (const core::TileId& t : wanted) {
@@ -209,9 +211,9 @@ core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const 
         }
     }
     // Each input tile's items of one kind, in the scene's order.
-    const auto collect = [&inputs](const auto& items, auto member, auto accept) {
+    const auto collect = [&inputs](const auto& items, bool sorted, auto member, auto accept) {
         using Item = typename std::decay_t<decltype(items)>::value_type;
-        if (std::ranges::is_sorted(items, core::northToSouth, &Item::tile)) {
+        if (sorted) {
             for (auto& [tile, input] : inputs) {
                 for (const Item& item : std::ranges::equal_range(items, tile, core::northToSouth, &Item::tile)) {
                     if (accept(item)) (input.*member).push_back(&item);
@@ -226,16 +228,16 @@ core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const 
     };
     const auto any = [](const auto&) { return true; };
     if (mOptions.instances) {
-        collect(scene.blocks, &TileInput::blocks, [&](const core::InstanceBlock& b) {
+        collect(scene.blocks, order.blocks, &TileInput::blocks, [&](const core::InstanceBlock& b) {
             return !b.instances.empty() && b.asset >= 0 && static_cast<std::size_t>(b.asset) < scene.assets.size();
         });
     }
-    collect(scene.surfaces, &TileInput::surfaces, any);
+    collect(scene.surfaces, order.surfaces, &TileInput::surfaces, any);
     if (mOptions.instances) {
-        collect(scene.plinths, &TileInput::plinths, any);
-        collect(scene.generated, &TileInput::generated, any);
+        collect(scene.plinths, order.plinths, &TileInput::plinths, any);
+        collect(scene.generated, order.generated, &TileInput::generated, any);
     }
-    collect(scene.bridges, &TileInput::bridges, any);
+    collect(scene.bridges, order.bridges, &TileInput::bridges, any);
 
     // Tiles the scene no longer holds (among those this call looks at) go: a call for a few
     // tiles looks only them up (the viewport's slices make thousands of calls on a graph of
@@ -269,6 +271,46 @@ core::Result<std::size_t> SceneGraph::syncTiles(const core::Scene& scene, const 
     }
     if (mGridVisible) rebuildGrid();
     return taken;
+}
+
+const SceneGraph::SceneOrder& SceneGraph::orderOf(const core::Scene& scene) {
+    const std::array<const void*, 6> data{scene.tiles.data(),   scene.blocks.data(),    scene.surfaces.data(),
+                                          scene.plinths.data(), scene.generated.data(), scene.bridges.data()};
+    const std::array<std::size_t, 6> sizes{scene.tiles.size(),   scene.blocks.size(),    scene.surfaces.size(),
+                                           scene.plinths.size(), scene.generated.size(), scene.bridges.size()};
+    std::array<core::TileId, 12> ends{};
+    const auto endsOf = [&](const auto& items, std::size_t k) {
+        if (items.empty()) return;
+        using Item = typename std::decay_t<decltype(items)>::value_type;
+        if constexpr (std::is_same_v<Item, core::TileId>) {
+            ends[2 * k] = items.front();
+            ends[2 * k + 1] = items.back();
+        } else {
+            ends[2 * k] = items.front().tile;
+            ends[2 * k + 1] = items.back().tile;
+        }
+    };
+    endsOf(scene.tiles, 0);
+    endsOf(scene.blocks, 1);
+    endsOf(scene.surfaces, 2);
+    endsOf(scene.plinths, 3);
+    endsOf(scene.generated, 4);
+    endsOf(scene.bridges, 5);
+    if (data == mOrder.data && sizes == mOrder.sizes && ends == mOrder.ends) return mOrder;
+    mOrder.ends = ends;
+    const auto sorted = [](const auto& items) {
+        using Item = typename std::decay_t<decltype(items)>::value_type;
+        return std::ranges::is_sorted(items, core::northToSouth, &Item::tile);
+    };
+    mOrder.data = data;
+    mOrder.sizes = sizes;
+    mOrder.tiles = std::is_sorted(scene.tiles.begin(), scene.tiles.end(), core::northToSouth);
+    mOrder.blocks = sorted(scene.blocks);
+    mOrder.surfaces = sorted(scene.surfaces);
+    mOrder.plinths = sorted(scene.plinths);
+    mOrder.generated = sorted(scene.generated);
+    mOrder.bridges = sorted(scene.bridges);
+    return mOrder;
 }
 
 void SceneGraph::removeTile(std::map<core::TileId, TileEntry>::iterator it) {

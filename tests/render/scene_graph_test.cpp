@@ -1226,6 +1226,21 @@ TEST(SceneGraph, AScenesItemsInAnyOrderMakeTheSameGraphTileByTile) {
     EXPECT_EQ(a.counts().instances, whole.counts().instances);
     EXPECT_EQ(a.counts().instancedDrawables, whole.counts().instancedDrawables);
     EXPECT_EQ(countDrawables(*a.tilesGroup()), countDrawables(*whole.tilesGroup()));
+
+    // One graph, one scene reordered in place between calls (its lists keep their addresses and
+    // sizes): the graph sees the new order and walks.
+    core::Scene inPlace = sorted;
+    SceneGraph c(test::shippedCatalogue(), models);
+    ASSERT_TRUE(c.updateTiles(inPlace, nullptr, std::vector<core::TileId>{sorted.tiles.front()}).ok());
+    std::reverse(inPlace.blocks.begin(), inPlace.blocks.end());
+    std::reverse(inPlace.surfaces.begin(), inPlace.surfaces.end());
+    std::reverse(inPlace.tiles.begin(), inPlace.tiles.end());
+    for (const core::TileId& t : sorted.tiles) {
+        ASSERT_TRUE(c.updateTiles(inPlace, nullptr, std::vector<core::TileId>{t}).ok());
+    }
+    EXPECT_EQ(c.counts().instances, whole.counts().instances);
+    EXPECT_EQ(c.counts().instancedDrawables, whole.counts().instancedDrawables);
+    EXPECT_EQ(countDrawables(*c.tilesGroup()), countDrawables(*whole.tilesGroup()));
 }
 
 }  // namespace

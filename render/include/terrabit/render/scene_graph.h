@@ -21,6 +21,7 @@
 #include <osg/LightSource>
 #include <osg/ref_ptr>
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -282,6 +283,18 @@ private:
     std::uint64_t mSeed = 0;
     std::vector<std::string> mAssets;  ///< the current scene's asset ids
     std::map<core::TileId, TileEntry> mTiles;
+    /// Which of the last scene's lists keep north-to-south tile order (core::Scene does), so
+    /// that a call for a few tiles finds their items by binary search. Worked out once per
+    /// scene, known by its lists' addresses, sizes and end tiles: checking a country's million
+    /// blocks on each of the viewport's thousands of calls cost more than the tiles they brought in.
+    struct SceneOrder {
+        std::array<const void*, 6> data{};
+        std::array<std::size_t, 6> sizes{};
+        std::array<core::TileId, 12> ends{};  ///< each list's first and last item's tile
+        bool tiles = false, blocks = false, surfaces = false, plinths = false, generated = false, bridges = false;
+    };
+    SceneOrder mOrder;
+    const SceneOrder& orderOf(const core::Scene& scene);
     UpdateReport mReport;
     std::optional<DetailView> mView;
 
