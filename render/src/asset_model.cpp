@@ -5,6 +5,7 @@
 #include <osg/PrimitiveSet>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 
 #include "terrabit/core/assets/impostor.h"
@@ -32,6 +33,7 @@ AssetModel AssetModel::build(const core::AssetMesh& mesh, bool cullBackFaces) {
     osg::ref_ptr<osg::Vec4Array> colours = new osg::Vec4Array(static_cast<unsigned>(n));
     const bool haveNormals = mesh.normals.size() == n * 3;
     const bool haveColours = mesh.colours.size() == n * 4;
+    osg::Vec4 srgb;  // the last colour converted
     for (std::size_t i = 0; i < n; ++i) {
         (*vertices)[i].set(mesh.positions[i * 3], mesh.positions[i * 3 + 1], mesh.positions[i * 3 + 2]);
         if (haveNormals) {
@@ -40,9 +42,16 @@ AssetModel AssetModel::build(const core::AssetMesh& mesh, bool cullBackFaces) {
             (*normals)[i].set(0.0f, 1.0f, 0.0f);
         }
         if (haveColours) {
-            (*colours)[i].set(static_cast<float>(core::linearToSrgb(mesh.colours[i * 4])),
-                              static_cast<float>(core::linearToSrgb(mesh.colours[i * 4 + 1])),
-                              static_cast<float>(core::linearToSrgb(mesh.colours[i * 4 + 2])), mesh.colours[i * 4 + 3]);
+            // Runs of vertices share a colour (a face's corners, a wall's panels): the conversion,
+            // three pow calls, is made once per run (compared bit for bit: -0 is not 0 here). A
+            // tile's generated buildings are built on the UI thread as they come into view.
+            const float* rgba = &mesh.colours[i * 4];
+            if (i == 0 || std::memcmp(rgba, rgba - 4, 3 * sizeof(float)) != 0) {
+                srgb.set(static_cast<float>(core::linearToSrgb(rgba[0])),
+                         static_cast<float>(core::linearToSrgb(rgba[1])),
+                         static_cast<float>(core::linearToSrgb(rgba[2])), 1.0f);
+            }
+            (*colours)[i].set(srgb.r(), srgb.g(), srgb.b(), rgba[3]);
         } else {
             (*colours)[i].set(1.0f, 1.0f, 1.0f, 1.0f);
         }
