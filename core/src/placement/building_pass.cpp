@@ -168,11 +168,17 @@ Status evaluateMask(const PassRule& pass, const PassContext& ctx, std::span<cons
     if (!program) return program.error();
     std::vector<algebra::LayerEvaluator> evaluators;
     for (int w = 0; w < ctx.threads; ++w) evaluators.emplace_back(*program);
+    // Evaluated into a worker's tile and kept only where something is set: most tiles of a
+    // large map have no water (blocked_by) and many no road (keep_off).
+    std::vector<BitTile> scratch(static_cast<std::size_t>(ctx.threads));
     const Status s = detail::parallelTry(reach.size(), ctx.threads, [&](std::size_t i, int worker) {
-        BitTile* bits = out.mask.tile(reach[i]);
-        const Status st = evaluators[static_cast<std::size_t>(worker)].evaluate(*ctx.layers, reach[i], *bits);
-        out.hashes.find(reach[i])->second = bits->any() ? bits->hash() : 0;
-        return st;
+        BitTile& bits = scratch[static_cast<std::size_t>(worker)];
+        const Status st = evaluators[static_cast<std::size_t>(worker)].evaluate(*ctx.layers, reach[i], bits);
+        if (!st) return st;
+        const bool any = bits.any();
+        if (any) *out.mask.tile(reach[i]) = bits;
+        out.hashes.find(reach[i])->second = any ? bits.hash() : 0;
+        return Status::success();
     });
     if (!s) return Error{"pass '" + pass.name + "' " + std::string(key) + ": " + s.message()};
     return s;

@@ -21,18 +21,41 @@ OccupancyMap::OccupancyMap(std::span<const TileId> tiles) : mTiles(tiles.begin()
     for (std::size_t i = 0; i < mTiles.size(); ++i) mSlots.emplace(mTiles[i], i);
 }
 
+OccupancyMap::OccupancyMap(const OccupancyMap& other)
+    : mZoom(other.mZoom), mTiles(other.mTiles), mBits(other.mBits.size()), mSlots(other.mSlots) {
+    for (std::size_t i = 0; i < mBits.size(); ++i) {
+        if (other.mBits[i]) mBits[i] = std::make_unique<BitTile>(*other.mBits[i]);
+    }
+}
+
+OccupancyMap& OccupancyMap::operator=(const OccupancyMap& other) {
+    if (this != &other) *this = OccupancyMap(other);
+    return *this;
+}
+
 const BitTile* OccupancyMap::tile(const TileId& id) const {
+    static const BitTile kClear;
     const auto it = mSlots.find(id);
-    return it == mSlots.end() ? nullptr : &mBits[it->second];
+    if (it == mSlots.end()) return nullptr;
+    const std::unique_ptr<BitTile>& bits = mBits[it->second];
+    return bits ? bits.get() : &kClear;
 }
 
 BitTile* OccupancyMap::tile(const TileId& id) {
     const auto it = mSlots.find(id);
-    return it == mSlots.end() ? nullptr : &mBits[it->second];
+    if (it == mSlots.end()) return nullptr;
+    std::unique_ptr<BitTile>& bits = mBits[it->second];
+    if (!bits) bits = std::make_unique<BitTile>();
+    return bits.get();
+}
+
+std::size_t OccupancyMap::allocatedTiles() const {
+    return static_cast<std::size_t>(
+        std::count_if(mBits.begin(), mBits.end(), [](const auto& b) { return b != nullptr; }));
 }
 
 void OccupancyMap::clear() {
-    for (BitTile& b : mBits) b.reset();
+    for (std::unique_ptr<BitTile>& bits : mBits) bits.reset();
 }
 
 namespace {

@@ -74,7 +74,9 @@ public:
     void commit(const detail::PassFrame<TileVegetation>& frame) const {
         OccupancyMap& placed = mCtx.layers->placedVegetation();
         for (std::size_t i = 0; i < frame.tileCount(); ++i) {
-            if (BitTile* b = placed.tile(frame.tile(i))) *b |= frame.result(i).trunks;
+            const BitTile& trunks = frame.result(i).trunks;
+            if (!trunks.any()) continue;  // a tile's bits are allocated when first written
+            if (BitTile* b = placed.tile(frame.tile(i))) *b |= trunks;
         }
     }
 

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include <numbers>
 #include <random>
 #include <set>
@@ -116,6 +118,39 @@ TEST(OccupancyMap, TestAndSetWorksAcrossTileBordersAndHonoursTheBlockingMask) {
         << "a blocked cell";
     EXPECT_FALSE(occupancy.isClear(std::vector<CellSpan>{{y, 102 * 256, 102 * 256 + 1}}, nullptr))
         << "a tile the map does not hold is never clear";
+}
+
+TEST(OccupancyMap, ATilesBitsAreAllocatedWhenFirstWritten) {
+    // A bake holds several maps over every tile it reaches, most of them clear: only written
+    // tiles take memory, and reading an unwritten one gives clear bits, not "not held".
+    std::vector<TileId> tiles;
+    for (std::uint32_t x = 0; x < 3; ++x) {
+        for (std::uint32_t y = 0; y < 3; ++y) tiles.push_back({17, 100 + x, 200 + y});
+    }
+    OccupancyMap map(tiles);
+    EXPECT_EQ(map.allocatedTiles(), 0u);
+    const OccupancyMap& reading = map;
+    for (const TileId& t : tiles) {
+        ASSERT_NE(reading.tile(t), nullptr);
+        EXPECT_FALSE(reading.tile(t)->any());
+    }
+    EXPECT_EQ(reading.tile(TileId{17, 99, 200}), nullptr);
+    EXPECT_EQ(map.tile(TileId{17, 99, 200}), nullptr);
+    EXPECT_EQ(map.allocatedTiles(), 0u);
+    // A span across the border of two tiles allocates those two.
+    const std::int64_t y = 201 * 256 + 7;
+    map.mark(std::vector<CellSpan>{{y, 100 * 256 + 250, 101 * 256 + 3}});
+    EXPECT_EQ(map.allocatedTiles(), 2u);
+    EXPECT_TRUE(reading.tile({17, 100, 201})->test(250, 7));
+    EXPECT_TRUE(reading.tile({17, 101, 201})->test(2, 7));
+    EXPECT_FALSE(reading.tile({17, 102, 201})->any());
+    // Copies are deep; clear() gives the memory back.
+    OccupancyMap copy = map;
+    map.clear();
+    EXPECT_EQ(map.allocatedTiles(), 0u);
+    EXPECT_FALSE(reading.tile({17, 100, 201})->any());
+    EXPECT_EQ(copy.allocatedTiles(), 2u);
+    EXPECT_TRUE(std::as_const(copy).tile({17, 100, 201})->test(250, 7));
 }
 
 TEST(GreedyMesh, EmptyGivesNoRectangleAndFullGivesOne) {

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -45,14 +46,25 @@ class OccupancyMap {
 public:
     /// An empty map: no tiles.
     OccupancyMap() = default;
-    /// A clear map over these tiles (one zoom; duplicates ignored).
+    /// A clear map over these tiles (one zoom; duplicates ignored). A tile's bits are allocated
+    /// when first written: a bake holds five maps over every tile it reaches, most of whose
+    /// tiles stay clear (8 KiB each, zeroed anew for every bake: 370 MB on a country).
     explicit OccupancyMap(std::span<const TileId> tiles);
+    OccupancyMap(const OccupancyMap& other);
+    OccupancyMap& operator=(const OccupancyMap& other);
+    OccupancyMap(OccupancyMap&&) noexcept = default;
+    OccupancyMap& operator=(OccupancyMap&&) noexcept = default;
 
     /// The tiles, sorted.
     const std::vector<TileId>& tiles() const { return mTiles; }
-    /// The bits of a tile, or nullptr when the map does not hold it.
+    /// The bits of a tile (a shared clear tile when none was written), or nullptr when the map
+    /// does not hold it.
     const BitTile* tile(const TileId& id) const;
+    /// The bits of a tile to write, allocated at the first call, or nullptr when the map does not
+    /// hold it. Safe from several threads at once for different tiles.
     BitTile* tile(const TileId& id);
+    /// Tiles whose bits were allocated (written or asked for to write).
+    std::size_t allocatedTiles() const;
 
     /// True when every cell of the spans lies in a tile of this map and is clear here and in
     /// `blocking` (null: nothing blocks; a tile missing from `blocking` blocks nothing). Reads
@@ -66,7 +78,7 @@ public:
 private:
     int mZoom = 0;
     std::vector<TileId> mTiles;
-    std::vector<BitTile> mBits;
+    std::vector<std::unique_ptr<BitTile>> mBits;  ///< per tile: null until first written
     std::unordered_map<TileId, std::size_t> mSlots;
 };
 
