@@ -28,11 +28,11 @@ QString ProgressMeter::text() const {
 }
 
 void ProgressMeter::requestRepaint() {
-    // The bar's chunk moves by whole pixels: a few thousandths of 180 pixels are not worth a paint.
-    const QString drawn = text();
-    const int pixels = std::max(width(), 1);
-    const bool barMoved = std::abs(mPermille - mDrawnPermille) * pixels >= 1000;
-    if (drawn == mDrawn && !barMoved) return;
+    // The text shows whole percents and the bar moves by whole pixels: a thousandth of a bar
+    // narrower than a thousand pixels is not worth a paint.
+    const bool percentChanged = mPermille / 10 != mDrawnPermille / 10 || mDrawnPermille < 0;
+    const bool barMoved = std::abs(mPermille - mDrawnPermille) * std::max(width(), 1) >= 1000;
+    if (mStage == mDrawnStage && !percentChanged && !barMoved) return;
     if (mLater.isActive()) return;  // the repaint already put off draws the newest
     const qint64 since = mSinceRepaint.isValid() ? mSinceRepaint.elapsed() : kRepaintMs;
     if (since >= kRepaintMs) {
@@ -43,7 +43,7 @@ void ProgressMeter::requestRepaint() {
 }
 
 void ProgressMeter::repaintNow() {
-    mDrawn = text();
+    mDrawnStage = mStage;
     mDrawnPermille = mPermille;
     mSinceRepaint.start();
     ++mRequests;

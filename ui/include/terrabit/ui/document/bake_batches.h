@@ -24,8 +24,9 @@ std::vector<core::TileId> nearestFirst(std::vector<core::TileId> tiles, core::Ve
 inline constexpr double kLastGrowth = 1.5;
 
 /// Where each batch ends in nearestFirst's order: kFirstBatchTiles (or `first`), then doubling,
-/// the last one `tiles`, at least kLastGrowth times the one before (a doubling end too near it
-/// is left out). Empty for no tiles; one batch when `tiles` < kLastGrowth × first.
+/// the last one `tiles`, at least kLastGrowth times the one before unless that one is the first
+/// (a doubling end too near `tiles` is left out). Empty for no tiles; one batch when `tiles` <=
+/// first.
 std::vector<std::size_t> batchEnds(std::size_t tiles, std::size_t first = kFirstBatchTiles);
 
 }  // namespace terrabit::ui

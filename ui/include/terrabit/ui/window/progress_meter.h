@@ -23,7 +23,7 @@ public:
     explicit ProgressMeter(QWidget* parent = nullptr);
 
     /// The share done (0 … 1, clamped) of `stage`. Repaints only when what is drawn changes
-    /// (a whole percent, or the stage), and then at most every kRepaintMs.
+    /// (the stage, a whole percent, or the bar by a pixel), and then at most every kRepaintMs.
     void setProgress(double fraction, const QString& stage);
     /// Back to nothing done, no stage.
     void reset();
@@ -49,8 +49,8 @@ private:
 
     int mPermille = 0;
     QString mStage;
-    QString mDrawn;           ///< text() when a repaint was last asked for
-    int mDrawnPermille = -1;  ///< the bar's share then
+    QString mDrawnStage;      ///< the stage when a repaint was last asked for
+    int mDrawnPermille = -1;  ///< the share then
     QElapsedTimer mSinceRepaint;
     QTimer mLater;  ///< single shot: a repaint put off until kRepaintMs after the last
     int mRequests = 0;
