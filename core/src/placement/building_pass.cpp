@@ -1245,7 +1245,27 @@ private:
 
 }  // namespace
 
+std::size_t heldBytes(const TileBuildings& r) {
+    using detail::bufferBytes;
+    std::size_t bytes = sizeof(TileBuildings) + bufferBytes(r.buildings) + bufferBytes(r.warnings);
+    for (const std::string& w : r.warnings) bytes += bufferBytes(w);
+    for (const PlacedBuilding& b : r.buildings) {
+        bytes += bufferBytes(b.featureId) + bufferBytes(b.record.parts) + bufferBytes(b.outlineBoxes) +
+                 bufferBytes(b.partGrounds) + bufferBytes(b.generated.outline) + bufferBytes(b.generated.courtyards) +
+                 bufferBytes(b.generated.roofShape) + bufferBytes(b.blockerId) + bufferBytes(b.partOfId) +
+                 bufferBytes(b.cells);
+        for (const std::vector<Vec2>& c : b.generated.courtyards) bytes += bufferBytes(c);
+    }
+    return bytes;
+}
+
 const TileBuildings* BuildingPass::tile(const TileId& id) const { return detail::cachedTile(mCache, id); }
+
+std::optional<TileBuildings> BuildingPass::take(const TileId& id) { return detail::takeTile(mCache, id); }
+
+void BuildingPass::keepOnly(const std::unordered_set<TileId>& keep) { detail::keepTiles(mCache, keep); }
+
+std::vector<std::pair<TileId, std::size_t>> BuildingPass::cachedBytes() const { return detail::cachedBytesOf(mCache); }
 
 Status BuildingPass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
     return detail::runPass<BuildingRun>(pass, ctx, mCache, "placing buildings", report);

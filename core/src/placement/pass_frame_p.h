@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -174,6 +175,41 @@ const TileResult* cachedTile(const std::unordered_map<TileId, TileResult>& cache
     const auto it = cache.find(id);
     return it == cache.end() ? nullptr : &it->second;
 }
+
+/// Removes a tile's cached result and hands it over; nullopt when none.
+template <class TileResult>
+std::optional<TileResult> takeTile(std::unordered_map<TileId, TileResult>& cache, const TileId& id) {
+    auto node = cache.extract(id);
+    if (node.empty()) return std::nullopt;
+    return std::move(node.mapped());
+}
+
+/// Forgets every cached result whose tile is not in `keep`.
+template <class TileResult>
+void keepTiles(std::unordered_map<TileId, TileResult>& cache, const std::unordered_set<TileId>& keep) {
+    std::erase_if(cache, [&](const auto& kv) { return !keep.contains(kv.first); });
+}
+
+/// Every cached tile and the bytes its result holds (its heldBytes, found by the argument's type).
+template <class TileResult>
+std::vector<std::pair<TileId, std::size_t>> cachedBytesOf(const std::unordered_map<TileId, TileResult>& cache) {
+    std::vector<std::pair<TileId, std::size_t>> out;
+    out.reserve(cache.size());
+    for (const auto& [t, r] : cache) out.emplace_back(t, heldBytes(r));
+    return out;
+}
+
+/// The bytes a vector's buffer holds (its capacity, not its size).
+template <class T>
+std::size_t bufferBytes(const std::vector<T>& v) {
+    return v.capacity() * sizeof(T);
+}
+/// The bytes a string holds beyond its own object (none while it fits in place).
+inline std::size_t bufferBytes(const std::string& s) {
+    return s.capacity() > std::string().capacity() ? s.capacity() + 1 : 0;
+}
+/// What an unordered_map's node holds beyond its value: the next pointer and the cached hash.
+inline constexpr std::size_t kCacheNodeBytes = 2 * sizeof(void*);
 
 /// Runs a pass in its frame. `Run` is the pass's own part, made from (pass, ctx), with
 ///   Status plan(PassFrame&)    — set every baked tile's key (and compile, check, prepare);

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_set>
 
@@ -166,6 +168,24 @@ auto resultOf(const std::unordered_map<std::string, Pass>& passes, const std::st
     -> decltype(passes.begin()->second.tile(t)) {
     const auto it = passes.find(name);
     return it == passes.end() ? nullptr : it->second.tile(t);
+}
+
+/// Every tile with a cached result in some pass, and the bytes its results hold over every pass
+/// (heldBytes, and the cache's node and key per pass).
+template <class Buildings, class Surfaces, class Vegetation>
+std::unordered_map<TileId, std::size_t> cachedBytesByTile(const Buildings& buildings, const Surfaces& surfaces,
+                                                          const Vegetation& vegetation) {
+    std::unordered_map<TileId, std::size_t> out;
+    const auto add = [&](const auto& passes) {
+        for (const auto& [name, pass] : passes) {
+            for (const auto& [t, bytes] : pass.cachedBytes())
+                out[t] += bytes + sizeof(TileId) + detail::kCacheNodeBytes;
+        }
+    };
+    add(buildings);
+    add(surfaces);
+    add(vegetation);
+    return out;
 }
 
 /// One instance on its way into a block; asset is a catalogue index until the end.
@@ -590,8 +610,15 @@ private:
     /// neighbours, where the placed layers live.
     Status runPasses(PassContext& ctx, std::span<const TileId> reach);
     Status runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report);
-    /// The scene of `tiles` (row-major) from the passes' results.
-    Scene assemble(const PassContext& ctx, std::vector<TileId> tiles) const;
+    /// The tiles whose cached results fit BakeOptions::cacheBudgetBytes; counts the others in the
+    /// report's droppedTiles.
+    std::unordered_set<TileId> tilesWithinBudget(const PassContext& ctx) const;
+    /// The scene of `tiles` (row-major) from the passes' results. With `keep`, the results of
+    /// tiles it lacks are taken from the caches as they are used (moved into the scene where
+    /// they can be), so the caches shrink while the scene grows.
+    Scene assemble(const PassContext& ctx, std::vector<TileId> tiles, const std::unordered_set<TileId>* keep) const;
+    /// Forgets the cached results of tiles not in `keep`.
+    void keepOnly(const std::unordered_set<TileId>& keep) const;
 
     SceneBaker& mBaker;
     const BakeOptions& mOptions;
@@ -656,7 +683,13 @@ Result<Scene> SceneBaker::BakeRun::run() {
                         "assembling")) {
         return cancelled("bake cancelled while assembling the scene");
     }
-    Scene scene = assemble(ctx, std::move(*sceneTiles));
+    std::optional<std::unordered_set<TileId>> keep;
+    if (mOptions.cacheBudgetBytes > 0) keep = tilesWithinBudget(ctx);
+    Scene scene = assemble(ctx, std::move(*sceneTiles), keep ? &*keep : nullptr);
+    if (keep) keepOnly(*keep);
+    const CacheFootprint held = mBaker.cacheFootprint();
+    mBaker.mReport.cachedTiles = held.tiles;
+    mBaker.mReport.cachedBytes = held.bytes;
     mBaker.mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     reportProgress(mOptions.progress, 1.0, "assembling");
     return scene;
@@ -704,7 +737,41 @@ Status SceneBaker::BakeRun::runPass(const PassRule& pass, PassContext& ctx, std:
     return Status::success();
 }
 
-Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> tiles) const {
+SceneBaker::CacheFootprint SceneBaker::cacheFootprint() const {
+    CacheFootprint out;
+    for (const auto& [t, bytes] : cachedBytesByTile(mBuildingPasses, mSurfacePasses, mVegetationPasses)) {
+        ++out.tiles;
+        out.bytes += bytes;
+    }
+    return out;
+}
+
+std::unordered_set<TileId> SceneBaker::BakeRun::tilesWithinBudget(const PassContext& ctx) const {
+    const std::unordered_map<TileId, std::size_t> bytes =
+        cachedBytesByTile(mBaker.mBuildingPasses, mBaker.mSurfacePasses, mBaker.mVegetationPasses);
+    const std::vector<TileId>& priority = mOptions.cachePriority.empty() ? ctx.order : mOptions.cachePriority;
+    std::unordered_set<TileId> keep;
+    std::size_t sum = 0;
+    for (const TileId& t : priority) {
+        const auto it = bytes.find(t);
+        if (it == bytes.end() || keep.contains(t)) continue;
+        if (sum + it->second > mOptions.cacheBudgetBytes) break;  // the nearest tiles first, without gaps
+        sum += it->second;
+        keep.insert(t);
+    }
+    mBaker.mReport.droppedTiles = bytes.size() - keep.size();
+    return keep;
+}
+
+void SceneBaker::BakeRun::keepOnly(const std::unordered_set<TileId>& keep) const {
+    for (auto& [name, pass] : mBaker.mBuildingPasses) pass.keepOnly(keep);
+    for (auto& [name, pass] : mBaker.mSurfacePasses) pass.keepOnly(keep);
+    for (auto& [name, pass] : mBaker.mVegetationPasses) pass.keepOnly(keep);
+}
+
+Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> tiles,
+                                    const std::unordered_set<TileId>* keep) const {
+    const auto dropping = [keep](const TileId& t) { return keep && !keep->contains(t); };
     Scene scene;
     scene.frame = ctx.frame;
     scene.seed = ctx.sceneSeed;
@@ -725,7 +792,12 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
                     }
                     break;
                 case PassKind::Surface:
-                    if (const auto* r = resultOf(mBaker.mSurfacePasses, pass.name, t)) {
+                    if (dropping(t)) {
+                        const auto it = mBaker.mSurfacePasses.find(pass.name);
+                        std::optional<TileSurfaces> r;
+                        if (it != mBaker.mSurfacePasses.end()) r = it->second.take(t);
+                        if (r) std::move(r->patches.begin(), r->patches.end(), std::back_inserter(scene.surfaces));
+                    } else if (const auto* r = resultOf(mBaker.mSurfacePasses, pass.name, t)) {
                         scene.surfaces.insert(scene.surfaces.end(), r->patches.begin(), r->patches.end());
                     }
                     break;
@@ -768,6 +840,11 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
             if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
         }
         makeTileBlocks(items, assets, used, order, scene);
+        if (dropping(t)) {
+            // Its instances are in the blocks now; the rest of its results go with them.
+            for (auto& [name, pass] : mBaker.mBuildingPasses) pass.take(t);
+            for (auto& [name, pass] : mBaker.mVegetationPasses) pass.take(t);
+        }
     }
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);

@@ -144,7 +144,25 @@ private:
 
 }  // namespace
 
+std::size_t heldBytes(const TileSurfaces& r) {
+    using detail::bufferBytes;
+    std::size_t bytes = sizeof(TileSurfaces) + bufferBytes(r.patches);
+    for (const SurfacePatch& p : r.patches) {
+        bytes += bufferBytes(p.layer) + bufferBytes(p.markings) + bufferBytes(p.paving) + bufferBytes(p.gravel) +
+                 bufferBytes(p.sidewalks) + bufferBytes(p.rects) + bufferBytes(p.roadUv) +
+                 bufferBytes(p.shape.outline) + bufferBytes(p.shape.ringEnds) + bufferBytes(p.shape.polygonEnds) +
+                 bufferBytes(p.shape.triangles);
+    }
+    return bytes;
+}
+
 const TileSurfaces* SurfacePass::tile(const TileId& id) const { return detail::cachedTile(mCache, id); }
+
+std::optional<TileSurfaces> SurfacePass::take(const TileId& id) { return detail::takeTile(mCache, id); }
+
+void SurfacePass::keepOnly(const std::unordered_set<TileId>& keep) { detail::keepTiles(mCache, keep); }
+
+std::vector<std::pair<TileId, std::size_t>> SurfacePass::cachedBytes() const { return detail::cachedBytesOf(mCache); }
 
 Status SurfacePass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
     return detail::runPass<SurfaceRun>(pass, ctx, mCache, "meshing surfaces", report);

@@ -361,7 +361,20 @@ private:
 
 }  // namespace
 
+std::size_t heldBytes(const TileVegetation& r) {
+    using detail::bufferBytes;
+    return sizeof(TileVegetation) + bufferBytes(r.instances) + bufferBytes(r.tallies);
+}
+
 const TileVegetation* VegetationPass::tile(const TileId& id) const { return detail::cachedTile(mCache, id); }
+
+std::optional<TileVegetation> VegetationPass::take(const TileId& id) { return detail::takeTile(mCache, id); }
+
+void VegetationPass::keepOnly(const std::unordered_set<TileId>& keep) { detail::keepTiles(mCache, keep); }
+
+std::vector<std::pair<TileId, std::size_t>> VegetationPass::cachedBytes() const {
+    return detail::cachedBytesOf(mCache);
+}
 
 Status VegetationPass::run(const PassRule& pass, PassContext& ctx, PassReport& report) {
     return detail::runPass<VegetationRun>(pass, ctx, mCache, "planting", report);

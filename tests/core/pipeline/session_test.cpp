@@ -133,6 +133,69 @@ TEST(Session, ABakeOfSomeTilesKeepsTheOthersResultsWhenAskedTo) {
     EXPECT_EQ(*forgotten, manifestOf(*scene));
 }
 
+/// The fields of every surface patch a bake's cache budget moves instead of copying.
+void expectSameSurfaces(const Scene& a, const Scene& b) {
+    ASSERT_EQ(a.surfaces.size(), b.surfaces.size());
+    for (std::size_t i = 0; i < a.surfaces.size(); ++i) {
+        const SurfacePatch& p = a.surfaces[i];
+        const SurfacePatch& q = b.surfaces[i];
+        EXPECT_EQ(p.tile, q.tile) << "patch " << i;
+        EXPECT_EQ(p.layer, q.layer) << "patch " << i;
+        EXPECT_EQ(p.rects, q.rects) << "patch " << i;
+        EXPECT_EQ(p.markings, q.markings) << "patch " << i;
+        EXPECT_EQ(p.paving, q.paving) << "patch " << i;
+        EXPECT_EQ(p.sidewalks, q.sidewalks) << "patch " << i;
+        EXPECT_EQ(p.shape.outline, q.shape.outline) << "patch " << i;
+        EXPECT_EQ(p.shape.triangles, q.shape.triangles) << "patch " << i;
+    }
+}
+
+TEST(Session, ACacheBudgetDropsTheFarthestTilesResultsAndTheNextBakeComputesThemAgain) {
+    // Memory by budget: the desktop keeps the cached results of the tiles nearest the camera
+    // only. The scene is the same with any budget; a later bake reuses what was kept and runs
+    // exactly the dropped tiles again.
+    auto unbounded = openOrFail(monacoInput());
+    ASSERT_TRUE(unbounded);
+    auto reference = unbounded->bake(seeded(11));
+    ASSERT_TRUE(reference.ok()) << reference.message();
+    const placement::BakeReport whole = unbounded->report();
+    const std::size_t tiles = reference->tiles.size();
+    EXPECT_EQ(whole.cachedTiles, tiles);
+    EXPECT_EQ(whole.droppedTiles, 0u);
+    ASSERT_GT(whole.cachedBytes, 0u);
+
+    auto session = openOrFail(monacoInput());
+    ASSERT_TRUE(session);
+    placement::BakeOptions options = seeded(11);
+    options.cacheBudgetBytes = whole.cachedBytes / 3;
+    // Nearest the map's last tile first: the reverse of the order the tiles are baked in.
+    options.cachePriority.assign(reference->tiles.rbegin(), reference->tiles.rend());
+    auto first = session->bake(options);
+    ASSERT_TRUE(first.ok()) << first.message();
+    const placement::BakeReport cut = session->report();
+    EXPECT_LE(cut.cachedBytes, options.cacheBudgetBytes);
+    EXPECT_GT(cut.cachedTiles, 0u);
+    EXPECT_LT(cut.cachedTiles, tiles);
+    EXPECT_EQ(cut.cachedTiles + cut.droppedTiles, tiles);
+    EXPECT_EQ(manifestOf(*first), manifestOf(*reference));
+    expectSameSurfaces(*first, *reference);
+
+    auto again = session->bake(options);
+    ASSERT_TRUE(again.ok()) << again.message();
+    for (const placement::PassReport& pass : session->report().passes) {
+        EXPECT_EQ(pass.tilesRun, cut.droppedTiles) << pass.name;
+        EXPECT_EQ(pass.tilesReused, cut.cachedTiles) << pass.name;
+    }
+    EXPECT_EQ(manifestOf(*again), manifestOf(*reference));
+    expectSameSurfaces(*again, *reference);
+
+    // A budget that holds everything drops nothing.
+    options.cacheBudgetBytes = whole.cachedBytes;
+    ASSERT_TRUE(session->bake(options).ok());
+    EXPECT_EQ(session->report().droppedTiles, 0u);
+    EXPECT_EQ(session->report().cachedBytes, whole.cachedBytes);
+}
+
 TEST(Session, ASelectionBakesOnlyItsTilesAndAnEmptyOneNothing) {
     auto session = openOrFail(monacoInput());
     ASSERT_TRUE(session);

@@ -341,7 +341,7 @@ void MapDocument::rebake() {
         return;
     }
     mSceneComplete = false;
-    BakeInput input{mSession, mSelection, mRules, mProject.seed, mLayers, mLayersSerial, mBakeFocus, {}};
+    BakeInput input{mSession, mSelection, mRules, mProject.seed, mLayers, mLayersSerial, mBakeFocus, {}, mCacheBudget};
     if (mScene) input.shown = mScene->tiles;
     auto work = [this, input = std::move(input)](const core::ProgressCallback& progress) mutable {
         return bakeWork(std::move(input), progress);
@@ -376,6 +376,8 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
     const std::size_t heldCount = order.size();
     for (const core::TileId& t : nearestFirst(std::move(rest), focus)) order.push_back(t);
     std::vector<std::size_t> ends = batchEnds(order.size(), std::max(kFirstBatchTiles, heldCount));
+    // What the caches keep within their budget: the tiles nearest the focus.
+    const std::vector<core::TileId> nearest = nearestFirst(selection, focus);
     if (ends.empty()) ends.push_back(0);  // an empty selection bakes an empty scene
     std::size_t done = 0;
     for (const std::size_t end : ends) {
@@ -390,6 +392,8 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
         if (!last) options.tiles.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(end));
         // The last bake holds the whole selection: tiles no longer selected may go then.
         options.forgetUnbaked = last;
+        options.cacheBudgetBytes = input.cacheBudget;
+        options.cachePriority = nearest;
         auto scene = session.bake(std::move(options));
         if (!scene) return failed(scene.error());
         Baked baked;

@@ -45,8 +45,11 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "terrabit/core/map/feature.h"
@@ -99,6 +102,10 @@ struct TileBuildings {
     std::vector<std::string> warnings;
 };
 
+/// The bytes a cached result holds, in place and on the heap (its containers' capacities): what
+/// SceneBaker's cache budget counts.
+std::size_t heldBytes(const TileBuildings& r);
+
 class BuildingPass {
 public:
     /// Runs the pass (see above) over ctx.order, refilling the placed_buildings layer of
@@ -108,6 +115,13 @@ public:
 
     /// A baked tile's result after run(), or nullptr.
     const TileBuildings* tile(const TileId& id) const;
+    /// Removes a tile's cached result and hands it over (the baker moves a result the cache will
+    /// not keep into the scene); nullopt when none. The next bake computes the tile again.
+    std::optional<TileBuildings> take(const TileId& id);
+    /// Forgets every cached tile not in `keep` (SceneBaker's cache budget).
+    void keepOnly(const std::unordered_set<TileId>& keep);
+    /// Every tile with a cached result, and the bytes it holds (heldBytes), in no set order.
+    std::vector<std::pair<TileId, std::size_t>> cachedBytes() const;
     /// Forgets every cached tile.
     void clearCache() { mCache.clear(); }
 

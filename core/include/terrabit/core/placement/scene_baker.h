@@ -54,6 +54,16 @@ struct BakeOptions {
     /// grows its tiles batch by batch (the desktop's progressive bake) and starts again after a
     /// rule edit recomputes only what the edit affects. Either way the scene is the same.
     bool forgetUnbaked = true;
+    /// A bound on what the passes keep cached once the bake is done, bytes (every pass's
+    /// heldBytes of a tile's results, summed; 0: no bound). The tiles of `cachePriority` keep
+    /// their results, in that order, while the sum fits; the first that does not fit and every
+    /// other tile's are dropped, and a scene tile's dropped results are moved into the scene
+    /// rather than copied. A later bake computes a dropped tile again, the same: the scene never
+    /// depends on the budget, only what a later bake reuses.
+    std::size_t cacheBudgetBytes = 0;
+    /// The tiles whose cached results a cache budget keeps first (the desktop's: nearest the
+    /// camera first); empty: the baked tiles in the order they are handed out.
+    std::vector<TileId> cachePriority;
     /// The scene origin; unset: the centre of the index's tiles. A shard passes the whole
     /// bake's origin so its tiles land exactly where the whole bake puts them.
     std::optional<LonLat> origin;
@@ -78,6 +88,11 @@ struct BakeReport {
     std::vector<PassReport> passes;     ///< in the order they ran
     std::vector<std::string> warnings;  ///< e.g. footprints too large to place; each names the feature
     double milliseconds = 0.0;          ///< the whole bake
+    /// What the passes keep cached once the bake is done (SceneBaker::cacheFootprint), and how
+    /// many tiles' results the cache budget dropped.
+    std::size_t cachedTiles = 0;
+    std::size_t cachedBytes = 0;
+    std::size_t droppedTiles = 0;
 
     /// The report of the pass with this name, or nullptr.
     const PassReport* pass(std::string_view name) const;
@@ -109,6 +124,13 @@ public:
     /// The map's layers plus placed_buildings and placed_vegetation as the last bake left them
     /// (for export and the viewport). Valid until the next bake.
     const PlacementLayers& layers() const { return *mLayers; }
+    /// What the passes hold cached: the tiles with a result in some pass and the bytes of them all
+    /// (heldBytes, plus the caches' own bookkeeping per tile).
+    struct CacheFootprint {
+        std::size_t tiles = 0;
+        std::size_t bytes = 0;
+    };
+    CacheFootprint cacheFootprint() const;
     /// Forgets every cached result: the next bake computes everything.
     void clearCache();
 

@@ -20,7 +20,10 @@
 /// and the layers its expressions read over the tile and its neighbours.
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "terrabit/core/placement/pass_context.h"
@@ -61,6 +64,10 @@ struct TileVegetation {
     std::vector<VegetationTally> tallies;    ///< per class of the rule
 };
 
+/// The bytes a cached result holds, in place and on the heap (its containers' capacities): what
+/// SceneBaker's cache budget counts.
+std::size_t heldBytes(const TileVegetation& r);
+
 class VegetationPass {
 public:
     /// Runs the pass over ctx.order and ORs every trunk into ctx.layers' placed_vegetation.
@@ -70,6 +77,13 @@ public:
 
     /// A baked tile's result after run(), or nullptr.
     const TileVegetation* tile(const TileId& id) const;
+    /// Removes a tile's cached result and hands it over (the baker moves a result the cache will
+    /// not keep into the scene); nullopt when none. The next bake computes the tile again.
+    std::optional<TileVegetation> take(const TileId& id);
+    /// Forgets every cached tile not in `keep` (SceneBaker's cache budget).
+    void keepOnly(const std::unordered_set<TileId>& keep);
+    /// Every tile with a cached result, and the bytes it holds (heldBytes), in no set order.
+    std::vector<std::pair<TileId, std::size_t>> cachedBytes() const;
     /// Forgets every cached tile.
     void clearCache() { mCache.clear(); }
 

@@ -25,6 +25,7 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -65,6 +66,11 @@ struct LayerRow {
 
 /// Writes a project file atomically through QSaveFile (paths relative to its folder).
 core::Status writeProjectFile(const core::project::Project& project, const std::filesystem::path& file);
+
+/// What a document keeps of its tiles' pass results between bakes unless told otherwise
+/// (MapDocument::setCacheBudget): about what monaco-region's 1,600 tiles hold, so a region
+/// keeps all of them and a country those of the region around the bake focus.
+inline constexpr std::size_t kDefaultCacheBudgetBytes = std::size_t{512} << 20;
 
 class MapDocument : public QObject {
     Q_OBJECT
@@ -163,6 +169,12 @@ public:
     /// Sets where the next progressive bake starts (not undoable, not saved; a bake already
     /// running keeps its order).
     void setBakeFocus(core::LonLat focus) { mBakeFocus = focus; }
+    /// What the bake may keep of the tiles' pass results between bakes, bytes
+    /// (BakeOptions::cacheBudgetBytes; 0: no bound): those of the tiles nearest the bake focus
+    /// are kept, the farther ones dropped and computed again when a later bake needs them.
+    /// Applies from the next bake; not saved.
+    void setCacheBudget(std::size_t bytes) { mCacheBudget = bytes; }
+    std::size_t cacheBudget() const { return mCacheBudget; }
     /// Reloads the map at another zoom; the selection is cleared. Not undoable.
     void setZoom(int zoom);
     /// Checks and applies a rule edit (merging with the previous edit of the same path), then
@@ -274,6 +286,7 @@ private:
         std::uint64_t layersSerial = 0;  ///< mLayersSerial when started
         std::optional<core::LonLat> focus;
         std::vector<core::TileId> shown;  ///< the tiles of the scene shown when started
+        std::size_t cacheBudget = 0;      ///< mCacheBudget when started
     };
     /// The bake job's work on the worker: coverage, then the batches (posted as they finish).
     JobRunner::Finish bakeWork(BakeInput input, const core::ProgressCallback& progress);
@@ -308,6 +321,7 @@ private:
     bool mSceneComplete = false;
     std::shared_ptr<const std::unordered_map<core::TileId, core::pipeline::TileTally>> mTallies;
     std::optional<core::LonLat> mBakeFocus;
+    std::size_t mCacheBudget = kDefaultCacheBudgetBytes;
     core::placement::BakeReport mBakeReport;
     QUndoStack mUndo;
     bool mDirtyOutsideUndo = false;
