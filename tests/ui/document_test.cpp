@@ -9,10 +9,16 @@
 #include <QSignalSpy>
 #include <QTimer>
 
+#include <unistd.h>
+
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <vector>
 
 #include "terrabit/core/algebra/area_coverage.h"
+#include "terrabit/ui/document/freed_memory.h"
 #include "terrabit/ui/document/map_document.h"
 #include "ui_scene_support.h"
 #include "ui_test_support.h"
@@ -34,6 +40,14 @@ protected:
 };
 
 std::size_t plants(const ui::MapDocument& d) { return d.scene()->statistics.vegetationInstances; }
+
+/// The process's resident memory, bytes (/proc/self/statm).
+std::size_t residentBytes() {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t size = 0, resident = 0;
+    statm >> size >> resident;
+    return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
 
 }  // namespace
 
@@ -241,4 +255,24 @@ TEST_F(SampleDocument, ABigMapLoadsOffTheUiThreadAndCanBeCancelled) {
         << failed.front()[0].toString().toStdString();
     EXPECT_EQ(doc.projectFile(), test::samplePath());
     EXPECT_LT(longestGap, 500) << "the UI thread was blocked for " << longestGap << " ms";
+}
+
+TEST(FreedMemory, WhatTheMiddleOfTheHeapFreedGoesBackToTheSystem) {
+    // 256 MiB in pieces below the allocator's mmap threshold, as a scene's blocks and patches
+    // are, then all freed but the last, which keeps the heap's top where it was: the freed pages
+    // stay resident until they are handed back.
+    constexpr std::size_t kPiece = 4096, kPieces = 65536, kTotal = kPiece * kPieces;
+    std::vector<std::unique_ptr<char[]>> pieces(kPieces);
+    for (auto& p : pieces) {
+        p = std::make_unique<char[]>(kPiece);
+        std::memset(p.get(), 1, kPiece);
+    }
+    const std::size_t full = residentBytes();
+    for (std::size_t i = 0; i + 1 < kPieces; ++i) pieces[i].reset();
+    const std::size_t freed = residentBytes();
+    ui::releaseFreedMemoryNow();
+    const std::size_t released = residentBytes();
+    EXPECT_GT(freed + kTotal / 4, full) << "freeing alone gave the pages back: nothing to hand back";
+    EXPECT_LT(released + kTotal / 2, freed) << "resident: " << (full >> 20) << " MiB full, " << (freed >> 20)
+                                            << " MiB freed, " << (released >> 20) << " MiB after";
 }

@@ -70,13 +70,16 @@ public:
         return plant(frame, stale);
     }
 
-    /// Commit: every baked tile's trunks into placed_vegetation.
+    /// Commit: every baked tile's trunks into placed_vegetation. A plant names its trunk's
+    /// cell, so the cache keeps no trunk bits of its own (8 KiB a tile).
     void commit(const detail::PassFrame<TileVegetation>& frame) const {
         OccupancyMap& placed = mCtx.layers->placedVegetation();
         for (std::size_t i = 0; i < frame.tileCount(); ++i) {
-            const BitTile& trunks = frame.result(i).trunks;
-            if (!trunks.any()) continue;  // a tile's bits are allocated when first written
-            if (BitTile* b = placed.tile(frame.tile(i))) *b |= trunks;
+            const std::vector<PlantedInstance>& plants = frame.result(i).instances;
+            if (plants.empty()) continue;  // a tile's bits are allocated when first written
+            BitTile* b = placed.tile(frame.tile(i));
+            if (!b) continue;
+            for (const PlantedInstance& p : plants) b->set(p.cellX, p.cellY);
         }
     }
 
@@ -308,7 +311,6 @@ private:
         // twice what they use (a region's plants are a hundred megabytes).
         out.instances.clear();
         out.instances.reserve(own.cells.size());
-        out.trunks.reset();
         out.tallies = own.tallies;
         const CandidatesAround around = candidatesAround(t);
         // A trunk stays within its cell (jitter ≤ 1 cell), so within the tile: its heights.
@@ -335,7 +337,6 @@ private:
             p.yaw = static_cast<float>(unitInterval(draw(h, 2)) * 2.0 * std::numbers::pi);
             p.scale = scale;
             out.instances.push_back(p);
-            out.trunks.set(x, y);
             ++out.tallies[c].instances;
         }
     }

@@ -15,6 +15,7 @@
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/render/scene_export.h"
 #include "terrabit/ui/document/bake_batches.h"
+#include "terrabit/ui/document/freed_memory.h"
 #include "value_command_p.h"
 
 namespace terrabit::ui {
@@ -420,6 +421,8 @@ void MapDocument::bakeDone(Baked baked) {
     mSceneComplete = baked.complete && !mBakePending;
     mLastError.clear();
     emit sceneChanged();
+    // Every view has moved to the new scene by now: the old one's pages can go.
+    releaseFreedMemory();
 }
 
 void MapDocument::bakeStopped(const QString& error, bool cancelled) {

@@ -21,6 +21,7 @@
 #include "terrabit/render/asset_model.h"
 #include "terrabit/render/scene_graph.h"
 #include "terrabit/ui/document/bake_batches.h"
+#include "terrabit/ui/document/freed_memory.h"
 #include "terrabit/ui/document/map_document.h"
 #include "terrabit/ui/views/probe_tool.h"
 
@@ -231,7 +232,8 @@ void Viewport::showPendingTiles() {
     if (sceneShown()) {
         mPending.clear();
         mPendingNext = 0;
-        updateOverlay();  // over every tile: once they are all in
+        updateOverlay();       // over every tile: once they are all in
+        releaseFreedMemory();  // the nodes of the scene shown before
         // The eye may have moved while they came in.
         if (!mDetailQueued) {
             mDetailQueued = true;

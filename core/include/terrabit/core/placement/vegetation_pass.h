@@ -27,7 +27,6 @@
 #include <vector>
 
 #include "terrabit/core/placement/pass_context.h"
-#include "terrabit/core/raster/bit_tile.h"
 #include "terrabit/core/scene/scene.h"
 
 namespace terrabit::core::placement {
@@ -60,7 +59,6 @@ struct VegetationTally {
 struct TileVegetation {
     std::uint64_t key = 0;
     std::vector<PlantedInstance> instances;  ///< in row order of their cells
-    BitTile trunks;                          ///< their trunk cells
     std::vector<VegetationTally> tallies;    ///< per class of the rule
 };
 
