@@ -746,6 +746,20 @@ SceneBaker::CacheFootprint SceneBaker::cacheFootprint() const {
     return out;
 }
 
+SceneBaker::CacheFootprint SceneBaker::cacheFootprint(std::span<const TileId> tiles) const {
+    const std::unordered_map<TileId, std::size_t> bytes =
+        cachedBytesByTile(mBuildingPasses, mSurfacePasses, mVegetationPasses);
+    const std::unordered_set<TileId> wanted(tiles.begin(), tiles.end());
+    CacheFootprint out;
+    for (const TileId& t : wanted) {
+        if (const auto it = bytes.find(t); it != bytes.end()) {
+            ++out.tiles;
+            out.bytes += it->second;
+        }
+    }
+    return out;
+}
+
 std::unordered_set<TileId> SceneBaker::BakeRun::tilesWithinBudget(const PassContext& ctx) const {
     const std::unordered_map<TileId, std::size_t> bytes =
         cachedBytesByTile(mBaker.mBuildingPasses, mBaker.mSurfacePasses, mBaker.mVegetationPasses);

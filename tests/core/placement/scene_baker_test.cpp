@@ -194,6 +194,55 @@ TEST(SceneBaker, ChangingTheVegetationDensityRerunsOnlyVegetation) {
     EXPECT_EQ(manifestOf(*denser, text), manifestOf(bakeOnce(*input, catalogue, rules), text));
 }
 
+TEST(SceneBaker, ACacheBudgetKeepsTheLeadingTilesOfItsPriorityThatFit) {
+    const std::string text = syntheticRules(defaultSyntheticPasses());
+    const auto input = busyMap().build(text);
+    const AssetCatalogue catalogue = testCatalogue();
+    const PlacementRules rules = parsePasses(*input, text);
+    SceneBaker unbounded(input->index, input->store, catalogue);
+    ASSERT_TRUE(unbounded.setRules(rules).ok());
+    auto reference = unbounded.bake();
+    ASSERT_TRUE(reference.ok()) << reference.message();
+    ASSERT_EQ(reference->tiles.size(), 9u);
+    EXPECT_EQ(unbounded.report().cachedTiles, 9u);
+    EXPECT_EQ(unbounded.report().cachedBytes, unbounded.cacheFootprint().bytes);
+    // Each tile's results, as the budget counts them.
+    std::vector<TileId> priority = reference->tiles;
+    std::reverse(priority.begin(), priority.end());
+    std::rotate(priority.begin(), priority.begin() + 4, priority.end());
+    const auto bytesOf = [&](const TileId& t) { return unbounded.cacheFootprint(std::span(&t, 1)).bytes; };
+    // From the fourth on, the largest first: the last would fit in what the fourth leaves.
+    std::sort(priority.begin() + 3, priority.end(),
+              [&](const TileId& a, const TileId& b) { return bytesOf(a) > bytesOf(b); });
+    std::vector<std::size_t> bytes;
+    for (const TileId& t : priority) bytes.push_back(bytesOf(t));
+    ASSERT_GT(bytes.back(), 0u);
+    ASSERT_LT(bytes.back(), bytes[3]);
+
+    // A budget one byte short of the first four tiles keeps the first three, and not a fifth
+    // tile that would fit in what is left: the nearest tiles, without gaps.
+    SceneBaker baker(input->index, input->store, catalogue);
+    ASSERT_TRUE(baker.setRules(rules).ok());
+    BakeOptions options;
+    options.cachePriority = priority;
+    options.cacheBudgetBytes = bytes[0] + bytes[1] + bytes[2] + bytes[3] - 1;
+    auto cut = baker.bake(options);
+    ASSERT_TRUE(cut.ok()) << cut.message();
+    EXPECT_EQ(manifestOf(*cut, text), manifestOf(*reference, text));
+    const SceneBaker::CacheFootprint kept = baker.cacheFootprint();
+    EXPECT_EQ(kept.tiles, 3u);
+    EXPECT_EQ(kept.bytes, bytes[0] + bytes[1] + bytes[2]);
+    EXPECT_EQ(baker.cacheFootprint(std::span(priority).first(3)).bytes, kept.bytes);
+    EXPECT_EQ(baker.report().cachedTiles, 3u);
+    EXPECT_EQ(baker.report().droppedTiles, 6u);
+
+    // The next bake runs the six dropped tiles of every pass again, the same.
+    auto again = baker.bake(options);
+    ASSERT_TRUE(again.ok()) << again.message();
+    for (const PassReport& p : baker.report().passes) EXPECT_EQ(p.tilesRun, 6u) << p.name;
+    EXPECT_EQ(manifestOf(*again, text), manifestOf(*reference, text));
+}
+
 TEST(SceneBaker, ChangingForestSpeciesRerunsOnlyTheTilesNearTheForest) {
     const std::string text = syntheticRules(defaultSyntheticPasses());
     const auto input = busyMap().build(text);

@@ -131,6 +131,8 @@ public:
         std::size_t bytes = 0;
     };
     CacheFootprint cacheFootprint() const;
+    /// cacheFootprint over `tiles` only (each once).
+    CacheFootprint cacheFootprint(std::span<const TileId> tiles) const;
     /// Forgets every cached result: the next bake computes everything.
     void clearCache();
 
