@@ -14,6 +14,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -21,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -721,6 +723,37 @@ TEST_F(Window, MenusCarryTheShortcutsAndAboutCreditsOpenStreetMap) {
     EXPECT_TRUE(undo && redo);
     EXPECT_TRUE(ui::MainWindow::aboutText().contains("© OpenStreetMap contributors, ODbL 1.0"));
     EXPECT_TRUE(window->recentFiles().contains(QString::fromStdString(test::samplePath().string())));
+}
+
+TEST_F(Window, TheMemoryForCachedTilesIsAskedForKeptAndBoundsTheNextBake) {
+    EXPECT_EQ(doc().cacheBudget(), ui::kDefaultCacheBudgetBytes);
+    auto* action = window->findChild<QAction*>("cacheBudgetAction");
+    ASSERT_NE(action, nullptr);
+    action->trigger();
+    auto* dialog = window->findChild<QInputDialog*>("cacheBudgetDialog");
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(dialog->intValue(), int(ui::kDefaultCacheBudgetBytes >> 20));
+    auto* spin = dialog->findChild<QSpinBox*>();
+    ASSERT_NE(spin, nullptr);
+    spin->setValue(0);
+    EXPECT_EQ(spin->text(), "no limit");
+    spin->setValue(1);
+    EXPECT_EQ(spin->text(), "1 MiB");
+    dialog->accept();
+    EXPECT_EQ(doc().cacheBudget(), std::size_t{1} << 20);
+    EXPECT_EQ(QSettings().value("memory/cacheBudgetMiB").toInt(), 1);
+
+    // The next bake keeps no more than that: the sample's tiles hold more.
+    doc().rebake();
+    ASSERT_TRUE(doc().waitIdle());
+    EXPECT_LE(doc().bakeReport().cachedBytes, std::size_t{1} << 20);
+    EXPECT_GT(doc().bakeReport().droppedTiles, 0u);
+
+    // A new window starts with it.
+    window->close();
+    makeWindow();
+    EXPECT_EQ(doc().cacheBudget(), std::size_t{1} << 20);
+    QSettings().remove("memory/cacheBudgetMiB");
 }
 
 TEST_F(Window, DockLayoutIsKeptBetweenRuns) {

@@ -11,16 +11,19 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 
 #include "terrabit/core/project/project.h"
@@ -46,6 +49,7 @@ constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 /// View ▸ Every model at any distance, kept between sessions.
 const char* const kEveryModelKey = "view/everyModel";
+const char* const kCacheBudgetKey = "memory/cacheBudgetMiB";
 
 bool isProjectFile(const std::filesystem::path& file) {
     return file.extension() == std::string(core::project::kProjectExtension);
@@ -56,6 +60,9 @@ bool isProjectFile(const std::filesystem::path& file) {
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), mOptions(std::move(options)) {
     setObjectName("TerrabitMainWindow");
     mDocument = new MapDocument(mOptions.resourcesDir, this);
+    mDocument->setCacheBudget(
+        std::size_t(std::max(0, QSettings().value(kCacheBudgetKey, int(kDefaultCacheBudgetBytes >> 20)).toInt()))
+        << 20);
     mProbe = new ProbeTool(mDocument, this);
     mRecovery = std::make_unique<RecoveryStore>(mOptions.recoveryDir);
     mPrompt = [this](const QString& title, const QString& text, QMessageBox::StandardButtons buttons) {
@@ -271,6 +278,10 @@ void MainWindow::createActions() {
     selectAll->setObjectName("selectAllTilesAction");
     selectAll->setToolTip(tr("Select every tile with content at the project's zoom"));
     edit->addAction(tr("Clear the &selection"), this, [this] { mDocument->setSelection({}); });
+    edit->addSeparator();
+    QAction* budget = edit->addAction(tr("&Memory for cached tiles…"), this, &MainWindow::askCacheBudget);
+    budget->setObjectName("cacheBudgetAction");
+    budget->setToolTip(tr("How much the app keeps of the tiles' results for quick re-bakes"));
 
     mViewMenu = menuBar()->addMenu(tr("&View"));
     mViewMenu->addAction(tr("&Fit the map"), QKeySequence(Qt::CTRL | Qt::Key_0), mMapView, &MapView::fitMap);
@@ -312,6 +323,33 @@ void MainWindow::createActions() {
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Terrabit"), this,
                     [this] { QMessageBox::about(this, tr("About Terrabit"), aboutText()); });
+}
+
+void MainWindow::askCacheBudget() {
+    auto* dialog = new QInputDialog(this);
+    dialog->setObjectName("cacheBudgetDialog");
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Memory for cached tiles"));
+    dialog->setLabelText(
+        tr("What the app keeps of the tiles' results, so that a rule edit re-bakes only what it affects.\n"
+           "The tiles nearest the middle of the map browser keep theirs; farther ones are computed\n"
+           "again, the same, when a re-bake needs them. Applies from the next bake."));
+    dialog->setInputMode(QInputDialog::IntInput);
+    dialog->setIntRange(0, 1 << 20);
+    dialog->setIntStep(64);
+    dialog->setIntValue(int(mDocument->cacheBudget() >> 20));
+    if (auto* spin = dialog->findChild<QSpinBox*>()) {
+        spin->setSuffix(tr(" MiB"));
+        spin->setSpecialValueText(tr("no limit"));
+    }
+    connect(dialog, &QInputDialog::intValueSelected, this, &MainWindow::setCacheBudgetMiB);
+    dialog->open();
+}
+
+void MainWindow::setCacheBudgetMiB(int mib) {
+    mib = std::max(0, mib);
+    mDocument->setCacheBudget(std::size_t(mib) << 20);
+    QSettings().setValue(kCacheBudgetKey, mib);
 }
 
 QString MainWindow::aboutText() {

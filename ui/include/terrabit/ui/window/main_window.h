@@ -77,6 +77,10 @@ public:
     bool offerRecovery();
     /// The About box's text.
     static QString aboutText();
+    /// Sets what the document keeps of the tiles' results between bakes, MiB (0: no limit;
+    /// MapDocument::setCacheBudget) and keeps it for the next sessions. Edit ▸ Memory for cached
+    /// tiles… asks for it.
+    void setCacheBudgetMiB(int mib);
 
     /// How questions are asked (tests answer them): title, text, buttons → the button chosen.
     using Prompt =
@@ -108,6 +112,7 @@ private:
     void addOrRemoveElevation(const std::filesystem::path& dem, bool add);
     void updateElevationActions();
     void rebuildRemoveElevationMenu();
+    void askCacheBudget();
 
     MainWindowOptions mOptions;
     MapDocument* mDocument;
