@@ -684,7 +684,7 @@ Result<Scene> SceneBaker::BakeRun::run() {
         return cancelled("bake cancelled while assembling the scene");
     }
     std::optional<std::unordered_set<TileId>> keep;
-    if (mOptions.cacheBudgetBytes > 0) keep = tilesWithinBudget(ctx);
+    if (mOptions.cacheBudgetBytes) keep = tilesWithinBudget(ctx);
     Scene scene = assemble(ctx, std::move(*sceneTiles), keep ? &*keep : nullptr);
     if (keep) keepOnly(*keep);
     const CacheFootprint held = mBaker.cacheFootprint();
@@ -769,7 +769,7 @@ std::unordered_set<TileId> SceneBaker::BakeRun::tilesWithinBudget(const PassCont
     for (const TileId& t : priority) {
         const auto it = bytes.find(t);
         if (it == bytes.end() || keep.contains(t)) continue;
-        if (sum + it->second > mOptions.cacheBudgetBytes) break;  // the nearest tiles first, without gaps
+        if (sum + it->second > *mOptions.cacheBudgetBytes) break;  // the nearest tiles first, without gaps
         sum += it->second;
         keep.insert(t);
     }

@@ -173,7 +173,7 @@ TEST(Session, ACacheBudgetDropsTheFarthestTilesResultsAndTheNextBakeComputesThem
     auto first = session->bake(options);
     ASSERT_TRUE(first.ok()) << first.message();
     const placement::BakeReport cut = session->report();
-    EXPECT_LE(cut.cachedBytes, options.cacheBudgetBytes);
+    EXPECT_LE(cut.cachedBytes, *options.cacheBudgetBytes);
     EXPECT_GT(cut.cachedTiles, 0u);
     EXPECT_LT(cut.cachedTiles, tiles);
     EXPECT_EQ(cut.cachedTiles + cut.droppedTiles, tiles);

@@ -393,7 +393,7 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
         if (!last) options.tiles.assign(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(end));
         // The last bake holds the whole selection: tiles no longer selected may go then.
         options.forgetUnbaked = last;
-        options.cacheBudgetBytes = input.cacheBudget;
+        if (input.cacheBudget > 0) options.cacheBudgetBytes = input.cacheBudget;
         options.cachePriority = nearest;
         auto scene = session.bake(std::move(options));
         if (!scene) return failed(scene.error());

@@ -185,6 +185,9 @@ public:
         options.blockCells = command.blockCells;
         options.groundErrorMetres = command.groundError;
         options.progress = scaled(progress, 0.0, 0.8);
+        // No bake follows this one: the passes' results move into the scene instead of staying
+        // cached beside it.
+        options.cacheBudgetBytes = 0;
         // A shard: its own tiles plus their halo, in the whole bake's frame (scale/shard_plan.h).
         const bool sharded = command.shard.count > 0;
         if (sharded) {

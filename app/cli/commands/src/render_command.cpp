@@ -58,6 +58,7 @@ int runRender(const RenderCommand& command, std::ostream& out, std::ostream& err
         options.seed = command.seed;
         options.threads = command.threads;
         options.progress = progress;
+        options.cacheBudgetBytes = 0;  // one bake: its results move into the scene
         core::Result<core::Scene> baked = session.bake(options);
         if (!baked) return drawFailed(err, baked.error());
         for (const std::string& w : session.report().warnings) err << "warning: " << w << "\n";

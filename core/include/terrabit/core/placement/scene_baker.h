@@ -55,12 +55,13 @@ struct BakeOptions {
     /// rule edit recomputes only what the edit affects. Either way the scene is the same.
     bool forgetUnbaked = true;
     /// A bound on what the passes keep cached once the bake is done, bytes (every pass's
-    /// heldBytes of a tile's results, summed; 0: no bound). The tiles of `cachePriority` keep
-    /// their results, in that order, while the sum fits; the first that does not fit and every
-    /// other tile's are dropped, and a scene tile's dropped results are moved into the scene
-    /// rather than copied. A later bake computes a dropped tile again, the same: the scene never
-    /// depends on the budget, only what a later bake reuses.
-    std::size_t cacheBudgetBytes = 0;
+    /// heldBytes of a tile's results, summed; unset: no bound; 0: nothing, for a bake no other
+    /// follows). The tiles of `cachePriority` keep their results, in that order, while the sum
+    /// fits; the first that does not fit and every other tile's are dropped, and a scene tile's
+    /// dropped results are moved into the scene rather than copied. A later bake computes a
+    /// dropped tile again, the same: the scene never depends on the budget, only what a later
+    /// bake reuses.
+    std::optional<std::size_t> cacheBudgetBytes;
     /// The tiles whose cached results a cache budget keeps first (the desktop's: nearest the
     /// camera first); empty: the baked tiles in the order they are handed out.
     std::vector<TileId> cachePriority;
