@@ -330,6 +330,9 @@ std::unordered_map<std::string, std::uint32_t> numberSources(const std::unordere
         return a.featureId != b.featureId ? a.featureId < b.featureId : northToSouth(a.record.tile, b.record.tile);
     });
     std::unordered_map<std::string, std::uint32_t> sourceOf;
+    sourceOf.reserve(g.records.size());
+    scene.sources.reserve(g.records.size());
+    scene.buildings.reserve(scene.buildings.size() + g.records.size());
     for (Record& r : g.records) {
         auto [it, fresh] = sourceOf.emplace(r.featureId, static_cast<std::uint32_t>(scene.sources.size()));
         if (fresh) scene.sources.push_back(r.featureId);
@@ -357,7 +360,7 @@ std::unordered_map<std::string, std::uint32_t> numberSources(const std::unordere
                 ++scene.statistics.buildingsGenerated;
                 break;
         }
-        scene.buildings.push_back(r.record);
+        scene.buildings.push_back(std::move(r.record));  // its ids stay in `r` for below
     }
     // A blocker (or the building a part was mapped within) is numbered when it is a building of
     // this scene (not one of a tile baked only as the halo of a streamed batch, say).
@@ -796,6 +799,15 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     Gathered gathered;
     const auto assets = mBaker.mCatalogue->assets();
     gathered.plantAssets.assign(assets.size(), 0);
+    // Listed once at their size rather than grown by doubling: a country has hundreds of
+    // thousands.
+    std::size_t records = 0;
+    for (const auto& [name, pass] : mBaker.mBuildingPasses) {
+        for (const TileId& t : scene.tiles) {
+            if (const TileBuildings* r = pass.tile(t)) records += r->buildings.size();
+        }
+    }
+    gathered.records.reserve(records);
     for (std::size_t passIndex = 0; passIndex < mBaker.mRules.passes().size(); ++passIndex) {
         const PassRule& pass = mBaker.mRules.passes()[passIndex];
         for (const TileId& t : scene.tiles) {

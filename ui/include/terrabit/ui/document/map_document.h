@@ -14,11 +14,13 @@
 /// A large selection bakes progressively (bake_batches.h): the tiles nearest the bake focus
 /// (the map view's centre) first, in growing batches whose scenes are shown as they come
 /// (sceneChanged() after each; sceneComplete() once the whole selection is in). The baker keeps
-/// every tile's cached results across batches and restarts, and a bake that follows another
-/// (a rule edit, a seed) starts with one batch of every selected tile already shown: a tile's
-/// results depend on which tiles around it are baked, so those are reused only in the context
-/// they were made in. A rule edit thus recomputes only what it affects. What a selection costs on the UI thread does
-/// not grow with it: coverage and per-tile tallies are counted on the worker.
+/// the tiles' cached results across batches and restarts, those nearest the focus first within
+/// the cache budget (setCacheBudget; farther tiles are computed again), and a bake that follows
+/// another (a rule edit, a seed) starts with one batch of every selected tile already shown: a
+/// tile's results depend on which tiles around it are baked, so those are reused only in the
+/// context they were made in. A rule edit thus recomputes only what it affects. What a
+/// selection costs on the UI thread does not grow with it: coverage and per-tile tallies are
+/// counted on the worker.
 
 #include <QColor>
 #include <QObject>
@@ -68,8 +70,8 @@ struct LayerRow {
 core::Status writeProjectFile(const core::project::Project& project, const std::filesystem::path& file);
 
 /// What a document keeps of its tiles' pass results between bakes unless told otherwise
-/// (MapDocument::setCacheBudget): about what monaco-region's 1,600 tiles hold, so a region
-/// keeps all of them and a country those of the region around the bake focus.
+/// (MapDocument::setCacheBudget): twice what monaco-region's 1,608 tiles hold (about 230 MB),
+/// so a region keeps all of them and a 3 × 3 copy of it about 3,500 tiles around the focus.
 inline constexpr std::size_t kDefaultCacheBudgetBytes = std::size_t{512} << 20;
 
 class MapDocument : public QObject {
