@@ -285,8 +285,6 @@ public:
             options.tiles = batch.baked;
             options.sceneTiles = batch.own;
             options.origin = origin;
-            // The next batch bakes other tiles: nothing of this one's is worth keeping cached.
-            options.cacheBudgetBytes = 0;
             options.progress = scaled(progress, from, span * 0.8);
             auto scene = session.bake(options);
             if (!scene) return failed(scene.error());
