@@ -49,7 +49,14 @@ constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 /// View ▸ Every model at any distance, kept between sessions.
 const char* const kEveryModelKey = "view/everyModel";
+/// Edit ▸ Memory for cached tiles…, MiB, kept between sessions.
 const char* const kCacheBudgetKey = "memory/cacheBudgetMiB";
+
+/// The cache budget the last session left, bytes (MapDocument::setCacheBudget).
+std::size_t savedCacheBudget() {
+    const int mib = QSettings().value(kCacheBudgetKey, int(kDefaultCacheBudgetBytes >> 20)).toInt();
+    return std::size_t(std::max(0, mib)) << 20;
+}
 
 bool isProjectFile(const std::filesystem::path& file) {
     return file.extension() == std::string(core::project::kProjectExtension);
@@ -60,9 +67,7 @@ bool isProjectFile(const std::filesystem::path& file) {
 MainWindow::MainWindow(MainWindowOptions options, QWidget* parent) : QMainWindow(parent), mOptions(std::move(options)) {
     setObjectName("TerrabitMainWindow");
     mDocument = new MapDocument(mOptions.resourcesDir, this);
-    mDocument->setCacheBudget(
-        std::size_t(std::max(0, QSettings().value(kCacheBudgetKey, int(kDefaultCacheBudgetBytes >> 20)).toInt()))
-        << 20);
+    mDocument->setCacheBudget(savedCacheBudget());
     mProbe = new ProbeTool(mDocument, this);
     mRecovery = std::make_unique<RecoveryStore>(mOptions.recoveryDir);
     mPrompt = [this](const QString& title, const QString& text, QMessageBox::StandardButtons buttons) {
