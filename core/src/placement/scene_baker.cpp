@@ -613,8 +613,9 @@ private:
     /// neighbours, where the placed layers live.
     Status runPasses(PassContext& ctx, std::span<const TileId> reach);
     Status runPass(const PassRule& pass, PassContext& ctx, std::span<const TileId> reach, PassReport& report);
-    /// The tiles whose cached results fit BakeOptions::cacheBudgetBytes; counts the others in the
-    /// report's droppedTiles.
+    /// The tiles whose cached results fit BakeOptions::cacheBudgetBytes; fills the report's
+    /// cache figures as they will be once the others are dropped (the kept results stay as
+    /// they are, so nothing needs counting again).
     std::unordered_set<TileId> tilesWithinBudget(const PassContext& ctx) const;
     /// The scene of `tiles` (row-major) from the passes' results. With `keep`, the results of
     /// tiles it lacks are taken from the caches as they are used (moved into the scene where
@@ -689,10 +690,13 @@ Result<Scene> SceneBaker::BakeRun::run() {
     std::optional<std::unordered_set<TileId>> keep;
     if (mOptions.cacheBudgetBytes) keep = tilesWithinBudget(ctx);
     Scene scene = assemble(ctx, std::move(*sceneTiles), keep ? &*keep : nullptr);
-    if (keep) keepOnly(*keep);
-    const CacheFootprint held = mBaker.cacheFootprint();
-    mBaker.mReport.cachedTiles = held.tiles;
-    mBaker.mReport.cachedBytes = held.bytes;
+    if (keep) {
+        keepOnly(*keep);
+    } else {
+        const CacheFootprint held = mBaker.cacheFootprint();
+        mBaker.mReport.cachedTiles = held.tiles;
+        mBaker.mReport.cachedBytes = held.bytes;
+    }
     mBaker.mReport.milliseconds = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     reportProgress(mOptions.progress, 1.0, "assembling");
     return scene;
@@ -776,6 +780,8 @@ std::unordered_set<TileId> SceneBaker::BakeRun::tilesWithinBudget(const PassCont
         sum += it->second;
         keep.insert(t);
     }
+    mBaker.mReport.cachedTiles = keep.size();
+    mBaker.mReport.cachedBytes = sum;
     mBaker.mReport.droppedTiles = bytes.size() - keep.size();
     return keep;
 }
