@@ -158,6 +158,46 @@ void BM_WholeBake(benchmark::State& state) {
     state.counters["instances_per_s"] = scene.instanceCount() / (ms / 1000.0);
 }
 
+/// A re-bake after an edit the plants do not depend on (the water's elevation) while the last
+/// scene is still held, as the desktop makes it: with that scene's plant blocks kept
+/// (BakeOptions::keepPlantBlocks, range(1) = 1), every tile's plants are the last scene's,
+/// shared; without (0), every block is made again. Counters: the bake's milliseconds and the
+/// tiles whose plants were shared.
+void BM_RebakeAfterAWaterEdit(benchmark::State& state) {
+    MapFixture& f = fixtureOf(static_cast<int>(state.range(0)));
+    SceneBaker baker(f.layers->index, f.layers->store, f.catalogue);
+    PlacementRules rules = f.rules;
+    if (Status s = baker.setRules(rules); !s) state.SkipWithError(s.message().c_str());
+    BakeOptions options;
+    options.keepPlantBlocks = state.range(1) != 0;
+    auto shown = baker.bake(options);
+    if (!shown) state.SkipWithError(shown.message().c_str());
+    SurfacePassRule* water = nullptr;
+    for (PassRule& p : rules.passes()) {
+        if (p.kind == PassKind::Surface && p.name == "water") water = &p.surface;
+    }
+    if (!water) state.SkipWithError("the rules have no water pass");
+    double ms = 0;
+    std::size_t shared = 0;
+    for (auto _ : state) {
+        state.PauseTiming();
+        water->elevationMetres = water->elevationMetres < -0.3 ? -0.3 : -0.31;
+        if (Status s = baker.setRules(rules); !s) state.SkipWithError(s.message().c_str());
+        state.ResumeTiming();
+        auto r = baker.bake(options);
+        if (!r) state.SkipWithError(r.message().c_str());
+        ms += baker.report().milliseconds;
+        shared = baker.report().plantTilesShared;
+        state.PauseTiming();
+        *shown = std::move(*r);  // the new scene is shown, the old one goes
+        state.ResumeTiming();
+    }
+    ms /= static_cast<double>(state.iterations());
+    state.counters["bake_ms"] = ms;
+    state.counters["plant_tiles_shared"] = static_cast<double>(shared);
+    state.counters["tiles"] = static_cast<double>(shown ? shown->tiles.size() : 0);
+}
+
 // -- Baselines ----------------------------------------------------------------------------------
 
 /// Placing the same placed footprints in the same order with GEOS: a 32 m grid of prepared
@@ -273,6 +313,14 @@ BENCHMARK(BM_BuildingOverlap_Geos)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond
 BENCHMARK(BM_VegetationPass)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
 BENCHMARK(BM_VegetationScatter_PlainLoop)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
 BENCHMARK(BM_WholeBake)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
+BENCHMARK(BM_RebakeAfterAWaterEdit)
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(0.5)
+    ->UseRealTime();
 
 int main(int argc, char** argv) {
     benchmark::Initialize(&argc, argv);
@@ -285,6 +333,13 @@ int main(int argc, char** argv) {
                 // One figure per benchmark: the single run, or the median of the repetitions.
                 if (r.run_type == Run::RT_Aggregate ? r.aggregate_name != "median" : r.repetitions > 1) continue;
                 const std::string n = r.benchmark_name();
+                if (n.starts_with("BM_RebakeAfterAWaterEdit/")) {
+                    // Its arguments: the map, then whether the plant blocks are kept.
+                    const std::string args = n.substr(std::string("BM_RebakeAfterAWaterEdit/").size(), 3);
+                    gMs[std::string(args[0] == '0' ? "monaco" : "monaco-region") +
+                        (args[2] == '1' ? " rebake kept" : " rebake made")] = r.counters.at("bake_ms").value;
+                    continue;
+                }
                 const std::string map = n.find("/0/") != std::string::npos ? "monaco" : "monaco-region";
                 // The passes' own time where the benchmark measures more than the pass.
                 const auto pass = r.counters.find("pass_ms");
@@ -310,6 +365,13 @@ int main(int argc, char** argv) {
         if (gMs.count(m + " vegetation") && gMs.count(m + " plain")) {
             std::printf("%s: vegetation pass %.1f ms, plain per-cell loop %.1f ms, ratio %.1fx\n", map,
                         gMs[m + " vegetation"], gMs[m + " plain"], gMs[m + " plain"] / gMs[m + " vegetation"]);
+        }
+        if (gMs.count(m + " rebake kept") && gMs.count(m + " rebake made")) {
+            std::printf(
+                "%s: re-bake after a water edit %.1f ms keeping the last scene's plant blocks, %.1f ms making them "
+                "again, ratio %.1fx\n",
+                map, gMs[m + " rebake kept"], gMs[m + " rebake made"],
+                gMs[m + " rebake made"] / gMs[m + " rebake kept"]);
         }
         if (gMs.count(m + " whole")) {
             std::printf("%s: whole default bake %.1f ms%s\n", map, gMs[m + " whole"],

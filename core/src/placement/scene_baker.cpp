@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -462,12 +463,13 @@ void makeTileBlocks(std::span<const Item> items, std::span<const AssetInfo> asse
         b.tile = first.tile;
         b.blockX = first.blockX;
         b.blockY = first.blockY;
-        b.instances.reserve(end - k);
         double lo[3], hi[3];
         modelBox(assets[static_cast<std::size_t>(used[static_cast<std::size_t>(first.asset)])], lo, hi);
+        std::vector<Instance>& list = b.instances.edit();
+        list.reserve(end - k);
         for (; k < end; ++k) {
             const Item& i = items[order[k].item];
-            b.instances.push_back(i.instance);
+            list.push_back(i.instance);
             extendBounds(b, lo, hi, i.instance);
         }
         out.push_back(std::move(b));
@@ -615,7 +617,45 @@ void SceneBaker::clearCache() {
     mBuildingPasses.clear();
     mSurfacePasses.clear();
     mVegetationPasses.clear();
+    mPlantBlocks.clear();
     mHashes.clear();
+}
+
+/// How a scene numbers what its blocks hold: scene asset -> catalogue asset (`used`), and back,
+/// and building sources by feature id; and its frame.
+struct BlockNumbering {
+    const GroundFrame& frame;
+    std::span<const AssetInfo> assets;
+    std::span<const int> used;
+    const std::unordered_map<int, int>& sceneAsset;
+    const std::unordered_map<std::string, std::uint32_t>& sourceOf;
+};
+
+/// What a worker reuses from tile to tile while making blocks.
+struct BlockScratch {
+    std::vector<Item> items;
+    std::vector<BlockOrderKey> order;
+    std::vector<InstanceBlock> buildings, plants;
+};
+
+/// A block's place in its tile's order (blockOrder's key).
+std::uint64_t blockKey(const InstanceBlock& b) {
+    return (std::uint64_t(b.blockY) << 24) | (std::uint64_t(b.blockX) << 16) | std::uint64_t(b.asset);
+}
+
+/// Merges two runs of one tile's blocks, each in block order, into `out` in block order.
+/// False, `out` left partly filled, when both hold a block of the same key.
+bool mergeBlocks(std::vector<InstanceBlock>& a, std::vector<InstanceBlock>& b, std::vector<InstanceBlock>& out) {
+    std::size_t i = 0, j = 0;
+    while (i < a.size() || j < b.size()) {
+        if (i < a.size() && j < b.size() && blockKey(a[i]) == blockKey(b[j])) return false;
+        if (j == b.size() || (i < a.size() && blockKey(a[i]) < blockKey(b[j]))) {
+            out.push_back(std::move(a[i++]));
+        } else {
+            out.push_back(std::move(b[j++]));
+        }
+    }
+    return true;
 }
 
 /// One bake: checks the options, sets up the passes' context and the placed layers, runs the
@@ -642,6 +682,18 @@ private:
     Scene assemble(const PassContext& ctx, std::vector<TileId> tiles, const std::unordered_set<TileId>* keep) const;
     /// Forgets the cached results of tiles not in `keep`.
     void keepOnly(const std::unordered_set<TileId>& keep) const;
+    /// Appends tile t's instances to `items` in pass order, numbered for the scene: its
+    /// buildings' and (or) its plants'.
+    void tileItems(const TileId& t, bool buildings, bool plants, const BlockNumbering& numbering,
+                   std::vector<Item>& items) const;
+    /// Tile t's blocks into `out` (BakeOptions::keepPlantBlocks): its plant blocks are the last
+    /// scene's when its vegetation results did not change (true is returned), else made again;
+    /// `kept` receives them for the next bake. Its buildings' blocks are made each time (their
+    /// sources are numbered per scene), and merged with the plants' in block order. A block
+    /// that would hold both buildings and plants of one asset makes the tile's blocks the
+    /// plain way, and keeps none.
+    bool tileBlocksKeepingPlants(const TileId& t, const BlockNumbering& numbering, BlockScratch& s,
+                                 std::vector<InstanceBlock>& out, std::optional<PlantBlocks>& kept) const;
 
     SceneBaker& mBaker;
     const BakeOptions& mOptions;
@@ -811,6 +863,76 @@ void SceneBaker::BakeRun::keepOnly(const std::unordered_set<TileId>& keep) const
     for (auto& [name, pass] : mBaker.mVegetationPasses) pass.keepOnly(keep);
 }
 
+void SceneBaker::BakeRun::tileItems(const TileId& t, bool buildings, bool plants, const BlockNumbering& numbering,
+                                    std::vector<Item>& items) const {
+    const std::size_t first = items.size();
+    for (const PassRule& pass : mBaker.mRules.passes()) {
+        if (pass.kind == PassKind::Buildings && buildings) {
+            if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
+                buildingItems(*r, t, numbering.frame, mOptions.blockCells, items);
+            }
+        } else if (pass.kind == PassKind::Vegetation && plants) {
+            if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
+                for (const PlantedInstance& p : r->instances) {
+                    items.push_back(
+                        {t, p.cellX / mOptions.blockCells, p.cellY / mOptions.blockCells, p.asset, p.instance()});
+                }
+            }
+        }
+    }
+    for (std::size_t k = first; k < items.size(); ++k) {
+        Item& i = items[k];
+        i.asset = numbering.sceneAsset.at(i.asset);
+        // Building instances name their footprint as their source.
+        if (i.featureId) i.instance.source = numbering.sourceOf.at(*i.featureId);
+    }
+}
+
+bool SceneBaker::BakeRun::tileBlocksKeepingPlants(const TileId& t, const BlockNumbering& numbering, BlockScratch& s,
+                                                  std::vector<InstanceBlock>& out,
+                                                  std::optional<PlantBlocks>& kept) const {
+    PlantBlocks now;
+    now.blockCells = mOptions.blockCells;
+    for (const PassRule& pass : mBaker.mRules.passes()) {
+        if (pass.kind != PassKind::Vegetation) continue;
+        const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t);
+        now.keys.push_back(r ? r->key : 0);
+    }
+    s.plants.clear();
+    const auto last = mBaker.mPlantBlocks.find(t);
+    const bool same =
+        last != mBaker.mPlantBlocks.end() && last->second.blockCells == now.blockCells && last->second.keys == now.keys;
+    if (same) {
+        // The last scene's blocks, their instances shared; its assets numbered for this scene.
+        for (const InstanceBlock& b : last->second.blocks) {
+            s.plants.push_back(b);
+            s.plants.back().asset = numbering.sceneAsset.at(b.asset);
+        }
+        std::sort(s.plants.begin(), s.plants.end(),
+                  [](const InstanceBlock& a, const InstanceBlock& b) { return blockKey(a) < blockKey(b); });
+    } else {
+        s.items.clear();
+        tileItems(t, false, true, numbering, s.items);
+        makeTileBlocks(s.items, numbering.assets, numbering.used, s.order, s.plants);
+    }
+    s.items.clear();
+    tileItems(t, true, false, numbering, s.items);
+    s.buildings.clear();
+    makeTileBlocks(s.items, numbering.assets, numbering.used, s.order, s.buildings);
+    const std::size_t first = out.size();
+    now.blocks = s.plants;  // shares their instances
+    if (!mergeBlocks(s.buildings, s.plants, out)) {
+        out.resize(first);
+        s.items.clear();
+        tileItems(t, true, true, numbering, s.items);
+        makeTileBlocks(s.items, numbering.assets, numbering.used, s.order, out);
+        return false;
+    }
+    for (InstanceBlock& b : now.blocks) b.asset = numbering.used[static_cast<std::size_t>(b.asset)];
+    kept = std::move(now);
+    return same;
+}
+
 Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> tiles,
                                     const std::unordered_set<TileId>* keep) const {
     const auto dropping = [keep](const TileId& t) { return keep && !keep->contains(t); };
@@ -870,41 +992,27 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     // thread); the runs' blocks then join the scene in tile order, so any thread count gives
     // the same scene, and dropped tiles give up their results run by run.
     scene.statistics.instancesPerAsset.assign(scene.assets.size(), 0);
-    struct Scratch {
-        std::vector<Item> items;
-        std::vector<BlockOrderKey> order;
-    };
+    const BlockNumbering numbering{ctx.frame, assets, used, sceneAsset, sourceOf};
     const int threads = std::max(1, ctx.threads);
-    std::vector<Scratch> scratch(static_cast<std::size_t>(threads));
+    std::vector<BlockScratch> scratch(static_cast<std::size_t>(threads));
     const std::size_t run = 64 * static_cast<std::size_t>(threads);
     std::vector<std::vector<InstanceBlock>> made;
+    // With keepPlantBlocks, each tile's plant blocks as this scene holds them, for the next bake.
+    std::vector<std::optional<PlantBlocks>> plants(mOptions.keepPlantBlocks ? scene.tiles.size() : 0);
+    std::atomic<std::size_t> shared{0};
     for (std::size_t from = 0; from < scene.tiles.size(); from += run) {
         const std::size_t n = std::min(run, scene.tiles.size() - from);
         made.assign(n, {});
         detail::parallelFor(n, threads, [&](std::size_t k, int worker) {
+            BlockScratch& s = scratch[static_cast<std::size_t>(worker)];
             const TileId& t = scene.tiles[from + k];
-            std::vector<Item>& items = scratch[static_cast<std::size_t>(worker)].items;
-            items.clear();
-            for (const PassRule& pass : mBaker.mRules.passes()) {
-                if (pass.kind == PassKind::Buildings) {
-                    if (const auto* r = resultOf(mBaker.mBuildingPasses, pass.name, t)) {
-                        buildingItems(*r, t, ctx.frame, mOptions.blockCells, items);
-                    }
-                } else if (pass.kind == PassKind::Vegetation) {
-                    if (const auto* r = resultOf(mBaker.mVegetationPasses, pass.name, t)) {
-                        for (const PlantedInstance& p : r->instances) {
-                            items.push_back({t, p.cellX / mOptions.blockCells, p.cellY / mOptions.blockCells, p.asset,
-                                             p.instance()});
-                        }
-                    }
-                }
+            if (!mOptions.keepPlantBlocks) {
+                s.items.clear();
+                tileItems(t, true, true, numbering, s.items);
+                makeTileBlocks(s.items, assets, used, s.order, made[k]);
+            } else if (tileBlocksKeepingPlants(t, numbering, s, made[k], plants[from + k])) {
+                ++shared;
             }
-            for (Item& i : items) {
-                i.asset = sceneAsset.at(i.asset);
-                // Building instances name their footprint as their source.
-                if (i.featureId) i.instance.source = sourceOf.at(*i.featureId);
-            }
-            makeTileBlocks(items, assets, used, scratch[static_cast<std::size_t>(worker)].order, made[k]);
         });
         for (std::size_t k = 0; k < n; ++k) {
             for (InstanceBlock& b : made[k]) {
@@ -919,6 +1027,11 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
             }
         }
     }
+    mBaker.mPlantBlocks.clear();
+    for (std::size_t i = 0; i < plants.size(); ++i) {
+        if (plants[i]) mBaker.mPlantBlocks.emplace(scene.tiles[i], std::move(*plants[i]));
+    }
+    mBaker.mReport.plantTilesShared = shared;
     sortSurfaces(scene);
     computeDensities(gathered.requestedTotal, scene.statistics);
     if (scene.terrain) heightRange(*mBaker.mBase, scene.tiles, ctx.threads, scene.statistics);

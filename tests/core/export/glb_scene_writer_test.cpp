@@ -568,7 +568,7 @@ TEST(GlbSceneWriter, BadScenesAndMeshListsAreRefusedWithTheirPlace) {
     EXPECT_NE(bad.message().find("asset 17"), std::string::npos) << bad.message();
 
     s = test.scene;
-    s.blocks[0].instances[0].position.x = std::nanf("");
+    s.blocks[0].instances.edit()[0].position.x = std::nanf("");
     EXPECT_NE(encodeSceneGlb(s, test.meshes).message().find("non-finite"), std::string::npos);
 
     const auto fewer = encodeSceneGlb(test.scene, std::span(test.meshes).first(1));

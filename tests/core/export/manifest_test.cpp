@@ -138,7 +138,7 @@ TEST(Manifest, KeysAreSortedAndTheSameSceneGivesTheSameBytes) {
 
 TEST(Manifest, BadIndicesAreReportedWithTheirPlace) {
     auto test = makeScene(shippedCatalogue());
-    test.scene.blocks[1].instances[0].source = 999999;
+    test.scene.blocks[1].instances.edit()[0].source = 999999;
     const Result<std::string> m = encodeManifest(test.scene, kRules);
     ASSERT_FALSE(m.ok());
     EXPECT_NE(m.message().find("tile " + test.scene.blocks[1].tile.quadkey()), std::string::npos) << m.message();

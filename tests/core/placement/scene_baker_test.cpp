@@ -43,6 +43,16 @@ SyntheticMap busyMap() {
     return m;
 }
 
+/// busyMap under the default synthetic passes, and a baker of it with those rules set.
+struct BusyBaker {
+    std::string text = syntheticRules(defaultSyntheticPasses());
+    std::unique_ptr<BakeInput> input = busyMap().build(text);
+    AssetCatalogue catalogue = testCatalogue();
+    PlacementRules rules = parsePasses(*input, text);
+    SceneBaker baker{input->index, input->store, catalogue};
+    BusyBaker() { EXPECT_TRUE(baker.setRules(rules).ok()); }
+};
+
 TEST(SceneBaker, SameSeedGivesByteIdenticalManifestsForAnyThreadCountAndTileOrder) {
     const std::string rules = syntheticRules(defaultSyntheticPasses());
     const auto input = busyMap().build(rules);
@@ -158,12 +168,8 @@ TEST(SceneBaker, SurfacesAreMergedRectanglesOfExactlyTheMaskCells) {
 }
 
 TEST(SceneBaker, ChangingTheVegetationDensityRerunsOnlyVegetation) {
-    const std::string text = syntheticRules(defaultSyntheticPasses());
-    const auto input = busyMap().build(text);
-    const AssetCatalogue catalogue = testCatalogue();
-    PlacementRules rules = parsePasses(*input, text);
-    SceneBaker baker(input->index, input->store, catalogue);
-    ASSERT_TRUE(baker.setRules(rules).ok());
+    BusyBaker busy;
+    auto& [text, input, catalogue, rules, baker] = busy;
     auto first = baker.bake();
     ASSERT_TRUE(first.ok()) << first.message();
     for (const PassReport& p : baker.report().passes) EXPECT_EQ(p.tilesRun, 9u) << p.name;
@@ -244,12 +250,8 @@ TEST(SceneBaker, ACacheBudgetKeepsTheLeadingTilesOfItsPriorityThatFit) {
 }
 
 TEST(SceneBaker, ChangingForestSpeciesRerunsOnlyTheTilesNearTheForest) {
-    const std::string text = syntheticRules(defaultSyntheticPasses());
-    const auto input = busyMap().build(text);
-    const AssetCatalogue catalogue = testCatalogue();
-    PlacementRules rules = parsePasses(*input, text);
-    SceneBaker baker(input->index, input->store, catalogue);
-    ASSERT_TRUE(baker.setRules(rules).ok());
+    BusyBaker busy;
+    auto& [text, input, catalogue, rules, baker] = busy;
     ASSERT_TRUE(baker.bake().ok());
     rules.passes()[3].vegetation.classes[0].species[1].weight = 5;
     ASSERT_TRUE(baker.setRules(rules).ok());
@@ -260,13 +262,117 @@ TEST(SceneBaker, ChangingForestSpeciesRerunsOnlyTheTilesNearTheForest) {
     EXPECT_EQ(manifestOf(*changed, text), manifestOf(bakeOnce(*input, catalogue, rules), text));
 }
 
-TEST(SceneBaker, ChangingABuildingRuleRerunsBuildingsAndTheLaterPassesThatReadThem) {
-    const std::string text = syntheticRules(defaultSyntheticPasses());
+/// The blocks of two scenes are equal: place, asset, bounds and every instance.
+void expectSameBlocks(const Scene& a, const Scene& b) {
+    ASSERT_EQ(a.blocks.size(), b.blocks.size());
+    ASSERT_EQ(a.assets, b.assets);
+    for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+        const InstanceBlock &x = a.blocks[i], &y = b.blocks[i];
+        EXPECT_TRUE(x.tile == y.tile && x.blockX == y.blockX && x.blockY == y.blockY && x.asset == y.asset) << i;
+        EXPECT_TRUE(x.instances == y.instances) << i;
+        EXPECT_TRUE(x.bounds.min == y.bounds.min && x.bounds.max == y.bounds.max) << i;
+    }
+}
+
+/// How many blocks of `now` hold the very instances (not a copy) of a block of `before`.
+std::size_t blocksSharedWith(const Scene& now, const Scene& before) {
+    std::size_t shared = 0;
+    for (const InstanceBlock& b : now.blocks) {
+        for (const InstanceBlock& o : before.blocks) {
+            if (b.instances.sharesWith(o.instances)) {
+                ++shared;
+                break;
+            }
+        }
+    }
+    return shared;
+}
+
+TEST(SceneBaker, KeptPlantBlocksAreSharedWithTheNextSceneWhereTheVegetationDidNotChange) {
+    BusyBaker busy;
+    auto& [text, input, catalogue, rules, baker] = busy;
+    BakeOptions options;
+    options.keepPlantBlocks = true;
+    auto first = baker.bake(options);
+    ASSERT_TRUE(first.ok()) << first.message();
+    EXPECT_EQ(baker.report().plantTilesShared, 0u);
+    expectSameBlocks(*first, bakeOnce(*input, catalogue, rules));
+
+    // Nothing changed: every tile's plants are the first scene's, held once.
+    auto again = baker.bake(options);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(baker.report().plantTilesShared, 9u);
+    expectSameBlocks(*again, *first);
+    std::size_t plantBlocks = 0;
+    for (const InstanceBlock& b : first->blocks) plantBlocks += b.instances.front().source == Instance::kNoSource;
+    ASSERT_GT(plantBlocks, 20u);
+    EXPECT_EQ(blocksSharedWith(*again, *first), plantBlocks) << "the buildings' blocks are made anew";
+
+    // Another forest species: the tiles whose vegetation ran again have new plants, the others
+    // share theirs, and the scene is a fresh bake's.
+    rules.passes()[3].vegetation.classes[0].species[1].weight = 5;
+    ASSERT_TRUE(baker.setRules(rules).ok());
+    auto changed = baker.bake(options);
+    ASSERT_TRUE(changed.ok());
+    const std::size_t rerun = baker.report().pass("vegetation")->tilesRun;
+    EXPECT_GT(rerun, 0u);
+    EXPECT_EQ(baker.report().plantTilesShared, 9u - rerun);
+    EXPECT_GT(blocksSharedWith(*changed, *again), 0u);
+    EXPECT_LT(blocksSharedWith(*changed, *again), plantBlocks);
+    expectSameBlocks(*changed, bakeOnce(*input, catalogue, rules));
+    EXPECT_EQ(manifestOf(*changed, text), manifestOf(bakeOnce(*input, catalogue, rules), text));
+
+    // Changing a scene's list copies it first: the other scene keeps its plants.
+    Scene edited = *changed;
+    const InstanceList before = changed->blocks.back().instances;
+    edited.blocks.back().instances.edit()[0].yaw += 1.0f;
+    EXPECT_TRUE(changed->blocks.back().instances == before);
+    EXPECT_FALSE(edited.blocks.back().instances == before);
+
+    // A cleared cache keeps no plants either: the next bake makes every block again.
+    baker.clearCache();
+    auto fresh = baker.bake(options);
+    ASSERT_TRUE(fresh.ok());
+    EXPECT_EQ(baker.report().plantTilesShared, 0u);
+    EXPECT_EQ(blocksSharedWith(*fresh, *changed), 0u);
+    expectSameBlocks(*fresh, *changed);
+}
+
+TEST(SceneBaker, APlantAndABuildingOfOneAssetInOneBlockGiveTheBlocksOfABakeThatKeepsNoPlants) {
+    // Sheds planted as if they were bushes, beside the houses that get sheds: the blocks that
+    // hold both are made the plain way.
+    std::string passes = defaultSyntheticPasses();
+    const std::string bush = "species: {tree_a: 1, bush: 1}";
+    ASSERT_NE(passes.find(bush), std::string::npos);
+    passes.replace(passes.find(bush), bush.size(), "species: {tree_a: 1, small_4x4: 1}");
+    const std::string grass = "species: {grass: 1}";
+    passes.replace(passes.find(grass), grass.size(), "species: {grass: 1, small_4x4: 1}");
+    const std::string text = syntheticRules(passes);
     const auto input = busyMap().build(text);
     const AssetCatalogue catalogue = testCatalogue();
-    PlacementRules rules = parsePasses(*input, text);
+    const PlacementRules rules = parsePasses(*input, text);
     SceneBaker baker(input->index, input->store, catalogue);
     ASSERT_TRUE(baker.setRules(rules).ok());
+    BakeOptions options;
+    options.keepPlantBlocks = true;
+    ASSERT_TRUE(baker.bake(options).ok());
+    auto again = baker.bake(options);
+    ASSERT_TRUE(again.ok());
+    // Some block holds a shed of each kind: one with a source and one without.
+    bool mixed = false;
+    for (const InstanceBlock& b : again->blocks) {
+        bool building = false, plant = false;
+        for (const Instance& i : b.instances) (i.source == Instance::kNoSource ? plant : building) = true;
+        mixed = mixed || (building && plant);
+    }
+    EXPECT_TRUE(mixed);
+    EXPECT_LT(baker.report().plantTilesShared, 9u);
+    expectSameBlocks(*again, bakeOnce(*input, catalogue, rules));
+}
+
+TEST(SceneBaker, ChangingABuildingRuleRerunsBuildingsAndTheLaterPassesThatReadThem) {
+    BusyBaker busy;
+    auto& [text, input, catalogue, rules, baker] = busy;
     auto first = baker.bake();
     ASSERT_TRUE(first.ok());
     rules.passes()[0].buildings.fit.marginMetres = 1.0;

@@ -395,6 +395,9 @@ JobRunner::Finish MapDocument::bakeWork(BakeInput input, const core::ProgressCal
         options.forgetUnbaked = last;
         if (input.cacheBudget > 0) options.cacheBudgetBytes = input.cacheBudget;
         options.cachePriority = nearest;
+        // The scene shown stays held while the next batch or edit bakes: the new scene shares
+        // the plants of the tiles whose vegetation did not change with it.
+        options.keepPlantBlocks = true;
         auto scene = session.bake(std::move(options));
         if (!scene) return failed(scene.error());
         Baked baked;

@@ -65,6 +65,13 @@ struct BakeOptions {
     /// The tiles whose cached results a cache budget keeps first (the desktop's: nearest the
     /// camera first); empty: the baked tiles in the order they are handed out.
     std::vector<TileId> cachePriority;
+    /// Keeps the scene's plant blocks with the baker, sharing their instances with the scene
+    /// (InstanceList): the next bake gives a tile whose vegetation results did not change the
+    /// same blocks instead of making them again, and the two scenes hold those plants once. For
+    /// a caller that bakes again while it still holds the last scene (the desktop: the scene
+    /// shown while the next batch or edit bakes). Off, nothing stays: a caller that drops each
+    /// scene (a streamed batch) would otherwise leave its plants held here.
+    bool keepPlantBlocks = false;
     /// The scene origin; unset: the centre of the index's tiles. A shard passes the whole
     /// bake's origin so its tiles land exactly where the whole bake puts them.
     std::optional<LonLat> origin;
@@ -94,6 +101,9 @@ struct BakeReport {
     std::size_t cachedTiles = 0;
     std::size_t cachedBytes = 0;
     std::size_t droppedTiles = 0;
+    /// With BakeOptions::keepPlantBlocks: the scene tiles whose plant blocks are the last
+    /// scene's, shared (their vegetation results did not change).
+    std::size_t plantTilesShared = 0;
 
     /// The report of the pass with this name, or nullptr.
     const PassReport* pass(std::string_view name) const;
@@ -152,6 +162,15 @@ private:
     std::unordered_map<std::string, BuildingPass> mBuildingPasses;  ///< by pass name
     std::unordered_map<std::string, SurfacePass> mSurfacePasses;
     std::unordered_map<std::string, VegetationPass> mVegetationPasses;
+    /// A tile's plant blocks as the last scene holds them (BakeOptions::keepPlantBlocks): made
+    /// from the vegetation passes' results of these keys (one per vegetation pass, in rule
+    /// order, 0 for none) into blocks of `blockCells`; assets are catalogue indices.
+    struct PlantBlocks {
+        std::vector<std::uint64_t> keys;
+        int blockCells = 0;
+        std::vector<InstanceBlock> blocks;
+    };
+    std::unordered_map<TileId, PlantBlocks> mPlantBlocks;
     BakeReport mReport;
 };
 

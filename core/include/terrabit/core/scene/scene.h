@@ -8,7 +8,9 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -59,15 +61,57 @@ std::array<float, 16> transformMatrix(const Instance& instance);
 /// The instance's rotation as a unit quaternion (x, y, z, w), as glTF stores it.
 std::array<float, 4> rotationQuaternion(const Instance& instance);
 
+/// A list of instances that copies share until one of them is changed (copy on write): a
+/// scene and the baker's record of its plants, or the successive scenes of a progressive bake,
+/// hold a tile's plants once. Reading never copies; the first change to a shared list copies
+/// it, so a list read on one thread (a scene shown) is never changed by another. Changing
+/// functions are not safe to call on one list from two threads at once (as a vector's).
+class InstanceList {
+public:
+    using value_type = Instance;
+    using const_iterator = const Instance*;
+
+    InstanceList() = default;
+    InstanceList(std::initializer_list<Instance> instances);
+    InstanceList(std::vector<Instance> instances);  // NOLINT(google-explicit-constructor): a list is its vector
+
+    std::size_t size() const { return mList ? mList->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const Instance* data() const { return mList ? mList->data() : nullptr; }
+    const Instance* begin() const { return data(); }
+    const Instance* end() const { return data() + size(); }
+    const Instance& operator[](std::size_t i) const { return (*mList)[i]; }
+    const Instance& front() const { return mList->front(); }
+    const Instance& back() const { return mList->back(); }
+    operator std::span<const Instance>() const { return {data(), size()}; }  // NOLINT: a view, as a vector gives
+
+    /// The list to change: this one's own (copied first when another list shares it).
+    std::vector<Instance>& edit();
+    void push_back(const Instance& instance) { edit().push_back(instance); }
+    void reserve(std::size_t n) { edit().reserve(n); }
+    void clear() { mList.reset(); }
+    void resize(std::size_t n) { edit().resize(n); }
+
+    /// True when another list holds the same instances without a copy (for tests and figures).
+    bool sharesWith(const InstanceList& other) const { return mList && mList == other.mList; }
+    /// Bytes of the instances' buffer (its capacity), whoever shares it.
+    std::size_t bufferBytes() const { return mList ? mList->capacity() * sizeof(Instance) : 0; }
+
+    friend bool operator==(const InstanceList& a, const InstanceList& b);
+
+private:
+    std::shared_ptr<std::vector<Instance>> mList;  ///< null while empty
+};
+
 /// The instances of one asset within one block of n × n cells of one tile: the unit of instanced
 /// drawing and of culling (one draw call per block per asset).
 struct InstanceBlock {
-    int asset = -1;                   ///< index into Scene::assets
-    TileId tile;                      ///< the tile holding the block
-    int blockX = 0;                   ///< block column within the tile, 0 .. 256/n - 1
-    int blockY = 0;                   ///< block row within the tile
-    std::vector<Instance> instances;  ///< in placement order (deterministic)
-    Box3f bounds;                     ///< of the instances' transformed model bounds, metres
+    int asset = -1;          ///< index into Scene::assets
+    TileId tile;             ///< the tile holding the block
+    int blockX = 0;          ///< block column within the tile, 0 .. 256/n - 1
+    int blockY = 0;          ///< block row within the tile
+    InstanceList instances;  ///< in placement order (deterministic)
+    Box3f bounds;            ///< of the instances' transformed model bounds, metres
 };
 
 /// What happened to one building footprint.
