@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <fstream>
 
 #include "terrabit/core/assets/asset_catalogue.h"
@@ -84,12 +86,21 @@ TEST(AssetModel, ObjUserModelKeepsItsDisplayColour) {
     core::Result<AssetModel> model = AssetModel::load(obj);
     ASSERT_TRUE(model) << model.message();
     EXPECT_EQ(model->triangleCount(), 12u);
-    // Fixed-function GL shows colours as given, so the OBJ's display colour comes back as is.
-    const auto* colours = dynamic_cast<const osg::Vec4Array*>(model->geometry()->getColorArray());
+    // Fixed-function GL shows colours as given, so the OBJ's display colour comes back as is, to
+    // the nearest of a byte's 255 steps (GL normalises the bytes).
+    const auto* colours = dynamic_cast<const osg::Vec4ubArray*>(model->geometry()->getColorArray());
     ASSERT_NE(colours, nullptr);
-    EXPECT_NEAR((*colours)[0].r(), 0.5f, 1e-5);
-    EXPECT_NEAR((*colours)[0].g(), 0.25f, 1e-5);
-    EXPECT_NEAR((*colours)[0].b(), 1.0f, 1e-5);
+    EXPECT_TRUE(colours->getNormalize());
+    EXPECT_NEAR((*colours)[0].r() / 255.0, 0.5, 0.5 / 255.0);
+    EXPECT_NEAR((*colours)[0].g() / 255.0, 0.25, 0.5 / 255.0);
+    EXPECT_EQ((*colours)[0].b(), 255);
+    EXPECT_EQ((*colours)[0].a(), 255);
+    // The normals are signed bytes GL normalises: the crate's top faces straight up.
+    const auto* normals = dynamic_cast<const osg::Vec3bArray*>(model->geometry()->getNormalArray());
+    ASSERT_NE(normals, nullptr);
+    EXPECT_TRUE(normals->getNormalize());
+    EXPECT_TRUE(std::any_of(normals->begin(), normals->end(),
+                            [](const osg::Vec3b& v) { return v.x() == 0 && v.y() == 127 && v.z() == 0; }));
 }
 
 TEST(AssetModel, MissingOrCorruptFilesAreErrorsAndNotCached) {
