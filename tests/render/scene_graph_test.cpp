@@ -514,6 +514,13 @@ TEST(SceneGraph, ShapedRoadsRunTheirTextureAlongTheWayAsTheGlbDoes) {
     const auto* uv = static_cast<const osg::Vec2Array*>(road->getTexCoordArray(0));
     ASSERT_NE(uv, nullptr);
     ASSERT_EQ(uv->size(), roadUv.size()) << "a vertex per corner, flat";
+    // A flat road faces up everywhere: one normal for the mesh, and 16-bit indices.
+    const auto* normals = dynamic_cast<const osg::Vec3Array*>(road->getNormalArray());
+    ASSERT_NE(normals, nullptr);
+    EXPECT_EQ(normals->getBinding(), osg::Array::BIND_OVERALL);
+    ASSERT_EQ(normals->size(), 1u);
+    EXPECT_EQ((*normals)[0], osg::Vec3(0, 1, 0));
+    EXPECT_NE(dynamic_cast<const osg::DrawElementsUShort*>(road->getPrimitiveSet(0)), nullptr);
     for (std::size_t i = 0; i < uv->size(); ++i) {
         if (std::isfinite(roadUv[i].x)) {
             EXPECT_FLOAT_EQ((*uv)[i].x(), static_cast<float>(roadUv[i].x / repeat)) << i;
