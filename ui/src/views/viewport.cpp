@@ -42,9 +42,6 @@ constexpr qint64 kSliceMs = 15;
 /// a frame of a whole region takes ten times a slice, and a frame after every slice left the
 /// loading a tenth of the UI thread (8,541 tiles took almost four minutes to come in).
 constexpr qint64 kLoadingFrameMs = 200;
-/// While tiles come in, freed memory goes back to the system at most this often, milliseconds
-/// (releaseFreedMemory: its trim takes up to tens of milliseconds on a pool thread).
-constexpr qint64 kReleaseWhileLoadingMs = 1000;
 /// The vertical field of view, degrees.
 constexpr double kFieldOfViewDegrees = 35.0;
 /// The eye moving less than this share of its distance to the target leaves the detail as it is.
@@ -244,13 +241,6 @@ void Viewport::showPendingTiles() {
         }
     } else {
         QTimer::singleShot(0, this, &Viewport::showPendingTiles);
-        // The nodes a tile's new ones replace are freed as the tiles come in: their pages go
-        // back now and then, not only at the end (a country's last scene left 0.35 GB of them
-        // resident while it came in).
-        if (!mSinceRelease.isValid() || mSinceRelease.elapsed() >= kReleaseWhileLoadingMs) {
-            mSinceRelease.start();
-            releaseFreedMemory();
-        }
     }
     if (sceneShown() || frameDue()) update();
 }

@@ -114,8 +114,7 @@ private:
     std::optional<std::size_t> updateSlice(std::span<const core::TileId> tiles, std::size_t from);
     /// Whether a frame is due while tiles come in (kLoadingFrameMs since the last one).
     bool frameDue() const;
-    QElapsedTimer mSinceFrame;    ///< since the last frame was drawn
-    QElapsedTimer mSinceRelease;  ///< since freed memory was last given back while tiles came in
+    QElapsedTimer mSinceFrame;  ///< since the last frame was drawn
     /// Where the eye is now, and the pixels per radian of the viewport.
     render::DetailView detailView() const;
     /// Tells the graph where the eye is now (SceneGraph::setDetailView), and when it has moved,
