@@ -92,10 +92,8 @@ public:
     void clear() { mList.reset(); }
     void resize(std::size_t n) { edit().resize(n); }
 
-    /// True when another list holds the same instances without a copy (for tests and figures).
+    /// True when another list holds the same instances without a copy.
     bool sharesWith(const InstanceList& other) const { return mList && mList == other.mList; }
-    /// Bytes of the instances' buffer (its capacity), whoever shares it.
-    std::size_t bufferBytes() const { return mList ? mList->capacity() * sizeof(Instance) : 0; }
 
     friend bool operator==(const InstanceList& a, const InstanceList& b);
 
