@@ -17,6 +17,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
@@ -748,6 +749,21 @@ TEST_F(Window, TheMemoryForCachedTilesIsAskedForKeptAndBoundsTheNextBake) {
     ASSERT_TRUE(doc().waitIdle());
     EXPECT_LE(doc().bakeReport().cachedBytes, std::size_t{1} << 20);
     EXPECT_GT(doc().bakeReport().droppedTiles, 0u);
+    // Asked again, the dialog says what the last bake kept and dropped.
+    action->trigger();
+    dialog = nullptr;
+    for (QInputDialog* d : window->findChildren<QInputDialog*>("cacheBudgetDialog")) {
+        if (d->isVisible()) dialog = d;  // the first one may still wait for its deletion
+    }
+    ASSERT_NE(dialog, nullptr);
+    const QLocale locale;
+    EXPECT_TRUE(dialog->labelText().contains(
+        QString("kept the results of %1 tiles").arg(locale.toString(qulonglong(doc().bakeReport().cachedTiles)))))
+        << dialog->labelText().toStdString();
+    EXPECT_TRUE(dialog->labelText().contains(
+        QString("%1 tiles will be computed again").arg(locale.toString(qulonglong(doc().bakeReport().droppedTiles)))))
+        << dialog->labelText().toStdString();
+    dialog->reject();
 
     // A new window starts with it.
     window->close();

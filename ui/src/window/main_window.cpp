@@ -14,6 +14,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSettings>
@@ -335,10 +336,20 @@ void MainWindow::askCacheBudget() {
     dialog->setObjectName("cacheBudgetDialog");
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Memory for cached tiles"));
-    dialog->setLabelText(
+    QString text =
         tr("What the app keeps of the tiles' results, so that a rule edit re-bakes only what it affects.\n"
            "The tiles nearest the middle of the map browser keep theirs; farther ones are computed\n"
-           "again, the same, when a re-bake needs them. Applies from the next bake."));
+           "again, the same, when a re-bake needs them. Applies from the next bake.");
+    if (mDocument->scene()) {
+        // What the budget in force did, so the user sees what a change would change.
+        const core::placement::BakeReport& r = mDocument->bakeReport();
+        const QLocale locale;
+        text += tr("\n\nThe last bake kept the results of %1 tiles (%2 MiB); %3 tiles will be computed again.")
+                    .arg(locale.toString(qulonglong(r.cachedTiles)))
+                    .arg(locale.toString(double(r.cachedBytes) / double(1 << 20), 'f', 1))
+                    .arg(locale.toString(qulonglong(r.droppedTiles)));
+    }
+    dialog->setLabelText(text);
     dialog->setInputMode(QInputDialog::IntInput);
     dialog->setIntRange(0, 1 << 20);
     dialog->setIntStep(64);
