@@ -758,10 +758,10 @@ TEST_F(Window, TheMemoryForCachedTilesIsAskedForKeptAndBoundsTheNextBake) {
     ASSERT_NE(dialog, nullptr);
     const QLocale locale;
     EXPECT_TRUE(dialog->labelText().contains(
-        QString("kept the results of %1 tiles").arg(locale.toString(qulonglong(doc().bakeReport().cachedTiles)))))
+        QString("the last bake kept: %1 (").arg(locale.toString(qulonglong(doc().bakeReport().cachedTiles)))))
         << dialog->labelText().toStdString();
     EXPECT_TRUE(dialog->labelText().contains(
-        QString("%1 tiles will be computed again").arg(locale.toString(qulonglong(doc().bakeReport().droppedTiles)))))
+        QString("a re-bake computes again: %1.").arg(locale.toString(qulonglong(doc().bakeReport().droppedTiles)))))
         << dialog->labelText().toStdString();
     dialog->reject();
 

@@ -344,7 +344,7 @@ void MainWindow::askCacheBudget() {
         // What the budget in force did, so the user sees what a change would change.
         const core::placement::BakeReport& r = mDocument->bakeReport();
         const QLocale locale;
-        text += tr("\n\nThe last bake kept the results of %1 tiles (%2 MiB); %3 tiles will be computed again.")
+        text += tr("\n\nTiles whose results the last bake kept: %1 (%2 MiB). Tiles a re-bake computes again: %3.")
                     .arg(locale.toString(qulonglong(r.cachedTiles)))
                     .arg(locale.toString(double(r.cachedBytes) / double(1 << 20), 'f', 1))
                     .arg(locale.toString(qulonglong(r.droppedTiles)));
