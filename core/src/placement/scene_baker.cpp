@@ -415,14 +415,19 @@ struct BlockOrderKey {
     bool operator<(const BlockOrderKey& o) const { return key != o.key ? key < o.key : item < o.item; }
 };
 
+/// A block's place in its tile's order: block row, block column, then (scene) asset. Block
+/// indices < 256, assets < 2^16: the fields never overlap.
+std::uint64_t blockKey(int blockX, int blockY, int asset) {
+    return (std::uint64_t(blockY) << 24) | (std::uint64_t(blockX) << 16) | std::uint64_t(asset);
+}
+std::uint64_t blockKey(const InstanceBlock& b) { return blockKey(b.blockX, b.blockY, b.asset); }
+
 /// One tile's items in blockOrder into `order` (reused).
 void blockOrder(std::span<const Item> items, std::vector<BlockOrderKey>& order) {
     order.resize(items.size());
     for (std::size_t k = 0; k < items.size(); ++k) {
         const Item& i = items[k];
-        // Block indices < 256, assets < 2^16: the fields never overlap.
-        order[k] = {(std::uint64_t(i.blockY) << 24) | (std::uint64_t(i.blockX) << 16) | std::uint64_t(i.asset),
-                    static_cast<std::uint32_t>(k)};
+        order[k] = {blockKey(i.blockX, i.blockY, i.asset), static_cast<std::uint32_t>(k)};
     }
     std::sort(order.begin(), order.end());
 }
@@ -637,11 +642,6 @@ struct BlockScratch {
     std::vector<BlockOrderKey> order;
     std::vector<InstanceBlock> buildings, plants;
 };
-
-/// A block's place in its tile's order (blockOrder's key).
-std::uint64_t blockKey(const InstanceBlock& b) {
-    return (std::uint64_t(b.blockY) << 24) | (std::uint64_t(b.blockX) << 16) | std::uint64_t(b.asset);
-}
 
 /// Merges two runs of one tile's blocks, each in block order, into `out` in block order.
 /// False, `out` left partly filled, when both hold a block of the same key.
