@@ -105,9 +105,60 @@ Status storeEncoded(const std::string& memName, const std::filesystem::path& fil
     return renameInto(tmp, file);
 }
 
+/// Flushes a dataset GDAL encodes into the memory file `mem`: that writes the compressed
+/// strips, so an error there is a failed write too (the memory file is then removed).
+Status flushed(GDALDataset& ds, const std::string& mem, const std::filesystem::path& file, const char* what) {
+    CPLErrorReset();
+    ds.FlushCache(true);
+    if (CPLGetLastErrorType() < CE_Failure) return Status::success();
+    const std::string why = lastGdalError();
+    VSIUnlink(mem.c_str());
+    return ioError(file.string() + ": cannot finish the " + what + why);
+}
+
+/// Encodes `src` (a MEM dataset) as a PNG in a memory file and stores it (storeEncoded).
+/// Nothing is at a fresh memory name: the copy is told not to ask every GDAL driver whether it
+/// is one of its files, to delete it quietly first.
+Status writePngCopy(GDALDataset& src, const std::filesystem::path& file) {
+    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
+    if (!png) return ioError(file.string() + ": GDAL has no PNG driver");
+    const std::string mem = memoryName(file);
+    {
+        const UncheckedCreationOptions unchecked;
+        CPLStringList options;
+        options.AddString("QUIET_DELETE_ON_CREATE_COPY=NO");
+        DatasetPtr out(png->CreateCopy(mem.c_str(), &src, FALSE, options.List(), nullptr, nullptr));
+        if (!out) {
+            VSIUnlink(mem.c_str());
+            return ioError(file.string() + ": cannot write the PNG" + lastGdalError());
+        }
+        if (Status s = flushed(*out, mem, file, "PNG"); !s) return s;
+    }
+    return storeEncoded(mem, file);
+}
+
+/// A MEM dataset of one band of `size` × `size` pixels holding `data` (`type`, row-major,
+/// north first); null with GDAL's reason in `why` when it cannot be made.
+DatasetPtr memoryBand(int size, GDALDataType type, const void* data, std::string& why) {
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    if (!mem) {
+        why = " (GDAL has no MEM driver)";
+        return nullptr;
+    }
+    DatasetPtr ds(mem->Create("", size, size, 1, type, nullptr));
+    if (!ds || ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, size, size, const_cast<void*>(data), size, size, type, 0,
+                                              0, nullptr) != CE_None) {
+        why = lastGdalError();
+        return nullptr;
+    }
+    return ds;
+}
+
 /// Writes one band of `size` × `size` pixels (GDT_Byte or GDT_Float32 `data`, row-major, north
 /// first) as an EPSG:3857 GeoTIFF with the geotransform `transform` (encoded in memory, then
-/// stored: storeEncoded). `nodata`, when set, is declared for the band.
+/// stored: storeEncoded). `nodata`, when set, is declared for the band. Created, not copied from
+/// a MEM dataset as the previews are: GTiff's copy opens the file it wrote again to read its
+/// reference back (PROJ database lookups), which doubled a layer export's time.
 Status writeGeoTiffBand(const std::filesystem::path& file, int size, GDALDataType type, const void* data,
                         const std::array<double, 6>& transform, const CPLStringList& options,
                         std::optional<double> nodata = std::nullopt) {
@@ -129,14 +180,7 @@ Status writeGeoTiffBand(const std::filesystem::path& file, int size, GDALDataTyp
             VSIUnlink(mem.c_str());
             return ioError(file.string() + ": cannot write the GeoTIFF" + lastGdalError());
         }
-        // Flushing writes the compressed strips; an error there is a failed write too.
-        CPLErrorReset();
-        ds->FlushCache(true);
-        if (CPLGetLastErrorType() >= CE_Failure) {
-            ds.reset();
-            VSIUnlink(mem.c_str());
-            return ioError(file.string() + ": cannot finish the GeoTIFF" + lastGdalError());
-        }
+        if (Status s = flushed(*ds, mem, file, "GeoTIFF"); !s) return s;
     }
     return storeEncoded(mem, file);
 }
@@ -153,55 +197,34 @@ Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesyst
                             options);
 }
 
-Status writePng(const std::vector<std::uint8_t>& rgb, const std::filesystem::path& file) {
-    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
-    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
-    if (!mem || !png) return ioError(file.string() + ": GDAL has no PNG driver");
-    DatasetPtr src(mem->Create("", BitTile::kSize, BitTile::kSize, 3, GDT_Byte, nullptr));
-    if (!src) return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
-    // Pixel-interleaved RGB into three bands.
-    if (src->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, const_cast<std::uint8_t*>(rgb.data()),
-                      BitTile::kSize, BitTile::kSize, GDT_Byte, 3, nullptr, 3, 3 * BitTile::kSize, 1,
-                      nullptr) != CE_None) {
-        return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
-    }
-    const std::string encoded = memoryName(file);
-    {
-        const UncheckedCreationOptions unchecked;
-        // Nothing is at the new name: GDAL need not probe it with every driver to delete it.
-        CPLStringList pngOptions;
-        pngOptions.AddString("QUIET_DELETE_ON_CREATE_COPY=NO");
-        DatasetPtr out(png->CreateCopy(encoded.c_str(), src.get(), FALSE, pngOptions.List(), nullptr, nullptr));
-        if (!out) return ioError(file.string() + ": cannot write the PNG" + lastGdalError());
-        CPLErrorReset();
-        out->FlushCache(true);
-        if (CPLGetLastErrorType() >= CE_Failure) {
-            out.reset();
-            VSIUnlink(encoded.c_str());
-            return ioError(file.string() + ": cannot finish the PNG" + lastGdalError());
+/// The preview as a paletted PNG: entry 0 the background, entry l + 1 layer l's colour. A byte
+/// a pixel to filter and compress instead of three, for the same colours.
+Status writePreviewPng(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers,
+                       const std::filesystem::path& file) {
+    if (layers.size() > 255) return ioError(file.string() + ": a preview shows at most 255 layers");
+    std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
+    GDALColorTable palette;
+    const GDALColorEntry background{kBackground, kBackground, kBackground, 255};
+    palette.SetColorEntry(0, &background);
+    for (std::size_t l = 0; l < layers.size(); ++l) {
+        const auto index = static_cast<std::uint8_t>(l + 1);
+        const Rgb c = layers[l].colour;
+        const GDALColorEntry entry{c.r, c.g, c.b, 255};
+        palette.SetColorEntry(index, &entry);
+        if (const BitTile* bits = store.at(slot, static_cast<int>(l))) {
+            bits->forEachSetCell([&](int x, int y) {
+                image[static_cast<std::size_t>(y) * BitTile::kSize + static_cast<std::size_t>(x)] = index;
+            });
         }
     }
-    return storeEncoded(encoded, file);
+    std::string why;
+    DatasetPtr src = memoryBand(BitTile::kSize, GDT_Byte, image.data(), why);
+    if (!src) return ioError(file.string() + ": cannot make the preview image" + why);
+    src->GetRasterBand(1)->SetColorTable(&palette);
+    return writePngCopy(*src, file);
 }
 
 }  // namespace
-
-std::vector<std::uint8_t> previewImage(const LayerStore& store, std::size_t slot,
-                                       const std::vector<LayerInfo>& layers) {
-    std::vector<std::uint8_t> rgb(3 * BitTile::kSize * BitTile::kSize, kBackground);
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        const BitTile* bits = store.at(slot, static_cast<int>(l));
-        if (!bits) continue;
-        const Rgb c = layers[l].colour;
-        bits->forEachSetCell([&](int x, int y) {
-            std::uint8_t* p = &rgb[3 * (static_cast<std::size_t>(y) * BitTile::kSize + static_cast<std::size_t>(x))];
-            p[0] = c.r;
-            p[1] = c.g;
-            p[2] = c.b;
-        });
-    }
-    return rgb;
-}
 
 Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers,
                             const std::filesystem::path& outDir) {
@@ -219,7 +242,7 @@ Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std
         if (Status s = writeGeoTiff(store.at(slot, static_cast<int>(l)), tile, dir / name); !s) return s.error();
         files.layers.push_back(key + "/" + name);
     }
-    if (Status s = writePng(previewImage(store, slot, layers), dir / "preview.png"); !s) return s.error();
+    if (Status s = writePreviewPng(store, slot, layers, dir / "preview.png"); !s) return s.error();
     files.preview = key + "/preview.png";
     return files;
 }

@@ -74,15 +74,20 @@ TEST(TileWriter, GeoTiffPerLayerIsGeoreferencedAndHoldsTheBits) {
     DatasetPtr png = open(dir / files->preview);
     ASSERT_TRUE(png);
     EXPECT_STREQ(png->GetDriver()->GetDescription(), "PNG");
-    ASSERT_EQ(png->GetRasterCount(), 3);
+    // Paletted: a byte a pixel, the colours in its table.
+    ASSERT_EQ(png->GetRasterCount(), 1);
+    const GDALColorTable* palette = png->GetRasterBand(1)->GetColorTable();
+    ASSERT_NE(palette, nullptr);
+    EXPECT_EQ(png->GetRasterBand(1)->GetColorInterpretation(), GCI_PaletteIndex);
     auto pixel = [&](int x, int y) {
-        std::array<std::uint8_t, 3> rgb{};
-        for (int b = 0; b < 3; ++b) {
-            EXPECT_EQ(png->GetRasterBand(b + 1)->RasterIO(GF_Read, x, y, 1, 1, &rgb[static_cast<std::size_t>(b)], 1, 1,
-                                                          GDT_Byte, 0, 0, nullptr),
-                      CE_None);
-        }
-        return rgb;
+        std::uint8_t index = 0;
+        EXPECT_EQ(png->GetRasterBand(1)->RasterIO(GF_Read, x, y, 1, 1, &index, 1, 1, GDT_Byte, 0, 0, nullptr), CE_None);
+        const GDALColorEntry* c = palette->GetColorEntry(index);
+        EXPECT_NE(c, nullptr);
+        if (!c) return std::array<std::uint8_t, 3>{};
+        EXPECT_EQ(c->c4, 255);
+        return std::array<std::uint8_t, 3>{static_cast<std::uint8_t>(c->c1), static_cast<std::uint8_t>(c->c2),
+                                           static_cast<std::uint8_t>(c->c3)};
     };
     EXPECT_EQ(pixel(128, 128), (std::array<std::uint8_t, 3>{200, 50, 40}));  // in both: building wins
     int wx = -1, wy = -1;

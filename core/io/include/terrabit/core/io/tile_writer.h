@@ -24,14 +24,11 @@ struct TileFiles {
 
 /// Writes the tile in `slot` of `store` into `outDir`/<quadkey>/: `<layer>.tif` for every layer
 /// (GeoTIFF, 256×256, 1 bit per cell, value 1 where set, DEFLATE, EPSG:3857 with the tile's
-/// bounds) and `preview.png` (RGB, layers painted in id order over a light background in their
+/// bounds) and `preview.png` (paletted, layers painted in id order over a light background in their
 /// colours, so later layers are on top). `layers` gives names and colours in id order.
 /// Creates the folder; fails naming the file that could not be written.
 Result<TileFiles> writeTile(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers,
                             const std::filesystem::path& outDir);
-
-/// The RGB preview of a tile as writeTile paints it: 256×256×3 bytes, row-major, north first.
-std::vector<std::uint8_t> previewImage(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers);
 
 /// Writes a tile's heights as a GeoTIFF: 257 × 257 Float32 samples whose pixel centres are the
 /// tile's cell corners (so the raster reaches half a cell beyond the tile on every side),
