@@ -164,7 +164,8 @@ private:
         const bool hadFolder = std::filesystem::exists(folder, ec);
         const bool hadTiles = std::filesystem::exists(folder / "tiles", ec);
         if (Status s = createFolder(folder / "tiles"); !s) return Error{"export: " + s.message()};
-        Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(mScene, mMeshes, mOptions.groundColour);
+        Result<std::vector<TilesetLeaf>> leaves =
+            tilesetLeaves(mScene, mMeshes, mOptions.groundColour, mOptions.threads);
         if (!leaves) return Error{"export: " + leaves.message()};
         // A tileset is only usable whole: on failure, remove the contents this run wrote, and the
         // folders it made (when they are empty: remove() leaves a folder with anything else in it).

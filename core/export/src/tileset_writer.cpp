@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <numbers>
 
+#include "ordered_runs_p.h"
 #include "terrabit/core/export/geodesy.h"
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/scene_tile_items.h"
@@ -254,7 +255,7 @@ std::array<double, 16> inverseRigid(const std::array<double, 16>& m) {
 }  // namespace
 
 Result<std::vector<TilesetLeaf>> tilesetLeaves(const Scene& scene, std::span<const AssetMesh> assetMeshes,
-                                               std::array<std::uint8_t, 3> groundColour) {
+                                               std::array<std::uint8_t, 3> groundColour, int threads) {
     if (Status s = checkSceneForExport(scene); !s) return Error{"3D Tiles: " + s.message()};
     if (scene.tiles.empty()) return Error{"3D Tiles: the scene has no tiles"};
     if (assetMeshes.size() != scene.assets.size()) {
@@ -265,22 +266,37 @@ Result<std::vector<TilesetLeaf>> tilesetLeaves(const Scene& scene, std::span<con
         const std::array<double, 16> fromEcef =
             inverseRigid(enuToEcef({scene.frame.origin.lon, scene.frame.origin.lat, scene.originHeight}));
         std::vector<TilesetLeaf> leaves;
+        leaves.reserve(scene.tiles.size());
         std::vector<std::array<double, 16>> transforms;
         const SceneTileItems items(scene);
         std::vector<ModelBounds> assetBounds;
         for (const AssetMesh& m : assetMeshes) assetBounds.push_back(m.bounds());
-        for (const TileId& t : scene.tiles) {
-            const std::array<double, 16> toEcef = sceneToEcef(scene, t);
-            // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
-            // root · leaf; that product must be toEcef after undoing the turn.
-            constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
-            leaves.push_back(
-                {t.quadkey(),
-                 sceneBoxRegion(toEcef, tileContentBounds(scene, t, items.of(t), assetBounds), scene.originHeight),
-                 multiply(fromEcef, multiply(toEcef, kZupToYup)),
-                 {}});
-            transforms.push_back(leaves.back().transform);
-        }
+        // A tile's bounds mesh its generated buildings: most of a region's leaves' time, so on
+        // every thread.
+        const auto leafOf = [&](std::size_t k) -> Result<TilesetLeaf> {
+            try {
+                const TileId& t = scene.tiles[k];
+                const std::array<double, 16> toEcef = sceneToEcef(scene, t);
+                // A viewer turns the glTF content Z-up first, (x, y, z) → (x, -z, y), then applies
+                // root · leaf; that product must be toEcef after undoing the turn.
+                constexpr std::array<double, 16> kZupToYup{1, 0, 0, 0, 0, 0, -1, 0, 0, 1, 0, 0, 0, 0, 0, 1};
+                return TilesetLeaf{
+                    t.quadkey(),
+                    sceneBoxRegion(toEcef, tileContentBounds(scene, t, items.of(t), assetBounds), scene.originHeight),
+                    multiply(fromEcef, multiply(toEcef, kZupToYup)),
+                    {}};
+            } catch (const std::exception& e) {
+                return Error{std::string("3D Tiles: ") + e.what()};
+            }
+        };
+        const Status made = detail::inOrderedRuns(scene.tiles.size(), threads, leafOf,
+                                                  [&](std::size_t, Result<TilesetLeaf>& leaf) -> Status {
+                                                      if (!leaf) return leaf.error();
+                                                      transforms.push_back(leaf->transform);
+                                                      leaves.push_back(std::move(leaf).value());
+                                                      return Status::success();
+                                                  });
+        if (!made) return made.error();
         std::vector<LevelSource> levels = levelSources(scene, assetMeshes, transforms, groundColour);
         for (std::size_t i = 0; i < leaves.size(); ++i) leaves[i].level = std::move(levels[i]);
         return leaves;

@@ -65,9 +65,11 @@ struct TilesetLeaf {
 };
 
 /// The leaves encodeTileset builds its tree from, in Scene::tiles order, their ground in
-/// `groundColour` (sRGB). Errors: as encodeTileset.
+/// `groundColour` (sRGB). Their bounds are measured on `threads` threads (0: one per hardware
+/// thread); the leaves are the same for any count. Errors: as encodeTileset.
 Result<std::vector<TilesetLeaf>> tilesetLeaves(const Scene& scene, std::span<const AssetMesh> assetMeshes,
-                                               std::array<std::uint8_t, 3> groundColour = {124, 133, 98});
+                                               std::array<std::uint8_t, 3> groundColour = {124, 133, 98},
+                                               int threads = 1);
 
 /// The tileset.json text for leaves computed earlier, e.g. read back from the tilesets of the
 /// shards of one bake (terrabit-cli merge): the same tree and bytes encodeTileset writes for
