@@ -1,8 +1,12 @@
 #include "terrabit/core/export/scene_export.h"
 
 #include <algorithm>
+#include <atomic>
+#include <iterator>
+#include <mutex>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "ordered_runs_p.h"
 #include "terrabit/core/collision/collision_grid.h"
@@ -72,7 +76,13 @@ Result<ExportedFile> writeEncoded(ExportFormat format, const std::filesystem::pa
     return ExportedFile{format, relative, file->size()};
 }
 
-/// Runs the formats in order and keeps the report; progress is split evenly between formats.
+/// Runs the formats and keeps the report. Two formats run at once when there are several and the
+/// export may use more than one thread: a GLB or a manifest is encoded on one thread, and the
+/// formats that spread their work over every thread leave cores idle between their runs, so
+/// overlapping them keeps the cores busy. The files are the same either way, and the report
+/// lists them in format order; progress is split evenly between formats. The first format that
+/// fails stops the others (they are cancelled, each removing what it was writing) and its error
+/// is the export's.
 class Exporter {
 public:
     Exporter(const Scene& scene, const ExportOptions& options, const AssetCatalogue& catalogue,
@@ -80,31 +90,80 @@ public:
         : mScene(scene), mOptions(options), mCatalogue(catalogue), mLayers(layers), mProgress(progress) {}
 
     Result<ExportReport> run(const std::vector<ExportFormat>& formats) {
-        mFormatCount = formats.size();
+        mRuns.clear();
         for (ExportFormat f : formats) {
-            if (Status s = runOne(f); !s) return s.error();
-            ++mFormatsDone;
+            Run& r = mRuns.emplace_back();
+            r.format = f;
         }
+        const bool modelled = std::any_of(formats.begin(), formats.end(), [](ExportFormat f) {
+            return f == ExportFormat::Glb || f == ExportFormat::Tiles3d;
+        });
+        if (modelled) {
+            // Loaded once, before the formats that read them may run at once.
+            if (!step(mRuns.front(), 0.0, exportFormatName(mRuns.front().format))) return cancelled().error();
+            if (Status s = meshes(); !s) return s.error();
+        }
+        // Faults injected for tests count bytes in the order files are written: one at a time.
+        const bool together = mRuns.size() > 1 && mOptions.threads != 1 && mOptions.faults == nullptr &&
+                              std::thread::hardware_concurrency() > 1;
+        std::atomic<std::size_t> next{0};
+        const auto lane = [&] {
+            for (std::size_t k; (k = next.fetch_add(1)) < mRuns.size();) {
+                Run& r = mRuns[k];
+                r.status = mStop ? cancelled() : runOne(r);
+                if (!r.status) mStop = true;
+            }
+        };
+        {
+            std::vector<std::jthread> helpers;
+            if (together) helpers.emplace_back(lane);
+            lane();
+        }
+        // The failing format's error, not the cancels it caused in the others.
+        for (const Run& r : mRuns) {
+            if (!r.status && r.status.error().kind != ErrorKind::Cancelled) return r.status.error();
+        }
+        for (const Run& r : mRuns) {
+            if (!r.status) return r.status.error();
+        }
+        ExportReport report;
+        for (Run& r : mRuns) std::move(r.files.begin(), r.files.end(), std::back_inserter(report.files));
         reportProgress(mProgress, 1.0, "export done");
-        return std::move(mReport);
+        return report;
     }
 
 private:
-    /// Progress within the current format, 0..1; false when the user cancelled.
-    bool step(double within, std::string_view stage) {
-        const double f = (double(mFormatsDone) + std::clamp(within, 0.0, 1.0)) / double(mFormatCount);
-        return reportProgress(mProgress, f, stage);
+    /// One format's run: what it wrote and how far it got.
+    struct Run {
+        ExportFormat format = ExportFormat::Manifest;
+        std::vector<ExportedFile> files;
+        double done = 0.0;  ///< its share of the progress, 0..1
+        Status status;
+    };
+
+    /// Progress within `r`'s format, 0..1; false when the user cancelled or another format
+    /// failed. Calls the callback one at a time, with the formats' shares summed.
+    bool step(Run& r, double within, std::string_view stage) {
+        const std::lock_guard lock(mProgressMutex);
+        if (mStop) return false;
+        r.done = std::max(r.done, std::clamp(within, 0.0, 1.0));
+        double sum = 0.0;
+        for (const Run& each : mRuns) sum += each.done;
+        if (reportProgress(mProgress, sum / double(mRuns.size()), stage)) return true;
+        mStop = true;
+        return false;
     }
 
     Status cancelled() const { return ::terrabit::core::cancelled("export cancelled"); }
 
-    Status write(ExportFormat format, const std::filesystem::path& relative, std::span<const std::uint8_t> bytes) {
+    Status write(Run& r, ExportFormat format, const std::filesystem::path& relative,
+                 std::span<const std::uint8_t> bytes) {
         if (Status s = writeFileAtomically(mOptions.outDir / relative, bytes, mOptions.faults); !s) return s;
-        mReport.files.push_back({format, relative, bytes.size()});
+        r.files.push_back({format, relative, bytes.size()});
         return Status::success();
     }
-    Status write(ExportFormat format, const std::filesystem::path& relative, std::string_view text) {
-        return write(format, relative,
+    Status write(Run& r, ExportFormat format, const std::filesystem::path& relative, std::string_view text) {
+        return write(r, format, relative,
                      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
     }
 
@@ -119,28 +178,31 @@ private:
 
     GlbSceneOptions glbOptions(bool plain) const { return sceneGlbOptions(mOptions, plain); }
 
-    Status runOne(ExportFormat format) {
-        if (!step(0.0, exportFormatName(format))) return cancelled();
-        switch (format) {
-            case ExportFormat::Glb:
-                return glb();
-            case ExportFormat::Tiles3d:
-                return tiles3d();
-            case ExportFormat::Manifest:
-                return manifest();
-            case ExportFormat::Layers:
-                return layerFiles();
-            case ExportFormat::Collision:
-                return collision();
-            case ExportFormat::Osgb:
-                return sceneGraph();
-        }
-        return Error{"export: unknown format"};
+    Status runOne(Run& r) {
+        if (!step(r, 0.0, exportFormatName(r.format))) return cancelled();
+        Status s = [&]() -> Status {
+            switch (r.format) {
+                case ExportFormat::Glb:
+                    return glb(r);
+                case ExportFormat::Tiles3d:
+                    return tiles3d(r);
+                case ExportFormat::Manifest:
+                    return manifest(r);
+                case ExportFormat::Layers:
+                    return layerFiles(r);
+                case ExportFormat::Collision:
+                    return collision(r);
+                case ExportFormat::Osgb:
+                    return sceneGraph(r);
+            }
+            return Error{"export: unknown format"};
+        }();
+        if (s) step(r, 1.0, exportFormatName(r.format));
+        return s;
     }
 
-    Status glb() {
-        if (Status s = meshes(); !s) return s;
-        if (!step(0.3, "encoding scene.glb")) return cancelled();
+    Status glb(Run& r) {
+        if (!step(r, 0.3, "encoding scene.glb")) return cancelled();
         // What is encoded waits in unnamed files beside the output (GlbSceneStream), not in
         // memory: a country's file is gigabytes.
         // exportScene made the folder and checked the scene.
@@ -151,14 +213,14 @@ private:
         if (Status s = stream->add(mScene, mMeshes); !s) return glbError(s, mOptions.outDir);
         Result<ExportedFile> file = writeEncoded(
             ExportFormat::Glb, mOptions.outDir, "scene.glb", mOptions.faults,
-            [&](const GlbSink& sink) { return stream->finish(sink); }, [&] { return step(0.7, "writing scene.glb"); });
+            [&](const GlbSink& sink) { return stream->finish(sink); },
+            [&] { return step(r, 0.7, "writing scene.glb"); });
         if (!file) return file.error();
-        mReport.files.push_back(*file);
+        r.files.push_back(*file);
         return Status::success();
     }
 
-    Status tiles3d() {
-        if (Status s = meshes(); !s) return s;
+    Status tiles3d(Run& r) {
         const std::filesystem::path folder = mOptions.outDir / "3dtiles";
         std::error_code ec;
         const bool hadFolder = std::filesystem::exists(folder, ec);
@@ -174,10 +236,10 @@ private:
             for (const auto& f : written) std::filesystem::remove(mOptions.outDir / f, ec);
             if (!hadTiles) std::filesystem::remove(folder / "tiles", ec);
             if (!hadFolder) std::filesystem::remove(folder, ec);
-            const auto keep = std::remove_if(mReport.files.begin(), mReport.files.end(), [&](const ExportedFile& f) {
+            const auto keep = std::remove_if(r.files.begin(), r.files.end(), [&](const ExportedFile& f) {
                 return std::find(written.begin(), written.end(), f.path) != written.end();
             });
-            mReport.files.erase(keep, mReport.files.end());
+            r.files.erase(keep, r.files.end());
             return failure;
         };
         // The contents a run of tiles at a time: encoded on every thread, then written in tile
@@ -190,11 +252,12 @@ private:
             [&](std::size_t k) { return encodeTileGlb(mScene, mScene.tiles[k], mMeshes, tileOptions, &items); },
             [&](std::size_t k, const Result<std::vector<std::uint8_t>>& glb) -> Status {
                 const TileId& t = mScene.tiles[k];
-                if (!step(double(k) / double(mScene.tiles.size() + 1), "writing 3D Tiles content")) return cancelled();
+                if (!step(r, double(k) / double(mScene.tiles.size() + 1), "writing 3D Tiles content"))
+                    return cancelled();
                 if (!glb) return Error{"export: 3D Tiles content of tile " + t.quadkey() + ": " + glb.message()};
                 const std::filesystem::path relative =
                     std::filesystem::path("3dtiles") / "tiles" / (t.quadkey() + ".glb");
-                if (Status s = write(ExportFormat::Tiles3d, relative, *glb); !s) return s;
+                if (Status s = write(r, ExportFormat::Tiles3d, relative, *glb); !s) return s;
                 written.push_back(relative);
                 return Status::success();
             });
@@ -203,18 +266,18 @@ private:
             if (Status s = createFolder(folder / "levels"); !s) return undo(Error{"export: " + s.message()});
             for (const TilesetLeaf& leaf : *leaves) {
                 const std::filesystem::path relative = levelSourcePath(leaf.quadkey);
-                if (Status s = write(ExportFormat::Tiles3d, relative, encodeLevelSource(leaf.level)); !s) {
+                if (Status s = write(r, ExportFormat::Tiles3d, relative, encodeLevelSource(leaf.level)); !s) {
                     return undo(s);
                 }
                 written.push_back(relative);
             }
         }
-        if (!step(double(mScene.tiles.size()) / double(mScene.tiles.size() + 1), "writing 3D Tiles levels")) {
+        if (!step(r, double(mScene.tiles.size()) / double(mScene.tiles.size() + 1), "writing 3D Tiles levels")) {
             return undo(cancelled());
         }
         const LevelContentSink levels = [&](const std::string& uri, std::span<const std::uint8_t> glb) {
             const std::filesystem::path relative = std::filesystem::path("3dtiles") / uri;
-            if (Status s = write(ExportFormat::Tiles3d, relative, glb); !s) return s;
+            if (Status s = write(r, ExportFormat::Tiles3d, relative, glb); !s) return s;
             written.push_back(relative);
             return Status::success();
         };
@@ -225,15 +288,16 @@ private:
             return undo(tileset.error().kind == ErrorKind::Io ? Status(tileset.error())
                                                               : Status(Error{"export: " + tileset.message()}));
         }
-        if (Status s = write(ExportFormat::Tiles3d, std::filesystem::path("3dtiles") / "tileset.json", *tileset); !s) {
+        if (Status s = write(r, ExportFormat::Tiles3d, std::filesystem::path("3dtiles") / "tileset.json", *tileset);
+            !s) {
             return undo(s);
         }
         return Status::success();
     }
 
-    Status manifest() {
+    Status manifest(Run& r) {
         // Streamed into the file: a region's manifest is hundreds of megabytes.
-        if (!step(0.0, "writing manifest.json")) return cancelled();
+        if (!step(r, 0.0, "writing manifest.json")) return cancelled();
         const bool binary =
             writesBinaryInstances(mOptions.instances, mScene.instanceCount(), mOptions.binaryInstancesAbove);
         auto file = OutputFile::create(mOptions.outDir / "manifest.json", mOptions.faults);
@@ -271,9 +335,9 @@ private:
             if (binary) std::filesystem::remove(mOptions.outDir / kInstanceFileName, ec);
             return c;
         }
-        mReport.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
+        r.files.push_back({ExportFormat::Manifest, "manifest.json", bytes});
         if (binary) {
-            mReport.files.push_back({ExportFormat::Manifest, std::filesystem::path(kInstanceFileName), instanceBytes});
+            r.files.push_back({ExportFormat::Manifest, std::filesystem::path(kInstanceFileName), instanceBytes});
         } else {
             // An instances.bin of an earlier bake into this folder is not this manifest's.
             std::error_code ec;
@@ -282,30 +346,22 @@ private:
         return Status::success();
     }
 
-    Status layerFiles() {
+    Status layerFiles(Run& r) {
         if (mLayers == nullptr) return Error{"export: the layers format needs a layer source, and none was given"};
         Result<std::vector<LayerInfo>> styles = layerStylesFor(*mLayers, mOptions.layerStyles);
         if (!styles) return Error{"export: " + styles.message()};
-        const std::size_t done = mFormatsDone;
-        const std::size_t count = mFormatCount;
-        const ProgressCallback& outer = mProgress;
-        ProgressCallback inner;
-        if (outer) {
-            inner = [&outer, done, count](double f, std::string_view stage) {
-                return outer((double(done) + f) / double(count), stage);
-            };
-        }
+        const ProgressCallback inner = [&](double f, std::string_view stage) { return step(r, f, stage); };
         Result<std::vector<std::string>> files =
             writeLayerFiles(*mLayers, mScene.tiles, *styles, mOptions.outDir / "layers", inner, mOptions.threads);
-        if (!files) return Error{"export: " + files.message()};
+        if (!files) return Error{"export: " + files.message(), files.error().kind};
         for (const std::string& f : *files) {
             const std::filesystem::path relative = std::filesystem::path("layers") / f;
-            mReport.files.push_back({ExportFormat::Layers, relative, sizeOnDisk(mOptions.outDir / relative)});
+            r.files.push_back({ExportFormat::Layers, relative, sizeOnDisk(mOptions.outDir / relative)});
         }
         return Status::success();
     }
 
-    Status collision() {
+    Status collision(Run& r) {
         if (mLayers == nullptr) return Error{"export: the collision format needs a layer source, and none was given"};
         const std::vector<std::string> names =
             mOptions.collisionLayers.empty() ? mLayers->layerNames() : mOptions.collisionLayers;
@@ -314,22 +370,24 @@ private:
         if (!grid) return Error{"export: " + grid.message()};
         Result<std::vector<std::uint8_t>> bytes = encodeCollisionFile(*grid, mScene.tiles);
         if (!bytes) return Error{"export: " + bytes.message()};
-        if (!step(0.5, "writing collision.tbcg")) return cancelled();
-        return write(ExportFormat::Collision, "collision.tbcg", *bytes);
+        if (!step(r, 0.5, "writing collision.tbcg")) return cancelled();
+        return write(r, ExportFormat::Collision, "collision.tbcg", *bytes);
     }
 
-    Status sceneGraph() {
+    Status sceneGraph(Run& r) {
         if (!mOptions.sceneGraphWriter) {
             return Error{"export: osgb: this program was built without the render module (OpenSceneGraph)"};
         }
         if (Status s = createFolder(mOptions.outDir); !s) return Error{"export: " + s.message()};
-        const ProgressCallback within = [&](double fraction, std::string_view stage) { return step(fraction, stage); };
+        const ProgressCallback within = [&](double fraction, std::string_view stage) {
+            return step(r, fraction, stage);
+        };
         Result<std::vector<std::filesystem::path>> files =
             mOptions.sceneGraphWriter(mScene, mOptions, mCatalogue, mLayers, mOptions.outDir / "scene.osgb", within);
         if (!files)
             return files.error().kind == ErrorKind::Cancelled ? cancelled() : Error{"export: " + files.message()};
         for (const std::filesystem::path& relative : *files) {
-            mReport.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
+            r.files.push_back({ExportFormat::Osgb, relative, sizeOnDisk(mOptions.outDir / relative)});
         }
         return Status::success();
     }
@@ -341,9 +399,9 @@ private:
     const ProgressCallback& mProgress;
     std::vector<AssetMesh> mMeshes;
     bool mMeshesLoaded = false;
-    std::size_t mFormatCount = 1;
-    std::size_t mFormatsDone = 0;
-    ExportReport mReport;
+    std::vector<Run> mRuns;
+    std::mutex mProgressMutex;       ///< one progress call at a time, and the runs' shares
+    std::atomic<bool> mStop{false};  ///< cancelled, or a format failed: the others stop
 };
 
 }  // namespace

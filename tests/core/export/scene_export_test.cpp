@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "export_test_support.h"
 #include "terrabit/core/collision/collision_file.h"
@@ -205,6 +209,84 @@ TEST(SceneExport, ProgressRisesFromZeroToOne) {
     EXPECT_EQ(seen.front(), 0.0);
     EXPECT_EQ(seen.back(), 1.0);
     EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+}
+
+TEST(SceneExport, FormatsWrittenTwoAtATimeGiveTheFilesAndReportOfOneAtATime) {
+    const Fixture fx;
+    // A stand-in for the render module's osgb writer, so that every format runs.
+    ExportOptions options;
+    options.formats = kAll;
+    options.formats.push_back(ExportFormat::Osgb);
+    options.sceneGraphWriter = [](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
+                                  const std::filesystem::path& file,
+                                  const ProgressCallback& progress) -> Result<std::vector<std::filesystem::path>> {
+        if (!progress(0.5, "writing osgb")) return cancelled("cancelled");
+        std::ofstream(file, std::ios::binary) << "osgb!";
+        return std::vector<std::filesystem::path>{"scene.osgb"};
+    };
+    std::map<std::size_t, Result<ExportReport>> reports;
+    std::map<std::size_t, std::map<std::string, std::string>> files;
+    for (const int threads : {1, 2}) {
+        TempDir dir;
+        options.threads = threads;
+        std::vector<double> seen;
+        std::mutex seenMutex;
+        reports.emplace(threads, fx.run(dir.path(), options, [&](double f, std::string_view) {
+            const std::lock_guard lock(seenMutex);
+            seen.push_back(f);
+            return true;
+        }));
+        ASSERT_TRUE(reports.at(threads).ok()) << reports.at(threads).message();
+        files[threads] = digests(dir.path());
+        EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty());
+        EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end())) << threads << " threads";
+        EXPECT_EQ(seen.back(), 1.0);
+    }
+    EXPECT_EQ(files.at(1), files.at(2));
+    const std::vector<ExportedFile>& one = reports.at(1)->files;
+    const std::vector<ExportedFile>& two = reports.at(2)->files;
+    ASSERT_EQ(one.size(), two.size());
+    for (std::size_t i = 0; i < one.size(); ++i) {
+        EXPECT_EQ(one[i].format, two[i].format) << i;
+        EXPECT_EQ(one[i].path, two[i].path) << i;
+        EXPECT_EQ(one[i].bytes, two[i].bytes) << i;
+    }
+    // In format order: the report of a run one at a time.
+    EXPECT_EQ(one.front().path, std::filesystem::path("scene.glb"));
+    EXPECT_EQ(one.back().path, std::filesystem::path("scene.osgb"));
+}
+
+TEST(SceneExport, AFormatFailingBesideAnotherGivesItsOwnErrorAndNoPartialFiles) {
+    const Fixture fx;
+    ExportOptions options;
+    options.formats = {ExportFormat::Layers, ExportFormat::Osgb};
+    options.threads = 2;
+    // The osgb writer fails once the layer files are on their way (written at the same time),
+    // or at once when they are not (one core).
+    std::atomic<bool> layersStarted{false};
+    options.sceneGraphWriter = [&](const Scene&, const ExportOptions&, const AssetCatalogue&, const LayerSource*,
+                                   const std::filesystem::path& file,
+                                   const ProgressCallback&) -> Result<std::vector<std::filesystem::path>> {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!layersStarted && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        return Error{"cannot write " + file.string()};
+    };
+    TempDir dir;
+    const Result<ExportReport> r = fx.run(dir.path(), options, [&](double, std::string_view stage) {
+        if (stage.find("layer") != std::string_view::npos) layersStarted = true;
+        return true;
+    });
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().kind, ErrorKind::Cancelled) << r.message();
+    EXPECT_NE(r.message().find("scene.osgb"), std::string::npos) << r.message();
+    EXPECT_TRUE(hiddenEntriesUnder(dir.path()).empty());
+    // The layer files, stopped or finished, are whole: each tile's folder holds all of them.
+    if (std::filesystem::exists(dir / "layers")) {
+        for (const TileId& t : fx.test.scene.tiles) {
+            if (!std::filesystem::exists(dir / "layers" / t.quadkey())) continue;
+            EXPECT_TRUE(std::filesystem::exists(dir / "layers" / t.quadkey() / "preview.png")) << t.quadkey();
+        }
+    }
 }
 
 TEST(SceneExport, CancellingStopsAndLeavesNoPartialFile) {
