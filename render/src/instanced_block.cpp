@@ -122,13 +122,7 @@ osg::BoundingBox instanceBounds(const core::ModelBounds& model, std::span<const 
     return box;
 }
 
-osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
-                                            const core::Box3f& bounds) {
-    const osg::ref_ptr<osg::Geometry> shared = model.geometry();
-    if (!shared || instances.empty() || shared->getNumPrimitiveSets() == 0) return nullptr;
-    const osg::DrawElements* indices = shared->getPrimitiveSet(0)->getDrawElements();
-    if (!indices) return nullptr;
-
+osg::ref_ptr<osg::TextureBuffer> instanceTransformBuffer(std::span<const core::Instance> instances) {
     const auto count = static_cast<int>(instances.size());
     osg::ref_ptr<osg::Image> transforms = new osg::Image;
     transforms->allocateImage(4 * count, 1, 1, GL_RGBA, GL_FLOAT);
@@ -141,6 +135,22 @@ osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<c
     }
     osg::ref_ptr<osg::TextureBuffer> buffer = new osg::TextureBuffer(transforms);
     buffer->setInternalFormat(GL_RGBA32F_ARB);
+    return buffer;
+}
+
+osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
+                                            const core::Box3f& bounds) {
+    if (!model.geometry() || instances.empty()) return nullptr;
+    return makeInstancedBlock(model, instances, bounds, instanceTransformBuffer(instances));
+}
+
+osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
+                                            const core::Box3f& bounds, osg::ref_ptr<osg::TextureBuffer> buffer) {
+    const osg::ref_ptr<osg::Geometry> shared = model.geometry();
+    if (!shared || instances.empty() || !buffer || shared->getNumPrimitiveSets() == 0) return nullptr;
+    const osg::DrawElements* indices = shared->getPrimitiveSet(0)->getDrawElements();
+    if (!indices) return nullptr;
+    const auto count = static_cast<int>(instances.size());
 
     osg::ref_ptr<osg::Geometry> geometry = new osg::Geometry;
     geometry->setName("instances");

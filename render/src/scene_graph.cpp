@@ -696,7 +696,9 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             entry = old->second;
             ++mReport.kept;
         } else {
-            entry.node = makeInstancedBlock(model, b->instances, b->bounds);
+            // The model and its cards draw the same instances: one transform buffer for both.
+            const osg::ref_ptr<osg::TextureBuffer> transforms = instanceTransformBuffer(b->instances);
+            entry.node = makeInstancedBlock(model, b->instances, b->bounds, transforms);
             if (!entry.node) continue;  // a model without triangles draws nothing
             if (range > 0.0) {
                 osg::ref_ptr<osg::LOD> lod = tileLod(placement, entry.node, 0.0, range);
@@ -705,7 +707,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 // rank the 3D Tiles levels thin by), and go beyond four times it.
                 const AssetModel& cards = model.impostor();
                 if (!building && cards.geometry()) {
-                    if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, b->instances, b->bounds)) {
+                    if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, b->instances, b->bounds, transforms)) {
                         lod->addChild(all, static_cast<float>(range), static_cast<float>(kCardReach * range));
                     }
                     std::vector<core::Instance> kept;

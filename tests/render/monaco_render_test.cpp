@@ -5,6 +5,7 @@
 // Every picture is kept in the build tree (artefacts/render) to look at.
 
 #include <gtest/gtest.h>
+#include <osg/LOD>
 #include <osgDB/ReadFile>
 
 #include <cmath>
@@ -21,6 +22,7 @@
 #include "terrabit/cli/render_command.h"
 #include "terrabit/core/collision/collision_grid.h"
 #include "terrabit/core/placement/scene_baker.h"
+#include "terrabit/render/instanced_block.h"
 #include "terrabit/render/offscreen_renderer.h"
 #include "terrabit/render/scene_file.h"
 #include "terrabit/render/scene_graph.h"
@@ -610,6 +612,31 @@ TEST(ImpostorRender, FarTreesDrawnAsCardsCoverWhatTheirModelsCoverInTheirColours
     SceneGraph cards(test::shippedCatalogue(), models, options);
     ASSERT_TRUE(full.setScene(scene, nullptr).ok());
     ASSERT_TRUE(cards.setScene(scene, nullptr).ok());
+    // A block's models and its cards draw the same trees from one transform buffer; its
+    // thinned cards, a quarter of them, from their own.
+    struct Levels : osg::NodeVisitor {
+        Levels() : osg::NodeVisitor(TRAVERSE_ALL_CHILDREN) {}
+        void apply(osg::LOD& lod) override {
+            lods.push_back(&lod);
+            traverse(lod);
+        }
+        std::vector<osg::LOD*> lods;
+    } levels;
+    cards.root()->accept(levels);
+    ASSERT_FALSE(levels.lods.empty());
+    const auto bufferOf = [](osg::Node* node) {
+        const osg::StateSet* state = node ? node->getStateSet() : nullptr;
+        return state ? state->getTextureAttribute(kInstanceTextureUnit, osg::StateAttribute::TEXTURE) : nullptr;
+    };
+    std::size_t shared = 0;
+    for (osg::LOD* lod : levels.lods) {
+        if (lod->getNumChildren() < 3) continue;
+        ASSERT_NE(bufferOf(lod->getChild(0)), nullptr);
+        EXPECT_EQ(bufferOf(lod->getChild(0)), bufferOf(lod->getChild(1)));
+        EXPECT_NE(bufferOf(lod->getChild(1)), bufferOf(lod->getChild(2)));
+        ++shared;
+    }
+    EXPECT_GT(shared, 0u);
     const osg::Vec3d centre = full.root()->getBound().center();
     const double elevation = 20.0 * M_PI / 180.0, distance = 800.0;
     CameraPose pose;

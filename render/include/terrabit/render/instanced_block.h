@@ -8,6 +8,7 @@
 #include <osg/BoundingBox>
 #include <osg/Geode>
 #include <osg/StateSet>
+#include <osg/TextureBuffer>
 #include <osg/ref_ptr>
 
 #include <span>
@@ -38,5 +39,14 @@ osg::BoundingBox instanceBounds(const core::ModelBounds& model, std::span<const 
 /// instanceBounds(). nullptr for an empty model or no instances.
 osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
                                             const core::Box3f& bounds = {});
+
+/// The instances' transforms as makeInstancedBlock's texture buffer holds them.
+osg::ref_ptr<osg::TextureBuffer> instanceTransformBuffer(std::span<const core::Instance> instances);
+
+/// makeInstancedBlock reading the transforms from `transforms` (instanceTransformBuffer of
+/// these very instances): models drawn for the same instances (a plant and its impostor
+/// cards) share one buffer, in memory and on the GPU.
+osg::ref_ptr<osg::Geode> makeInstancedBlock(const AssetModel& model, std::span<const core::Instance> instances,
+                                            const core::Box3f& bounds, osg::ref_ptr<osg::TextureBuffer> transforms);
 
 }  // namespace terrabit::render
