@@ -696,25 +696,40 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             entry = old->second;
             ++mReport.kept;
         } else {
-            // The model and its cards draw the same instances: one transform buffer for both.
-            const osg::ref_ptr<osg::TextureBuffer> transforms = instanceTransformBuffer(b->instances);
-            entry.node = makeInstancedBlock(model, b->instances, b->bounds, transforms);
+            // A plant's model, its cards and its thinned cards (a quarter of them, chosen by the
+            // rank the 3D Tiles levels thin by) draw from one transform buffer, the thinned
+            // ones first: the thinned level draws the buffer's first instances.
+            const AssetModel& cards = model.impostor();
+            const bool carded = range > 0.0 && !building && cards.geometry();
+            std::vector<core::Instance> ordered;
+            std::size_t thinnedCount = 0;
+            if (carded) {
+                ordered.reserve(b->instances.size());
+                for (const bool thinned : {true, false}) {
+                    for (const core::Instance& i : b->instances) {
+                        if ((core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare) == thinned) {
+                            ordered.push_back(i);
+                        }
+                    }
+                    if (thinned) thinnedCount = ordered.size();
+                }
+            }
+            const std::span<const core::Instance> drawn =
+                carded ? std::span<const core::Instance>(ordered) : std::span<const core::Instance>(b->instances);
+            const osg::ref_ptr<osg::TextureBuffer> transforms = instanceTransformBuffer(drawn);
+            entry.node = makeInstancedBlock(model, drawn, b->bounds, transforms);
             if (!entry.node) continue;  // a model without triangles draws nothing
             if (range > 0.0) {
                 osg::ref_ptr<osg::LOD> lod = tileLod(placement, entry.node, 0.0, range);
                 // Plants and props become their cards (a fifth to a tenth of a tree's triangles)
-                // beyond their range, thin out to a quarter of them beyond twice it (chosen by the
-                // rank the 3D Tiles levels thin by), and go beyond four times it.
-                const AssetModel& cards = model.impostor();
-                if (!building && cards.geometry()) {
-                    if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, b->instances, b->bounds, transforms)) {
+                // beyond their range, thin out to a quarter of them beyond twice it, and go beyond
+                // four times it.
+                if (carded) {
+                    if (osg::ref_ptr<osg::Geode> all = makeInstancedBlock(cards, drawn, b->bounds, transforms)) {
                         lod->addChild(all, static_cast<float>(range), static_cast<float>(kCardReach * range));
                     }
-                    std::vector<core::Instance> kept;
-                    for (const core::Instance& i : b->instances) {
-                        if (core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare) kept.push_back(i);
-                    }
-                    if (osg::ref_ptr<osg::Geode> thinned = makeInstancedBlock(cards, kept, b->bounds)) {
+                    if (osg::ref_ptr<osg::Geode> thinned =
+                            makeInstancedBlock(cards, drawn.first(thinnedCount), b->bounds, transforms)) {
                         lod->addChild(thinned, static_cast<float>(kCardReach * range),
                                       static_cast<float>(kThinnedReach * range));
                     }

@@ -18,6 +18,7 @@
 #include <set>
 #include <tuple>
 
+#include "instanced_block_p.h"
 #include "render_test_support.h"
 #include "scene/ground_drape_p.h"
 #include "scene_file_p.h"
@@ -837,6 +838,13 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
                 EXPECT_EQ(lod->getMaxRange(2), 1200.0f);
                 const osg::Geometry* g = lod->getChild(2)->asGeode()->getDrawable(0)->asGeometry();
                 EXPECT_EQ(g->getPrimitiveSet(0)->getNumInstances(), kept) << asset;
+                // They draw the first instances of the buffer the models and all cards draw:
+                // the kept ones.
+                const std::span<const float> t = instanceTransforms(*g);
+                ASSERT_EQ(t.size(), kept * 16) << asset;
+                for (std::size_t k = 0; k < kept; ++k) {
+                    EXPECT_LT(core::plantRank(scene.seed, t[16 * k + 12], t[16 * k + 14]), 0.25f) << asset;
+                }
                 EXPECT_EQ(g->getPrimitiveSet(0)->getNumIndices(), cards.triangleCount() * 3) << asset;
             }
         }
