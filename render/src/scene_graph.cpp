@@ -567,7 +567,7 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
                 f.add(std::bit_cast<std::uint64_t>(uv.y));
             }
             for (const core::SurfacePaint& paint : core::kSurfacePaints) {
-                const std::vector<core::Vec2>& painted = (*p).*paint.triangles;
+                const core::SharedVector<core::Vec2>& painted = (*p).*paint.triangles;
                 f.add(static_cast<std::uint64_t>(painted.size()));
                 for (const core::Vec2& v : painted) {
                     f.add(std::bit_cast<std::uint64_t>(v.x));

@@ -533,7 +533,7 @@ TEST(SceneGraph, ShapedRoadsRunTheirTextureAlongTheWayAsTheGlbDoes) {
     }
     // New coordinates rebuild the road.
     for (core::SurfacePatch& p : scene.surfaces) {
-        if (p.layer == "road" && p.tile == scene.tiles[0]) p.roadUv[0].x = 20;
+        if (p.layer == "road" && p.tile == scene.tiles[0]) p.roadUv.edit()[0].x = 20;
     }
     ASSERT_TRUE(graph.setScene(scene, nullptr).ok());
     road = graph.surfaceNode(scene.tiles[0], "road")->asGeode()->getDrawable(0)->asGeometry();

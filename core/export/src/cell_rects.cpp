@@ -56,7 +56,7 @@ std::vector<CellRect> mergeCellsIntoRects(const BitTile& cells) {
     return rects;
 }
 
-BitTile cellsOfRects(const std::vector<CellRect>& rects) {
+BitTile cellsOfRects(std::span<const CellRect> rects) {
     BitTile t;
     for (const CellRect& r : rects) {
         for (int y = r.y0; y < std::min<int>(r.y1, BitTile::kSize); ++y) t.fillSpan(y, r.x0, r.x1);

@@ -708,7 +708,7 @@ private:
         return groundToScene(mScene->frame.cellToGround({static_cast<double>(gx), static_cast<double>(gy)}), height);
     }
 
-    void addRects(QuadMesh& mesh, const TileId& tile, const std::vector<CellRect>& rects, double height) const {
+    void addRects(QuadMesh& mesh, const TileId& tile, std::span<const CellRect> rects, double height) const {
         const std::int64_t ox = std::int64_t{tile.x} * kTileCells;
         const std::int64_t oy = std::int64_t{tile.y} * kTileCells;
         for (const CellRect& r : rects) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -110,7 +112,12 @@ public:
         const auto lane = [&] {
             for (std::size_t k; (k = next.fetch_add(1)) < mRuns.size();) {
                 Run& r = mRuns[k];
-                r.status = mStop ? cancelled() : runOne(r);
+                try {
+                    r.status = mStop ? cancelled() : runOne(r);
+                } catch (const std::exception& e) {
+                    // Thrown on the helper thread it would end the program: it fails its format.
+                    r.status = Error{"export: " + std::string(exportFormatName(r.format)) + ": " + e.what()};
+                }
                 if (!r.status) mStop = true;
             }
         };

@@ -28,6 +28,7 @@
 #include "parallel_p.h"
 #include "terrabit/core/placement/pass_context.h"
 #include "terrabit/core/placement/placement_hash.h"
+#include "terrabit/core/scene/shared_vector.h"
 
 namespace terrabit::core::placement::detail {
 
@@ -203,6 +204,11 @@ std::vector<std::pair<TileId, std::size_t>> cachedBytesOf(const std::unordered_m
 template <class T>
 std::size_t bufferBytes(const std::vector<T>& v) {
     return v.capacity() * sizeof(T);
+}
+/// The bytes a shared vector's buffer holds, counted for every holder.
+template <class T>
+std::size_t bufferBytes(const SharedVector<T>& v) {
+    return v.capacityBytes();
 }
 /// The bytes a string holds beyond its own object (none while it fits in place).
 inline std::size_t bufferBytes(const std::string& s) {

@@ -89,7 +89,7 @@ private:
     /// dropped tile's moves into the scene as it is. On monaco-region's nearest 2,048 tiles the
     /// cached results held 304 MB instead of 344 MB.
     static void fitToSize(SurfacePatch& p) {
-        for (std::vector<Vec2>* v :
+        for (SharedVector<Vec2>* v :
              {&p.markings, &p.paving, &p.gravel, &p.sidewalks, &p.roadUv, &p.shape.outline, &p.shape.triangles}) {
             v->shrink_to_fit();
         }
@@ -129,7 +129,7 @@ private:
             patch.shape = std::move(s.shapes[k]);
             if (patch.texture != SurfaceTexture::None && !patch.shape.empty()) {
                 roadTextureCoordinates(*mCtx.index, t, mFamilies[k], mCtx.frame.metresPerCell(), mCtx.terrain,
-                                       patch.shape.triangles, patch.roadUv);
+                                       patch.shape.triangles.edit(), patch.roadUv.edit());
             }
             if (mRule.markings == RoadMarkingKind::Lanes && !patch.shape.empty()) {
                 RoadPaint paint;

@@ -462,7 +462,7 @@ struct SurfaceShaper::Impl {
         for (int i = 0; i < count; ++i) {
             const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, snapped.g, i);
             if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
-            if (!triangulate(polygon, out.triangles, 0)) return false;
+            if (!triangulate(polygon, out.triangles.edit(), 0)) return false;
         }
         return true;
     }
@@ -479,49 +479,52 @@ struct SurfaceShaper::Impl {
     /// `shape`'s polygons into out's outline, their corners rounded to the grid when `round`
     /// (repeated corners dropped, and rings left without area).
     bool outline(const GEOSGeometry* shape, SurfaceShape& out, bool round) {
+        // The shape's own lists (a shape being made shares them with nothing).
+        std::vector<Vec2>& corners = out.outline.edit();
+        std::vector<std::uint32_t>& ringEnds = out.ringEnds.edit();
         const auto ringOf = [&](const GEOSGeometry* ring) {
             const GEOSCoordSequence* seq = GEOSGeom_getCoordSeq_r(ctx, ring);
             unsigned n = 0;
             if (!seq || !GEOSCoordSeq_getSize_r(ctx, seq, &n)) return false;
             coords.resize(std::size_t{n} * 2);
             if (n > 0 && !GEOSCoordSeq_copyToBuffer_r(ctx, seq, coords.data(), 0, 0)) return false;
-            const std::size_t begin = out.outline.size();
+            const std::size_t begin = corners.size();
             for (unsigned i = 0; i + 1 < n; ++i) {
                 Vec2 v{coords[2 * i], coords[2 * i + 1]};
                 if (round) {
                     v = {onGrid(v.x), onGrid(v.y)};
-                    if (out.outline.size() > begin && out.outline.back() == v) continue;
+                    if (corners.size() > begin && corners.back() == v) continue;
                 }
-                out.outline.push_back(v);
+                corners.push_back(v);
             }
             if (round) {
-                while (out.outline.size() > begin + 1 && out.outline.back() == out.outline[begin]) {
-                    out.outline.pop_back();
+                while (corners.size() > begin + 1 && corners.back() == corners[begin]) {
+                    corners.pop_back();
                 }
                 double twiceArea = 0.0;
-                for (std::size_t i = begin, j = out.outline.size() - 1; i < out.outline.size(); j = i++) {
-                    twiceArea += cross(out.outline[j], out.outline[i]);
+                for (std::size_t i = begin, j = corners.size() - 1; i < corners.size(); j = i++) {
+                    twiceArea += cross(corners[j], corners[i]);
                 }
-                if (out.outline.size() < begin + 3 || twiceArea == 0.0) {  // a sliver thinner than the grid
-                    out.outline.resize(begin);
+                if (corners.size() < begin + 3 || twiceArea == 0.0) {  // a sliver thinner than the grid
+                    corners.resize(begin);
                     return true;
                 }
             }
-            out.ringEnds.push_back(static_cast<std::uint32_t>(out.outline.size()));
+            ringEnds.push_back(static_cast<std::uint32_t>(corners.size()));
             return true;
         };
         const int count = GEOSGetNumGeometries_r(ctx, shape);
         for (int i = 0; i < count; ++i) {
             const GEOSGeometry* polygon = GEOSGetGeometryN_r(ctx, shape, i);
             if (GEOSGeomTypeId_r(ctx, polygon) != GEOS_POLYGON || GEOSisEmpty_r(ctx, polygon)) continue;
-            const std::size_t rings = out.ringEnds.size();
+            const std::size_t rings = ringEnds.size();
             if (!ringOf(GEOSGetExteriorRing_r(ctx, polygon))) return false;
-            if (out.ringEnds.size() == rings) continue;  // its shell rounded away: so did its holes
+            if (ringEnds.size() == rings) continue;  // its shell rounded away: so did its holes
             const int holes = GEOSGetNumInteriorRings_r(ctx, polygon);
             for (int h = 0; h < holes; ++h) {
                 if (!ringOf(GEOSGetInteriorRingN_r(ctx, polygon, h))) return false;
             }
-            out.polygonEnds.push_back(static_cast<std::uint32_t>(out.ringEnds.size()));
+            out.polygonEnds.push_back(static_cast<std::uint32_t>(ringEnds.size()));
         }
         return true;
     }
@@ -543,22 +546,23 @@ struct SurfaceShaper::Impl {
                 ringsArea += (ringViews.empty() ? 1.0 : -1.0) * std::abs(twice);
                 ringViews.push_back(pts);
             }
-            if (!ears.cut(ringViews, out.triangles)) return false;
+            if (!ears.cut(ringViews, out.triangles.edit())) return false;
         }
         // The ears all turn one way (as the cutter orients every shell); each is written
         // counter-clockwise seen from above (y runs south: a negative turn).
         double trianglesArea = 0.0;
         std::size_t kept = 0, positive = 0;
-        for (std::size_t i = 0; i + 2 < out.triangles.size(); i += 3) {
-            Vec2 a = out.triangles[i], b = out.triangles[i + 1], d = out.triangles[i + 2];
+        std::vector<Vec2>& triangles = out.triangles.edit();
+        for (std::size_t i = 0; i + 2 < triangles.size(); i += 3) {
+            Vec2 a = triangles[i], b = triangles[i + 1], d = triangles[i + 2];
             const double turn = cross(b - a, d - a);
             if (turn == 0.0) continue;
             positive += turn > 0.0;
             if (turn > 0.0) std::swap(b, d);
             trianglesArea += std::abs(turn);
-            out.triangles[kept++] = a, out.triangles[kept++] = b, out.triangles[kept++] = d;
+            triangles[kept++] = a, triangles[kept++] = b, triangles[kept++] = d;
         }
-        out.triangles.resize(kept);
+        triangles.resize(kept);
         if (positive != 0 && positive != kept / 3) return false;
         return std::abs(trianglesArea - ringsArea) <= 1e-9 * std::max(1.0, ringsArea);
     }

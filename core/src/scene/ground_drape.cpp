@@ -202,7 +202,7 @@ GroundTriangles groundTriangles(const Scene& scene, const GroundTile& ground) {
     return out;
 }
 
-GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const std::vector<CellRect>& rects,
+GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, std::span<const CellRect> rects,
                            float offset) {
     GroundTriangles out;
     if (rects.empty() || ground.mesh.empty()) return out;

@@ -5,26 +5,6 @@
 
 namespace terrabit::core {
 
-InstanceList::InstanceList(std::initializer_list<Instance> instances)
-    : InstanceList(std::vector<Instance>(instances)) {}
-
-InstanceList::InstanceList(std::vector<Instance> instances) {
-    if (!instances.empty()) mList = std::make_shared<std::vector<Instance>>(std::move(instances));
-}
-
-std::vector<Instance>& InstanceList::edit() {
-    if (!mList) {
-        mList = std::make_shared<std::vector<Instance>>();
-    } else if (mList.use_count() > 1) {
-        mList = std::make_shared<std::vector<Instance>>(*mList);
-    }
-    return *mList;
-}
-
-bool operator==(const InstanceList& a, const InstanceList& b) {
-    return a.sharesWith(b) || std::equal(a.begin(), a.end(), b.begin(), b.end());
-}
-
 void Box3f::extend(Vec3f p) {
     min = {std::min(min.x, p.x), std::min(min.y, p.y), std::min(min.z, p.z)};
     max = {std::max(max.x, p.x), std::max(max.y, p.y), std::max(max.z, p.z)};

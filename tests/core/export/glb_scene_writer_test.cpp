@@ -105,7 +105,7 @@ BitTile quadCoverage(const Scene& s, const TileId& t, const Primitive& p) {
     EXPECT_EQ(p.positions.size() % 12, 0u);
     for (std::size_t q = 0; q < p.positions.size() / 12; ++q) {
         const CellRect r = quadCells(s, t, &p.positions[q * 12]);
-        const BitTile one = cellsOfRects({r});
+        const BitTile one = cellsOfRects(std::span<const CellRect>(&r, 1));
         EXPECT_TRUE((covered & one).none()) << "quads overlap in tile " << t.quadkey();
         covered |= one;
     }

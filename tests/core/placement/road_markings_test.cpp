@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <span>
 
 #include "placement_test_support.h"
 
@@ -38,7 +39,7 @@ std::string markingRules(bool markings) {
     return rules;
 }
 
-Vec2 markingCentroid(const std::vector<Vec2>& t, std::size_t i) { return (t[i] + t[i + 1] + t[i + 2]) * (1.0 / 3.0); }
+Vec2 markingCentroid(std::span<const Vec2> t, std::size_t i) { return (t[i] + t[i + 1] + t[i + 2]) * (1.0 / 3.0); }
 
 /// Whether p lies in one of the shape's triangles (tile cells).
 bool onRoadShape(const SurfaceShape& s, Vec2 p) {

@@ -338,6 +338,48 @@ TEST(SceneBaker, KeptPlantBlocksAreSharedWithTheNextSceneWhereTheVegetationDidNo
     expectSameBlocks(*fresh, *changed);
 }
 
+TEST(SceneBaker, ScenesServedFromTheCacheShareTheirSurfacesGeometry) {
+    BusyBaker busy;
+    auto& baker = busy.baker;
+    auto first = baker.bake();
+    ASSERT_TRUE(first.ok()) << first.message();
+    auto again = baker.bake();  // every pass's tiles from the cache
+    ASSERT_TRUE(again.ok()) << again.message();
+    ASSERT_EQ(again->surfaces.size(), first->surfaces.size());
+    std::size_t shaped = 0;
+    for (std::size_t i = 0; i < first->surfaces.size(); ++i) {
+        const SurfacePatch &a = first->surfaces[i], &b = again->surfaces[i];
+        EXPECT_TRUE(b.rects.sharesWith(a.rects)) << i;
+        if (a.shape.empty()) continue;
+        ++shaped;
+        EXPECT_TRUE(b.shape.triangles.sharesWith(a.shape.triangles)) << i;
+        EXPECT_TRUE(b.shape.outline.sharesWith(a.shape.outline)) << i;
+    }
+    EXPECT_GT(shaped, 5u);
+
+    // Changing one scene's patch copies its list first: the other keeps its own.
+    Scene edited = *again;
+    SurfacePatch& patch = *std::find_if(edited.surfaces.begin(), edited.surfaces.end(),
+                                        [](const SurfacePatch& p) { return !p.shape.empty(); });
+    const std::size_t k = static_cast<std::size_t>(&patch - edited.surfaces.data());
+    const Vec2 corner = patch.shape.triangles[0];
+    patch.shape.triangles.edit()[0] = corner + Vec2{0.5, 0.5};
+    EXPECT_FALSE(patch.shape.triangles.sharesWith(again->surfaces[k].shape.triangles));
+    EXPECT_EQ(again->surfaces[k].shape.triangles[0], corner);
+    EXPECT_EQ(first->surfaces[k].shape.triangles[0], corner);
+
+    // A cleared cache makes them anew: equal, not shared.
+    baker.clearCache();
+    auto fresh = baker.bake();
+    ASSERT_TRUE(fresh.ok());
+    ASSERT_EQ(fresh->surfaces.size(), first->surfaces.size());
+    for (std::size_t i = 0; i < first->surfaces.size(); ++i) {
+        if (first->surfaces[i].shape.empty()) continue;
+        EXPECT_FALSE(fresh->surfaces[i].shape.triangles.sharesWith(first->surfaces[i].shape.triangles)) << i;
+        EXPECT_TRUE(fresh->surfaces[i].shape.triangles == first->surfaces[i].shape.triangles) << i;
+    }
+}
+
 TEST(SceneBaker, APlantAndABuildingOfOneAssetInOneBlockGiveTheBlocksOfABakeThatKeepsNoPlants) {
     // Sheds planted as if they were bushes, beside the houses that get sheds: the blocks that
     // hold both are made the plain way.

@@ -67,7 +67,7 @@ BitTile cellsInTriangles(const SurfaceShape& s) {
     return out;
 }
 
-BitTile cellsOf(const std::vector<CellRect>& rects) {
+BitTile cellsOf(std::span<const CellRect> rects) {
     BitTile out;
     for (const CellRect& r : rects) {
         for (int y = r.y0; y < r.y1; ++y) {
@@ -224,10 +224,10 @@ TEST(SurfaceShape, MonacoStaircaseShareAndTriangleCountMeetTheGoals) {
             SurfacePatch g = *p;
             g.shape = {};
             for (const CellRect& r : p->rects) {
-                g.shape.outline.insert(g.shape.outline.end(), {{double(r.x0), double(r.y0)},
-                                                               {double(r.x1), double(r.y0)},
-                                                               {double(r.x1), double(r.y1)},
-                                                               {double(r.x0), double(r.y1)}});
+                for (const Vec2 corner : {Vec2{double(r.x0), double(r.y0)}, Vec2{double(r.x1), double(r.y0)},
+                                          Vec2{double(r.x1), double(r.y1)}, Vec2{double(r.x0), double(r.y1)}}) {
+                    g.shape.outline.push_back(corner);
+                }
                 g.shape.ringEnds.push_back(static_cast<std::uint32_t>(g.shape.outline.size()));
             }
             greedy.push_back(std::move(g));

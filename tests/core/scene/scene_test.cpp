@@ -62,6 +62,39 @@ TEST(Scene, InstanceCountSumsBlocks) {
     EXPECT_EQ(s.instanceCount(), 7u);
 }
 
+TEST(SharedVector, CopiesShareUntilOneIsChanged) {
+    SharedVector<int> empty;
+    EXPECT_TRUE(empty.empty());
+    EXPECT_EQ(empty.capacityBytes(), 0u);
+    EXPECT_FALSE(empty.sharesWith(SharedVector<int>{}));
+
+    SharedVector<int> a = std::vector<int>{1, 2, 3};
+    SharedVector<int> b = a;
+    EXPECT_TRUE(b.sharesWith(a));
+    EXPECT_EQ(b.data(), a.data()) << "a copy holds the same buffer";
+    b.push_back(4);  // copies first: a is untouched
+    EXPECT_FALSE(b.sharesWith(a));
+    EXPECT_TRUE(a == (std::vector<int>{1, 2, 3}));
+    EXPECT_TRUE(b == (std::vector<int>{1, 2, 3, 4}));
+    const int* own = b.data();
+    b.edit()[0] = 7;  // its own now: changed in place
+    EXPECT_EQ(b.data(), own);
+    EXPECT_EQ(b[0], 7);
+    b.append(a.begin(), a.end());
+    EXPECT_TRUE(b == (std::vector<int>{7, 2, 3, 4, 1, 2, 3}));
+    b.pop_back();
+    b.resize(2);
+    b.shrink_to_fit();
+    EXPECT_TRUE(b == (std::vector<int>{7, 2}));
+    EXPECT_EQ(b.capacityBytes(), 2 * sizeof(int));
+    b.clear();
+    EXPECT_TRUE(b.empty());
+    EXPECT_EQ(a.size(), 3u);
+    // Equal elements are equal whether shared or not.
+    EXPECT_TRUE(a == SharedVector<int>(std::vector<int>{1, 2, 3}));
+    EXPECT_FALSE(a == SharedVector<int>(std::vector<int>{1, 2}));
+}
+
 TEST(Scene, APlinthsFacesCloseItsFootprintGrownByTheOutsetAndFaceOutwards) {
     Plinth p;
     p.box.centre = {100.0, -40.0};

@@ -58,8 +58,7 @@ GroundTriangles groundTriangles(const Scene& scene, const GroundTile& ground);
 /// The cells of `rects` (non-overlapping, within the tile) draped on the ground, `offset`
 /// metres above it (a patch's elevation), normals interpolated from the mesh's. The ground
 /// less some holes is the drape of the rectangles of the cells left, at offset 0.
-GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, const std::vector<CellRect>& rects,
-                           float offset);
+GroundTriangles drapeRects(const Scene& scene, const GroundTile& ground, std::span<const CellRect> rects, float offset);
 
 /// Triangles in the tile's cells (three corners each, counter-clockwise seen from above, as
 /// SurfaceShape::triangles) draped on `ground` `offset` metres above it: each is cut along the

@@ -17,6 +17,7 @@
 
 #include "terrabit/core/assets/surface_texture.h"
 #include "terrabit/core/geometry.h"
+#include "terrabit/core/scene/shared_vector.h"
 #include "terrabit/core/terrain/ground_mesh.h"
 #include "terrabit/core/tile/ground_frame.h"
 #include "terrabit/core/tile/tile_id.h"
@@ -61,45 +62,10 @@ std::array<float, 16> transformMatrix(const Instance& instance);
 /// The instance's rotation as a unit quaternion (x, y, z, w), as glTF stores it.
 std::array<float, 4> rotationQuaternion(const Instance& instance);
 
-/// A list of instances that copies share until one of them is changed (copy on write): a
-/// scene and the baker's record of its plants, or the successive scenes of a progressive bake,
-/// hold a tile's plants once. Reading never copies; the first change to a shared list copies
-/// it, so a list read on one thread (a scene shown) is never changed by another. Changing
-/// functions are not safe to call on one list from two threads at once (as a vector's).
-class InstanceList {
-public:
-    using value_type = Instance;
-    using const_iterator = const Instance*;
-
-    InstanceList() = default;
-    InstanceList(std::initializer_list<Instance> instances);
-    InstanceList(std::vector<Instance> instances);  // NOLINT(google-explicit-constructor): a list is its vector
-
-    std::size_t size() const { return mList ? mList->size() : 0; }
-    bool empty() const { return size() == 0; }
-    const Instance* data() const { return mList ? mList->data() : nullptr; }
-    const Instance* begin() const { return data(); }
-    const Instance* end() const { return data() + size(); }
-    const Instance& operator[](std::size_t i) const { return (*mList)[i]; }
-    const Instance& front() const { return mList->front(); }
-    const Instance& back() const { return mList->back(); }
-    operator std::span<const Instance>() const { return {data(), size()}; }  // NOLINT: a view, as a vector gives
-
-    /// The list to change: this one's own (copied first when another list shares it).
-    std::vector<Instance>& edit();
-    void push_back(const Instance& instance) { edit().push_back(instance); }
-    void reserve(std::size_t n) { edit().reserve(n); }
-    void clear() { mList.reset(); }
-    void resize(std::size_t n) { edit().resize(n); }
-
-    /// True when another list holds the same instances without a copy.
-    bool sharesWith(const InstanceList& other) const { return mList && mList == other.mList; }
-
-    friend bool operator==(const InstanceList& a, const InstanceList& b);
-
-private:
-    std::shared_ptr<std::vector<Instance>> mList;  ///< null while empty
-};
+/// A list of instances that copies share until one of them is changed (SharedVector): a scene
+/// and the baker's record of its plants, or the successive scenes of a progressive bake, hold a
+/// tile's plants once.
+using InstanceList = SharedVector<Instance>;
 
 /// The instances of one asset within one block of n × n cells of one tile: the unit of instanced
 /// drawing and of culling (one draw call per block per asset).
@@ -257,12 +223,12 @@ struct CellRect {
 /// share). Corners lie on a grid of kSurfaceGridCells, so they are the same bits in both tiles.
 struct SurfaceShape {
     /// The outline's polygons: every ring's corners (open: the last is not the first).
-    std::vector<Vec2> outline;
-    std::vector<std::uint32_t> ringEnds;     ///< end of each ring in `outline`
-    std::vector<std::uint32_t> polygonEnds;  ///< end of each polygon in `ringEnds`; its first ring is the shell
+    SharedVector<Vec2> outline;
+    SharedVector<std::uint32_t> ringEnds;     ///< end of each ring in `outline`
+    SharedVector<std::uint32_t> polygonEnds;  ///< end of each polygon in `ringEnds`; its first ring is the shell
     /// A constrained triangulation of its outline's corners: three per triangle, counter-clockwise
     /// seen from above (x east, y south: a negative cross product), without overlaps or gaps.
-    std::vector<Vec2> triangles;
+    SharedVector<Vec2> triangles;
 
     bool empty() const { return triangles.empty(); }
     std::size_t triangleCount() const { return triangles.size() / 3; }
@@ -284,22 +250,22 @@ struct SurfacePatch {
     /// Lines painted on it (placement/road_markings.h): triangles in the tile's cells, three
     /// corners each, counter-clockwise seen from above, drawn kMarkingLiftMetres above it in
     /// white. Empty unless its pass asks for markings.
-    std::vector<Vec2> markings;
+    SharedVector<Vec2> markings;
     /// Paved parts of it (placement/road_markings.h: sidewalk strips, footways, paths, steps,
     /// pedestrian streets and cycleways), as `markings` are, drawn kPavingLiftMetres above it in
     /// kPavingColour with the paving texture; and its tracks, in kGravelColour with gravel.
-    std::vector<Vec2> paving;
-    std::vector<Vec2> gravel;
+    SharedVector<Vec2> paving;
+    SharedVector<Vec2> gravel;
     /// Its sidewalks (the strips along carriageways their `sidewalk` tags name), as `paving`
     /// but raised kKerbHeightMetres above it on a kerb: their outline's edges stand as walls.
-    std::vector<Vec2> sidewalks;
-    std::vector<CellRect> rects;
+    SharedVector<Vec2> sidewalks;
+    SharedVector<CellRect> rects;
     /// Per corner of shape.triangles when the patch is textured (placement/road_uv.h): metres
     /// along the way the triangle lies in from its first vertex, and across it from its
     /// centreline (positive to its left); NaN for a triangle no way reaches, and empty for an
     /// untextured patch. The exporters texture a surface along these, and by its scene position
     /// where there are none.
-    std::vector<Vec2> roadUv;
+    SharedVector<Vec2> roadUv;
     /// The real shape (placement/surface_shape.h): every cell of `rects` has its centre in it,
     /// and no other cell, up to the rasterizer's tie rule and the arcs' tolerance. Empty for a
     /// patch made without the map (then exports draw `rects`).

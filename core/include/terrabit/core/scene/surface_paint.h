@@ -13,10 +13,10 @@
 namespace terrabit::core {
 
 struct SurfacePaint {
-    std::vector<Vec2> SurfacePatch::*triangles;  ///< the patch's triangles of it (tile cells)
-    const char* name;                            ///< its material's (and drawable's) name
-    float liftMetres;                            ///< above the road
-    std::array<std::uint8_t, 3> colour;          ///< sRGB
+    SharedVector<Vec2> SurfacePatch::*triangles;  ///< the patch's triangles of it (tile cells)
+    const char* name;                             ///< its material's (and drawable's) name
+    float liftMetres;                             ///< above the road
+    std::array<std::uint8_t, 3> colour;           ///< sRGB
     SurfaceTexture texture;
     double roughness;
     /// Raised on a kerb: the edges of its outline stand as walls down to the road, in

@@ -2,6 +2,7 @@
 /// Merging the set cells of a bit tile into few rectangles (greedy meshing), so a flat layer
 /// becomes a handful of quads instead of one per cell.
 
+#include <span>
 #include <vector>
 
 #include "terrabit/core/raster/bit_tile.h"
@@ -16,6 +17,6 @@ namespace terrabit::core {
 std::vector<CellRect> mergeCellsIntoRects(const BitTile& cells);
 
 /// The cells covered by the rectangles (clamped to the tile).
-BitTile cellsOfRects(const std::vector<CellRect>& rects);
+BitTile cellsOfRects(std::span<const CellRect> rects);
 
 }  // namespace terrabit::core
