@@ -704,15 +704,12 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
             std::vector<core::Instance> ordered;
             std::size_t thinnedCount = 0;
             if (carded) {
-                ordered.reserve(b->instances.size());
-                for (const bool thinned : {true, false}) {
-                    for (const core::Instance& i : b->instances) {
-                        if ((core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare) == thinned) {
-                            ordered.push_back(i);
-                        }
-                    }
-                    if (thinned) thinnedCount = ordered.size();
-                }
+                ordered.assign(b->instances.begin(), b->instances.end());
+                const auto thinnedEnd =
+                    std::stable_partition(ordered.begin(), ordered.end(), [&](const core::Instance& i) {
+                        return core::plantRank(mSeed, i.position.x, i.position.z) < kThinnedShare;
+                    });
+                thinnedCount = static_cast<std::size_t>(thinnedEnd - ordered.begin());
             }
             const std::span<const core::Instance> drawn =
                 carded ? std::span<const core::Instance>(ordered) : std::span<const core::Instance>(b->instances);

@@ -137,23 +137,6 @@ Status writePngCopy(GDALDataset& src, const std::filesystem::path& file) {
     return storeEncoded(mem, file);
 }
 
-/// A MEM dataset of one band of `size` × `size` pixels holding `data` (`type`, row-major,
-/// north first); null with GDAL's reason in `why` when it cannot be made.
-DatasetPtr memoryBand(int size, GDALDataType type, const void* data, std::string& why) {
-    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
-    if (!mem) {
-        why = " (GDAL has no MEM driver)";
-        return nullptr;
-    }
-    DatasetPtr ds(mem->Create("", size, size, 1, type, nullptr));
-    if (!ds || ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, size, size, const_cast<void*>(data), size, size, type, 0,
-                                              0, nullptr) != CE_None) {
-        why = lastGdalError();
-        return nullptr;
-    }
-    return ds;
-}
-
 /// Writes one band of `size` × `size` pixels (GDT_Byte or GDT_Float32 `data`, row-major, north
 /// first) as an EPSG:3857 GeoTIFF with the geotransform `transform` (encoded in memory, then
 /// stored: storeEncoded). `nodata`, when set, is declared for the band. Created, not copied from
@@ -217,9 +200,13 @@ Status writePreviewPng(const LayerStore& store, std::size_t slot, const std::vec
             });
         }
     }
-    std::string why;
-    DatasetPtr src = memoryBand(BitTile::kSize, GDT_Byte, image.data(), why);
-    if (!src) return ioError(file.string() + ": cannot make the preview image" + why);
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    if (!mem) return ioError(file.string() + ": GDAL has no MEM driver");
+    DatasetPtr src(mem->Create("", BitTile::kSize, BitTile::kSize, 1, GDT_Byte, nullptr));
+    if (!src || src->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, image.data(),
+                                                BitTile::kSize, BitTile::kSize, GDT_Byte, 0, 0, nullptr) != CE_None) {
+        return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
+    }
     src->GetRasterBand(1)->SetColorTable(&palette);
     return writePngCopy(*src, file);
 }

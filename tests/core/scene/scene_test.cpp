@@ -80,9 +80,8 @@ TEST(SharedVector, CopiesShareUntilOneIsChanged) {
     b.edit()[0] = 7;  // its own now: changed in place
     EXPECT_EQ(b.data(), own);
     EXPECT_EQ(b[0], 7);
-    b.append(a.begin(), a.end());
-    EXPECT_TRUE(b == (std::vector<int>{7, 2, 3, 4, 1, 2, 3}));
     b.pop_back();
+    EXPECT_TRUE(b == (std::vector<int>{7, 2, 3}));
     b.resize(2);
     b.shrink_to_fit();
     EXPECT_TRUE(b == (std::vector<int>{7, 2}));

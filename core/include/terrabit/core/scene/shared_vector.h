@@ -32,8 +32,6 @@ public:
     SharedVector(std::vector<T> values) {  // NOLINT(google-explicit-constructor): it is its vector
         if (!values.empty()) mValues = std::make_shared<std::vector<T>>(std::move(values));
     }
-    template <class It>
-    SharedVector(It first, It last) : SharedVector(std::vector<T>(first, last)) {}
 
     std::size_t size() const { return mValues ? mValues->size() : 0; }
     bool empty() const { return size() == 0; }
@@ -57,15 +55,6 @@ public:
         return *mValues;
     }
     void push_back(const T& value) { edit().push_back(value); }
-    template <class... Args>
-    T& emplace_back(Args&&... args) {
-        return edit().emplace_back(std::forward<Args>(args)...);
-    }
-    /// Appends [first, last).
-    template <class It>
-    void append(It first, It last) {
-        if (first != last) edit().insert(edit().end(), first, last);
-    }
     void pop_back() { edit().pop_back(); }
     void reserve(std::size_t n) { edit().reserve(n); }
     /// Gives back what the buffer holds beyond its size (copying it first when shared).
