@@ -10,6 +10,7 @@
 #include "ground_p.h"
 #include "model_cells_p.h"
 #include "pass_frame_p.h"
+#include "pose_set_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/placement/occupancy_map.h"
@@ -106,6 +107,15 @@ struct Scratch {
     std::vector<Vec2> refusedSizes;
     /// Outline models (an L) refused at every pose of the current footprint, as tried.
     std::vector<ModelFit> refusedShapes;
+    /// A rectangle one of the current footprint's models stands on, on its target box's axes:
+    /// its centre's offset from the box's centre along the width (u) and depth (v) axes, and its
+    /// half extents along them, ground metres.
+    struct OwnRect {
+        double u = 0.0, v = 0.0, halfU = 0.0, halfV = 0.0;
+    };
+    /// The rectangles of the models placed in the current footprint so far (a box model's box,
+    /// an outline model's rectangles): a pose overlapping one is refused without a look.
+    std::vector<OwnRect> ownRects;
     /// The current footprint fills its target box so little that models with an outline (an L, a
     /// U, a courtyard block) are worth trying; in a nearly rectangular one a box fills more.
     bool shapedFootprint = false;
@@ -419,16 +429,52 @@ private:
         return {lo, hi};
     }
 
+    /// Pose offsets each way from the box's centre (findPose).
+    static constexpr int kSteps = detail::kPoseSteps;
+    /// How much nearer than touching two rectangles' centres must be for findPose to count them
+    /// overlapping without a look, metres (well above the rounding of their offsets).
+    static constexpr double kOverlapSlack = 1e-6;
+
     /// Where a pose search ended.
     struct PoseSearch {
         bool found = false;
-        bool inReach = false;   ///< some pose lay within the tiles around the owner
-        bool blocked = false;   ///< some pose was refused for cells taken or kept off (something stands there)
-        bool tooSteep = false;  ///< some clear pose stood on ground steeper than max_ground_step
-        bool cutShort = false;  ///< the footprint's budget ran out before every pose was looked at
-        OrientedBox box;        ///< the pose found, ground metres
+        bool inReach = false;           ///< some pose lay within the tiles around the owner
+        bool blocked = false;           ///< some pose was refused for cells taken or kept off (something stands there)
+        bool tooSteep = false;          ///< some clear pose stood on ground steeper than max_ground_step
+        bool cutShort = false;          ///< the footprint's budget ran out before every pose was looked at
+        OrientedBox box;                ///< the pose found, ground metres
+        double offU = 0.0, offV = 0.0;  ///< its centre's offset from the target box's, along its axes
         std::pair<float, float> ground{terrain::kNoHeight, terrain::kNoHeight};
     };
+
+    /// The poses of a box model of `w` × `d` at offsets (i stepU, j stepV), |i| ≤ nu, |j| ≤ nv,
+    /// that overlap the footprint's own models. Two rectangles whose interiors overlap share a
+    /// cell under the conservative rule (some cell's open interior meets their common open part),
+    /// and the test refuses a pose touching a taken cell: such poses need neither a look nor a
+    /// test. Box models only (an outline model stands on its rectangles, not its box).
+    static detail::PoseSet ownOverlaps(std::span<const Scratch::OwnRect> own, double w, double d, double stepU,
+                                       double stepV, int nu, int nv) {
+        // The steps i with lo < i < hi, within ±n (clamped to ±(kSteps + 1) first, so that
+        // truncating is exact: no libm call).
+        const auto range = [](double centre, double reach, double step, int n) {
+            const double lo = std::clamp((centre - reach) / step, -kSteps - 1.0, kSteps + 1.0);
+            const double hi = std::clamp((centre + reach) / step, -kSteps - 1.0, kSteps + 1.0);
+            const int tLo = static_cast<int>(lo), tHi = static_cast<int>(hi);
+            const int floorLo = tLo > lo ? tLo - 1 : tLo, ceilHi = tHi < hi ? tHi + 1 : tHi;
+            return std::pair{std::max(-n, floorLo + 1), std::min(n, ceilHi - 1)};
+        };
+        detail::PoseSet overlapping;
+        for (const Scratch::OwnRect& r : own) {
+            // Interiors overlap when the centres are nearer than the half extents' sum on both
+            // axes; kOverlapSlack keeps rounding from calling touching rectangles overlapping.
+            const double reachU = 0.5 * w + r.halfU - kOverlapSlack, reachV = 0.5 * d + r.halfV - kOverlapSlack;
+            if (!(reachU > 0.0 && reachV > 0.0)) continue;
+            const auto [i0, i1] = range(r.u, reachU, stepU, nu);
+            const auto [j0, j1] = range(r.v, reachV, stepV, nv);
+            overlapping |= detail::PoseSet::rectangle(i0, i1, j0, j1);
+        }
+        return overlapping;
+    }
 
     /// Searches the target box for a pose of a model of `w` × `d` ground metres (along the box's
     /// width and depth): the box's centre first, then offsets ring by ring outwards (about a cell
@@ -450,8 +496,14 @@ private:
         const double stepU = stepOf(slackU), stepV = stepOf(slackV);
         const int nu = std::min(kSteps, static_cast<int>(std::max(0.0, slackU) / stepU + 1e-9));
         const int nv = std::min(kSteps, static_cast<int>(std::max(0.0, slackV) / stepV + 1e-9));
-        const Vec2 u{std::cos(box.angle), std::sin(box.angle)};
-        const Vec2 v{-u.y, u.x};
+        const bool shaped = !s.outline.empty();
+        // The poses to look at, in order; those refused for the footprint's own models are
+        // neither looked at nor counted.
+        detail::PoseSet poses = detail::PoseSet::within(nu, nv);
+        if (!shaped && !s.ownRects.empty()) {
+            poses = poses.without(ownOverlaps(s.ownRects, w, d, stepU, stepV, nu, nv));
+            if (poses.empty()) return out;
+        }
         const Vec2 c0 = s.cellCentre, cu = s.cellU, cv = s.cellV;  // the box's, in cells
         const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
         // The corners' offsets from the pose's centre, and the same half a cell further in (the
@@ -462,7 +514,6 @@ private:
             const double len = length(arm[c]);
             lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
         }
-        const bool shaped = !s.outline.empty();
         detail::ModelAxes axes = detail::modelAxes(cu, cv, turned);
         if (reversed) axes = {Vec2{} - axes.x, Vec2{} - axes.z};
         s.outlineLooks.clear();
@@ -479,7 +530,8 @@ private:
                 s.outlineLooks.push_back(len > 0.5 ? corner + (middle - corner) * (0.5 / len) : middle);
             }
         }
-        for (const auto& [i, j] : poseOrder(nu, nv)) {
+        int i = 0, j = 0;
+        for (auto next = poses.cursor(); next.next(i, j);) {
             // A footprint looks at and tests a bounded number of poses (the same for any thread
             // count): looks are a few reads, tests rasterize the pose.
             if (s.lookBudget-- <= 0) {
@@ -538,7 +590,10 @@ private:
             }
             out.found = true;
             out.box = box;
-            out.box.centre = box.centre + u * offU + v * offV;
+            const Vec2 u{std::cos(box.angle), std::sin(box.angle)};
+            out.box.centre = box.centre + u * offU + Vec2{-u.y, u.x} * offV;
+            out.offU = offU;
+            out.offV = offV;
             out.box.halfExtents = {0.5 * w, 0.5 * d};
             return out;
         }
@@ -576,42 +631,11 @@ private:
         return found;
     }
 
-    /// The pose order of findPose: (i, j) offsets in steps, |i| ≤ nu and |j| ≤ nv, by ring
-    /// (Chebyshev distance), then nearer the axes, then by value — the same for every footprint.
-    /// Made once for every (nu, nv), so a search walks only the poses within its slack.
-    static std::span<const std::pair<int, int>> poseOrder(int nu, int nv) {
-        using Order = std::vector<std::pair<int, int>>;
-        static const std::vector<Order> orders = [] {
-            Order all;
-            for (int i = -kSteps; i <= kSteps; ++i) {
-                for (int j = -kSteps; j <= kSteps; ++j) all.emplace_back(i, j);
-            }
-            std::sort(all.begin(), all.end(), [](auto a, auto b) {
-                const auto key = [](std::pair<int, int> p) {
-                    return std::tuple(std::max(std::abs(p.first), std::abs(p.second)),
-                                      std::abs(p.first) + std::abs(p.second), p.first, p.second);
-                };
-                return key(a) < key(b);
-            });
-            std::vector<Order> o(static_cast<std::size_t>((kSteps + 1) * (kSteps + 1)));
-            for (int u = 0; u <= kSteps; ++u) {
-                for (int v = 0; v <= kSteps; ++v) {
-                    for (const auto& [i, j] : all) {
-                        if (std::abs(i) <= u && std::abs(j) <= v) {
-                            o[static_cast<std::size_t>(u * (kSteps + 1) + v)].emplace_back(i, j);
-                        }
-                    }
-                }
-            }
-            return o;
-        }();
-        return orders[static_cast<std::size_t>(nu * (kSteps + 1) + nv)];
-    }
-
     /// A found pose becomes the footprint's: its cells taken (in the window and the building's
     /// list) and its model's instance in the record.
     void takePose(const PoseSearch& found, const ModelFit& fit, const Target& target, Scratch& s, PlacedBuilding& b) {
         s.window.take(s.spans);
+        rememberOwnRects(found, fit, s);
         b.cells.insert(b.cells.end(), s.spans.begin(), s.spans.end());
         const AssetInfo& a = mAssets[static_cast<std::size_t>(fit.asset)];
         Instance in = placement(found.box, fit, a, *target.feature);
@@ -637,6 +661,23 @@ private:
                     b.partGrounds.push_back({r, found.ground.first, found.ground.second});
                 }
             }
+        }
+    }
+
+    /// Adds a taken pose's rectangles to s.ownRects: its box, or its outline's rectangles (s.outline,
+    /// scaled, as findPose rasterized them: the model's +X along u and +Z along -v, or turned +X
+    /// along v and +Z along u; reversed, both the other way).
+    static void rememberOwnRects(const PoseSearch& found, const ModelFit& fit, Scratch& s) {
+        if (s.outline.empty()) {
+            s.ownRects.push_back({found.offU, found.offV, found.box.halfExtents.x, found.box.halfExtents.y});
+            return;
+        }
+        const double sign = fit.reversed ? -1.0 : 1.0;
+        for (const OutlineRect& r : s.outline) {
+            const double u0 = fit.turned ? r.z0 : r.x0, u1 = fit.turned ? r.z1 : r.x1;
+            const double v0 = fit.turned ? r.x0 : -r.z1, v1 = fit.turned ? r.x1 : -r.z0;
+            s.ownRects.push_back({found.offU + sign * 0.5 * (u0 + u1), found.offV + sign * 0.5 * (v0 + v1),
+                                  0.5 * (u1 - u0), 0.5 * (v1 - v0)});
         }
     }
 
@@ -868,6 +909,7 @@ private:
         s.lookBudget = kLookBudget;
         s.refusedSizes.clear();
         s.refusedShapes.clear();
+        s.ownRects.clear();
         s.models = &mModels.allowedFor(f);
         {
             // Ground metres to cells is affine (Mercator is linear in ground metres at the
@@ -920,6 +962,7 @@ private:
             first.tooSteep = first.tooSteep || g.record.outcome == BuildingOutcome::BlockedBySlope;
         } else if (mRule.fallback == FallbackKind::Shrink) {
             s.window.untake();
+            s.ownRects.clear();
             s.refusedSizes.clear();
             s.refusedShapes.clear();
             s.poseBudget = kPoseBudget;
@@ -1213,8 +1256,6 @@ private:
     /// A part rises above the building it was mapped within when its eaves pass that building's
     /// top by more than this (less would be a sliver of wall, or roofs fighting for one plane).
     static constexpr float kPartRiseMetres = 0.5f;
-    /// Pose offsets each way from the box's centre (findPose).
-    static constexpr int kSteps = 6;
     /// Cells around a footprint's bounds its window holds: the boundary spill a pose may have.
     static constexpr int kWindowPadCells = 4;
     /// The first model is tried at its fits' full size, then smaller by this factor per step.
