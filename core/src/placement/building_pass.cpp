@@ -43,6 +43,9 @@ public:
     struct Models {
         std::vector<int> assets;
         std::vector<int> largestFirst;
+        /// placeFirst's last candidates, made once (BuildingRun::naturalFits): per matcher (the
+        /// rule's, the shrink fallback's) and footprint shape (Scratch::shapedFootprint).
+        std::array<std::array<std::vector<ModelFit>, 2>, 2> natural;
     };
 
     ModelChoice(const BuildingPassRule& rule, const AssetCatalogue& catalogue) : mRule(rule) {
@@ -78,13 +81,13 @@ public:
         return mAny;
     }
 
-private:
     std::vector<Models*> allModels() {
         std::vector<Models*> all{&mAny};
         for (Models& m : mFiltered) all.push_back(&m);
         return all;
     }
 
+private:
     const BuildingPassRule& mRule;
     Models mAny;
     std::vector<Models> mFiltered;  ///< per filter of the rule
@@ -321,6 +324,12 @@ public:
         std::vector<double> atOne;
         for (const double area : mGroundAreas) atOne.push_back(area * one * one);
         mModels.orderBy(atOne);
+        for (ModelChoice::Models* m : mModels.allModels()) {
+            for (const bool shaped : {false, true}) {
+                naturalFits(m->assets, mMatcher.options(), shaped, m->natural[0][shaped]);
+                naturalFits(m->assets, mShrinkMatcher.options(), shaped, m->natural[1][shaped]);
+            }
+        }
     }
 
     /// Plan: what blocks, the footprints and their owners; then the placed layer starts clear.
@@ -697,19 +706,34 @@ private:
         }
     }
 
-    /// Sorts candidates [from, end) by their scaled footprint area, largest first (stable).
-    void sortLargestFirst(std::vector<ModelFit>& candidates, std::size_t from) const {
-        std::stable_sort(candidates.begin() + static_cast<std::ptrdiff_t>(from), candidates.end(),
+    /// placeFirst's candidates after the matcher's fits: every model of `assets` at its natural
+    /// size and at the range's minimum (`options`), each turned and in its half turns, largest
+    /// first (stable): in an irregular footprint (a ring, a U) the box says little about where a
+    /// model fits. The same for every footprint of a shape, so made once.
+    void naturalFits(std::span<const int> assets, const FitOptions& options, bool shapedFootprint,
+                     std::vector<ModelFit>& out) const {
+        const double one = std::clamp(1.0, options.minScale, options.maxScale);
+        for (const int asset : assets) {
+            for (const bool turned : {false, true}) {
+                for (const bool reversed : turnsOf(asset, shapedFootprint)) {
+                    out.push_back({asset, turned, one, one, 0.0, reversed});
+                    if (options.minScale < one) {
+                        out.push_back({asset, turned, options.minScale, options.minScale, 0.0, reversed});
+                    }
+                }
+            }
+        }
+        std::stable_sort(out.begin(), out.end(),
                          [&](const ModelFit& x, const ModelFit& y) { return groundArea(x) > groundArea(y); });
     }
 
     /// The half turns a model is tried in: a box model's footprint is the same either way; one
     /// with an outline (an L, a U) is tried in both, so with `turned` its wings may face any side.
     /// None for an outline model in a nearly rectangular footprint (Scratch::shapedFootprint).
-    std::span<const bool> turnsOf(int asset, const Scratch& s) const {
+    std::span<const bool> turnsOf(int asset, bool shapedFootprint) const {
         static constexpr bool kBoth[] = {false, true};
         if (mAssets[static_cast<std::size_t>(asset)].outline.empty()) return {kBoth, 1u};
-        return {kBoth, s.shapedFootprint ? 2u : 0u};
+        return {kBoth, shapedFootprint ? 2u : 0u};
     }
 
     /// The ground a fit stands on, square metres: its outline's area (its box's for a box model).
@@ -811,25 +835,15 @@ private:
             const double f = std::pow(kShrinkFactor, k);
             for (const ModelFit& fit : s.fits) {
                 if (k > 0 && std::min(fit.scale, fit.depthScale) * f < minScale) continue;
-                for (const bool reversed : turnsOf(fit.asset, s)) {
+                for (const bool reversed : turnsOf(fit.asset, s.shapedFootprint)) {
                     s.candidates.push_back(
                         {fit.asset, fit.turned, fit.scale * f, fit.depthScale * f, fit.leftover, reversed});
                 }
             }
         }
-        // Then every model at its natural size and at the range's minimum, largest first: in an
-        // irregular footprint (a ring, a U) the box says little about where a model fits.
-        const std::size_t natural = s.candidates.size();
-        const double one = std::clamp(1.0, minScale, matcher.options().maxScale);
-        for (const int asset : s.models->assets) {
-            for (const bool turned : {false, true}) {
-                for (const bool reversed : turnsOf(asset, s)) {
-                    s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
-                    if (minScale < one) s.candidates.push_back({asset, turned, minScale, minScale, 0.0, reversed});
-                }
-            }
-        }
-        sortLargestFirst(s.candidates, natural);
+        // Then every model at its natural size and at the range's minimum, largest first.
+        const std::vector<ModelFit>& natural = s.models->natural[&matcher == &mMatcher ? 0 : 1][s.shapedFootprint];
+        s.candidates.insert(s.candidates.end(), natural.begin(), natural.end());
         boundCellsFrom(s);
         // After the first model, placeMore's: any allowed model at scale one.
         const double moreCells = std::max(0, static_cast<int>(std::floor(mRule.maxModels)) - 1) * mostCellsOfMore(s);
@@ -866,7 +880,7 @@ private:
         // Largest first (stable): the models in that order, each as it is and turned.
         for (const int asset : s.models->largestFirst) {
             for (const bool turned : {false, true}) {
-                for (const bool reversed : turnsOf(asset, s))
+                for (const bool reversed : turnsOf(asset, s.shapedFootprint))
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
             }
         }
