@@ -6,7 +6,6 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "terrabit/cli/progress_printer.h"
 #include "terrabit/core/export/scene_export.h"
 #include "terrabit/core/io/resource_paths.h"
+#include "terrabit/core/text_file.h"
 #ifdef TERRABIT_HAVE_MPI
 #include "terrabit/cli/mpi_bake.h"
 #endif
@@ -234,14 +234,14 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
     cmd->callback([&ctx, input, tiles, c, exprFile] {
         cli::ComposeCommand command = *c;
         if (!exprFile->empty()) {
-            std::ifstream in(*exprFile);
-            if (!in) {
-                ctx.exitCode =
-                    cli::fail(std::cerr, terrabit::core::badArguments("cannot read the expression file " + *exprFile),
-                              cli::kComposeErrors);
+            auto text = terrabit::core::readTextFile(*exprFile, "expression file");
+            if (!text) {
+                ctx.exitCode = cli::fail(
+                    std::cerr, terrabit::core::withKind(text.error(), terrabit::core::ErrorKind::BadArguments),
+                    cli::kComposeErrors);
                 return;
             }
-            command.expression.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            command.expression = std::move(*text);
         }
         command.input = input->input(ctx);
         command.selection = tiles->selection();

@@ -1,11 +1,10 @@
 #include "terrabit/core/io/map_layers.h"
+#include "terrabit/core/text_file.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iomanip>
-#include <sstream>
 
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/tiling/rasterize_some.h"
@@ -34,12 +33,9 @@ Result<RulesDocument> readRulesDocument(const MapInput& input) {
             "no rules file: none was given (--rules) and resources/rules/default.yaml was not found beside "
             "the executable");
     }
-    std::ifstream in(input.rules, std::ios::binary);
-    if (!in) return badArguments(input.rules.string() + ": cannot open the rules file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return badArguments(input.rules.string() + ": cannot read the rules file");
-    return RulesDocument{text.str(), input.rules.string()};
+    auto text = readTextFile(input.rules, "rules file");
+    if (!text) return withKind(text.error(), ErrorKind::BadArguments);
+    return RulesDocument{std::move(*text), input.rules.string()};
 }
 
 Result<RuleSet> loadRules(const MapInput& input) {

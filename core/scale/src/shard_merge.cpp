@@ -1,6 +1,9 @@
 #include "terrabit/core/scale/shard_merge.h"
 
+#include <unistd.h>
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -964,11 +967,55 @@ std::vector<fs::path> unjoinableFiles(const std::vector<Shard>& shards) {
     return files;
 }
 
+/// Removes the work folders `<prefix><pid>` in `folder` whose process is gone (a merge that was
+/// killed), leaving those of merges still running.
+void removeAbandoned(const fs::path& folder, const std::string& prefix) {
+    std::error_code ec;
+    std::vector<fs::path> abandoned;
+    for (const fs::directory_entry& e : fs::directory_iterator(folder, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(prefix, 0) != 0) continue;
+        const std::string digits = name.substr(prefix.size());
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+            continue;
+        const auto pid = static_cast<pid_t>(std::stol(digits));
+        if (::kill(pid, 0) != 0 && errno == ESRCH) abandoned.push_back(e.path());
+    }
+    for (const fs::path& p : abandoned) fs::remove_all(p, ec);
+}
+
+/// Moves each file and folder of `work` into `out`, in place of what `out` held under its name.
+Status moveIntoPlace(const fs::path& work, const fs::path& out) {
+    std::error_code ec;
+    std::vector<fs::path> entries;
+    for (const fs::directory_entry& e : fs::directory_iterator(work, ec)) entries.push_back(e.path());
+    if (ec) return ioError(work.string() + ": " + ec.message());
+    std::sort(entries.begin(), entries.end());
+    for (const fs::path& from : entries) {
+        const fs::path to = out / from.filename();
+        std::error_code none;  // a missing `to` is no error
+        if (fs::symlink_status(to, none).type() == fs::file_type::directory) {
+            fs::remove_all(to, ec);
+            if (ec) return ioError(to.string() + ": cannot replace it: " + ec.message());
+        }
+        fs::rename(from, to, ec);
+        if (ec) return ioError(from.string() + " -> " + to.string() + ": " + ec.message());
+    }
+    return Status::success();
+}
+
 }  // namespace
 
 Status mergeShards(const MergeJob& job, MergeReport& report) {
     if (job.shards.empty()) return badArguments("merge: give the shards' output folders");
     if (job.outDir.empty()) return badArguments("--out: give a folder for the merged scene");
+    for (const fs::path& shard : job.shards) {
+        std::error_code same;
+        if (fs::equivalent(shard, job.outDir, same)) {
+            return badArguments("--out " + job.outDir.string() +
+                                " is one of the shards: the merge would overwrite what it reads; give another folder");
+        }
+    }
     auto shards = readShards(job.shards);
     if (!shards) return shards.error();
     if (Status s = checkCut(*shards, job.subset); !s) return s;
@@ -980,14 +1027,35 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
     std::error_code ec;
     fs::create_directories(job.outDir, ec);
     if (ec) return ioError(job.outDir.string() + ": " + ec.message());
+    // Everything is written into a work folder in the output folder and moved into place once
+    // the whole merge has succeeded: shards found to be of different bakes only while joining,
+    // a full disk or a cancel leave the output folder as it was (an earlier merge in it too).
+    const std::string workPrefix = ".terrabit-merge-";
+    const fs::path work = job.outDir / (workPrefix + std::to_string(::getpid()));
+    removeAbandoned(job.outDir, workPrefix);
+    fs::remove_all(work, ec);
+    fs::create_directories(work, ec);
+    if (ec) return ioError(work.string() + ": " + ec.message());
     report.started = true;
     report.shardCount = shards->front().record.shard.count;
     report.tiles = tiles->size();
-    Merger merger(*shards, *tiles, job, report);
-    Status s = merger.tiles3d();
-    if (s) s = merger.manifest();
-    if (s) s = merger.collision();
-    if (s) s = merger.layers();
+    MergeJob into = job;
+    into.outDir = work;
+    Status s = [&] {
+        Merger merger(*shards, *tiles, into, report);
+        Status st = merger.tiles3d();
+        if (st) st = merger.manifest();
+        if (st) st = merger.collision();
+        if (st) st = merger.layers();
+        return st;
+    }();
+    if (s) s = moveIntoPlace(work, job.outDir);
+    fs::remove_all(work, ec);
+    if (!s) {
+        report.written.clear();  // nothing of it reached the output folder
+        return s;
+    }
+    for (MergedOutput& w : report.written) w.path = job.outDir / w.path.lexically_relative(work);
     return s;
 }
 

@@ -1,4 +1,5 @@
 #include "terrabit/core/assets/asset_catalogue.h"
+#include "terrabit/core/text_file.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -6,9 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "../rules/yaml_document_p.h"
 #include "terrabit/core/assets/asset_mesh.h"
@@ -451,12 +450,9 @@ Result<AssetCatalogue> AssetCatalogue::parse(std::string_view yaml, const std::f
 }
 
 Result<AssetCatalogue> AssetCatalogue::load(const std::filesystem::path& file, const AssetCatalogueOptions& options) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{"catalogue '" + file.string() + "' cannot be opened"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return Error{"catalogue '" + file.string() + "' cannot be read"};
-    return parse(text.str(), file.parent_path(), file.string(), options);
+    auto text = readTextFile(file, "catalogue");
+    if (!text) return text.error();
+    return parse(*text, file.parent_path(), file.string(), options);
 }
 
 Status AssetCatalogue::add(AssetInfo info) {

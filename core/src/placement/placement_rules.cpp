@@ -1,4 +1,5 @@
 #include "terrabit/core/placement/placement_rules.h"
+#include "terrabit/core/text_file.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -6,12 +7,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <set>
 #include <span>
-#include <sstream>
 
 #include "../rules/yaml_document_p.h"
 #include "rule_schema_p.h"
@@ -426,11 +425,9 @@ bool PlacementRules::declaresPasses(std::string_view text) {
 }
 
 Result<PlacementRules> PlacementRules::load(const std::filesystem::path& file, const std::vector<LayerInfo>& layers) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return badArguments(file.string() + ": cannot read the rules file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str(), file.string(), layers);
+    auto text = readTextFile(file, "rules file");
+    if (!text) return withKind(text.error(), ErrorKind::BadArguments);
+    return parse(*text, file.string(), layers);
 }
 
 Status PlacementRules::check(const std::vector<LayerInfo>& layers) const {

@@ -1,4 +1,5 @@
 #include "terrabit/core/project/project.h"
+#include "terrabit/core/text_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +10,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 #include <variant>
 
@@ -515,16 +514,11 @@ Result<Project> parseProject(std::string_view json, std::string_view sourceName,
 }
 
 Result<Project> loadProject(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        return Error{file.string() + ": cannot open the project: " + std::strerror(errno)};
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return Error{file.string() + ": cannot read the project"};
+    auto text = readTextFile(file, "project");
+    if (!text) return text.error();
     std::error_code ec;
     const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
-    return parseProject(text.str(), file.string(), (ec ? file : absolute).parent_path());
+    return parseProject(*text, file.string(), (ec ? file : absolute).parent_path());
 }
 
 std::string serializeProject(const Project& p, const std::filesystem::path& baseDir) {

@@ -1,14 +1,13 @@
 #include "terrabit/core/rules/rule_set.h"
 #include "terrabit/core/rules/layer_name.h"
+#include "terrabit/core/text_file.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "yaml_document_p.h"
 
@@ -417,12 +416,9 @@ Result<RuleSet> RuleSet::parse(std::string_view text, std::string_view sourceNam
 }
 
 Result<RuleSet> RuleSet::load(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot open the rules file"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return Error{file.string() + ": cannot read the rules file"};
-    return parse(text.str(), file.string());
+    auto text = readTextFile(file, "rules file");
+    if (!text) return text.error();
+    return parse(*text, file.string());
 }
 
 }  // namespace terrabit::core

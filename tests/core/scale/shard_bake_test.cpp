@@ -168,10 +168,25 @@ TEST_F(ShardBakeTest, ShardsOfDifferentBakesDoNotMerge) {
     terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "shard0", mDir / "shard1"};
     merge.outDir = mDir / "merged";
+    // What the output folder held before stays as it was: the mismatch shows only while the
+    // tilesets are joined, after the checks of the shard records.
+    fs::create_directories(merge.outDir / "3dtiles");
+    { std::ofstream(merge.outDir / "3dtiles" / "tileset.json") << "an earlier merge"; }
     std::ostringstream out, err;
     EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("different bake"), std::string::npos) << err.str();
-    EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
+    EXPECT_EQ(test::filesUnder(merge.outDir),
+              (std::map<std::string, std::string>{{"3dtiles/tileset.json", "an earlier merge"}}));
+    EXPECT_EQ(out.str().find("wrote"), std::string::npos) << out.str();
+
+    // Into one of the shards: refused before anything is read or written.
+    merge.outDir = mDir / "shard1";
+    const auto shardFiles = test::filesUnder(merge.outDir);
+    err.str("");
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 2);
+    EXPECT_NE(err.str().find("is one of the shards"), std::string::npos) << err.str();
+    EXPECT_TRUE(test::filesUnder(merge.outDir) == shardFiles);
+    merge.outDir = mDir / "merged";
 
     // The same seed, but shard 1 without the tileset: merging would lose its tiles.
     terrabit::cli::BakeCommand c = command(mDir / "shard1");

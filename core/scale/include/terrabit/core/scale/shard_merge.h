@@ -81,7 +81,9 @@ struct MergeReport {
     std::vector<MergedOutput> written;
 };
 
-/// Merges, filling `report` as it goes (so a failed merge still says what it had written).
+/// Merges into a work folder in `outDir`, then moves the outputs into place: a merge that fails
+/// leaves `outDir` as it was, and `report` then lists nothing written. An `outDir` that is one of
+/// the shards is refused (BadArguments).
 /// Errors: no shards or no output folder (BadArguments); a shard record unreadable, missing,
 /// duplicated or of another bake (BadInput, one line per shard, naming what to rerun); a file
 /// that could not be written (Io).
