@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -45,6 +46,36 @@ struct CliContext {
         return cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
     }
 };
+
+/// A whole number from 0 to 2^64 - 1, as written (CLI11 would wrap "-1" and saturate larger
+/// numbers into the same seed).
+const CLI::Validator kSeedNumber(
+    [](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
+            return "a seed is a whole number from 0 to 18446744073709551615, not '" + text + "'";
+        }
+        return {};
+    },
+    "SEED");
+
+/// A count: a whole number from `least` up (CLI11's own checks print the largest double).
+CLI::Validator countFrom(std::uint64_t least) {
+    return CLI::Validator(
+        [least](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < least) {
+                return "give a whole number from " + std::to_string(least) + " up, not '" + text + "'";
+            }
+            return {};
+        },
+        "COUNT");
+}
+
+/// The most worker threads a command runs (each holds scratch space).
+constexpr int kMaxThreads = 1024;
 
 /// Options naming the input map, shared by the map commands.
 struct InputOptions {
@@ -102,9 +133,12 @@ struct TileOptions {
                 ->delimiter(',')
                 ->expected(4);
         }
-        cmd.add_option("--max-tiles", maxTiles, "Refuse to work on more tiles than this")->capture_default_str();
+        cmd.add_option("--max-tiles", maxTiles, "Refuse to work on more tiles than this")
+            ->capture_default_str()
+            ->check(countFrom(1));
         cmd.add_option("--threads,-j", threads,
-                       "Worker threads (default: one per core); any count gives the same bits");
+                       "Worker threads (0, the default: one per core); any count gives the same bits")
+            ->check(CLI::Range(0, kMaxThreads));
     }
     io::TileSelection selection() const {
         io::TileSelection s;
@@ -228,7 +262,9 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
                     "functions dilate erode open close edge shift random noise, relief (with --dem) height(>1800m) "
                     "slope(>25deg) aspect(N, 45deg), definitions name = ... on their own lines (or separated by ;)");
     cmd->add_option("--expr-file", *exprFile, "Read the expression document from a file instead");
-    cmd->add_option("--seed", c->seed, "Scene seed for random() and noise()")->capture_default_str();
+    cmd->add_option("--seed", c->seed, "Scene seed for random() and noise()")
+        ->capture_default_str()
+        ->check(kSeedNumber);
     cmd->add_option("--out,-o", c->outDir, "Output folder (created if missing)")->required();
     addDemOption(*cmd, c->dems);
     cmd->callback([&ctx, input, tiles, c, exprFile] {
@@ -270,7 +306,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
     input->add(*cmd);
     tiles->add(*cmd, true);
     cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene, byte for byte")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(kSeedNumber);
     cmd->add_option("--out,-o", *out, "Output folder (created if missing)")->required();
     cmd->add_option("--format,-f", *formats,
                     "Comma-separated formats: manifest, glb, 3dtiles, layers, collision, osgb, or all")
@@ -308,7 +345,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "at once and streams bigger maps. "
                     "Every format streams: scene.glb and scene.osgb are written a batch at a time too; "
                     "sharded bakes (--shard, --mpi) cannot join scene.glb")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(countFrom(0));
     // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
     auto shard = std::make_shared<std::string>();
     auto mpi = std::make_shared<bool>(false);
@@ -416,7 +454,9 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option("--ground", c->ground, "Show this expression's cells on the ground instead of the layers");
     cmd->add_flag("--grid", c->grid, "Draw the tile grid with quadkey labels");
     addDemOption(*cmd, c->dems);
-    cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")->capture_default_str();
+    cmd->add_option("--seed", c->seed, "Scene seed: the same seed gives the same scene")
+        ->capture_default_str()
+        ->check(kSeedNumber);
     cmd->add_option(
            "--size",
            [c](const CLI::results_t& r) {
@@ -479,6 +519,23 @@ int main(int argc, char** argv) {
     addRenderCommand(app, ctx);
 #endif
 
+    // The first word that is not an option names the command: an unknown one is said as such
+    // (CLI11 would say only that a command is required).
+    for (int i = 1; i < argc; ++i) {
+        const std::string word = argv[i];
+        if (word.starts_with("-")) continue;
+        std::string names;
+        bool known = false;
+        for (const CLI::App* sub : app.get_subcommands({})) {
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+            known = known || sub->get_name() == word;
+        }
+        if (!known) {
+            std::cerr << "terrabit-cli: unknown command '" << word << "' (the commands: " << names << ")\n";
+            return cli::exitCode(terrabit::core::ErrorKind::BadArguments);
+        }
+        break;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -93,11 +93,17 @@ Result<std::vector<TileId>> selectedTiles(const TileSelection& selection) {
             }
         }
     }
-    if (!selection.bboxLonLat.empty()) {
+    if (selection.hasBbox()) {
         const Box2& b = selection.bboxLonLat;
-        if (b.min.x < -180.0 || b.max.x > 180.0 || b.min.y < -90.0 || b.max.y > 90.0) {
-            return badArguments("--bbox: " + fixed(b.min.x, 6) + "," + fixed(b.min.y, 6) + "," + fixed(b.max.x, 6) +
-                                "," + fixed(b.max.y, 6) + " is not a longitude/latitude box (W,S,E,N in degrees)");
+        const std::string text =
+            fixed(b.min.x, 6) + "," + fixed(b.min.y, 6) + "," + fixed(b.max.x, 6) + "," + fixed(b.max.y, 6);
+        const auto within = [](double v, double limit) { return v >= -limit && v <= limit; };  // NaN: no
+        if (!(within(b.min.x, 180.0) && within(b.max.x, 180.0) && within(b.min.y, 90.0) && within(b.max.y, 90.0))) {
+            return badArguments("--bbox: " + text + " is not a longitude/latitude box (W,S,E,N in degrees)");
+        }
+        if (b.min.x > b.max.x || b.min.y > b.max.y) {
+            return badArguments("--bbox: " + text + " has its west east of its east or its south north of its north " +
+                                "(the order is W,S,E,N)");
         }
         Box2 mercator;
         mercator.extend(lonLatToMercator({b.min.x, b.min.y}));
@@ -161,7 +167,7 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, c
     m.rules = std::move(rules);
     auto tiles = selectedTiles(selection);
     if (!tiles) return tiles.error();
-    const bool explicitTiles = !selection.quadkeys.empty() || !selection.bboxLonLat.empty();
+    const bool explicitTiles = !selection.quadkeys.empty() || selection.hasBbox();
     if (explicitTiles && tiles->empty()) return badArguments("the selection names no tiles");
 
     if (Status s = readAndClassify(input, m, progress); !s) return s.error();

@@ -146,6 +146,40 @@ TEST(Cli, BadInputGivesClearMessagesAndTheRightExitCode) {
     EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
 }
 
+// Numbers and boxes CLI11 would wrap, saturate or ignore, and a mistyped command: each refused
+// with exit 2 and a message naming the option, before the map is read (no output folder).
+TEST(Cli, OutOfRangeNumbersBackwardBoxesAndUnknownCommandsAreRefused) {
+    const auto dir = test::scratchDir("cli-args");
+    const std::string map = test::monacoPbf().string(), out = (dir / "o").string();
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"--threads", "100000"}, "--threads"},
+        {{"--threads", "-5"}, "--threads"},
+        {{"--seed", "-1"}, "--seed: a seed is a whole number"},
+        {{"--seed", "99999999999999999999999"}, "--seed: a seed is a whole number"},
+        {{"--batch-tiles", "-1"}, "--batch-tiles: give a whole number from 0 up"},
+        {{"--max-tiles", "-1"}, "--max-tiles: give a whole number from 1 up"},
+        {{"--bbox", "10,43,0,44"}, "--bbox: 10.000000,43.000000,0.000000,44.000000 has its west east of its east"},
+        {{"--bbox", "7.4,43.7,7.41,nan"}, "is not a longitude/latitude box"},
+        {{"--bbox", "inf,0,0,0"}, "is not a longitude/latitude box"},
+    };
+    for (const auto& [args, message] : cases) {
+        std::vector<std::string> command{"-q", "bake", map, "--out", out};
+        command.insert(command.end(), args.begin(), args.end());
+        const auto r = test::runCli(command, dir);
+        EXPECT_EQ(r.exitCode, 2) << args.front() << " " << args.back() << ": " << r.err;
+        EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(out)) << args.front() << " " << args.back();
+    }
+    const auto unknown = test::runCli({"-q", "frobnicate", map}, dir);
+    EXPECT_EQ(unknown.exitCode, 2);
+    EXPECT_NE(unknown.err.find("unknown command 'frobnicate' (the commands: info, tiles, rasterize"), std::string::npos)
+        << unknown.err;
+    // The limits themselves are accepted.
+    const auto largest =
+        test::runCli({"-q", "tiles", map, "--zoom", "12", "--threads", "1024", "--max-tiles", "1"}, dir);
+    EXPECT_EQ(largest.exitCode, 0) << largest.err;
+}
+
 // Issue #21: a PBF truncated at 50% or 90% baked 10 of 180 tiles and exited 0 behind one warning.
 TEST(Cli, TruncatedMapFailsUnlessPartialReadsAreAllowed) {
     const auto dir = test::scratchDir("cli-truncated");

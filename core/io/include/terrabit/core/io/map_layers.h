@@ -40,8 +40,13 @@ struct TileSelection {
     int zoom = 17;
     /// Quadkeys; one shorter than `zoom` stands for all its descendants at `zoom`.
     std::vector<std::string> quadkeys;
-    /// Longitude/latitude box (x = lon, y = lat): every tile it touches. Ignored when empty.
+    /// Longitude/latitude box (x = lon, y = lat): every tile it touches. Unset while it is
+    /// Box2{}; any other value must be a box (finite, west ≤ east, south ≤ north, in range).
     Box2 bboxLonLat;
+    bool hasBbox() const {
+        const Box2 unset;
+        return !(bboxLonLat.min == unset.min && bboxLonLat.max == unset.max);
+    }
     /// More tiles than this is an error (protects against a typo in the zoom).
     std::size_t maxTiles = 65536;
 };
