@@ -2,16 +2,14 @@
 
 #include <osg/GraphicsContext>
 #include <osgDB/Registry>
-#include <osgDB/WriteFile>
 #include <osgViewer/Viewer>
-
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <sstream>
 #include <string>
-#include <system_error>
 
+#include "terrabit/core/export/output_file.h"
 #include "terrabit/render/instanced_elements.h"
 
 namespace terrabit::render {
@@ -125,24 +123,20 @@ osg::Vec4ub OffscreenRenderer::pixel(int x, int y) const {
 }
 
 core::Status writePng(const osg::Image& image, const std::filesystem::path& file) {
-    const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    const std::filesystem::path temp =
-        dir / ("." + file.stem().string() + ".partial-" + std::to_string(::getpid()) + ".png");
-    const osgDB::ReaderWriter::WriteResult result =
-        osgDB::Registry::instance()->writeImage(image, temp.string(), nullptr);
-    std::error_code ec;
+    // Encoded in memory, then written through an OutputFile: osgDB's PNG writer does not check
+    // its writes, so on a full disk it reported success for a cut-off file.
+    osgDB::ReaderWriter* png = osgDB::Registry::instance()->getReaderWriterForExtension("png");
+    if (!png) return core::Error{file.string() + ": cannot write PNG (is osgDB's png plugin installed?)"};
+    std::ostringstream encoded(std::ios::binary);
+    const osgDB::ReaderWriter::WriteResult result = png->writeImage(image, encoded, nullptr);
     if (!result.success()) {
-        std::filesystem::remove(temp, ec);
-        return core::Error{
-            file.string() + ": cannot write PNG" +
-            (result.message().empty() ? std::string(" (is osgDB's png plugin installed?)") : ": " + result.message())};
+        return core::Error{file.string() + ": cannot encode the PNG" +
+                           (result.message().empty() ? std::string() : ": " + result.message())};
     }
-    std::filesystem::rename(temp, file, ec);
-    if (ec) {
-        std::filesystem::remove(temp, ec);
-        return core::Error{file.string() + ": cannot move the written PNG into place: " + ec.message()};
-    }
-    return core::Status::success();
+    auto out = core::OutputFile::create(file);
+    if (!out) return out.error();
+    if (core::Status s = out->write(std::string_view(encoded.view())); !s) return s;
+    return out->commit();
 }
 
 }  // namespace terrabit::render
