@@ -204,9 +204,12 @@ private:
             } else if (key == "layers") {
                 if (layersNode) fail(it->first, "", "key 'layers' appears twice");
                 layersNode = it->second;
-            } else {
-                // Other modules' sections (expressions, passes…): not ours to check.
+            } else if (key == "expressions" || key == "passes") {
+                // The placement rules' sections (placement_rules.h): not ours to check.
                 rules.mOtherSections.push_back(key);
+            } else {
+                fail(it->first, "",
+                     "unknown key '" + key + "' (expected one of: version, layers, expressions, passes)");
             }
         }
         if (!layersNode) fail(root, "", "no 'layers:' section");

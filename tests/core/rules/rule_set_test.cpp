@@ -143,6 +143,17 @@ TEST(RuleSet, TypoInsideALayerNamesFileLineColumnAndKey) {
     EXPECT_NE(e.find("unknown key 'mach'"), std::string::npos) << e;
 }
 
+TEST(RuleSet, ATypoInATopLevelKeyIsNamedWithItsLine) {
+    // `verison` was ignored (and `expresions` reported as an unknown layer in a pass).
+    const std::string e = errorOf("verison: 1\nlayers:\n  - name: building\n    match: [{tags: {building: \"*\"}}]\n");
+    EXPECT_NE(e.find("my.yaml:1:1: unknown key 'verison' (expected one of: version, layers, expressions, passes)"),
+              std::string::npos)
+        << e;
+    EXPECT_NE(errorOf("layers:\n  - name: a\n    match: [{tags: {a: b}}]\nexpresions: {}\n")
+                  .find("my.yaml:4:1: unknown key 'expresions'"),
+              std::string::npos);
+}
+
 TEST(RuleSet, TypoInsideAMatcherOrClassIsFound) {
     std::string e = errorOf("layers:\n  - name: b\n    match:\n      - {kind: area, tag: {building: yes}}\n");
     EXPECT_NE(e.find("my.yaml:4:"), std::string::npos) << e;
