@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QMessageBox>
+#include <QOpenGLContext>
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 #include <QTimer>
@@ -42,6 +43,21 @@ int main(int argc, char** argv) {
         "screenshot", "Open the file, wait until it is baked, save a picture of the window to <png> and quit.", "png");
     parser.addOption(screenshot);
     parser.process(app);
+
+    // The viewport draws with OpenGL. On a platform without it (QT_QPA_PLATFORM=offscreen, a
+    // display without GLX) Qt crashes in its first repaint: say so and stop instead.
+    if (QOpenGLContext probe; !probe.create()) {
+        const QString message = "OpenGL is not available on this display (Qt platform '" +
+                                QGuiApplication::platformName() +
+                                "'): the 3D viewport needs it. Run Terrabit on a desktop session, or headless under "
+                                "xvfb-run; terrabit-cli bakes and exports without a display.";
+        std::fprintf(stderr, "terrabit: %s\n", qPrintable(message));
+        if (!parser.isSet(screenshot) && QGuiApplication::platformName() != "offscreen" &&
+            QGuiApplication::platformName() != "minimal") {
+            QMessageBox::critical(nullptr, "Terrabit", message);
+        }
+        return 1;
+    }
 
     const auto executable = terrabit::core::io::currentExecutable(argv[0]);
     const auto resources = terrabit::core::io::findResourcesDir(executable);
