@@ -5,7 +5,9 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <charconv>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -34,16 +36,30 @@ namespace io = terrabit::core::io;
 
 namespace {
 
+/// Set by the first Ctrl-C (SIGINT) or SIGTERM: the command's progress callback then asks it to
+/// stop, and it cancels as the app's Cancel does (its temporary files removed, no file left half
+/// written). A second signal ends the program at once.
+std::atomic<bool> gInterrupted{false};
+
+extern "C" void interrupt(int signal) {
+    gInterrupted.store(true);
+    std::signal(signal, SIG_DFL);
+}
+
 /// What every subcommand shares: the executable (to find default resources), the exit code its
-/// callback sets, and progress on stderr.
+/// callback sets, and progress on stderr (which also carries an interrupt to the command).
 struct CliContext {
     std::filesystem::path executable;
     int exitCode = 0;
     bool quiet = false;
 
     terrabit::core::ProgressCallback progress() const {
-        if (quiet) return {};
-        return cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
+        terrabit::core::ProgressCallback print;
+        if (!quiet) print = cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
+        return [print](double fraction, std::string_view stage) {
+            if (gInterrupted.load()) return false;
+            return !print || print(fraction, stage);
+        };
     }
 };
 
@@ -536,6 +552,8 @@ int main(int argc, char** argv) {
         }
         break;
     }
+    std::signal(SIGINT, interrupt);
+    std::signal(SIGTERM, interrupt);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -543,5 +561,6 @@ int main(int argc, char** argv) {
         // CLI11's own codes for a bad command line become our "bad arguments".
         return code == 0 ? cli::kExitOk : cli::exitCode(terrabit::core::ErrorKind::BadArguments);
     }
+    if (gInterrupted.load() && ctx.exitCode != cli::kExitOk) return 130;  // the shell's code for Ctrl-C
     return ctx.exitCode;
 }

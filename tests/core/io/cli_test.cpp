@@ -180,6 +180,33 @@ TEST(Cli, OutOfRangeNumbersBackwardBoxesAndUnknownCommandsAreRefused) {
     EXPECT_EQ(largest.exitCode, 0) << largest.err;
 }
 
+// Ctrl-C while a bake writes several formats: it stops as the app's Cancel
+// does, with the shell's code for it, and no temporary file or folder is left behind (a format
+// that had finished keeps its whole file).
+TEST(Cli, AnInterruptedBakeStopsAndLeavesNoTemporaryFiles) {
+    const auto dir = test::scratchDir("cli-interrupt");
+    const std::filesystem::path out = dir / "out";
+    {
+        std::ofstream script(dir / "interrupt.sh");
+        script << "'" << TERRABIT_CLI << "' -q bake '" << TERRABIT_TEST_DATA_DIR
+               << "/monaco-region-2016-03-05.osm.pbf' --batch-tiles 0 --format manifest,glb,collision,osgb --out '"
+               << out.string()
+               << "' 2>/dev/null &\n"
+               // Once it writes (its first file appears), the interrupt.
+               << "pid=$!\nfor i in $(seq 600); do [ -n \"$(ls -A '" << out.string()
+               << "' 2>/dev/null)\" ] && break; sleep 0.1; done\n"
+               << "kill -INT $pid; wait $pid; echo $? >'" << (dir / "rc").string() << "'\n";
+    }
+    ASSERT_EQ(std::system(("bash '" + (dir / "interrupt.sh").string() + "'").c_str()), 0);
+    std::ifstream rc(dir / "rc");
+    int code = -1;
+    rc >> code;
+    EXPECT_EQ(code, 130);
+    for (const auto& e : std::filesystem::recursive_directory_iterator(out)) {
+        EXPECT_NE(e.path().filename().string().front(), '.') << e.path();  // temporaries are hidden names
+    }
+}
+
 // Issue #21: a PBF truncated at 50% or 90% baked 10 of 180 tiles and exited 0 behind one warning.
 TEST(Cli, TruncatedMapFailsUnlessPartialReadsAreAllowed) {
     const auto dir = test::scratchDir("cli-truncated");
