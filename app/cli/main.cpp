@@ -90,6 +90,22 @@ CLI::Validator countFrom(std::uint64_t least) {
         "COUNT");
 }
 
+/// A number in [lo, hi] (CLI::Range lets NaN through: it fails neither comparison).
+CLI::Validator numberIn(double lo, double hi) {
+    return CLI::Validator(
+        [lo, hi](std::string& text) -> std::string {
+            double value = 0.0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || ec != std::errc{} || end != text.data() + text.size() ||
+                !(value >= lo && value <= hi)) {
+                return "give a number from " + CLI::detail::to_string(lo) + " to " + CLI::detail::to_string(hi) +
+                       ", not '" + text + "'";
+            }
+            return {};
+        },
+        "NUMBER");
+}
+
 /// The most worker threads a command runs (each holds scratch space).
 constexpr int kMaxThreads = 1024;
 
@@ -335,7 +351,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
            "--ground-error", [c](float metres) { c->groundError = metres; },
            "With --dem: the ground mesh's vertical error bound in metres, over the rules' ground_error "
            "(default 0.5)")
-        ->check(CLI::Range(0.0, 1000.0));
+        ->check(numberIn(0.0, 1000.0));
     cmd->add_flag("--plain-nodes", c->plainNodes,
                   "glb: one node per instance instead of EXT_mesh_gpu_instancing and float normals instead of "
                   "KHR_mesh_quantization, for engines without glTF extensions");
@@ -476,14 +492,19 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
     cmd->add_option(
            "--size",
            [c](const CLI::results_t& r) {
-               if (r.size() != 2) return false;
-               try {
-                   c->width = std::stoi(r[0]);
-                   c->height = std::stoi(r[1]);
-               } catch (...) {
-                   return false;
-               }
-               return c->width > 0 && c->height > 0;
+               // Each side within what the offscreen renderer draws (OffscreenRenderer::create).
+               const auto side = [&r](std::size_t i, int& out) {
+                   const std::string& t = r[i];
+                   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+                   if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || out < 1 || out > 8192) {
+                       throw CLI::ValidationError(
+                           "--size",
+                           "WIDTH,HEIGHT are whole numbers of pixels from 1 to 8192, not '" + r[0] + "," + r[1] + "'");
+                   }
+               };
+               side(0, c->width);
+               side(1, c->height);
+               return true;
            },
            "Image size in pixels: WIDTH,HEIGHT (default 1280,800)")
         ->delimiter(',')

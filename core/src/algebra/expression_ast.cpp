@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 #include <unordered_map>
 
@@ -187,6 +188,18 @@ std::optional<std::string> closest(std::string_view name, const std::vector<std:
 std::string formatNumber(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.6g", v);
+    // Messages suggest what to write, and the grammar has no exponent: 1e-05 is written
+    // 0.00001 (at six significant digits, trailing zeros dropped).
+    if (std::strchr(buf, 'e') != nullptr && std::isfinite(v) && std::abs(v) < 1e15) {
+        const int decimals = std::clamp(5 - static_cast<int>(std::floor(std::log10(std::abs(v)))), 0, 40);
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+        std::string text = buf;
+        if (text.find('.') != std::string::npos) {
+            while (text.back() == '0') text.pop_back();
+            if (text.back() == '.') text.pop_back();
+        }
+        return text;
+    }
     return buf;
 }
 

@@ -287,6 +287,10 @@ TEST(ExpressionErrors, NumbersOutOfRangeSayTheLimit) {
                  "a radius of " + std::to_string(std::lround(100.0 / metresPerCell(43.73, 17))) + " cells (100m is " +
                      cells + " cells at zoom 17, latitude 43.73) is outside 0..64"});
     expectError("dilate(road, 2.5)", {1, 14, 3, "a radius in cells must be a whole number; for metres write 2.5m"});
+    // What a message says to write is written without an exponent, which the grammar has not.
+    expectError("dilate(road, 0.00001)",
+                {1, 14, 7, "a radius in cells must be a whole number; for metres write 0.00001m"});
+    EXPECT_TRUE(ExpressionAst::parse("dilate(road, 0.00001m)", kParserNames, monaco()).ok());
     expectError("shift(road, 0, 257)", {1, 16, 3, "a shift of 257 cells is outside -256..256"});
     expectError("random(1.5)", {1, 8, 3, "a probability 1.5 is outside 0..1"});
     expectError("noise(0.5, 0.3)", {1, 7, 3, "a noise scale of 0.5 cells is outside 1..65536 cells"});

@@ -161,6 +161,7 @@ TEST(Cli, OutOfRangeNumbersBackwardBoxesAndUnknownCommandsAreRefused) {
         {{"--bbox", "10,43,0,44"}, "--bbox: 10.000000,43.000000,0.000000,44.000000 has its west east of its east"},
         {{"--bbox", "7.4,43.7,7.41,nan"}, "is not a longitude/latitude box"},
         {{"--bbox", "inf,0,0,0"}, "is not a longitude/latitude box"},
+        {{"--ground-error", "nan"}, "--ground-error: give a number from 0 to 1000, not 'nan'"},
     };
     for (const auto& [args, message] : cases) {
         std::vector<std::string> command{"-q", "bake", map, "--out", out};
