@@ -51,10 +51,15 @@ Status checkSize(const char* what, double metres) {
 }
 
 Status checkLonLat(LonLat ll) {
-    if (ll.lon < -180.0 || ll.lon > 180.0)
-        return Error{"longitude " + std::to_string(ll.lon) + " is outside -180..180"};
+    // %g, not std::to_string: 1e308 would print 309 digits.
+    const auto number = [](double v) {
+        std::ostringstream text;
+        text << v;
+        return text.str();
+    };
+    if (ll.lon < -180.0 || ll.lon > 180.0) return Error{"longitude " + number(ll.lon) + " is outside -180..180"};
     if (ll.lat < -kMaxLatitude || ll.lat > kMaxLatitude) {
-        return Error{"latitude " + std::to_string(ll.lat) + " is outside -85.05..85.05"};
+        return Error{"latitude " + number(ll.lat) + " is outside -85.05..85.05"};
     }
     return {};
 }

@@ -230,6 +230,23 @@ TEST(ExpressionErrors, TheMessageShowsTheLineAndACaretUnderTheSpot) {
     EXPECT_EQ(utf8.message().substr(utf8.message().rfind('\n') + 1), "             ^~~~");
 }
 
+TEST(ExpressionErrors, ALongLineShowsTheStretchAroundTheSpot) {
+    // A generated one-line expression: the message shows 60 characters each side of the spot,
+    // not the whole line (a 100,000-deep nesting was echoed whole, 200 KB).
+    const std::string text = "grass" + std::string(3000, ' ') + "| gras" + std::string(3000, ' ') + "| road";
+    const std::size_t spot = text.find("gras ");
+    const auto r = ExpressionAst::parse(text, kParserNames, monaco());
+    ASSERT_FALSE(r.ok());
+    const std::string m = r.message();
+    const std::string head =
+        "line 1, column " + std::to_string(spot + 1) + ": unknown layer 'gras' (did you mean 'grass'?)\n";
+    ASSERT_EQ(m.substr(0, head.size()), head);
+    const std::string shown = m.substr(head.size(), m.rfind('\n') - head.size());
+    EXPECT_EQ(shown, "…" + text.substr(spot - 60, 60 + 4 + 60) + "…");
+    EXPECT_EQ(m.substr(m.rfind('\n') + 1), std::string(61, ' ') + "^~~~");
+    EXPECT_LT(m.size(), 400u);
+}
+
 TEST(ExpressionErrors, UnknownFunctionSuggestsTheClosestFunction) {
     expectError("dilat(road, 2)", {1, 1, 5, "unknown function 'dilat' (did you mean 'dilate'?)"});
     expectError("road | nosie(3, 0.5)", {1, 8, 5, "unknown function 'nosie' (did you mean 'noise'?)"});

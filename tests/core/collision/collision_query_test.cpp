@@ -313,8 +313,9 @@ TEST(ProbeSpec, SizesBeyondTheEarthAndNonFiniteNumbersAreParseErrors) {
     EXPECT_EQ(message("point 7.42 -infinity"), "'-infinity' is not a number");
     EXPECT_EQ(message("orect 7.42 43.73 4 4 nan"), "'nan' is not a number");
     EXPECT_EQ(message("segment 7.42 43.73 1e309 43.74"), "'1e309' is not a number");
-    EXPECT_EQ(message("point 180.5 43.73"), "longitude 180.500000 is outside -180..180");
-    EXPECT_EQ(message("point 7.42 85.06"), "latitude 85.060000 is outside -85.05..85.05");
+    EXPECT_EQ(message("point 180.5 43.73"), "longitude 180.5 is outside -180..180");
+    EXPECT_EQ(message("point 7.42 85.06"), "latitude 85.06 is outside -85.05..85.05");
+    EXPECT_EQ(message("point 1e308 1e308"), "longitude 1e+308 is outside -180..180");  // not 309 digits
     // The bound itself and everything below it are probes.
     EXPECT_EQ(message("rect 7.42 43.73 41000000 41000000"), "ok");
     EXPECT_EQ(message("disk 7.42 43.73 0"), "ok");
