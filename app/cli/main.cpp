@@ -310,6 +310,7 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
                 return;
             }
             command.expression = std::move(*text);
+            command.expressionSource = *exprFile;
         }
         command.input = input->input(ctx);
         command.selection = tiles->selection();

@@ -112,6 +112,12 @@ Status writeShardRecord(const std::filesystem::path& folder, const ShardRecord& 
 
 Result<ShardRecord> readShardRecord(const std::filesystem::path& folder) {
     const std::filesystem::path file = folder / kShardRecordFile;
+    std::error_code ec;
+    if (!std::filesystem::exists(folder, ec)) return Error{folder.string() + ": no such shard folder"};
+    if (!std::filesystem::is_directory(folder, ec)) {
+        return Error{folder.string() +
+                     " is a file, not a shard's output folder (merge takes the folders bake --shard wrote)"};
+    }
     std::ifstream in(file, std::ios::binary);
     if (!in) {
         return Error{file.string() + " is missing: that shard failed or has not finished (rerun it alone)"};

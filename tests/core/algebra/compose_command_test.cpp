@@ -109,11 +109,16 @@ TEST(ComposeCommand, ABadExpressionStopsBeforeReadingTheMap) {
     std::ostringstream sout, serr;
     EXPECT_EQ(runComposeCommand(c, sout, serr), terrabit::cli::kExitBadArguments);
     EXPECT_EQ(serr.str(),
-              "terrabit-cli compose: bad expression\n"
+              "terrabit-cli compose: bad expression in --expr\n"
               "line 1, column 22: unknown layer 'raod' (did you mean 'road'?)\n"
               "vegetation & ~dilate(raod, 2m)\n"
               "                     ^~~~\n");
     EXPECT_FALSE(std::filesystem::exists(out / "coverage.json"));
+    // Read from a file (--expr-file), the message names the file.
+    c.expressionSource = "layers.expr";
+    serr.str("");
+    EXPECT_EQ(runComposeCommand(c, sout, serr), terrabit::cli::kExitBadArguments);
+    EXPECT_EQ(serr.str().substr(0, serr.str().find('\n')), "terrabit-cli compose: bad expression in layers.expr");
 }
 
 TEST(ComposeCommand, TheExecutableComposesAndRefusesBadExpressions) {

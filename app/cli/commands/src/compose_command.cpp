@@ -28,7 +28,8 @@ constexpr const char* kResultLayer = "result";
 int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ostream& err,
                       const ProgressCallback& progress) {
     if (command.outDir.empty()) return fail(err, badArguments("--out: no output folder given"), kComposeErrors);
-    if (command.expression.empty()) return fail(err, badArguments("--expr: no expression given"), kComposeErrors);
+    const std::string source = command.expressionSource.empty() ? "--expr" : command.expressionSource;
+    if (command.expression.empty()) return fail(err, badArguments(source + ": no expression given"), kComposeErrors);
 
     // The expression is checked against the rules' layer names before the map is read, so a typo
     // costs no wait. Metres are checked at the equator, where cells are largest on the ground:
@@ -41,7 +42,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         early.zoom = command.selection.zoom;
         early.latitude = 0.0;
         const Result<ExpressionAst> ast = ExpressionAst::parse(command.expression, rules->layerNames(), early);
-        if (!ast) return fail(err, badArguments("bad expression\n" + ast.message()), kComposeErrors);
+        if (!ast) return fail(err, badArguments("bad expression in " + source + "\n" + ast.message()), kComposeErrors);
         const bool readsRelief = std::any_of(ast->nodes.begin(), ast->nodes.end(), [](const ExprNode& n) {
             return n.op == ExprOp::Height || n.op == ExprOp::Slope || n.op == ExprOp::Aspect;
         });
@@ -70,10 +71,10 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
         // The diagnostic places the failure in the expression: the user's; anything else is
         // nothing usable (a cancel, tiles of mixed zooms).
         const bool expressionError = diagnostic.line > 0;
-        return fail(
-            err,
-            expressionError ? badArguments("bad expression\n" + composed.message()) : nothingUsable(composed.error()),
-            kComposeErrors);
+        return fail(err,
+                    expressionError ? badArguments("bad expression in " + source + "\n" + composed.message())
+                                    : nothingUsable(composed.error()),
+                    kComposeErrors);
     }
 
     // Files: the result as a one-layer store, written by the same writer as `rasterize`.

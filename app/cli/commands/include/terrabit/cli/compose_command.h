@@ -19,6 +19,8 @@ struct ComposeCommand {
     core::io::MapInput input;           ///< the map and its rules (the rules name the layers)
     core::io::TileSelection selection;  ///< the tiles; none named means every tile with content
     std::string expression;             ///< the expression document (see expression_ast.h)
+    /// Where the expression came from, for messages: "--expr" (empty) or the file it was read from.
+    std::string expressionSource;
     std::filesystem::path outDir;
     std::uint64_t seed = 0;  ///< the scene seed for random() and noise()
     int threads = 0;         ///< 0: one per hardware thread; any count gives the same bits
