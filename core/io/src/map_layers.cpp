@@ -177,6 +177,18 @@ Result<std::unique_ptr<MapLayers>> build(const MapInput& input, RuleSet rules, c
     if (!index) return withKind(index.error(), ErrorKind::BadArguments);  // too many tiles for the zoom asked for
     m.index = std::move(*index);
     m.indexMs = msSince(t);
+    if (explicitTiles) {
+        // Tiles named beside the map (a quadkey of another town, a box off its coast) bake to an
+        // empty scene: say so rather than write it quietly.
+        bool any = false;
+        for (std::size_t slot = 0; slot < m.index.tiles().size() && !any; ++slot) any = !m.index.entries(slot).empty();
+        if (!any) {
+            m.map.warnings.push_back(
+                "none of the " + std::to_string(m.index.tiles().size()) +
+                " selected tiles holds anything of the map: check --tiles or --bbox (`terrabit-cli "
+                "tiles` lists the map's tiles)");
+        }
+    }
 
     if (!keepStore) {
         // Only the index: the tiles are rasterized again where they are needed, a batch at a time.

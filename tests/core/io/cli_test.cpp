@@ -175,6 +175,12 @@ TEST(Cli, OutOfRangeNumbersBackwardBoxesAndUnknownCommandsAreRefused) {
     EXPECT_EQ(unknown.exitCode, 2);
     EXPECT_NE(unknown.err.find("unknown command 'frobnicate' (the commands: info, tiles, rasterize"), std::string::npos)
         << unknown.err;
+    // A tile beside the map is baked (an empty scene) with a warning that says so.
+    const auto beside = test::runCli({"bake", map, "--zoom", "16", "--tiles", "0000000000000000", "--out", out}, dir);
+    EXPECT_EQ(beside.exitCode, 0) << beside.err;
+    EXPECT_NE(beside.err.find("warning: none of the 1 selected tiles holds anything of the map"), std::string::npos)
+        << beside.err;
+    std::filesystem::remove_all(out);
     // The limits themselves are accepted.
     const auto largest =
         test::runCli({"-q", "tiles", map, "--zoom", "12", "--threads", "1024", "--max-tiles", "1"}, dir);
