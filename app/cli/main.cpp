@@ -47,16 +47,23 @@ extern "C" void interrupt(int signal) {
 }
 
 /// What every subcommand shares: the executable (to find default resources), the exit code its
-/// callback sets, and progress on stderr (which also carries an interrupt to the command).
+/// callback sets, and progress on stderr.
 struct CliContext {
     std::filesystem::path executable;
     int exitCode = 0;
     bool quiet = false;
 
     terrabit::core::ProgressCallback progress() const {
-        terrabit::core::ProgressCallback print;
-        if (!quiet) print = cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
-        return [print](double fraction, std::string_view stage) {
+        if (quiet) return {};
+        return cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
+    }
+    /// progress() for a command that writes files: from now on Ctrl-C (or SIGTERM) asks it to
+    /// stop through the callback (under --quiet too). Commands that only print (info, tiles,
+    /// probe reading stdin) keep the default: Ctrl-C ends them at once.
+    terrabit::core::ProgressCallback progressUntilInterrupted() const {
+        std::signal(SIGINT, interrupt);
+        std::signal(SIGTERM, interrupt);
+        return [print = progress()](double fraction, std::string_view stage) {
             if (gInterrupted.load()) return false;
             return !print || print(fraction, stage);
         };
@@ -245,7 +252,7 @@ void addRasterizeCommand(CLI::App& app, CliContext& ctx) {
         c.threads = tiles->threads;
         c.outDir = *out;
         c.dems = *dems;
-        ctx.exitCode = cli::runRasterize(c, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runRasterize(c, std::cout, std::cerr, ctx.progressUntilInterrupted());
     });
 }
 
@@ -315,7 +322,7 @@ void addComposeCommand(CLI::App& app, CliContext& ctx) {
         command.input = input->input(ctx);
         command.selection = tiles->selection();
         command.threads = tiles->threads;
-        ctx.exitCode = cli::runComposeCommand(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runComposeCommand(command, std::cout, std::cerr, ctx.progressUntilInterrupted());
     });
 }
 
@@ -440,7 +447,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
             return;
         }
 #endif
-        ctx.exitCode = cli::runBake(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runBake(command, std::cout, std::cerr, ctx.progressUntilInterrupted());
     });
 }
 
@@ -522,7 +529,7 @@ void addRenderCommand(CLI::App& app, CliContext& ctx) {
         } else if (const auto dir = io::findResourcesDir(ctx.executable)) {
             command.catalogue = *dir / "assets" / "catalogue.yaml";
         }
-        ctx.exitCode = cli::runRender(command, std::cout, std::cerr, ctx.progress());
+        ctx.exitCode = cli::runRender(command, std::cout, std::cerr, ctx.progressUntilInterrupted());
     });
 }
 #endif
@@ -574,8 +581,6 @@ int main(int argc, char** argv) {
         }
         break;
     }
-    std::signal(SIGINT, interrupt);
-    std::signal(SIGTERM, interrupt);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
