@@ -70,31 +70,26 @@ struct CliContext {
     }
 };
 
-/// A whole number from 0 to 2^64 - 1, as written (CLI11 would wrap "-1" and saturate larger
-/// numbers into the same seed).
-const CLI::Validator kSeedNumber(
-    [](std::string& text) -> std::string {
-        std::uint64_t value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) {
-            return "a seed is a whole number from 0 to 18446744073709551615, not '" + text + "'";
-        }
-        return {};
-    },
-    "SEED");
-
-/// A count: a whole number from `least` up (CLI11's own checks print the largest double).
-CLI::Validator countFrom(std::uint64_t least) {
+/// A whole number from `least` to 2^64 - 1 as written (CLI11 would wrap "-1" and saturate
+/// larger numbers); `expected` says what to give when it is not.
+CLI::Validator wholeNumber(std::uint64_t least, std::string expected, std::string name) {
     return CLI::Validator(
-        [least](std::string& text) -> std::string {
+        [least, expected](std::string& text) -> std::string {
             std::uint64_t value = 0;
             const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
             if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || value < least) {
-                return "give a whole number from " + std::to_string(least) + " up, not '" + text + "'";
+                return expected + ", not '" + text + "'";
             }
             return {};
         },
-        "COUNT");
+        std::move(name));
+}
+
+const CLI::Validator kSeedNumber = wholeNumber(0, "a seed is a whole number from 0 to 18446744073709551615", "SEED");
+
+/// A count: a whole number from `least` up (CLI11's own checks print the largest double).
+CLI::Validator countFrom(std::uint64_t least) {
+    return wholeNumber(least, "give a whole number from " + std::to_string(least) + " up", "COUNT");
 }
 
 /// A number in [lo, hi] (CLI::Range lets NaN through: it fails neither comparison).
