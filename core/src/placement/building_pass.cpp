@@ -518,10 +518,12 @@ private:
         // The corners' offsets from the pose's centre, and the same half a cell further in (the
         // cells looked at first).
         const std::array<Vec2, 4> arm{Vec2{} - hw - hd, hw - hd, hw + hd, Vec2{} - hw + hd};
-        std::array<Vec2, 4> lookArm;
+        // A box model's looks from the pose's centre: the centre itself, then the corners (adding
+        // a zero offset changes no coordinate).
+        std::array<Vec2, 5> boxLooks{};
         for (std::size_t c = 0; c < 4; ++c) {
             const double len = length(arm[c]);
-            lookArm[c] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
+            boxLooks[c + 1] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
         }
         detail::ModelAxes axes = detail::modelAxes(cu, cv, turned);
         if (reversed) axes = {Vec2{} - axes.x, Vec2{} - axes.z};
@@ -551,40 +553,37 @@ private:
             const Vec2 mid = c0 + cu * offU + cv * offV;
             // Most poses fail at their centre or a corner: look at those cells (the corners half a
             // cell in) before rasterizing the pose.
+            const std::span<const Vec2> looks = shaped ? std::span<const Vec2>(s.outlineLooks) : boxLooks;
             auto refusal = detail::FootprintWindow::Refusal::None;
-            if (shaped) {
-                for (std::size_t c = 0; c < s.outlineLooks.size() && refusal == detail::FootprintWindow::Refusal::None;
-                     ++c) {
-                    refusal = s.window.look(mid + s.outlineLooks[c]);
-                }
-            } else {
-                refusal = s.window.look(mid);
-                for (std::size_t c = 0; c < 4 && refusal == detail::FootprintWindow::Refusal::None; ++c) {
-                    refusal = s.window.look(mid + lookArm[c]);
-                }
-            }
-            if (refusal == detail::FootprintWindow::Refusal::None) {
-                // Corners in boxCorners' order.
-                for (std::size_t c = 0; c < 4; ++c) s.corners[c] = mid + arm[c];
+            for (std::size_t c = 0; c < looks.size() && refusal == detail::FootprintWindow::Refusal::None; ++c) {
+                refusal = s.window.look(mid + looks[c]);
             }
             if (refusal != detail::FootprintWindow::Refusal::None) {
                 out.inReach = out.inReach || refusal != detail::FootprintWindow::Refusal::Window;
                 out.blocked = out.blocked || refusal == detail::FootprintWindow::Refusal::Taken;
                 continue;
             }
+            // Corners in boxCorners' order.
+            for (std::size_t c = 0; c < 4; ++c) s.corners[c] = mid + arm[c];
             if (s.poseBudget-- <= 0) {
                 out.cutShort = true;
                 return out;
             }
-            if (shaped ? !detail::modelCells(s.outline, mid, axes, region, s.spans, s.outlineScratch)
-                       : !footprintSpans(s.corners, region, s.spans)) {
-                continue;
+            detail::FootprintWindow::Verdict verdict;
+            if (shaped) {
+                if (!detail::modelCells(s.outline, mid, axes, region, s.spans, s.outlineScratch)) continue;
+                std::int64_t count = 0;
+                for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
+                verdict = s.window.test(
+                    s.spans, static_cast<std::int64_t>(std::floor(mRule.tolerance * static_cast<double>(count))));
+            } else {
+                // A box is rasterized a row at a time, up to the row that refuses it (most poses
+                // tested are refused).
+                const detail::QuadRows rows(s.corners, region);
+                if (!rows.ok()) continue;
+                verdict = s.window.testRows(rows, mRule.tolerance, s.spans);
             }
             out.inReach = true;
-            std::int64_t count = 0;
-            for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
-            const auto maxOutside = static_cast<std::int64_t>(std::floor(mRule.tolerance * static_cast<double>(count)));
-            const detail::FootprintWindow::Verdict verdict = s.window.test(s.spans, maxOutside);
             if (!verdict.clear) {
                 out.blocked = out.blocked || verdict.refusal == detail::FootprintWindow::Refusal::Taken;
                 continue;

@@ -5,6 +5,16 @@
 #include <bit>
 #include <cmath>
 
+// The window's bit work counts cells (std::popcount), which the x86-64 baseline has no
+// instruction for (a libgcc call per word). Each function is compiled twice, for x86-64-v3
+// (POPCNT, BMI) and the baseline, and the loader picks one for the running CPU, as the bit
+// tiles do. Their floating-point steps (floors, minima) are exact, so both give the same bits.
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define TERRABIT_COUNT_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define TERRABIT_COUNT_CLONES
+#endif
+
 namespace terrabit::core::placement::detail {
 
 namespace {
@@ -19,10 +29,12 @@ std::int64_t floorDiv(std::int64_t v, std::int64_t d) { return v >= 0 ? v / d : 
 
 }  // namespace
 
-bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uint32_t> ringEnds, int padCells,
-                           const CellRegion& region, const OccupancyMap& occupancy, const OccupancyMap* blocking,
-                           const OccupancyMap* keepOff, Rasterizer& rasterizer) {
+TERRABIT_COUNT_CLONES bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uint32_t> ringEnds,
+                                                 int padCells, const CellRegion& region, const OccupancyMap& occupancy,
+                                                 const OccupancyMap* blocking, const OccupancyMap* keepOff,
+                                                 Rasterizer& rasterizer) {
     mWords = mRows = mInsideCount = mInsideTakenAtLoad = mInsideTakenSinceLoad = 0;
+    mSize = {};  // an empty window until it is set up: every look lies beyond it
     mInsideBuiltAtLoad = mInsideMaskedAtLoad = 0;
     Box2 bounds;
     for (const Vec2 c : cells) {
@@ -40,6 +52,8 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
     mY0 = gy0;
     mWords = floorDiv(gx1 - 1, 64) + 1 - mX0 / 64;
     mRows = gy1 - gy0;
+    mOrigin = {static_cast<double>(mX0), static_cast<double>(mY0)};
+    mSize = {static_cast<double>(mWords * 64), static_cast<double>(mRows)};
     const auto size = static_cast<std::size_t>(mWords * mRows);
     mInside.assign(size, 0);
     mTaken.assign(size, 0);
@@ -105,43 +119,78 @@ bool FootprintWindow::load(std::span<const Vec2> cells, std::span<const std::uin
     return mInsideCount > 0;
 }
 
-FootprintWindow::Verdict FootprintWindow::test(std::span<const CellSpan> spans, std::int64_t maxOutside) const {
+[[gnu::always_inline]] inline FootprintWindow::Refusal FootprintWindow::checkSpan(const CellSpan& s,
+                                                                                  std::int64_t& outside,
+                                                                                  std::int64_t maxOutside) const {
+    const std::int64_t r = s.y - mY0;
+    const std::int64_t a = s.x0 - mX0, b = s.x1 - mX0;
+    if (r < 0 || r >= mRows || a < 0 || b > mWords * 64) return Refusal::Window;
+    if (a >= b) return Refusal::None;
+    const std::uint64_t* in = row(mInside, r);
+    const std::uint64_t* taken = row(mTaken, r);
+    const std::uint64_t* off = row(mKeepOff, r);
+    for (std::int64_t w = a >> 6; w <= (b - 1) >> 6; ++w) {
+        const std::uint64_t m = bitRange(std::max<std::int64_t>(a - w * 64, 0), std::min<std::int64_t>(b - w * 64, 64));
+        const std::uint64_t out = m & ~in[w];
+        if ((m & taken[w]) || (out & off[w])) return Refusal::Taken;
+        if (out != 0) {  // seldom
+            outside += std::popcount(out);
+            if (outside > maxOutside) return Refusal::Outside;
+        }
+    }
+    return Refusal::None;
+}
+
+TERRABIT_COUNT_CLONES FootprintWindow::Verdict FootprintWindow::test(std::span<const CellSpan> spans,
+                                                                     std::int64_t maxOutside) const {
     Verdict v;
     // This code is extremely hot: every pose of every candidate model of every footprint.
     for (const CellSpan& s : spans) {
-        const std::int64_t r = s.y - mY0;
-        const std::int64_t a = s.x0 - mX0, b = s.x1 - mX0;
-        if (r < 0 || r >= mRows || a < 0 || b > mWords * 64) {
-            v.refusal = Refusal::Window;
-            return v;
-        }
-        if (a >= b) continue;
-        const std::uint64_t* in = row(mInside, r);
-        const std::uint64_t* taken = row(mTaken, r);
-        const std::uint64_t* off = row(mKeepOff, r);
-        for (std::int64_t w = a >> 6; w <= (b - 1) >> 6; ++w) {
-            const std::uint64_t m =
-                bitRange(std::max<std::int64_t>(a - w * 64, 0), std::min<std::int64_t>(b - w * 64, 64));
-            const std::uint64_t out = m & ~in[w];
-            if ((m & taken[w]) || (out & off[w])) {
-                v.refusal = Refusal::Taken;
-                return v;
-            }
-            if (out != 0) {  // seldom: std::popcount is a libgcc call for the baseline target
-                v.outside += std::popcount(out);
-                if (v.outside > maxOutside) {
-                    v.refusal = Refusal::Outside;
-                    return v;
-                }
-            }
-        }
-        v.cells += b - a;
+        v.refusal = checkSpan(s, v.outside, maxOutside);
+        if (v.refusal != Refusal::None) return v;
+        if (s.x1 > s.x0) v.cells += s.x1 - s.x0;
     }
     v.clear = true;
     return v;
 }
 
-std::int64_t FootprintWindow::loadedCellsOf(std::span<const CellSpan> spans, bool insideOnly) const {
+TERRABIT_COUNT_CLONES FootprintWindow::Verdict FootprintWindow::testRows(const QuadRows& rows, double tolerance,
+                                                                         std::vector<CellSpan>& spans) const {
+    Verdict v;
+    spans.clear();
+    const auto allowed = [&](std::int64_t cells) {
+        return static_cast<std::int64_t>(std::floor(tolerance * static_cast<double>(cells)));
+    };
+    // The cells allowed outside depend on the pose's count, known at its last row: until then
+    // the scan goes on to the most that its most cells would allow. Passing that is an Outside
+    // at or before this word, and test() would have found nothing taken before it either.
+    const std::int64_t most = allowed(rows.mostCells());
+    CellSpan s;
+    for (std::int64_t j = rows.firstRow(); j < rows.endRow(); ++j) {
+        if (!rows.row(j, s)) continue;
+        v.refusal = checkSpan(s, v.outside, most);
+        v.cells += s.x1 - s.x0;  // footprintSpans' spans are never empty
+        spans.push_back(s);
+        if (v.refusal == Refusal::Outside) return v;
+        if (v.refusal != Refusal::None) {
+            // Window or Taken here, unless test() had already counted too many cells outside
+            // before it: certainly not when the cells so far allow them, else count the rest.
+            if (v.outside > allowed(v.cells)) {
+                for (std::int64_t k = j + 1; k < rows.endRow(); ++k) {
+                    if (rows.row(k, s)) v.cells += s.x1 - s.x0;
+                }
+                if (v.outside > allowed(v.cells)) v.refusal = Refusal::Outside;
+            }
+            return v;
+        }
+    }
+    v.clear = v.outside <= allowed(v.cells);
+    if (!v.clear) v.refusal = Refusal::Outside;
+    return v;
+}
+
+TERRABIT_COUNT_CLONES std::int64_t FootprintWindow::loadedCellsOf(std::span<const CellSpan> spans,
+                                                                  bool insideOnly) const {
     std::int64_t n = 0;
     for (const CellSpan& s : spans) {
         const std::int64_t r = s.y - mY0;
@@ -158,7 +207,7 @@ std::int64_t FootprintWindow::loadedCellsOf(std::span<const CellSpan> spans, boo
     return n;
 }
 
-void FootprintWindow::take(std::span<const CellSpan> spans) {
+TERRABIT_COUNT_CLONES void FootprintWindow::take(std::span<const CellSpan> spans) {
     for (const CellSpan& s : spans) {
         const std::int64_t r = s.y - mY0;
         const std::int64_t a = s.x0 - mX0, b = s.x1 - mX0;

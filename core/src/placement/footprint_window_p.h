@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "quad_rows_p.h"
 #include "terrabit/core/placement/occupancy_map.h"
 #include "terrabit/core/raster/rasterizer.h"
 
@@ -54,25 +55,23 @@ public:
     /// footprint, none of them kept off. Reads only. This is the building pass's hot loop.
     Verdict test(std::span<const CellSpan> spans, std::int64_t maxOutside) const;
 
+    /// test() of a rectangle's pose, with at most `tolerance` of its cells allowed outside the
+    /// footprint: the same verdict (clear, and the refusal test() would give), its rows made and
+    /// tested one at a time, so a refused pose is mostly rasterized only up to the row that
+    /// refuses it. `spans` gets the rows made (all of them, as footprintSpans gives them, when
+    /// clear); `cells` counts them.
+    Verdict testRows(const QuadRows& rows, double tolerance, std::vector<CellSpan>& spans) const;
+
     /// A quick look before test(): the refusal the cell holding a point (global cells) would give
     /// a pose covering it — Taken when taken, Outside when outside the footprint, Window beyond
     /// the window, None when it is a free cell of the footprint.
     Refusal look(Vec2 cell) const {
-        // The window's origin is an integer, so the subtractions are exact and truncating the
-        // non-negative differences is their floor (std::floor is a libm call here, and the
-        // building pass looks at millions of cells).
-        const double fx = cell.x - static_cast<double>(mX0), fy = cell.y - static_cast<double>(mY0);
-        if (!(fx >= 0.0 && fy >= 0.0 && fx < static_cast<double>(mWords * 64) && fy < static_cast<double>(mRows))) {
-            return Refusal::Window;  // NaN too
-        }
-        const auto x = static_cast<std::int64_t>(fx);
-        const auto r = static_cast<std::int64_t>(fy);
-        const std::size_t k = static_cast<std::size_t>(r * mWords + (x >> 6));
-        const std::uint64_t bit = std::uint64_t{1} << (x & 63);
+        std::size_t k = 0;
+        std::uint64_t bit = 0;
+        if (!locate(cell, k, bit)) return Refusal::Window;
         if (mTaken[k] & bit) return Refusal::Taken;
         return (mInside[k] & bit) ? Refusal::None : Refusal::Outside;
     }
-
     /// Marks the spans taken (they must lie in the window, as test() checked).
     void take(std::span<const CellSpan> spans);
     /// Restores `taken` to what load() read (forgets every take()).
@@ -103,12 +102,30 @@ public:
     std::int64_t y0() const { return mY0; }
 
 private:
+    /// The word and bit of the window's grids holding a point (global cells); false beyond the
+    /// window (NaN too).
+    bool locate(Vec2 cell, std::size_t& k, std::uint64_t& bit) const {
+        // The window's origin is an integer, so the subtractions are exact and truncating the
+        // non-negative differences is their floor (std::floor is a libm call here).
+        const double fx = cell.x - mOrigin.x, fy = cell.y - mOrigin.y;
+        if (!(fx >= 0.0 && fy >= 0.0 && fx < mSize.x && fy < mSize.y)) return false;
+        const auto x = static_cast<std::int64_t>(fx);
+        const auto r = static_cast<std::int64_t>(fy);
+        k = static_cast<std::size_t>(r * mWords + (x >> 6));
+        bit = std::uint64_t{1} << (x & 63);
+        return true;
+    }
+    /// test() for one span: Window or Taken, or Outside once `outside` (counted on) passes
+    /// `maxOutside`.
+    Refusal checkSpan(const CellSpan& s, std::int64_t& outside, std::int64_t maxOutside) const;
+
     std::uint64_t* row(std::vector<std::uint64_t>& v, std::int64_t r) { return v.data() + r * mWords; }
     const std::uint64_t* row(const std::vector<std::uint64_t>& v, std::int64_t r) const {
         return v.data() + r * mWords;
     }
 
     std::int64_t mX0 = 0, mY0 = 0;  ///< global cell of the window's north-west corner (mX0 % 64 == 0)
+    Vec2 mOrigin, mSize;            ///< (mX0, mY0) and (64 mWords, mRows) as doubles, for locate()
     std::int64_t mWords = 0;        ///< words per row
     std::int64_t mRows = 0;
     std::int64_t mInsideCount = 0;

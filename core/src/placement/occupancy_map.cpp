@@ -1,5 +1,7 @@
 #include "terrabit/core/placement/occupancy_map.h"
 
+#include "quad_rows_p.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -102,65 +104,11 @@ void OccupancyMap::mark(std::span<const CellSpan> spans) {
 
 bool footprintSpans(const std::array<Vec2, 4>& corners, const CellRegion& region, std::vector<CellSpan>& spans) {
     spans.clear();
-    double minY = corners[0].y, maxY = corners[0].y;
-    for (const Vec2 c : corners) {
-        // A corner on the region's border touches no cell outside it (the conservative rule
-        // counts open cell interiors), so the border itself is allowed.
-        if (!isFinite(c) || c.x < static_cast<double>(region.x0) || c.x > static_cast<double>(region.x1) ||
-            c.y < static_cast<double>(region.y0) || c.y > static_cast<double>(region.y1)) {
-            return false;
-        }
-        minY = std::min(minY, c.y);
-        maxY = std::max(maxY, c.y);
-    }
-    // Rows whose open strip (j, j + 1) the rectangle enters. For a convex shape the closure of
-    // its part inside an open strip is its part inside the closed strip, whose x-extent is found
-    // on the edges clipped to [j, j + 1]; the open cells (i, i + 1) meeting (xmin, xmax) are then
-    // floor(xmin) .. ceil(xmax) - 1. The edges' slopes once, not per row (a pose's rows share
-    // them; same values, so the same cells).
-    struct Edge {
-        Vec2 p, q;
-        double yLo, yHi, slope;
-        bool flat;
-    };
-    std::array<Edge, 4> edges;
-    for (std::size_t i = 0; i < 4; ++i) {
-        const Vec2 p = corners[i], q = corners[(i + 1) % 4];
-        const bool flat = p.y == q.y;
-        edges[i] = {p, q, std::min(p.y, q.y), std::max(p.y, q.y), flat ? 0.0 : (q.x - p.x) / (q.y - p.y), flat};
-    }
-    // floor and ceil of finite values within the region (int64 range): exact, and no libm call.
-    const auto floorOf = [](double x) {
-        const auto t = static_cast<std::int64_t>(x);
-        return static_cast<double>(t) > x ? t - 1 : t;
-    };
-    const auto ceilOf = [](double x) {
-        const auto t = static_cast<std::int64_t>(x);
-        return static_cast<double>(t) < x ? t + 1 : t;
-    };
-    const std::int64_t firstRow = floorOf(minY);
-    const std::int64_t endRow = std::max(firstRow, ceilOf(maxY));
-    for (std::int64_t j = firstRow; j < endRow; ++j) {
-        const double lo = static_cast<double>(j), hi = lo + 1.0;
-        double xmin = std::numeric_limits<double>::infinity();
-        double xmax = -std::numeric_limits<double>::infinity();
-        for (const Edge& e : edges) {
-            const double y0 = std::max(e.yLo, lo);
-            const double y1 = std::min(e.yHi, hi);
-            if (y0 > y1) continue;
-            if (e.flat) {
-                xmin = std::min(xmin, std::min(e.p.x, e.q.x));
-                xmax = std::max(xmax, std::max(e.p.x, e.q.x));
-                continue;
-            }
-            const double xa = e.p.x + (y0 - e.p.y) * e.slope, xb = e.p.x + (y1 - e.p.y) * e.slope;
-            xmin = std::min(xmin, std::min(xa, xb));
-            xmax = std::max(xmax, std::max(xa, xb));
-        }
-        if (!(xmin <= xmax)) continue;
-        const std::int64_t x0 = floorOf(xmin);
-        const std::int64_t x1 = ceilOf(xmax);
-        if (x0 < x1) spans.push_back({j, std::max(x0, region.x0), std::min(x1, region.x1)});
+    const detail::QuadRows rows(corners, region);
+    if (!rows.ok()) return false;
+    CellSpan s;
+    for (std::int64_t j = rows.firstRow(); j < rows.endRow(); ++j) {
+        if (rows.row(j, s)) spans.push_back(s);
     }
     return true;
 }
