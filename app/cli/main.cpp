@@ -379,7 +379,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
                     "Streaming costs time (halos baked again, the manifest joined), so the default bakes a city "
                     "at once and streams bigger maps. "
                     "Every format streams: scene.glb and scene.osgb are written a batch at a time too; "
-                    "sharded bakes (--shard, --mpi) cannot join scene.glb")
+                    "sharded bakes (--shard, --mpi) join scene.osgb but not scene.glb")
         ->capture_default_str()
         ->check(countFrom(0));
     // Scale-out (packaging/cluster/README.md): a shard by flag or array-job variables, or MPI.
@@ -435,6 +435,7 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
 #ifdef TERRABIT_CLI_RENDER
         command.sceneGraphWriter = terrabit::render::sceneGraphFileWriter();
         command.sceneGraphStream = terrabit::render::sceneGraphFileStream();
+        command.sceneGraphRoot = terrabit::render::sceneGraphRootWriter();
 #endif
 #ifdef TERRABIT_HAVE_MPI
         if (*mpi) {
@@ -449,7 +450,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
 void addMergeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("merge",
                                    "Join the output folders of the shards of one bake (bake --shard K/N) into one "
-                                   "3D Tiles tileset and one manifest: the files a bake of every tile writes");
+                                   "3D Tiles tileset, manifest, collision grid and osgb scene: the files a bake of "
+                                   "every tile writes (scene.glb is baked on one machine)");
     auto c = std::make_shared<cli::MergeCommand>();
     auto shards = std::make_shared<std::vector<std::string>>();
     cmd->add_option("shards", *shards, "The shards' output folders (each with its shard.json)")->required();
@@ -457,6 +459,9 @@ void addMergeCommand(CLI::App& app, CliContext& ctx) {
     cmd->callback([&ctx, c, shards] {
         cli::MergeCommand command = *c;
         for (const std::string& s : *shards) command.shards.emplace_back(s);
+#ifdef TERRABIT_CLI_RENDER
+        command.sceneGraphRoot = terrabit::render::sceneGraphRootWriter();
+#endif
         ctx.exitCode = cli::runMerge(command, std::cout, std::cerr);
     });
 }

@@ -85,6 +85,23 @@ std::vector<TileGroup> groupTiles(std::span<const core::TileId> tiles) {
 
 namespace {
 
+/// The root file: the lighting and the sun (SceneGraph's, which no tile, catalogue or layer
+/// style changes) and a ProxyNode per group file, in the order given.
+core::Status writeRoot(std::span<const std::string> groups, const fs::path& file) {
+    const core::AssetCatalogue none;
+    AssetModelCache models;
+    SceneGraph root(none, models, SceneGraphOptions{});
+    const fs::path folderName = file.stem();
+    const std::string ext = file.extension().string();
+    for (const std::string& quadkey : groups) {
+        osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
+        proxy->setName(quadkey);
+        proxy->setFileName(0, groupReference(folderName, quadkey, ext));
+        root.tilesGroup()->addChild(proxy);
+    }
+    return writeSceneFile(*root.root(), file);
+}
+
 /// The osgb files written a part at a time: the group files into a fresh folder beside the
 /// root, which takes the old folder's place once every part is in (finish), before the root is
 /// written.
@@ -152,15 +169,7 @@ public:
             return core::Error{folder.string() + ": cannot move the written files into place: " + why};
         }
         mFinished = true;
-        AssetModelCache models;
-        SceneGraph root(mCatalogue, models, mGraphOptions);
-        for (const std::string& quadkey : mGroups) {
-            osg::ref_ptr<osg::ProxyNode> proxy = new osg::ProxyNode;
-            proxy->setName(quadkey);
-            proxy->setFileName(0, groupReference(mFolderName, quadkey, mExt));
-            root.tilesGroup()->addChild(proxy);
-        }
-        if (core::Status s = writeSceneFile(*root.root(), mFile); !s) {
+        if (core::Status s = writeRoot(mGroups, mFile); !s) {
             fs::remove_all(folder, ec);
             if (hadFolder) fs::rename(mOld, folder, ec);
             return s.error();
@@ -201,6 +210,10 @@ core::SceneGraphWriter sceneGraphFileWriter() {
         if (core::Status s = (*stream)->add(scene, layers, progress); !s) return s.error();
         return (*stream)->finish();
     };
+}
+
+core::SceneGraphRootWriter sceneGraphRootWriter() {
+    return [](std::span<const std::string> groups, const fs::path& file) { return writeRoot(groups, file); };
 }
 
 core::SceneGraphStreamOpener sceneGraphFileStream() {

@@ -28,6 +28,9 @@ namespace {
 
 /// The collision grid file's name in a bake's folder (scene_export.cpp writes it).
 constexpr const char* kCollisionFile = "collision.tbcg";
+/// The osgb root's name in a bake's folder, and its group files' folder (render/scene_export.h).
+constexpr const char* kSceneGraphRoot = "scene.osgb";
+constexpr const char* kSceneGraphFolder = "scene";
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -528,6 +531,7 @@ public:
           mMove(job.moveParts),
           mKeepLevelSources(job.keepLevelSources),
           mAutoBinaryAbove(job.autoBinaryAbove),
+          mSceneGraphRoot(job.sceneGraphRoot),
           mReport(report) {}
 
     Status manifest() {
@@ -695,6 +699,43 @@ public:
             }
         }
         if (copied > 0) mReport.written.push_back({MergedOutput::Kind::Layers, mOut / "layers", copied});
+        return Status::success();
+    }
+
+    /// osgb: each shard's group files copied into scene/, then the root that refers to all of
+    /// them. A group written by two shards was cut between them (shards baked with osgb hold
+    /// whole groups; not so by a terrabit-cli before that, or when the shards' formats differ).
+    Status sceneGraph() {
+        if (!mSceneGraphRoot) return Status::success();  // left out, and said so (unjoinableFiles)
+        struct GroupFile {
+            const Shard* shard;
+            std::string file;  ///< relative to the shard's folder
+        };
+        std::map<std::string, GroupFile> groups;  // by quadkey: the root's order
+        bool any = false;
+        for (const Shard& s : mShards) {
+            if (!s.has(kSceneGraphRoot)) continue;
+            any = true;
+            for (const std::string& f : s.record.files) {
+                const fs::path path(f);
+                if (path.parent_path() != kSceneGraphFolder || path.extension() != ".osgb") continue;
+                const auto [at, added] = groups.emplace(path.stem().string(), GroupFile{&s, f});
+                if (!added) {
+                    return Error{"osgb: group " + at->first + " was written by shards " +
+                                 at->second.shard->folder.string() + " and " + s.folder.string() +
+                                 ", which cut its tiles between them; bake the shards again with this "
+                                 "terrabit-cli and osgb in every shard's --format (each then holds whole groups)"};
+                }
+            }
+        }
+        if (!any) return Status::success();
+        std::vector<std::string> quadkeys;
+        for (const auto& [quadkey, g] : groups) {
+            if (Status c = transferFile(g.shard->folder / g.file, mOut / g.file, mMove); !c) return c;
+            quadkeys.push_back(quadkey);
+        }
+        if (Status st = mSceneGraphRoot(quadkeys, mOut / kSceneGraphRoot); !st) return st;
+        mReport.written.push_back({MergedOutput::Kind::SceneGraph, mOut / kSceneGraphRoot, quadkeys.size()});
         return Status::success();
     }
 
@@ -871,6 +912,7 @@ private:
     bool mMove = false;
     bool mKeepLevelSources = false;
     std::optional<std::uint64_t> mAutoBinaryAbove;  ///< MergeJob::autoBinaryAbove
+    decltype(MergeJob::sceneGraphRoot) mSceneGraphRoot;
     MergeReport& mReport;
     std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
     std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
@@ -941,7 +983,7 @@ Result<std::vector<TileId>> mergedTiles(const std::vector<Shard>& shards) {
 
 /// Shards with tiles must have written the same formats, or the merge would lose tiles.
 Status checkSameFormats(const std::vector<Shard>& shards) {
-    for (const char* file : {"manifest.json", "3dtiles/tileset.json", kCollisionFile}) {
+    for (const char* file : {"manifest.json", "3dtiles/tileset.json", kCollisionFile, kSceneGraphRoot}) {
         const Shard* with = nullptr;
         const Shard* without = nullptr;
         for (const Shard& s : shards) {
@@ -956,12 +998,13 @@ Status checkSameFormats(const std::vector<Shard>& shards) {
     return Status::success();
 }
 
-/// The whole-scene files, which cover a shard's tiles only and are not joined.
-std::vector<fs::path> unjoinableFiles(const std::vector<Shard>& shards) {
+/// The whole-scene files, which cover a shard's tiles only and are not joined: the GLB, and the
+/// osgb when the merge cannot write its root.
+std::vector<fs::path> unjoinableFiles(const std::vector<Shard>& shards, bool joinsSceneGraph) {
     std::vector<fs::path> files;
     for (const Shard& s : shards) {
         for (const std::string& f : s.record.files) {
-            if (f == "scene.glb") files.push_back(s.folder / f);
+            if (f == "scene.glb" || (f == kSceneGraphRoot && !joinsSceneGraph)) files.push_back(s.folder / f);
         }
     }
     return files;
@@ -1022,7 +1065,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
     auto tiles = mergedTiles(*shards);
     if (!tiles) return tiles.error();
     if (Status s = checkSameFormats(*shards); !s) return s;
-    report.unjoinable = unjoinableFiles(*shards);
+    report.unjoinable = unjoinableFiles(*shards, static_cast<bool>(job.sceneGraphRoot));
 
     std::error_code ec;
     fs::create_directories(job.outDir, ec);
@@ -1047,6 +1090,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
         if (st) st = merger.manifest();
         if (st) st = merger.collision();
         if (st) st = merger.layers();
+        if (st) st = merger.sceneGraph();
         return st;
     }();
     if (s) s = moveIntoPlace(work, job.outDir);

@@ -334,8 +334,9 @@ int reachOf(const placement::PlacementRules& rules) {
 
 }  // namespace
 
-ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules) {
-    ShardPlan plan = planShards(index.tiles(), entryWeights(index), spec.count);
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules,
+                    int alignLevels) {
+    ShardPlan plan = planShards(index.tiles(), entryWeights(index), spec.count, alignLevels);
     const std::unordered_set<TileId> content(index.tiles().begin(), index.tiles().end());
     return workOf(index, content, plan, static_cast<std::size_t>(spec.index), reachOf(rules));
 }

@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "../support/monaco_bake.h"
@@ -36,6 +38,16 @@ void expectSameFiles(const fs::path& expected, const fs::path& actual) {
 
 int run(const std::string& commandLine) { return std::system((commandLine + " >/dev/null 2>&1").c_str()); }
 
+/// The osgb group files a bake wrote (scene/<quadkey>.osgb), by name.
+std::set<std::string> groupFiles(const fs::path& bake) {
+    std::set<std::string> names;
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(bake / "scene", ec)) {
+        names.insert(e.path().filename().string());
+    }
+    return names;
+}
+
 class ShardBakeTest : public ::testing::Test {
 protected:
     /// The harbour bake (support/monaco_bake.h) into 3D Tiles and the manifest.
@@ -55,7 +67,7 @@ protected:
     /// The CLI's arguments for the same bake.
     std::string cliArgs(const fs::path& out) const {
         return std::string(" --quiet bake ") + kResources + "/maps/monaco-2022-07-19.osm.pbf --zoom 17 --bbox " +
-               "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest --out " + out.string();
+               "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest,osgb --out " + out.string();
     }
 
     const ScratchDir mScratch;
@@ -217,8 +229,65 @@ TEST_F(ShardBakeTest, TheCliShardsByFlagAndByArrayJobVariablesAndMerges) {
                   (mDir / "merged").string()),
               0);
     expectSameFiles(mDir / "whole", mDir / "merged");
+    // The osgb's groups (4 of up to 64 tiles here) were cut between the shards, whole.
+    EXPECT_GE(groupFiles(mDir / "s0").size(), 1u);
+    EXPECT_GE(groupFiles(mDir / "s1").size(), 1u);
+    EXPECT_EQ(groupFiles(mDir / "s0").size() + groupFiles(mDir / "s1").size(), groupFiles(mDir / "whole").size());
     // A missing shard fails the merge.
     EXPECT_NE(run(cli + " --quiet merge " + (mDir / "s0").string() + " --out " + (mDir / "m2").string()), 0);
+}
+
+TEST_F(ShardBakeTest, OsgbShardsJoinUnderOneRootAndAGroupCutBetweenShardsIsRefused) {
+    const std::string cli = TERRABIT_CLI;
+    ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2"), 0);
+    ASSERT_EQ(run(cli + cliArgs(mDir / "s1") + " --shard 1/2"), 0);
+    std::vector<std::string> all;
+    for (const char* shard : {"s0", "s1"}) {
+        for (const std::string& f : groupFiles(mDir / shard)) all.push_back(fs::path(f).stem().string());
+    }
+    std::sort(all.begin(), all.end());
+    ASSERT_GE(all.size(), 2u);
+
+    // Without a root writer (no render module) the osgb is left out, and said so.
+    terrabit::cli::MergeCommand merge;
+    merge.shards = {mDir / "s0", mDir / "s1"};
+    merge.outDir = mDir / "plain";
+    scale::MergeReport report;
+    ASSERT_TRUE(scale::mergeShards(merge, report));
+    EXPECT_EQ(report.unjoinable, (std::vector<fs::path>{mDir / "s0" / "scene.osgb", mDir / "s1" / "scene.osgb"}));
+    EXPECT_FALSE(fs::exists(mDir / "plain" / "scene.osgb"));
+    EXPECT_FALSE(fs::exists(mDir / "plain" / "scene"));
+
+    // With one, every group file is copied and the root is asked for all of them, in order.
+    std::vector<std::string> asked;
+    merge.sceneGraphRoot = [&](std::span<const std::string> groups, const fs::path& file) {
+        asked.assign(groups.begin(), groups.end());
+        std::ofstream(file) << "root";
+        return Status::success();
+    };
+    merge.outDir = mDir / "joined";
+    report = {};
+    ASSERT_TRUE(scale::mergeShards(merge, report));
+    EXPECT_TRUE(report.unjoinable.empty());
+    EXPECT_EQ(asked, all);
+    EXPECT_EQ(groupFiles(mDir / "joined").size(), all.size());
+    EXPECT_EQ(readFile(mDir / "joined" / "scene.osgb"), "root");
+
+    // A group in both shards (as shards cut without osgb in mind would write) is refused, by
+    // name, and the output folder keeps what it held.
+    const std::string moved = *groupFiles(mDir / "s1").begin();
+    fs::copy_file(mDir / "s1" / "scene" / moved, mDir / "s0" / "scene" / moved);
+    auto record = scale::readShardRecord(mDir / "s0");
+    ASSERT_TRUE(record);
+    record->files.push_back("scene/" + moved);
+    ASSERT_TRUE(scale::writeShardRecord(mDir / "s0", *record));
+    report = {};
+    const Status refused = scale::mergeShards(merge, report);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.message().find("group " + fs::path(moved).stem().string()), std::string::npos)
+        << refused.message();
+    EXPECT_NE(refused.message().find("s0"), std::string::npos) << refused.message();
+    EXPECT_EQ(readFile(mDir / "joined" / "scene.osgb"), "root");
 }
 
 #ifdef TERRABIT_MPIRUN

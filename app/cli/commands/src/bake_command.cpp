@@ -30,6 +30,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// How many levels up the tiles' groups lie that shards and batches must keep whole: osgb writes
+/// a file per group of tiles (and merge joins shards' group files); 0 without osgb.
+int groupAlignment(const BakeCommand& command) {
+    const bool osgb =
+        std::find(command.formats.begin(), command.formats.end(), ExportFormat::Osgb) != command.formats.end();
+    return osgb ? kSceneGraphGroupLevels : 0;
+}
+
 void printWarnings(std::ostream& err, const std::vector<std::string>& warnings) {
     cli::printWarnings(err, warnings, nullptr);
 }
@@ -154,7 +162,7 @@ public:
     /// the shard has no tiles.
     int beginShard(const placement::PlacementRules& rules) {
         if (Status s = scale::removeShardRecord(command.outDir); !s) return failed(s.error());
-        shard = scale::shardWork(m.index, command.shard, rules);
+        shard = scale::shardWork(m.index, command.shard, rules, groupAlignment(command));
         if (!shard.own.empty()) return kExitOk;
         Status s = scale::writeShardRecord(command.outDir, scale::makeShardRecord(command.shard, shard));
         if (!s) return failed(s.error());
@@ -455,11 +463,8 @@ int bakeAndWrite(BakeRun& run, pipeline::Session& session, bool mayStream, Clock
         if (const int code = run.beginShard(session.rules()); code != kExitOk) return code;
         tiles = run.shard.own;
     }
-    // osgb writes a file per group of tiles: a batch holds whole groups.
-    const bool osgb =
-        std::find(command.formats.begin(), command.formats.end(), ExportFormat::Osgb) != command.formats.end();
     const std::vector<scale::ShardWork> batches =
-        scale::batchWorks(m.index, tiles, command.batchTiles, session.rules(), osgb ? kSceneGraphGroupLevels : 0);
+        scale::batchWorks(m.index, tiles, command.batchTiles, session.rules(), groupAlignment(command));
     if (batches.size() > 1 || sharded) {
         const int code = run.streamed(batches, part(0.2, 0.8));
         return code == kExitOk && sharded ? run.finishShard(std::move(run.tallies), start) : code;

@@ -30,6 +30,9 @@ void printMergeReport(std::ostream& out, std::ostream& err, const MergeReport& r
             case MergedOutput::Kind::Collision:
                 out << " (" << w.tiles << " tiles from " << w.files << " parts)\n";
                 break;
+            case MergedOutput::Kind::SceneGraph:
+                out << " (" << w.files << " group files in " << w.path.stem().string() << "/)\n";
+                break;
         }
     }
 }

@@ -160,6 +160,7 @@ int runMpiBake(const BakeCommand& command, const MpiBakeOptions& options, std::o
             cli::MergeCommand merge;
             merge.shards = folders;
             merge.outDir = command.outDir;
+            merge.sceneGraphRoot = command.sceneGraphRoot;
             exitCode = cli::runMerge(merge, out, err);
             if (exitCode == 0) {
                 std::error_code ec;

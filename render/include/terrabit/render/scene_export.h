@@ -55,4 +55,8 @@ core::SceneGraphWriter sceneGraphFileWriter();
 /// place at finish. The same bytes as sceneGraphFileWriter for the whole scene.
 core::SceneGraphStreamOpener sceneGraphFileStream();
 
+/// The root file alone, referring to group files already in place (shards' groups joined by
+/// terrabit-cli merge): the same bytes sceneGraphFileStream's finish writes for those groups.
+core::SceneGraphRootWriter sceneGraphRootWriter();
+
 }  // namespace terrabit::render

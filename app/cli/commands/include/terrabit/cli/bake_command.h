@@ -62,6 +62,9 @@ struct BakeCommand {
     /// Writes it a batch at a time in a streamed bake (render::sceneGraphFileStream); without
     /// one, a bake asking for osgb holds every tile's scene at once.
     core::SceneGraphStreamOpener sceneGraphStream;
+    /// Writes the osgb root for the group files of joined shards (render::sceneGraphRootWriter):
+    /// what `--mpi` merges its units with.
+    core::SceneGraphRootWriter sceneGraphRoot;
     /// Part K of N of the tiles (scale/shard_plan.h); the default (count 0) is the whole bake. A shard
     /// bakes its tiles plus the halo they depend on in the whole bake's frame, writes its own
     /// tiles only and, last, <outDir>/shard.json for `terrabit-cli merge`.

@@ -25,6 +25,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -95,6 +96,13 @@ public:
 /// layer styles and threads.
 using SceneGraphStreamOpener = std::function<Result<std::unique_ptr<SceneGraphStream>>(
     const ExportOptions& options, const AssetCatalogue& catalogue, const std::filesystem::path& file)>;
+
+/// Writes the osgb root file `file` referring to group files already in place in its group
+/// folder (`file`'s stem beside it), one per quadkey in `groups` (ascending): what
+/// SceneGraphStream::finish writes, for group files that shards wrote (terrabit-cli merge). The
+/// render module provides it (render/scene_export.h).
+using SceneGraphRootWriter =
+    std::function<Status(std::span<const std::string> groups, const std::filesystem::path& file)>;
 
 /// What to export and how.
 struct ExportOptions {

@@ -15,6 +15,9 @@
 ///              each tile's bit tiles and heights copied from its shard (a version 1 shard's
 ///              tiles get empty height blocks when another has heights)
 ///   layers     the per-tile folders copied
+///   osgb       the shards' group files (scene/<quadkey>.osgb; a shard baked with osgb holds
+///              whole groups) copied, and the root scene.osgb written for all of them
+///              (MergeJob::sceneGraphRoot; without it the osgb is left out, as the GLB)
 /// The GLB cannot be joined from parts; merge says so and leaves it out. Every shard folder must hold its shard.json: a
 /// missing one, a missing shard index or shards of different bakes (seed, frame, rules, shard count) are errors that
 /// name the shard to rerun.
@@ -22,7 +25,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "terrabit/core/result.h"
@@ -49,15 +55,20 @@ struct MergeJob {
     /// everything at once writes them, unless they are more than this many in all. Unset: the
     /// parts' encoding is kept.
     std::optional<std::uint64_t> autoBinaryAbove;
+    /// Writes the osgb root file for the joined group files (core::SceneGraphRootWriter, which
+    /// the render module provides: render::sceneGraphRootWriter). Unset: the shards' osgb is
+    /// not joined, and said so (MergeReport::unjoinable).
+    std::function<Status(std::span<const std::string> groups, const std::filesystem::path& file)> sceneGraphRoot;
 };
 
 /// One output of a merge, in the order written.
 struct MergedOutput {
     enum class Kind {
-        Tileset,    ///< 3dtiles/tileset.json; `files` tile contents copied beside it
-        Manifest,   ///< manifest.json; the instances and buildings joined, and in how many runs
-        Layers,     ///< the layers/ folder; `files` files copied
-        Collision,  ///< collision.tbcg, joined from `files` parts; `tiles` in its index
+        Tileset,     ///< 3dtiles/tileset.json; `files` tile contents copied beside it
+        Manifest,    ///< manifest.json; the instances and buildings joined, and in how many runs
+        Layers,      ///< the layers/ folder; `files` files copied
+        Collision,   ///< collision.tbcg, joined from `files` parts; `tiles` in its index
+        SceneGraph,  ///< scene.osgb, written for `files` group files copied into scene/
     };
     Kind kind = Kind::Tileset;
     std::filesystem::path path;  ///< the file (for Layers the folder), under MergeJob::outDir
@@ -72,8 +83,8 @@ struct MergedOutput {
 /// What a merge did, as far as it got, for its caller to tell the user (terrabit-cli merge
 /// prints it; a streamed bake's join keeps it to itself).
 struct MergeReport {
-    /// The shards' whole-scene files (scene.glb), which cover a shard's tiles only and are not
-    /// joined: each a warning.
+    /// The shards' whole-scene files (scene.glb; scene.osgb without MergeJob::sceneGraphRoot),
+    /// which cover a shard's tiles only and are not joined: each a warning.
     std::vector<std::filesystem::path> unjoinable;
     bool started = false;   ///< the shards fit together and the output folder exists
     int shardCount = 0;     ///< N of the shards' K/N (when started)

@@ -73,8 +73,13 @@ struct ShardWork {
 };
 
 /// The work of shard `spec` of a bake of every tile of `index` (weighted by their feature
-/// entries) by the passes of `rules`.
-ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules);
+/// entries) by the passes of `rules`. With `alignLevels` > 0 every shard holds whole groups of
+/// tiles under one ancestor that many levels up (osgb's files, kSceneGraphGroupLevels), as
+/// batchWorks' batches do, so that each group file is written by one shard and merge can join
+/// them; every shard of a bake must be cut the same way (they are when baked with the same
+/// formats).
+ShardWork shardWork(const TileIndex& index, const ShardSpec& spec, const placement::PlacementRules& rules,
+                    int alignLevels = 0);
 
 /// The batches of a bake that streams its tiles (io::BakeCommand::batchTiles): the tiles `of`
 /// (tiles of `index`: all of them, or a shard's own) cut, like shards, into runs of
