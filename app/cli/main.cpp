@@ -563,6 +563,8 @@ int main(int argc, char** argv) {
 #ifdef TERRABIT_CLI_RENDER
     addRenderCommand(app, ctx);
 #endif
+    // `--quiet` after the command (`bake MAP -q`) is the top level's, as before it.
+    for (CLI::App* sub : app.get_subcommands({})) sub->fallthrough();
 
     // The first word that is not an option names the command: an unknown one is said as such
     // (CLI11 would say only that a command is required).

@@ -73,6 +73,12 @@ TEST(Cli, FindsItsDefaultRulesFromTheBuildTree) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.err.find("rasterizing"), std::string::npos);  // -q: no progress
     EXPECT_EQ(checkOutputs(out), 1u);
+    // After the command, as users type it, -q is the same flag.
+    const auto after = test::runCli({"rasterize", test::monacoPbf().string(), "--zoom", "17", "--tiles",
+                                     harbour.quadkey(), "--out", out.string(), "-q"},
+                                    kCliDir);
+    ASSERT_EQ(after.exitCode, 0) << after.err;
+    EXPECT_EQ(after.err.find("rasterizing"), std::string::npos) << after.err;
 }
 
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
