@@ -52,14 +52,15 @@ public:
     };
     /// Tests a pose's row spans (global cells, as footprintSpans gives them): clear when they lie
     /// in the window, touch nothing taken, and at most `maxOutside` cells lie outside the
-    /// footprint, none of them kept off. Reads only. This is the building pass's hot loop.
+    /// footprint, none of them kept off. Reads only. The building pass tests its outline models'
+    /// poses (an L, a U) with this, and its box models' with testRows.
     Verdict test(std::span<const CellSpan> spans, std::int64_t maxOutside) const;
 
     /// test() of a rectangle's pose, with at most `tolerance` of its cells allowed outside the
     /// footprint: the same verdict (clear, and the refusal test() would give), its rows made and
     /// tested one at a time, so a refused pose is mostly rasterized only up to the row that
     /// refuses it. `spans` gets the rows made (all of them, as footprintSpans gives them, when
-    /// clear); `cells` counts them.
+    /// clear), and the verdict's `cells` counts their cells.
     Verdict testRows(const QuadRows& rows, double tolerance, std::vector<CellSpan>& spans) const;
 
     /// A quick look before test(): the refusal the cell holding a point (global cells) would give
