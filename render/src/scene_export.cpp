@@ -148,7 +148,14 @@ public:
         if (core::Status s =
                 writeGroups(groups, mFresh, mExt, part, mGraphOptions, mCatalogue, layers, mThreads, progress);
             !s) {
-            return s;
+            // Named where it was going: the hidden folder the groups are written in first means
+            // nothing to the user.
+            core::Error e = s.error();
+            const std::string hidden = mFresh.string(), shown = (mDir / mFolderName).string();
+            for (std::size_t at = 0; (at = e.message.find(hidden, at)) != std::string::npos; at += shown.size()) {
+                e.message.replace(at, hidden.size(), shown);
+            }
+            return e;
         }
         for (const TileGroup& g : groups) mGroups.push_back(g.quadkey);
         return core::Status::success();

@@ -111,6 +111,10 @@ core::Status flushToDisk(const std::filesystem::path& file) {
     return core::Status::success();
 }
 
+/// The OS's reason for this thread's last failed write of compressed data (0: none): osgDB
+/// reports only "Failed to compress stream", and a full disk should say so.
+thread_local int tCompressedWriteError = 0;
+
 /// osgDB's "zlib" compressor with libdeflate doing the compressing: the same gzip stream (any
 /// osgDB reads it with its own zlib), written in one call at a fraction of zlib's time, which
 /// was half of an osgb export. Reading stays osgDB's.
@@ -130,7 +134,9 @@ public:
         const std::size_t size =
             libdeflate_gzip_compress(compressor.get(), src.data(), src.size(), packed.get(), bound);
         if (size == 0) return false;
+        errno = 0;
         out.write(packed.get(), static_cast<std::streamsize>(size));
+        if (out.fail()) tCompressedWriteError = errno;
         return !out.fail();
     }
     bool decompress(std::istream& in, std::string& target) override { return mZlib->decompress(in, target); }
@@ -182,11 +188,16 @@ core::Status writeSceneFile(const osg::Node& graph, const std::filesystem::path&
     if (ext == ".osgb") useDeflateCompressor();
     osg::ref_ptr<osgDB::Options> options = new osgDB::Options(
         ext == ".osgb" ? "WriteImageHint=IncludeData Compressor=zlib" : "WriteImageHint=IncludeData");
+    tCompressedWriteError = 0;
     const osgDB::ReaderWriter::WriteResult result =
         osgDB::Registry::instance()->writeNode(*copy, temp.string(), options);
     std::error_code ec;
     if (!result.success()) {
         std::filesystem::remove(temp, ec);
+        if (tCompressedWriteError != 0) {
+            return core::ioError(file.string() +
+                                 ": cannot write it: " + std::system_category().message(tCompressedWriteError));
+        }
         std::string why = result.message();
         if (why.empty()) {
             why = result.status() == osgDB::ReaderWriter::WriteResult::FILE_NOT_HANDLED

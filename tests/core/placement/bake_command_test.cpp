@@ -250,6 +250,23 @@ TEST_F(BakeCommandTest, AFullDiskStopsTheExecutableWithAClearMessageAndNoPartial
     EXPECT_TRUE(filesUnder(out).empty()) << "no partial scene.glb and no temporary file";
 }
 
+TEST_F(BakeCommandTest, AFullDiskUnderOsgbSaysWhichFileAndWhyAndLeavesNoPartialFile) {
+    // As above, for osgb: osgDB itself says only "Failed to compress stream".
+    const fs::path out = mDir / "full-osgb";
+    const std::string line = std::string("trap \"\" XFSZ; ulimit -f 64; \"") + TERRABIT_CLI + "\" -q bake \"" +
+                             kResources +
+                             "/maps/monaco-2022-07-19.osm.pbf\" --zoom 17 --bbox 7.418,43.731,7.428,43.738 "
+                             "--format osgb --out \"" +
+                             out.string() + "\" > \"" + (mDir / "stderr.txt").string() + "\" 2>&1";
+    EXPECT_EQ(shell(line), 1);
+    const std::string message = readFile(mDir / "stderr.txt");
+    EXPECT_NE(message.find("error: "), std::string::npos) << message;
+    EXPECT_NE(message.find((out / "scene").string() + "/"), std::string::npos) << message;  // not the hidden folder
+    EXPECT_EQ(message.find(".partial"), std::string::npos) << message;
+    EXPECT_NE(message.find("File too large"), std::string::npos) << message;
+    EXPECT_TRUE(filesUnder(out).empty()) << "no partial group file and no temporary file";
+}
+
 TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearErrorsAndLeaveNoFile) {
     std::ostringstream out, err;
     // A folder below a regular file cannot be made, even by root.
