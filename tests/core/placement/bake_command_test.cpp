@@ -233,38 +233,39 @@ TEST_F(BakeCommandTest, PlainNodesWriteAGlbWithoutTheInstancingExtension) {
     EXPECT_NE(readFile(mDir / "instanced" / "scene.glb").find("EXT_mesh_gpu_instancing"), std::string::npos);
 }
 
-TEST_F(BakeCommandTest, AFullDiskStopsTheExecutableWithAClearMessageAndNoPartialFile) {
-    // The kernel's file size limit fails a write like a full disk does (EFBIG instead of
-    // ENOSPC); SIGXFSZ is ignored so the write returns the error instead of killing the process.
-    const fs::path out = mDir / "full";
-    const std::string line = std::string("trap \"\" XFSZ; ulimit -f 16; \"") + TERRABIT_CLI + "\" -q bake \"" +
-                             kResources +
+/// The built CLI baking the harbour's corner into `out` as `format` while no file may grow past
+/// `kib` KiB: the kernel's file size limit fails a write like a full disk does (EFBIG instead of
+/// ENOSPC); SIGXFSZ is ignored so the write returns the error instead of killing the process.
+/// Returns the exit code, and what it printed in `message`.
+int bakeUnderFileLimit(const fs::path& out, const std::string& format, int kib, const fs::path& log,
+                       std::string& message) {
+    const std::string line = "trap \"\" XFSZ; ulimit -f " + std::to_string(kib) + "; \"" + TERRABIT_CLI +
+                             "\" -q bake \"" + kResources +
                              "/maps/monaco-2022-07-19.osm.pbf\" --zoom 17 --bbox 7.418,43.731,7.428,43.738 "
-                             "--format glb --out \"" +
-                             out.string() + "\" > \"" + (mDir / "stderr.txt").string() + "\" 2>&1";
-    EXPECT_EQ(shell(line), 1);
-    const std::string message = readFile(mDir / "stderr.txt");
+                             "--format " +
+                             format + " --out \"" + out.string() + "\" > \"" + log.string() + "\" 2>&1";
+    const int code = shell(line);
+    message = readFile(log);
+    return code;
+}
+
+TEST_F(BakeCommandTest, AFullDiskStopsTheExecutableWithAClearMessageAndNoPartialFile) {
+    const fs::path out = mDir / "full";
+    std::string message;
+    EXPECT_EQ(bakeUnderFileLimit(out, "glb", 16, mDir / "stderr.txt", message), 1);
     EXPECT_NE(message.find("error: "), std::string::npos) << message;
     EXPECT_NE(message.find("scene.glb"), std::string::npos) << message;
     EXPECT_NE(message.find("File too large"), std::string::npos) << message;
     EXPECT_TRUE(filesUnder(out).empty()) << "no partial scene.glb and no temporary file";
-}
 
-TEST_F(BakeCommandTest, AFullDiskUnderOsgbSaysWhichFileAndWhyAndLeavesNoPartialFile) {
-    // As above, for osgb: osgDB itself says only "Failed to compress stream".
-    const fs::path out = mDir / "full-osgb";
-    const std::string line = std::string("trap \"\" XFSZ; ulimit -f 64; \"") + TERRABIT_CLI + "\" -q bake \"" +
-                             kResources +
-                             "/maps/monaco-2022-07-19.osm.pbf\" --zoom 17 --bbox 7.418,43.731,7.428,43.738 "
-                             "--format osgb --out \"" +
-                             out.string() + "\" > \"" + (mDir / "stderr.txt").string() + "\" 2>&1";
-    EXPECT_EQ(shell(line), 1);
-    const std::string message = readFile(mDir / "stderr.txt");
+    // osgb: osgDB itself says only "Failed to compress stream", about a hidden folder.
+    const fs::path osgb = mDir / "full-osgb";
+    EXPECT_EQ(bakeUnderFileLimit(osgb, "osgb", 64, mDir / "stderr-osgb.txt", message), 1);
     EXPECT_NE(message.find("error: "), std::string::npos) << message;
-    EXPECT_NE(message.find((out / "scene").string() + "/"), std::string::npos) << message;  // not the hidden folder
+    EXPECT_NE(message.find((osgb / "scene").string() + "/"), std::string::npos) << message;
     EXPECT_EQ(message.find(".partial"), std::string::npos) << message;
     EXPECT_NE(message.find("File too large"), std::string::npos) << message;
-    EXPECT_TRUE(filesUnder(out).empty()) << "no partial group file and no temporary file";
+    EXPECT_TRUE(filesUnder(osgb).empty()) << "no partial group file and no temporary file";
 }
 
 TEST_F(BakeCommandTest, AnUnwritableFolderAndMissingOrCorruptModelsAreClearErrorsAndLeaveNoFile) {
