@@ -108,6 +108,16 @@ CLI::Validator numberIn(double lo, double hi) {
         "NUMBER");
 }
 
+/// A GDAL open option: KEY=VALUE with a key (GDAL drops a word without '=' without a word).
+const CLI::Validator kOpenOption(
+    [](std::string& text) -> std::string {
+        const std::size_t eq = text.find('=');
+        if (eq == std::string::npos || eq == 0)
+            return "an open option is KEY=VALUE, e.g. ZOOM_LEVEL=13, not '" + text + "'";
+        return {};
+    },
+    "KEY=VALUE");
+
 /// The most worker threads a command runs (each holds scratch space).
 constexpr int kMaxThreads = 1024;
 
@@ -126,8 +136,8 @@ struct InputOptions {
         cmd.add_option(
             "--rules", rules,
             "Classification rules (YAML); default: resources/rules/default.yaml found beside the executable");
-        cmd.add_option("--open-option,--oo", openOptions,
-                       "GDAL open option KEY=VALUE (repeatable), e.g. ZOOM_LEVEL=13");
+        cmd.add_option("--open-option,--oo", openOptions, "GDAL open option KEY=VALUE (repeatable), e.g. ZOOM_LEVEL=13")
+            ->check(kOpenOption);
         cmd.add_flag("--allow-partial", allowPartial,
                      "Use what a truncated or partly unreadable map yields (the first warning says how much was "
                      "read) instead of failing with exit code 1");

@@ -168,6 +168,8 @@ TEST(Cli, OutOfRangeNumbersBackwardBoxesAndUnknownCommandsAreRefused) {
         {{"--bbox", "7.4,43.7,7.41,nan"}, "is not a longitude/latitude box"},
         {{"--bbox", "inf,0,0,0"}, "is not a longitude/latitude box"},
         {{"--ground-error", "nan"}, "--ground-error: give a number from 0 to 1000, not 'nan'"},
+        {{"--oo", "ZOOM_LEVEL"}, "--open-option: an open option is KEY=VALUE, e.g. ZOOM_LEVEL=13, not 'ZOOM_LEVEL'"},
+        {{"--oo", "=13"}, "--open-option: an open option is KEY=VALUE"},
     };
     for (const auto& [args, message] : cases) {
         std::vector<std::string> command{"-q", "bake", map, "--out", out};
