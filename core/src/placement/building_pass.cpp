@@ -1093,19 +1093,21 @@ private:
         out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
         if (out.roofShape.empty()) out.roofShape = "flat";
         const double storey = mRule.storeyHeightMetres;
+        // A height beyond any building's is a mapping mistake: read as untagged.
+        const auto credible = [](double metres) { return metres > 0.0 && metres <= kGeneratedMaxHeightMetres; };
         double roof = 0.0;
-        if (const auto h = f.metresTag("roof:height"); h && *h > 0.0) {
+        if (const auto h = f.metresTag("roof:height"); h && credible(*h)) {
             roof = *h;
-        } else if (const auto levels = numberTag(f, "roof:levels"); levels > 0.0) {
+        } else if (const auto levels = numberTag(f, "roof:levels"); credible(levels * storey)) {
             roof = levels * storey;
         } else if (out.roofShape != "flat") {
             // Untagged pitched roofs rise about 30° over half the shorter side, at most two storeys.
             roof = std::min(0.58 * std::min(target.box.halfExtents.x, target.box.halfExtents.y), 2.0 * storey);
         }
         double wall = mRule.wallHeightMetres;
-        if (const auto h = f.metresTag("height"); h && *h > 0.0) {
+        if (const auto h = f.metresTag("height"); h && credible(*h)) {
             wall = *h - roof;  // OSM's height is to the top of the roof
-        } else if (const auto levels = numberTag(f, "building:levels"); levels > 0.0) {
+        } else if (const auto levels = numberTag(f, "building:levels"); credible(levels * storey)) {
             wall = levels * storey;
         }
         wall = std::max(wall, std::min(1.0, mRule.wallHeightMetres));

@@ -178,6 +178,13 @@ Status checkRingPoints(std::span<const Vec2> ring, const std::string& what, cons
     return Status::success();
 }
 
+// A ring's perimeter, metres (infinite for points too far apart to subtract).
+double ringLength(std::span<const Vec2> ring) {
+    double length = 0.0;
+    for (std::size_t i = 0; i < ring.size(); ++i) length += core::length(ring[(i + 1) % ring.size()] - ring[i]);
+    return length;
+}
+
 // A ring's shape: simple, with an area.
 Status checkRingShape(std::span<const Vec2> ring, const std::string& what) {
     if (const auto edges = crossingEdges(ring); edges[0] >= 0) {
@@ -238,11 +245,20 @@ Status checkGeneratedBuilding(const GeneratedBuilding& building) {
     const std::vector<Vec2>& ring = building.outline;
     if (Status s = checkRingPoints(ring, "its outline", "a building"); !s) return s;
     if (!std::isfinite(building.base)) return Error{"its base height is not finite"};
-    if (!(building.wallHeight > 0.0f) || !std::isfinite(building.wallHeight)) {
-        return Error{"its wall height " + number(building.wallHeight) + " m is not a positive number"};
+    if (!(building.wallHeight > 0.0f) || !(building.wallHeight <= kGeneratedMaxHeightMetres)) {
+        return Error{"its wall height " + number(building.wallHeight) + " m is not a positive number up to " +
+                     number(kGeneratedMaxHeightMetres) + " m"};
     }
-    if (!(building.roofHeight >= 0.0f) || !std::isfinite(building.roofHeight)) {
-        return Error{"its roof height " + number(building.roofHeight) + " m is not a number ≥ 0"};
+    if (!(building.roofHeight >= 0.0f) || !(building.roofHeight <= kGeneratedMaxHeightMetres)) {
+        return Error{"its roof height " + number(building.roofHeight) + " m is not a number from 0 to " +
+                     number(kGeneratedMaxHeightMetres) + " m"};
+    }
+    double perimeter = ringLength(ring);
+    for (const std::vector<Vec2>& yard : building.courtyards) perimeter += ringLength(yard);
+    if (const double wall = perimeter * (double(building.wallHeight) + building.roofHeight);
+        !(wall <= kGeneratedMaxWallArea)) {
+        return Error{"its walls are " + number(wall) + " m², more than any building's (" +
+                     number(kGeneratedMaxWallArea) + " m²)"};
     }
     if (Status s = checkRingShape(ring, "its outline"); !s) return s;
     return checkCourtyards(building);

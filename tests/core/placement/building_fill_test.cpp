@@ -218,7 +218,8 @@ SyntheticMap fillShapes() {
            {at({0, 20}, {{0, 0}, {40, 0}, {40, 40}, {0, 40}}), at({0, 20}, {{10, 10}, {10, 30}, {30, 30}, {30, 10}})});
     m.rectangle("garage", {{"building", "garage"}, {"roof:shape", "gabled"}, {"building:levels", "1"}}, {80, 40}, 3, 5);
     m.rectangle("hall", {{"building", "industrial"}}, {-60, -80}, 120, 60);
-    m.rectangle("sliver", kHouse, {90, -20}, 1.2, 25);
+    // Its height tag is beyond any building's: a mapping mistake, read as no tag.
+    m.rectangle("sliver", {{"building", "yes"}, {"height", "9000"}}, {90, -20}, 1.2, 25);
     m.rectangle("wide", kHouse, {40, -20}, 11, 9.4);
     return m;
 }
@@ -338,7 +339,7 @@ TEST(BuildingFill, AGeneratedBuildingFollowsItsOutlineAndTags) {
     EXPECT_EQ(g->base, 0.0f);
     const GeneratedBuilding* sliver = generatedOf(b.scene, expectRecord(b.scene, "sliver"));
     ASSERT_NE(sliver, nullptr);
-    EXPECT_NEAR(sliver->wallHeight, 7.0, 1e-6) << "no tags: the rule's wall_height";
+    EXPECT_NEAR(sliver->wallHeight, 7.0, 1e-6) << "height=9000 is no height: the rule's wall_height";
     EXPECT_EQ(sliver->roofShape, "flat");
     EXPECT_EQ(sliver->roofHeight, 0.0f);
 }

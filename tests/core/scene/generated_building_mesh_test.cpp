@@ -427,6 +427,18 @@ TEST(GeneratedBuildingMesh, RefusesBadRecordsSayingWhy) {
     g = building({{0, 0}, {4, 0}, {8, 0}}, 3.0f);
     EXPECT_FALSE(checkGeneratedBuilding(g));
     EXPECT_TRUE(checkGeneratedBuilding(building(kConcave, 3.0f)));
+    // Beyond any building (a record from elsewhere): no façade of millions of windows.
+    g = building({{0, 0}, {4, 0}, {4, 4}}, 1e30f);
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("wall height"), std::string::npos);
+    EXPECT_TRUE(generatedBuildingMesh(g).empty());
+    g = building({{0, 0}, {4, 0}, {4, 4}}, 3.0f);
+    g.roofHeight = 2000.0f;
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("roof height"), std::string::npos);
+    g = building({{0, 0}, {1e6, 0}, {1e6, 1e6}}, 3.0f);
+    EXPECT_NE(checkGeneratedBuilding(g).message().find("more than any building's"), std::string::npos);
+    // The largest real ones pass: a square kilometre hall 30 m high, a 828 m tower.
+    EXPECT_TRUE(checkGeneratedBuilding(building({{0, 0}, {1000, 0}, {1000, 1000}, {0, 1000}}, 30.0f)));
+    EXPECT_TRUE(checkGeneratedBuilding(building({{0, 0}, {60, 0}, {60, 60}, {0, 60}}, 828.0f)));
 }
 
 }  // namespace

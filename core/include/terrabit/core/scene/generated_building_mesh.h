@@ -44,9 +44,19 @@ inline constexpr double kGeneratedStoreyMetres = 3.0;
 inline constexpr double kGeneratedParapetHeight = 0.6;
 inline constexpr double kGeneratedParapetThickness = 0.3;
 
+/// The tallest wall, and the tallest roof, a generated building may have, metres: above any
+/// building standing (828 m); a taller `height` tag is a mistake.
+inline constexpr double kGeneratedMaxHeightMetres = 1000.0;
+/// The most wall a generated building may have, square metres: its rings' perimeters times its
+/// wall and roof heights. Eight times the largest real building's (a 4 km perimeter 30 m high),
+/// it bounds the façades' windows, so a wrong record (a scene.part from elsewhere) cannot ask
+/// for gigabytes of them.
+inline constexpr double kGeneratedMaxWallArea = 1.0e6;
+
 /// Whether a record can be drawn: at least three points, all finite, a simple ring (no edge
 /// crosses or touches another but its neighbours) with an area, a finite base, a positive
-/// finite wall height and a finite roof height ≥ 0; each courtyard the same kind of ring,
+/// wall height and a roof height ≥ 0, neither above kGeneratedMaxHeightMetres, and at most
+/// kGeneratedMaxWallArea of wall; each courtyard the same kind of ring,
 /// strictly inside the outline and meeting neither it nor another courtyard. The error says
 /// what is wrong and where (the point, the edges, the courtyard); the caller adds which
 /// building it is.
