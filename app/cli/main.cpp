@@ -460,8 +460,8 @@ void addBakeCommand(CLI::App& app, CliContext& ctx) {
 void addMergeCommand(CLI::App& app, CliContext& ctx) {
     auto* cmd = app.add_subcommand("merge",
                                    "Join the output folders of the shards of one bake (bake --shard K/N) into one "
-                                   "3D Tiles tileset, manifest, collision grid and osgb scene: the files a bake of "
-                                   "every tile writes (scene.glb is baked on one machine)");
+                                   "3D Tiles tileset, manifest, collision grid, osgb scene and scene.glb (encoded "
+                                   "from the shards' scene.part): the files a bake of every tile writes");
     auto c = std::make_shared<cli::MergeCommand>();
     auto shards = std::make_shared<std::vector<std::string>>();
     cmd->add_option("shards", *shards, "The shards' output folders (each with its shard.json)")->required();

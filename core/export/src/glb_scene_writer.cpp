@@ -674,7 +674,9 @@ private:
             }
             if (Status s = text(piece); !s) return s;
             piece.clear();
-            const Status s = std::visit([&](auto* array) { return array->write(m.held, sink); }, *m.array);
+            // A named copy: clang 14 cannot capture a structured binding in a lambda.
+            const auto& held = m.held;
+            const Status s = std::visit([&](auto* array) { return array->write(held, sink); }, *m.array);
             if (!s) return s;
         }
         piece += '}';

@@ -209,6 +209,7 @@ private:
     }
 
     Status glb(Run& r) {
+        if (mOptions.scenePart) return scenePart(r);
         if (!step(r, 0.3, "encoding scene.glb")) return cancelled();
         // What is encoded waits in unnamed files beside the output (GlbSceneStream), not in
         // memory: a country's file is gigabytes.
@@ -224,6 +225,19 @@ private:
             [&] { return step(r, 0.7, "writing scene.glb"); });
         if (!file) return file.error();
         r.files.push_back(*file);
+        return Status::success();
+    }
+
+    /// A shard's share of scene.glb, for the merge to encode the whole file from.
+    Status scenePart(Run& r) {
+        if (!step(r, 0.3, "writing scene.part")) return cancelled();
+        Result<ScenePartWriter> part =
+            ScenePartWriter::open(mOptions.outDir / kScenePartFile, glbOptions(mOptions.plainNodes), mOptions.faults);
+        if (!part) return part.error();
+        if (Status s = part->add(mScene, mMeshes); !s) return s;
+        Result<std::uint64_t> bytes = part->finish();
+        if (!bytes) return bytes.error();
+        r.files.push_back({ExportFormat::Glb, kScenePartFile, *bytes});
         return Status::success();
     }
 
@@ -492,9 +506,17 @@ Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& option
 }
 
 Result<GlbExportStream> GlbExportStream::open(const ExportOptions& options, const std::filesystem::path& spillFolder) {
-    Result<GlbSceneStream> stream = GlbSceneStream::open(sceneGlbOptions(options, options.plainNodes), spillFolder);
+    const GlbSceneOptions glbOptions = sceneGlbOptions(options, options.plainNodes);
+    if (options.scenePart) {
+        if (Status s = createFolder(options.outDir); !s) return Error{"export: " + s.message()};
+        Result<ScenePartWriter> part =
+            ScenePartWriter::open(options.outDir / kScenePartFile, glbOptions, options.faults);
+        if (!part) return part.error();
+        return GlbExportStream(std::nullopt, std::move(*part), options.outDir, options.faults);
+    }
+    Result<GlbSceneStream> stream = GlbSceneStream::open(glbOptions, spillFolder);
     if (!stream) return Error{"export: " + stream.message(), stream.error().kind};
-    return GlbExportStream(std::move(*stream), options.outDir, options.faults);
+    return GlbExportStream(std::move(*stream), std::nullopt, options.outDir, options.faults);
 }
 
 Status GlbExportStream::add(const Scene& part, const AssetCatalogue& catalogue) {
@@ -509,19 +531,26 @@ Status GlbExportStream::add(const Scene& part, const AssetCatalogue& catalogue) 
         }
         meshes.push_back(it->second);
     }
-    if (Status s = mStream.add(part, meshes); !s) return glbError(s, mOutDir);
+    if (mPart) return mPart->add(part, meshes);
+    if (Status s = mStream->add(part, meshes); !s) return glbError(s, mOutDir);
     return Status::success();
 }
 
 Result<ExportedFile> GlbExportStream::finish(const ProgressCallback& progress) {
+    if (mPart) {
+        if (!reportProgress(progress, 0.0, "writing scene.part")) return cancelled("export cancelled");
+        Result<std::uint64_t> bytes = mPart->finish();
+        if (!bytes) return bytes.error();
+        return ExportedFile{ExportFormat::Glb, kScenePartFile, *bytes};
+    }
     // A country's file is gigabytes: its share written, every 64 MiB.
     constexpr std::uint64_t kEvery = std::uint64_t{64} << 20;
-    const double total = static_cast<double>(std::max<std::uint64_t>(1, mStream.encodedBytes()));
+    const double total = static_cast<double>(std::max<std::uint64_t>(1, mStream->encodedBytes()));
     std::uint64_t written = 0, reported = 0;
     return writeEncoded(
         ExportFormat::Glb, mOutDir, "scene.glb", mFaults,
         [&](const GlbSink& sink) {
-            return mStream.finish([&](std::span<const std::uint8_t> bytes) -> Status {
+            return mStream->finish([&](std::span<const std::uint8_t> bytes) -> Status {
                 if (Status s = sink(bytes); !s) return s;
                 written += bytes.size();
                 if (written - reported < kEvery) return Status::success();

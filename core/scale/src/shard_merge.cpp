@@ -19,6 +19,7 @@
 #include "terrabit/core/export/instance_file.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
+#include "terrabit/core/export/scene_part_file.h"
 #include "terrabit/core/export/tileset_writer.h"
 #include "terrabit/core/scale/shard_record.h"
 
@@ -739,6 +740,65 @@ public:
         return Status::success();
     }
 
+    /// scene.glb, encoded from every shard's scene.part (GlbSceneStream), a part at a time: the
+    /// shards in the order of their tiles' quadkeys (each holds a run of consecutive ones), so
+    /// the bytes are those one machine writes. What is encoded waits in unnamed files in the
+    /// work folder until the file is written.
+    Status sceneGlb() {
+        std::vector<const Shard*> parts;
+        for (const Shard& s : mShards) {
+            if (s.has(kScenePartFile) && !s.record.tiles.empty()) parts.push_back(&s);
+        }
+        if (parts.empty()) return Status::success();
+        const auto firstQuadkey = [](const Shard* s) {
+            std::string first = s->record.tiles.front().quadkey();
+            for (const TileId& t : s->record.tiles) first = std::min(first, t.quadkey());
+            return first;
+        };
+        std::vector<std::pair<std::string, const Shard*>> ordered;
+        for (const Shard* s : parts) ordered.emplace_back(firstQuadkey(s), s);
+        std::sort(ordered.begin(), ordered.end());
+        std::optional<GlbSceneStream> stream;
+        GlbSceneOptions options;
+        const Shard* first = nullptr;
+        Scene part;
+        std::vector<AssetMesh> meshes;
+        for (const auto& [quadkey, shard] : ordered) {
+            const fs::path file = shard->folder / kScenePartFile;
+            Result<ScenePartReader> reader = ScenePartReader::open(file);
+            if (!reader) return Error{"glb: " + reader.message()};
+            if (!stream) {
+                options = reader->options();
+                Result<GlbSceneStream> opened = GlbSceneStream::open(options, mOut);
+                if (!opened) return Error{"glb: " + opened.message(), opened.error().kind};
+                stream.emplace(std::move(*opened));
+                first = shard;
+            } else if (const GlbSceneOptions& o = reader->options();
+                       o.plainNodes != options.plainNodes || o.groundColour != options.groundColour ||
+                       o.generator != options.generator || o.copyright != options.copyright) {
+                return Error{"glb: " + first->folder.string() + " and " + shard->folder.string() +
+                             " were baked with different GLB options (--plain-nodes, the ground colour): bake them "
+                             "again alike"};
+            }
+            for (;;) {
+                Result<bool> more = reader->next(part, meshes);
+                if (!more) return Error{"glb: " + more.message()};
+                if (!*more) break;
+                if (Status st = stream->add(part, meshes); !st) {
+                    return Error{"glb: " + file.string() + ": " + st.message() +
+                                 " (shards of different bakes, or a shard's scene.part not its own)"};
+                }
+            }
+        }
+        Result<OutputFile> out = OutputFile::create(mOut / "scene.glb");
+        if (!out) return out.error();
+        if (Status st = stream->finish([&](std::span<const std::uint8_t> bytes) { return out->write(bytes); }); !st)
+            return st;
+        if (Status st = out->commit(); !st) return st;
+        mReport.written.push_back({MergedOutput::Kind::Scene, mOut / "scene.glb", ordered.size()});
+        return Status::success();
+    }
+
 private:
     /// The manifest of every shard that wrote one: its small entries and where its line arrays
     /// lie.
@@ -983,7 +1043,8 @@ Result<std::vector<TileId>> mergedTiles(const std::vector<Shard>& shards) {
 
 /// Shards with tiles must have written the same formats, or the merge would lose tiles.
 Status checkSameFormats(const std::vector<Shard>& shards) {
-    for (const char* file : {"manifest.json", "3dtiles/tileset.json", kCollisionFile, kSceneGraphRoot}) {
+    for (const char* file :
+         {"manifest.json", "3dtiles/tileset.json", kCollisionFile, kSceneGraphRoot, kScenePartFile}) {
         const Shard* with = nullptr;
         const Shard* without = nullptr;
         for (const Shard& s : shards) {
@@ -1091,6 +1152,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
         if (st) st = merger.collision();
         if (st) st = merger.layers();
         if (st) st = merger.sceneGraph();
+        if (st) st = merger.sceneGlb();
         return st;
     }();
     if (s) s = moveIntoPlace(work, job.outDir);

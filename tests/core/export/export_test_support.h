@@ -7,6 +7,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -319,5 +320,47 @@ private:
     rlimit mSaved{};
     void (*mHandler)(int) = nullptr;
 };
+
+/// The part of a scene on `tiles`, as a streamed bake's batch has it: only its tiles' content,
+/// and only the assets it uses, numbered in its own list.
+inline TestScene streamPartOf(const TestScene& whole, const std::vector<core::TileId>& tiles) {
+    const auto mine = [&](const core::TileId& t) { return std::find(tiles.begin(), tiles.end(), t) != tiles.end(); };
+    TestScene part;
+    core::Scene& s = part.scene;
+    s = whole.scene;
+    s.tiles.clear();
+    for (const core::TileId& t : whole.scene.tiles) {
+        if (mine(t)) s.tiles.push_back(t);
+    }
+    const auto keep = [&](auto& items) { std::erase_if(items, [&](const auto& i) { return !mine(i.tile); }); };
+    keep(s.blocks), keep(s.surfaces), keep(s.plinths), keep(s.bridges), keep(s.generated);
+    std::erase_if(s.ground, [&](const core::GroundTile& g) { return !mine(g.mesh.tile); });
+    std::vector<int> used;
+    for (const core::InstanceBlock& b : s.blocks) used.push_back(b.asset);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    s.assets.clear();
+    for (const int a : used) {
+        s.assets.push_back(whole.scene.assets[static_cast<std::size_t>(a)]);
+        part.meshes.push_back(whole.meshes[static_cast<std::size_t>(a)]);
+    }
+    for (core::InstanceBlock& b : s.blocks) {
+        b.asset = static_cast<int>(std::lower_bound(used.begin(), used.end(), b.asset) - used.begin());
+    }
+    return part;
+}
+
+/// The scene's tiles in runs of `size` consecutive quadkeys, as a streamed bake batches them.
+inline std::vector<std::vector<core::TileId>> quadkeyRuns(const core::Scene& scene, std::size_t size) {
+    std::vector<core::TileId> tiles = scene.tiles;
+    std::sort(tiles.begin(), tiles.end(),
+              [](const core::TileId& a, const core::TileId& b) { return a.quadkey() < b.quadkey(); });
+    std::vector<std::vector<core::TileId>> runs;
+    for (std::size_t k = 0; k < tiles.size(); ++k) {
+        if (k % size == 0) runs.emplace_back();
+        runs.back().push_back(tiles[k]);
+    }
+    return runs;
+}
 
 }  // namespace terrabit::test

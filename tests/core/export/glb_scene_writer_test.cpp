@@ -796,46 +796,8 @@ TEST(GlbSceneWriter, PathsArePavedJustAboveTheirRoad) {
 
 namespace {
 
-/// The part of a scene on `tiles`, as a streamed bake's batch has it: only its tiles' content,
-/// and only the assets it uses, numbered in its own list.
-terrabit::test::TestScene streamPartOf(const terrabit::test::TestScene& whole, const std::vector<TileId>& tiles) {
-    const auto mine = [&](const TileId& t) { return std::find(tiles.begin(), tiles.end(), t) != tiles.end(); };
-    terrabit::test::TestScene part;
-    Scene& s = part.scene;
-    s = whole.scene;
-    s.tiles.clear();
-    for (const TileId& t : whole.scene.tiles) {
-        if (mine(t)) s.tiles.push_back(t);
-    }
-    const auto keep = [&](auto& items) { std::erase_if(items, [&](const auto& i) { return !mine(i.tile); }); };
-    keep(s.blocks), keep(s.surfaces), keep(s.plinths), keep(s.bridges), keep(s.generated);
-    std::erase_if(s.ground, [&](const GroundTile& g) { return !mine(g.mesh.tile); });
-    std::vector<int> used;
-    for (const InstanceBlock& b : s.blocks) used.push_back(b.asset);
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    s.assets.clear();
-    for (const int a : used) {
-        s.assets.push_back(whole.scene.assets[static_cast<std::size_t>(a)]);
-        part.meshes.push_back(whole.meshes[static_cast<std::size_t>(a)]);
-    }
-    for (InstanceBlock& b : s.blocks) {
-        b.asset = static_cast<int>(std::lower_bound(used.begin(), used.end(), b.asset) - used.begin());
-    }
-    return part;
-}
-
-/// The scene's tiles in runs of `size` consecutive quadkeys, as a streamed bake batches them.
-std::vector<std::vector<TileId>> quadkeyRuns(const Scene& scene, std::size_t size) {
-    std::vector<TileId> tiles = scene.tiles;
-    std::sort(tiles.begin(), tiles.end(), [](const TileId& a, const TileId& b) { return a.quadkey() < b.quadkey(); });
-    std::vector<std::vector<TileId>> runs;
-    for (std::size_t k = 0; k < tiles.size(); ++k) {
-        if (k % size == 0) runs.emplace_back();
-        runs.back().push_back(tiles[k]);
-    }
-    return runs;
-}
+using terrabit::test::quadkeyRuns;
+using terrabit::test::streamPartOf;
 
 std::vector<std::uint8_t> finished(GlbSceneStream& stream) {
     std::vector<std::uint8_t> out;

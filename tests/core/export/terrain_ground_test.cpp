@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -21,6 +22,7 @@
 #include "scene/ground_drape_p.h"
 #include "support/test_dems.h"
 #include "terrabit/cli/bake_command.h"
+#include "terrabit/cli/merge_command.h"
 #include "terrabit/core/pipeline/session.h"
 #include "terrabit/core/scene/ground_drape.h"
 
@@ -414,9 +416,10 @@ TEST_F(TerrainGround, AnyThreadCountGivesTheSameGround) {
     EXPECT_EQ(meshesOf(*overridden), meshesOf(*scene)) << "the option over the rule";
 }
 
-TEST_F(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {
+TEST_F(TerrainGround, AStreamedBakeAndMergedShardsWriteTheSameGroundAsAWholeOne) {
     TempDir dir;
-    const auto bake = [&](const std::string& name, std::size_t batchTiles) {
+    const auto bake = [&](const std::string& name, std::size_t batchTiles,
+                          std::optional<scale::ShardSpec> shard = std::nullopt) {
         terrabit::cli::BakeCommand c;
         c.input.file = kResources / "maps/monaco-2022-07-19.osm.pbf";
         c.input.rules = kResources / "rules/default.yaml";
@@ -428,6 +431,7 @@ TEST_F(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {
         c.batchTiles = batchTiles;
         c.outDir = dir / name;
         c.formats = {ExportFormat::Glb, ExportFormat::Tiles3d};
+        if (shard) c.shard = *shard;
         std::ostringstream out, err;
         EXPECT_EQ(terrabit::cli::runBake(c, out, err), 0) << err.str();
         return c.outDir;
@@ -435,6 +439,16 @@ TEST_F(TerrainGround, AStreamedBakeWritesTheSameGroundAsAWholeOne) {
     const auto whole = bake("whole", 0);
     const auto streamed = bake("streamed", 4);
     EXPECT_EQ(bytesOf(whole / "scene.glb"), bytesOf(streamed / "scene.glb"));
+    // Shards, one streamed: the merge encodes scene.glb from their scene.part, ground, plinths
+    // and draped surfaces as one machine writes them.
+    terrabit::cli::MergeCommand merge;
+    merge.shards = {bake("shard1", 0, scale::ShardSpec{1, 2}), bake("shard0", 4, scale::ShardSpec{0, 2})};
+    merge.outDir = dir / "merged";
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
+    EXPECT_TRUE(bytesOf(whole / "scene.glb") == bytesOf(merge.outDir / "scene.glb"));
+    EXPECT_FALSE(b.scene.ground.empty());  // what the parts carry beyond the flat world's
+    EXPECT_FALSE(b.scene.plinths.empty());
     std::size_t tiles = 0;
     for (const auto& e : std::filesystem::directory_iterator(whole / "3dtiles" / "tiles")) {
         EXPECT_EQ(bytesOf(e.path()), bytesOf(streamed / "3dtiles" / "tiles" / e.path().filename()))

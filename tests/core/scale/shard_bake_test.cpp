@@ -67,7 +67,8 @@ protected:
     /// The CLI's arguments for the same bake.
     std::string cliArgs(const fs::path& out) const {
         return std::string(" --quiet bake ") + kResources + "/maps/monaco-2022-07-19.osm.pbf --zoom 17 --bbox " +
-               "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest,osgb --out " + out.string();
+               "7.412,43.728,7.432,43.741 --seed 11 --threads 2 --format 3dtiles,manifest,osgb,glb --out " +
+               out.string();
     }
 
     const ScratchDir mScratch;
@@ -79,6 +80,7 @@ TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
     terrabit::cli::BakeCommand whole = command(mDir / "whole");
     whole.formats.push_back(ExportFormat::Layers);     // per-tile files, copied by merge
     whole.formats.push_back(ExportFormat::Collision);  // joined a tile at a time
+    whole.formats.push_back(ExportFormat::Glb);        // encoded from the shards' scene.part
     ASSERT_EQ(bake(whole), 0) << mLastErr;
     for (int k = 0; k < 2; ++k) {
         terrabit::cli::BakeCommand c = whole;
@@ -214,12 +216,27 @@ TEST_F(ShardBakeTest, ShardsOfDifferentBakesDoNotMerge) {
     err.str("");
     EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
     EXPECT_NE(err.str().find("different --format"), std::string::npos) << err.str();
+
+    // The same bake with a GLB each, one of plain nodes: no file can be encoded from both.
+    for (int k = 0; k < 2; ++k) {
+        terrabit::cli::BakeCommand g = command(mDir / ("shard" + std::to_string(k)));
+        g.shard = scale::ShardSpec{k, 2};
+        g.formats = {ExportFormat::Glb};
+        g.plainNodes = k == 1;
+        fs::remove_all(g.outDir);
+        ASSERT_EQ(bake(g), 0) << mLastErr;
+    }
+    err.str("");
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1);
+    EXPECT_NE(err.str().find("different GLB options"), std::string::npos) << err.str();
+    EXPECT_FALSE(fs::exists(merge.outDir / "scene.glb"));
 }
 
 TEST_F(ShardBakeTest, TheCliShardsByFlagAndByArrayJobVariablesAndMerges) {
     const std::string cli = TERRABIT_CLI;
     ASSERT_EQ(run(cli + cliArgs(mDir / "whole")), 0);
-    ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2"), 0);
+    // Shard 0 streamed a batch of tiles at a time: its scene.part holds a part per batch.
+    ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2 --batch-tiles 16"), 0);
     // Shard 1 as a Slurm array task would run it (sbatch --array=0-1).
     ASSERT_EQ(run("SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 " + cli + cliArgs(mDir / "s1")), 0);
     const auto record = scale::readShardRecord(mDir / "s1");
@@ -229,12 +246,46 @@ TEST_F(ShardBakeTest, TheCliShardsByFlagAndByArrayJobVariablesAndMerges) {
                   (mDir / "merged").string()),
               0);
     expectSameFiles(mDir / "whole", mDir / "merged");
+    // The shards kept their share of scene.glb, not a GLB of their tiles alone.
+    for (const char* shard : {"s0", "s1"}) {
+        EXPECT_TRUE(fs::exists(mDir / shard / kScenePartFile)) << shard;
+        EXPECT_FALSE(fs::exists(mDir / shard / "scene.glb")) << shard;
+    }
     // The osgb's groups (4 of up to 64 tiles here) were cut between the shards, whole.
     EXPECT_GE(groupFiles(mDir / "s0").size(), 1u);
     EXPECT_GE(groupFiles(mDir / "s1").size(), 1u);
     EXPECT_EQ(groupFiles(mDir / "s0").size() + groupFiles(mDir / "s1").size(), groupFiles(mDir / "whole").size());
     // A missing shard fails the merge.
     EXPECT_NE(run(cli + " --quiet merge " + (mDir / "s0").string() + " --out " + (mDir / "m2").string()), 0);
+}
+
+TEST_F(ShardBakeTest, AnOlderShardsGlbIsNamedAndLeftOut) {
+    // Shards of a terrabit-cli before scene.part wrote a GLB of their own tiles instead.
+    for (int k = 0; k < 2; ++k) {
+        terrabit::cli::BakeCommand c = command(mDir / ("s" + std::to_string(k)));
+        c.formats.push_back(ExportFormat::Glb);
+        c.shard = scale::ShardSpec{k, 2};
+        ASSERT_EQ(bake(c), 0) << mLastErr;
+        auto record = scale::readShardRecord(c.outDir);
+        ASSERT_TRUE(record);
+        ASSERT_EQ(std::erase(record->files, std::string(kScenePartFile)), 1u);
+        record->files.push_back("scene.glb");
+        fs::rename(c.outDir / kScenePartFile, c.outDir / "scene.glb");
+        ASSERT_TRUE(scale::writeShardRecord(c.outDir, *record));
+    }
+    terrabit::cli::MergeCommand merge;
+    merge.shards = {mDir / "s0", mDir / "s1"};
+    merge.outDir = mDir / "merged";
+    std::ostringstream out, err;
+    ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
+    EXPECT_FALSE(fs::exists(merge.outDir / "scene.glb"));
+    EXPECT_TRUE(fs::exists(merge.outDir / "manifest.json"));
+    for (const char* shard : {"s0", "s1"}) {
+        EXPECT_NE(err.str().find((mDir / shard / "scene.glb").string() + " covers the shard's tiles only"),
+                  std::string::npos)
+            << err.str();
+    }
+    EXPECT_NE(err.str().find("bake the shards again with this terrabit-cli"), std::string::npos) << err.str();
 }
 
 TEST_F(ShardBakeTest, OsgbShardsJoinUnderOneRootAndAGroupCutBetweenShardsIsRefused) {

@@ -141,6 +141,8 @@ public:
         o.sceneGraphWriter = command.sceneGraphWriter;
         o.sceneGraphStream = command.sceneGraphStream;
         o.levelSources = part;
+        // A shard keeps its share of scene.glb for the merge to encode the whole file from.
+        o.scenePart = command.shard.count > 0;
         // A part cannot tell the whole bake's count. Under Auto a streamed bake's batches write
         // binary, which their join turns into JSON lines when the total is small (joinBatches);
         // a shard writes JSON, which every merge of shards can join (BakeCommand::instances).

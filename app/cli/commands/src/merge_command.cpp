@@ -8,8 +8,11 @@ using core::scale::MergeReport;
 void printMergeReport(std::ostream& out, std::ostream& err, const MergeReport& report,
                       const std::filesystem::path& outDir) {
     for (const std::filesystem::path& f : report.unjoinable) {
-        err << "warning: " << f.string()
-            << " covers the shard's tiles only and cannot be joined; bake it on one machine\n";
+        err << "warning: " << f.string() << " covers the shard's tiles only and cannot be joined; "
+            << (f.filename() == "scene.glb"
+                    ? "bake the shards again with this terrabit-cli, whose shards keep a scene.part that merge "
+                      "joins into scene.glb\n"
+                    : "bake it on one machine\n");
     }
     if (!report.started) return;
     out << "merging " << report.shardCount << " shards, " << report.tiles << " tiles, into " << outDir.string()
@@ -32,6 +35,9 @@ void printMergeReport(std::ostream& out, std::ostream& err, const MergeReport& r
                 break;
             case MergedOutput::Kind::SceneGraph:
                 out << " (" << w.files << " group files in " << w.path.stem().string() << "/)\n";
+                break;
+            case MergedOutput::Kind::Scene:
+                out << " (encoded from " << w.files << " shards' scene.part)\n";
                 break;
         }
     }

@@ -25,6 +25,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,6 +35,7 @@
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/manifest_writer.h"
 #include "terrabit/core/export/output_file.h"
+#include "terrabit/core/export/scene_part_file.h"
 #include "terrabit/core/progress.h"
 #include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/result.h"
@@ -127,6 +129,9 @@ struct ExportOptions {
     /// tileset_levels.h), from which a merge rebuilds the coarse levels: set for the parts of a
     /// bake (shards, a streamed bake's batches).
     bool levelSources = false;
+    /// glb: write the scene's share of scene.glb as scene.part (scene_part_file.h) instead of a
+    /// GLB of its tiles alone: set for shards, whose merge encodes scene.glb from every shard's.
+    bool scenePart = false;
     /// 3dtiles, osgb: tile contents (osgb: groups of tiles) encoded at once; 0: one per hardware
     /// thread. Any count writes the same files.
     int threads = 0;
@@ -168,25 +173,29 @@ Result<ExportReport> exportScene(const Scene& scene, const ExportOptions& option
 
 /// scene.glb of a bake written a part at a time (a streamed bake's batches, in their order): the
 /// file exportScene writes for the whole scene, byte for byte (GlbSceneStream), holding in memory
-/// only the part being added. Asset models are read once, when a part first uses them.
+/// only the part being added; or, with ExportOptions::scenePart (a streamed shard), its
+/// scene.part. Asset models are read once, when a part first uses them.
 class GlbExportStream {
 public:
     /// `spillFolder`: where the encoded data waits until finish (unnamed files). Uses the glb
-    /// options of `options` (plainNodes, groundColour, faults, outDir).
+    /// options of `options` (plainNodes, groundColour, faults, outDir, scenePart).
     static Result<GlbExportStream> open(const ExportOptions& options, const std::filesystem::path& spillFolder);
-    /// Encodes every tile of `part` (GlbSceneStream::add). Errors also name an asset the
-    /// catalogue does not know or whose model cannot be read.
+    /// Encodes every tile of `part` (GlbSceneStream::add), or appends it to scene.part. Errors
+    /// also name an asset the catalogue does not know or whose model cannot be read.
     Status add(const Scene& part, const AssetCatalogue& catalogue);
-    /// Writes scene.glb into options.outDir (temporary name, fsync, rename), reporting the
-    /// share written to `progress` ("writing scene.glb"); a false return cancels, leaving no file.
+    /// Writes scene.glb (or puts scene.part in place) in options.outDir (temporary name, fsync,
+    /// rename), reporting the share written to `progress` ("writing scene.glb"); a false return
+    /// cancels, leaving no file.
     Result<ExportedFile> finish(const ProgressCallback& progress = {});
-    /// Bytes of encoded data held in memory (GlbSceneStream::heldBytes).
-    std::uint64_t heldBytes() const { return mStream.heldBytes(); }
+    /// Bytes of encoded data held in memory (GlbSceneStream::heldBytes; none for scene.part).
+    std::uint64_t heldBytes() const { return mStream ? mStream->heldBytes() : 0; }
 
 private:
-    GlbExportStream(GlbSceneStream stream, std::filesystem::path outDir, WriteFaults* faults)
-        : mStream(std::move(stream)), mOutDir(std::move(outDir)), mFaults(faults) {}
-    GlbSceneStream mStream;
+    GlbExportStream(std::optional<GlbSceneStream> stream, std::optional<ScenePartWriter> part,
+                    std::filesystem::path outDir, WriteFaults* faults)
+        : mStream(std::move(stream)), mPart(std::move(part)), mOutDir(std::move(outDir)), mFaults(faults) {}
+    std::optional<GlbSceneStream> mStream;
+    std::optional<ScenePartWriter> mPart;  ///< instead of mStream, for a shard
     std::filesystem::path mOutDir;
     WriteFaults* mFaults = nullptr;
     std::map<std::string, AssetMesh> mMeshes;  ///< the models read so far, by asset id

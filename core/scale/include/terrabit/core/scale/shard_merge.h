@@ -18,7 +18,11 @@
 ///   osgb       the shards' group files (scene/<quadkey>.osgb; a shard baked with osgb holds
 ///              whole groups) copied, and the root scene.osgb written for all of them
 ///              (MergeJob::sceneGraphRoot; without it the osgb is left out, as the GLB)
-/// The GLB cannot be joined from parts; merge says so and leaves it out. Every shard folder must hold its shard.json: a
+///   glb        scene.glb encoded from the shards' scene.part (scene_part_file.h: what the GLB
+///              encoder reads of each shard's scene), shard after shard in quadkey order: the
+///              bytes one machine writes. A shard's scene.glb (a terrabit-cli before scene.part)
+///              cannot be joined; merge says so and leaves it out.
+/// Every shard folder must hold its shard.json: a
 /// missing one, a missing shard index or shards of different bakes (seed, frame, rules, shard count) are errors that
 /// name the shard to rerun.
 
@@ -69,6 +73,7 @@ struct MergedOutput {
         Layers,      ///< the layers/ folder; `files` files copied
         Collision,   ///< collision.tbcg, joined from `files` parts; `tiles` in its index
         SceneGraph,  ///< scene.osgb, written for `files` group files copied into scene/
+        Scene,       ///< scene.glb, encoded from `files` shards' scene.part
     };
     Kind kind = Kind::Tileset;
     std::filesystem::path path;  ///< the file (for Layers the folder), under MergeJob::outDir
@@ -83,7 +88,7 @@ struct MergedOutput {
 /// What a merge did, as far as it got, for its caller to tell the user (terrabit-cli merge
 /// prints it; a streamed bake's join keeps it to itself).
 struct MergeReport {
-    /// The shards' whole-scene files (scene.glb; scene.osgb without MergeJob::sceneGraphRoot),
+    /// The shards' whole-scene files (an older shard's scene.glb; scene.osgb without MergeJob::sceneGraphRoot),
     /// which cover a shard's tiles only and are not joined: each a warning.
     std::vector<std::filesystem::path> unjoinable;
     bool started = false;   ///< the shards fit together and the output folder exists
