@@ -57,9 +57,10 @@ struct CliContext {
         if (quiet) return {};
         return cli::progressPrinter(std::cerr, ::isatty(STDERR_FILENO) != 0);
     }
-    /// progress() for a command that writes files: from now on Ctrl-C (or SIGTERM) asks it to
-    /// stop through the callback (under --quiet too). Commands that only print (info, tiles,
-    /// probe reading stdin) keep the default: Ctrl-C ends them at once.
+    /// progress() for a command that writes files (merge too: it then leaves its output folder
+    /// as it was): from now on Ctrl-C (or SIGTERM) asks it to stop through the callback (under
+    /// --quiet too). Commands that only print (info, tiles, probe reading stdin) keep the
+    /// default: Ctrl-C ends them at once.
     terrabit::core::ProgressCallback progressUntilInterrupted() const {
         std::signal(SIGINT, interrupt);
         std::signal(SIGTERM, interrupt);
@@ -472,6 +473,7 @@ void addMergeCommand(CLI::App& app, CliContext& ctx) {
 #ifdef TERRABIT_CLI_RENDER
         command.sceneGraphRoot = terrabit::render::sceneGraphRootWriter();
 #endif
+        command.progress = ctx.progressUntilInterrupted();
         ctx.exitCode = cli::runMerge(command, std::cout, std::cerr);
     });
 }

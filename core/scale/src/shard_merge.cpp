@@ -523,6 +523,47 @@ Result<std::vector<std::string>> lineArrayElements(const fs::path& file, ByteRan
     return elements;
 }
 
+/// A merge's progress: each output an equal share, and within one its files (or parts) as they
+/// are joined. Cancelled when the callback says stop.
+class MergeProgress {
+public:
+    static constexpr int kOutputs = 6;  ///< 3dtiles, manifest, collision, layers, osgb, glb
+
+    explicit MergeProgress(ProgressCallback callback) : mCallback(std::move(callback)) {}
+
+    /// The next output starts, with `items` to join (at least one is counted).
+    Status start(std::string_view output, std::uint64_t items) {
+        mStage = "joining " + std::string(output);
+        mFrom = double(mStarted++) / kOutputs;
+        mItems = std::max<std::uint64_t>(1, items);
+        mDone = 0;
+        return tell();
+    }
+    /// One more of the output's items joined.
+    Status step() {
+        ++mDone;
+        return tell();
+    }
+    /// Every output joined.
+    Status finish() const {
+        if (!reportProgress(mCallback, 1.0, "joined")) return cancelled("merge cancelled");
+        return Status::success();
+    }
+
+private:
+    Status tell() const {
+        const double share = double(std::min(mDone, mItems)) / double(mItems) / kOutputs;
+        if (!reportProgress(mCallback, std::min(1.0, mFrom + share), mStage)) return cancelled("merge cancelled");
+        return Status::success();
+    }
+
+    ProgressCallback mCallback;
+    std::string mStage;
+    int mStarted = 0;
+    double mFrom = 0.0;
+    std::uint64_t mItems = 1, mDone = 0;
+};
+
 class Merger {
 public:
     Merger(std::vector<Shard> shards, std::vector<TileId> tiles, const MergeJob& job, MergeReport& report)
@@ -533,9 +574,11 @@ public:
           mKeepLevelSources(job.keepLevelSources),
           mAutoBinaryAbove(job.autoBinaryAbove),
           mSceneGraphRoot(job.sceneGraphRoot),
-          mReport(report) {}
+          mReport(report),
+          mProgress(job.progress) {}
 
     Status manifest() {
+        if (Status s = mProgress.start("manifest.json", 1); !s) return s;
         if (Status s = readManifestParts(); !s) return s;
         if (mParts.empty()) return Status::success();
         auto binary = binaryInstances();
@@ -595,6 +638,7 @@ public:
     }
 
     Status tiles3d() {
+        if (Status s = mProgress.start("3dtiles", mTiles.size()); !s) return s;
         std::vector<TilesetLeaf> leaves;
         GroundFrame frame;
         std::uint64_t seed = 0;
@@ -659,6 +703,7 @@ public:
                         if (Status c = transferFile(s.folder / levelFile, mOut / levelFile, mMove); !c) return c;
                     }
                     ++copied;
+                    if (Status c = mProgress.step(); !c) return c;
                 }
             } catch (const std::exception& e) {
                 return Error{(s.folder / tilesetName).string() + ": " + e.what()};
@@ -677,6 +722,7 @@ public:
 
     /// The parts' collision grid files joined into one (collision_file_join_p.h).
     Status collision() {
+        if (Status s = mProgress.start(kCollisionFile, 1); !s) return s;
         std::vector<fs::path> files;
         for (const Shard& s : mShards) {
             if (s.has(kCollisionFile)) files.push_back(s.folder / kCollisionFile);
@@ -691,12 +737,18 @@ public:
     }
 
     Status layers() {
+        const auto isLayerFile = [](const std::string& f) { return f.rfind("layers/", 0) == 0; };
+        std::uint64_t files = 0;
+        for (const Shard& s : mShards)
+            files += std::count_if(s.record.files.begin(), s.record.files.end(), isLayerFile);
+        if (Status s = mProgress.start("layers", files); !s) return s;
         std::size_t copied = 0;
         for (const Shard& s : mShards) {
             for (const std::string& f : s.record.files) {
-                if (f.rfind("layers/", 0) != 0) continue;
+                if (!isLayerFile(f)) continue;
                 if (Status c = transferFile(s.folder / f, mOut / f, mMove); !c) return c;
                 ++copied;
+                if (Status c = mProgress.step(); !c) return c;
             }
         }
         if (copied > 0) mReport.written.push_back({MergedOutput::Kind::Layers, mOut / "layers", copied});
@@ -707,7 +759,8 @@ public:
     /// them. A group written by two shards was cut between them (shards baked with osgb hold
     /// whole groups; not so by a terrabit-cli before that, or when the shards' formats differ).
     Status sceneGraph() {
-        if (!mSceneGraphRoot) return Status::success();  // left out, and said so (unjoinableFiles)
+        // Left out without a root writer, and said so (unjoinableFiles).
+        if (!mSceneGraphRoot) return mProgress.start(kSceneGraphRoot, 0);
         struct GroupFile {
             const Shard* shard;
             std::string file;  ///< relative to the shard's folder
@@ -729,16 +782,20 @@ public:
                 }
             }
         }
+        if (Status s = mProgress.start(kSceneGraphRoot, groups.size()); !s) return s;
         if (!any) return Status::success();
         std::vector<std::string> quadkeys;
         for (const auto& [quadkey, g] : groups) {
             if (Status c = transferFile(g.shard->folder / g.file, mOut / g.file, mMove); !c) return c;
             quadkeys.push_back(quadkey);
+            if (Status c = mProgress.step(); !c) return c;
         }
         if (Status st = mSceneGraphRoot(quadkeys, mOut / kSceneGraphRoot); !st) return st;
         mReport.written.push_back({MergedOutput::Kind::SceneGraph, mOut / kSceneGraphRoot, quadkeys.size()});
         return Status::success();
     }
+
+    Status finish() const { return mProgress.finish(); }
 
     /// scene.glb, encoded from every shard's scene.part (GlbSceneStream), a part at a time: the
     /// shards in the order of their tiles' quadkeys (each holds a run of consecutive ones), so
@@ -746,9 +803,14 @@ public:
     /// work folder until the file is written.
     Status sceneGlb() {
         std::vector<const Shard*> parts;
+        std::uint64_t tiles = 0;
         for (const Shard& s : mShards) {
-            if (s.has(kScenePartFile) && !s.record.tiles.empty()) parts.push_back(&s);
+            if (s.has(kScenePartFile) && !s.record.tiles.empty()) {
+                parts.push_back(&s);
+                tiles += s.record.tiles.size();
+            }
         }
+        if (Status s = mProgress.start("scene.glb", tiles); !s) return s;
         if (parts.empty()) return Status::success();
         const auto firstQuadkey = [](const Shard* s) {
             std::string first = s->record.tiles.front().quadkey();
@@ -787,6 +849,9 @@ public:
                 if (Status st = stream->add(part, meshes); !st) {
                     return Error{"glb: " + file.string() + ": " + st.message() +
                                  " (shards of different bakes, or a shard's scene.part not its own)"};
+                }
+                for (std::size_t k = 0; k < part.tiles.size(); ++k) {
+                    if (Status st = mProgress.step(); !st) return st;
                 }
             }
         }
@@ -974,6 +1039,7 @@ private:
     std::optional<std::uint64_t> mAutoBinaryAbove;  ///< MergeJob::autoBinaryAbove
     decltype(MergeJob::sceneGraphRoot) mSceneGraphRoot;
     MergeReport& mReport;
+    MergeProgress mProgress;
     std::vector<const Shard*> mManifestShards;  ///< the shards that wrote a manifest
     std::vector<ManifestPart> mParts;           ///< their manifests, in the same order
     std::vector<fs::path> mPartFiles;           ///< and where they are
@@ -1153,6 +1219,7 @@ Status mergeShards(const MergeJob& job, MergeReport& report) {
         if (st) st = merger.layers();
         if (st) st = merger.sceneGraph();
         if (st) st = merger.sceneGlb();
+        if (st) st = merger.finish();
         return st;
     }();
     if (s) s = moveIntoPlace(work, job.outDir);

@@ -98,9 +98,38 @@ TEST_F(ShardBakeTest, TwoShardsMergedEqualTheSingleMachineBake) {
     terrabit::cli::MergeCommand merge;
     merge.shards = {mDir / "shard1", mDir / "shard0"};  // any order
     merge.outDir = mDir / "merged";
+    std::vector<std::pair<double, std::string>> told;
+    merge.progress = [&](double fraction, std::string_view stage) {
+        told.emplace_back(fraction, stage);
+        return true;
+    };
     std::ostringstream out, err;
     ASSERT_EQ(terrabit::cli::runMerge(merge, out, err), 0) << err.str();
     expectSameFiles(mDir / "whole", mDir / "merged");
+    // Progress went up to the end, through every output, a step per tile for the big ones.
+    ASSERT_FALSE(told.empty());
+    EXPECT_TRUE(
+        std::is_sorted(told.begin(), told.end(), [](const auto& x, const auto& y) { return x.first < y.first; }));
+    EXPECT_EQ(told.back(), (std::pair<double, std::string>{1.0, "joined"}));
+    std::map<std::string, int> steps;
+    for (const auto& [fraction, stage] : told) ++steps[stage];
+    for (const char* stage : {"joining 3dtiles", "joining manifest.json", "joining collision.tbcg", "joining layers",
+                              "joining scene.glb"}) {
+        EXPECT_GE(steps[stage], 1) << stage;
+    }
+    EXPECT_GT(steps["joining 3dtiles"], static_cast<int>(a->tiles.size()));
+    EXPECT_GT(steps["joining scene.glb"], static_cast<int>(a->tiles.size()));
+
+    // Cancelled halfway through scene.glb: the folder keeps the first merge's files, and no
+    // work folder is left.
+    const auto before = test::filesUnder(merge.outDir);
+    merge.progress = [](double fraction, std::string_view stage) {
+        return !(stage == "joining scene.glb" && fraction > 0.9);
+    };
+    err.str("");
+    EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1) << err.str();  // 130 from the CLI's Ctrl-C
+    EXPECT_NE(err.str().find("merge cancelled"), std::string::npos) << err.str();
+    EXPECT_TRUE(test::filesUnder(merge.outDir) == before);
 }
 
 TEST_F(ShardBakeTest, OneShardOfOneIsTheWholeBakeWithItsRecord) {

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "terrabit/core/progress.h"
 #include "terrabit/core/result.h"
 
 namespace terrabit::core::scale {
@@ -63,6 +64,10 @@ struct MergeJob {
     /// the render module provides: render::sceneGraphRootWriter). Unset: the shards' osgb is
     /// not joined, and said so (MergeReport::unjoinable).
     std::function<Status(std::span<const std::string> groups, const std::filesystem::path& file)> sceneGraphRoot;
+    /// Told the share joined (0..1) and the output being joined ("joining 3dtiles"…); a false
+    /// return cancels the merge, which then leaves the output folder as it was ("merge
+    /// cancelled").
+    ProgressCallback progress;
 };
 
 /// One output of a merge, in the order written.
