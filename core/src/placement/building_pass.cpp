@@ -144,13 +144,18 @@ struct EarlyFallback {
     PlacedBuilding building;  ///< when Made: the footprint's outcome
 };
 
-/// The height a building's tags give, metres; NaN when they give none.
+/// Whether a height from tags, metres, can be a building's: above 0 and not beyond any
+/// building's (kGeneratedMaxHeightMetres). Beyond is a mapping mistake (height=1e39 made a model
+/// of infinite scale, which no export takes), read as no tag.
+bool credibleHeight(double metres) { return metres > 0.0 && metres <= kGeneratedMaxHeightMetres; }
+
+/// The height a building's tags give, metres; NaN when they give none (or none credible).
 double taggedHeight(const Feature& f, double storeyHeight) {
-    if (const auto h = f.metresTag("height"); h && *h > 0.0) return *h;
+    if (const auto h = f.metresTag("height"); h && credibleHeight(*h)) return *h;
     if (const auto levels = f.tag("building:levels")) {
         double n = 0.0;
         const auto [end, ec] = std::from_chars(levels->data(), levels->data() + levels->size(), n);
-        if (ec == std::errc{} && end == levels->data() + levels->size() && n > 0.0 && std::isfinite(n)) {
+        if (ec == std::errc{} && end == levels->data() + levels->size() && credibleHeight(n * storeyHeight)) {
             return n * storeyHeight;
         }
     }
@@ -1093,21 +1098,19 @@ private:
         out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
         if (out.roofShape.empty()) out.roofShape = "flat";
         const double storey = mRule.storeyHeightMetres;
-        // A height beyond any building's is a mapping mistake: read as untagged.
-        const auto credible = [](double metres) { return metres > 0.0 && metres <= kGeneratedMaxHeightMetres; };
         double roof = 0.0;
-        if (const auto h = f.metresTag("roof:height"); h && credible(*h)) {
+        if (const auto h = f.metresTag("roof:height"); h && credibleHeight(*h)) {
             roof = *h;
-        } else if (const auto levels = numberTag(f, "roof:levels"); credible(levels * storey)) {
+        } else if (const auto levels = numberTag(f, "roof:levels"); credibleHeight(levels * storey)) {
             roof = levels * storey;
         } else if (out.roofShape != "flat") {
             // Untagged pitched roofs rise about 30° over half the shorter side, at most two storeys.
             roof = std::min(0.58 * std::min(target.box.halfExtents.x, target.box.halfExtents.y), 2.0 * storey);
         }
         double wall = mRule.wallHeightMetres;
-        if (const auto h = f.metresTag("height"); h && credible(*h)) {
+        if (const auto h = f.metresTag("height"); h && credibleHeight(*h)) {
             wall = *h - roof;  // OSM's height is to the top of the roof
-        } else if (const auto levels = numberTag(f, "building:levels"); credible(levels * storey)) {
+        } else if (const auto levels = numberTag(f, "building:levels"); credibleHeight(levels * storey)) {
             wall = levels * storey;
         }
         wall = std::max(wall, std::min(1.0, mRule.wallHeightMetres));

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "placement_test_support.h"
+#include "terrabit/core/export/glb_scene_writer.h"
 
 namespace terrabit::test {
 namespace {
@@ -211,11 +212,19 @@ TEST(BuildingPass, HeightComesFromTagsOrFromTheModel) {
     m.rectangle("tall", {{"building", "yes"}, {"height", "30"}}, {0, 0}, 10.9, 10.9);
     m.rectangle("levels", {{"building", "yes"}, {"building:levels", "4"}}, {40, 0}, 10.9, 10.9);
     m.rectangle("plain", kHouse, {80, 0}, 10.9, 10.9);
+    // Heights beyond any building's are mapping mistakes: the model's own height.
+    m.rectangle("typo", {{"building", "yes"}, {"height", "1e39"}}, {0, 40}, 10.9, 10.9);
+    m.rectangle("storeys", {{"building", "yes"}, {"building:levels", "100000"}}, {40, 40}, 10.9, 10.9);
     const auto input = m.build(syntheticRules(kExactPasses));
     const Scene tags = bakeOnce(*input, testCatalogue(), parsePasses(*input, syntheticRules(kExactPasses)));
     EXPECT_NEAR(recordOf(tags, "tall")->placement.scale.y, 30.0 / 9.0, 1e-6);
     EXPECT_NEAR(recordOf(tags, "levels")->placement.scale.y, 12.0 / 9.0, 1e-6);
     EXPECT_NEAR(recordOf(tags, "plain")->placement.scale.y, 1.0, 1e-6);
+    for (const char* id : {"typo", "storeys"}) {
+        ASSERT_EQ(recordOf(tags, id)->outcome, BuildingOutcome::Placed) << id;
+        EXPECT_NEAR(recordOf(tags, id)->placement.scale.y, 1.0, 1e-6) << id;
+    }
+    EXPECT_TRUE(checkSceneForExport(tags).ok()) << checkSceneForExport(tags).message();
     std::string modelHeights = kExactPasses;
     modelHeights += "    height: model\n";
     const Scene model = bakeOnce(*input, testCatalogue(), parsePasses(*input, syntheticRules(modelHeights)));
