@@ -10,7 +10,9 @@
 //              EXT_mesh_gpu_instancing get), and a raw dump of the same instance floats and
 //              meshes with fwrite (the I/O floor, no container at all)
 //   manifest   the same document built as one nlohmann::json value and dumped (the obvious code)
-//   layers     GDAL writing each layer as a plain 8-bit uncompressed GeoTIFF
+//   layers     GDAL writing each layer as a plain 8-bit uncompressed GeoTIFF; and the layers'
+//              1-bit DEFLATE GeoTIFFs alone (no previews, one thread), Terrabit's encoder against
+//              GDAL's GTiff driver writing the same bytes
 //   collision  loading the grid back (readCollisionFile) against GDAL reading the same layers
 //              from 1-bit GeoTIFFs into bit tiles — what a game would otherwise load
 
@@ -24,6 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "bit_geotiff_p.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/glb_scene_writer.h"
@@ -202,6 +205,55 @@ void BM_Layers_GdalPlainGeoTiff(benchmark::State& state) {
     gBytes["layers-plain"] = bytes;
 }
 
+/// The layers' GeoTIFFs alone, one thread, no previews: GDAL's GTiff driver (what the export
+/// used) and Terrabit's encoder write the same bytes (tile_writer_test), each file on disk.
+void layerGeoTiffs(benchmark::State& state, bool gdal) {
+    World& w = world();
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    OGRSpatialReference srs;
+    srs.importFromEPSG(3857);
+    CPLStringList options;
+    options.AddString("NBITS=1");
+    options.AddString("COMPRESS=DEFLATE");
+    std::vector<std::uint8_t> image(65536), bytes;
+    const BitTile empty;
+    std::uint64_t total = 0;
+    for (auto _ : state) {
+        total = 0;
+        for (const TileId& t : w.scene.tiles) {
+            for (int l = 0; l < static_cast<int>(w.layerNames.size()); ++l) {
+                const auto file = w.dir / ((gdal ? "gdal-" : "ours-") + t.quadkey() + "-" + std::to_string(l) + ".tif");
+                const BitTile* bits = w.layers->tile(t, l);
+                if (gdal) {
+                    GDALDataset* ds = gtiff->Create(file.c_str(), 256, 256, 1, GDT_Byte, options.List());
+                    const Box2 b = t.boundsMercator();
+                    double gt[6] = {b.min.x, t.cellSizeMercator(), 0, b.max.y, 0, -t.cellSizeMercator()};
+                    ds->SetGeoTransform(gt);
+                    ds->SetSpatialRef(&srs);
+                    (bits ? *bits : empty).toImage(std::span<std::uint8_t, 65536>(image.data(), 65536), 1, 0);
+                    if (ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
+                                                       nullptr) != CE_None) {
+                        state.SkipWithError("GDAL could not write a GeoTIFF");
+                    }
+                    GDALClose(ds);
+                } else {
+                    if (!io::detail::encodeBitGeoTiff(bits, t, bytes)) state.SkipWithError("could not encode");
+                    std::FILE* f = std::fopen(file.c_str(), "wb");
+                    std::fwrite(bytes.data(), 1, bytes.size(), f);
+                    std::fclose(f);
+                }
+                total += std::filesystem::file_size(file);
+            }
+        }
+    }
+    state.counters["MB"] = double(total) / 1e6;
+    state.counters["files/s"] = benchmark::Counter(double(w.scene.tiles.size() * w.layerNames.size()),
+                                                   benchmark::Counter::kIsIterationInvariantRate);
+    gBytes[gdal ? "layer-tiffs-gdal" : "layer-tiffs"] = total;
+}
+void BM_LayerGeoTiffs_Terrabit(benchmark::State& s) { layerGeoTiffs(s, false); }
+void BM_LayerGeoTiffs_Gdal(benchmark::State& s) { layerGeoTiffs(s, true); }
+
 /// Loading the collision grid in a game: the Terrabit file against GDAL reading the layers' own
 /// 1-bit GeoTIFFs (written by the layers export above) into bit tiles.
 void BM_CollisionLoad_Terrabit(benchmark::State& state) {
@@ -257,6 +309,8 @@ BENCHMARK(BM_Manifest)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Manifest_NlohmannDocument)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Layers)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Layers_GdalPlainGeoTiff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_LayerGeoTiffs_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_LayerGeoTiffs_Gdal)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Collision)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_CollisionLoad_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_CollisionLoad_GdalGeoTiffs)->Unit(benchmark::kMillisecond)->MinTime(1.0);
@@ -311,6 +365,12 @@ int main(int argc, char** argv) {
     line("layers: 1-bit DEFLATE + preview vs 8-bit plain (time)", "Layers", "Layers_GdalPlainGeoTiff");
     std::printf("layers: %.1f MB with previews (8-bit plain GeoTIFFs %.1f MB)\n", gBytes["layers"] / 1e6,
                 gBytes["layers-plain"] / 1e6);
+    line("layer GeoTIFFs, same bytes: Terrabit vs GDAL GTiff (time)", "LayerGeoTiffs_Terrabit", "LayerGeoTiffs_Gdal");
+    if (gBytes["layer-tiffs"] != gBytes["layer-tiffs-gdal"]) {
+        std::printf("layer GeoTIFFs: %llu bytes, GDAL's %llu: not the same files\n",
+                    static_cast<unsigned long long>(gBytes["layer-tiffs"]),
+                    static_cast<unsigned long long>(gBytes["layer-tiffs-gdal"]));
+    }
     std::printf("collision: write %.1f ms, %.2f MB\n", gSeconds["Collision"] * 1e3, gBytes["collision"] / 1e6);
     line("collision load: Terrabit file vs GDAL GeoTIFFs (time)", "CollisionLoad_Terrabit",
          "CollisionLoad_GdalGeoTiffs");

@@ -14,6 +14,7 @@
 #include <system_error>
 #include <thread>
 
+#include "bit_geotiff_p.h"
 #include "gdal_dataset_p.h"
 #include "terrabit/core/io/map_reader.h"
 
@@ -83,17 +84,12 @@ private:
     std::optional<std::string> mPrevious;
 };
 
-/// Moves the file GDAL encoded at `memName` (closed) to `file`: written under a temporary name
-/// in `file`'s folder and renamed into place. The memory file is gone afterwards.
-Status storeEncoded(const std::string& memName, const std::filesystem::path& file) {
-    vsi_l_offset length = 0;
-    std::unique_ptr<GByte, decltype(&VSIFree)> bytes(VSIGetMemFileBuffer(memName.c_str(), &length, TRUE), VSIFree);
-    VSIUnlink((memName + ".aux.xml").c_str());  // a side-car the previews need not
-    if (!bytes) return ioError(file.string() + ": GDAL wrote nothing" + lastGdalError());
+/// Writes `length` bytes to `file`: under a temporary name in its folder, then renamed into place.
+Status storeBytes(const void* bytes, std::size_t length, const std::filesystem::path& file) {
     const std::filesystem::path tmp = temporaryName(file);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(bytes.get()), static_cast<std::streamsize>(length));
+        out.write(static_cast<const char*>(bytes), static_cast<std::streamsize>(length));
         out.close();
         if (!out) {
             const std::error_code reason(errno, std::generic_category());
@@ -103,6 +99,16 @@ Status storeEncoded(const std::string& memName, const std::filesystem::path& fil
         }
     }
     return renameInto(tmp, file);
+}
+
+/// Moves the file GDAL encoded at `memName` (closed) to `file` (storeBytes). The memory file is
+/// gone afterwards.
+Status storeEncoded(const std::string& memName, const std::filesystem::path& file) {
+    vsi_l_offset length = 0;
+    std::unique_ptr<GByte, decltype(&VSIFree)> bytes(VSIGetMemFileBuffer(memName.c_str(), &length, TRUE), VSIFree);
+    VSIUnlink((memName + ".aux.xml").c_str());  // a side-car the previews need not
+    if (!bytes) return ioError(file.string() + ": GDAL wrote nothing" + lastGdalError());
+    return storeBytes(bytes.get(), static_cast<std::size_t>(length), file);
 }
 
 /// Flushes a dataset GDAL encodes into the memory file `mem`: that writes the compressed
@@ -168,16 +174,11 @@ Status writeGeoTiffBand(const std::filesystem::path& file, int size, GDALDataTyp
     return storeEncoded(mem, file);
 }
 
+/// A layer's GeoTIFF, encoded as GDAL's GTiff driver would (bit_geotiff_p.h) without a dataset.
 Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesystem::path& file) {
-    CPLStringList options;
-    options.AddString("NBITS=1");
-    options.AddString("COMPRESS=DEFLATE");
-    const Box2 b = tile.boundsMercator();
-    const double cell = tile.cellSizeMercator();
-    std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
-    if (bits) bits->toImage(std::span<std::uint8_t, BitTile::kSize * BitTile::kSize>(image.data(), image.size()), 1, 0);
-    return writeGeoTiffBand(file, BitTile::kSize, GDT_Byte, image.data(), {b.min.x, cell, 0.0, b.max.y, 0.0, -cell},
-                            options);
+    thread_local std::vector<std::uint8_t> bytes;
+    if (!detail::encodeBitGeoTiff(bits, tile, bytes)) return ioError(file.string() + ": cannot compress the GeoTIFF");
+    return storeBytes(bytes.data(), bytes.size(), file);
 }
 
 /// The preview as a paletted PNG: entry 0 the background, entry l + 1 layer l's colour. A byte

@@ -3,7 +3,9 @@
 #include <ogr_spatialref.h>
 
 #include <fstream>
+#include <random>
 
+#include "bit_geotiff_p.h"
 #include "io_test_support.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/tile_writer.h"
@@ -113,4 +115,78 @@ TEST(TileWriter, UnwritableFolderIsNamed) {
     auto files = io::writeTile(store, 0, layers, dir / "file");  // a file where a folder should be
     ASSERT_FALSE(files.ok());
     EXPECT_NE(files.message().find((dir / "file").string()), std::string::npos) << files.message();
+}
+
+namespace {
+
+/// The layer GeoTIFF as GDAL's GTiff driver writes it: the oracle of io::detail::encodeBitGeoTiff
+/// (what the writer did itself before it encoded the file without GDAL).
+std::vector<std::uint8_t> gdalBitGeoTiff(const BitTile& bits, const TileId& tile) {
+    GDALAllRegister();  // run alone, no test before it has read a file through GDAL
+    GDALDriver* gtiff = GetGDALDriverManager()->GetDriverByName("GTiff");
+    EXPECT_NE(gtiff, nullptr);
+    if (!gtiff) return {};
+    const std::string mem = "/vsimem/bit_geotiff_oracle.tif";
+    CPLStringList options;
+    options.AddString("NBITS=1");
+    options.AddString("COMPRESS=DEFLATE");
+    {
+        DatasetPtr ds(gtiff->Create(mem.c_str(), 256, 256, 1, GDT_Byte, options.List()));
+        EXPECT_TRUE(ds);
+        if (!ds) return {};
+        const Box2 b = tile.boundsMercator();
+        const double cell = tile.cellSizeMercator();
+        double gt[6] = {b.min.x, cell, 0.0, b.max.y, 0.0, -cell};
+        ds->SetGeoTransform(gt);
+        OGRSpatialReference srs;
+        srs.importFromEPSG(3857);
+        ds->SetSpatialRef(&srs);
+        std::vector<std::uint8_t> image(256 * 256);
+        bits.toImage(std::span<std::uint8_t, 65536>(image.data(), image.size()), 1, 0);
+        EXPECT_EQ(
+            ds->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0, nullptr),
+            CE_None);
+    }
+    vsi_l_offset length = 0;
+    GByte* bytes = VSIGetMemFileBuffer(mem.c_str(), &length, TRUE);
+    std::vector<std::uint8_t> out(bytes, bytes + length);
+    VSIFree(bytes);
+    return out;
+}
+
+}  // namespace
+
+// The layers' GeoTIFFs are encoded without GDAL (a GDAL dataset per file cost most of a layers
+// export): the bytes must be the ones GDAL writes, for bits from empty to full and random, and
+// for tiles anywhere on Earth at any zoom (the corner's doubles in the tiepoint).
+TEST(TileWriter, LayerGeoTiffIsTheFileGdalWrites) {
+    std::mt19937_64 rng(20261205);
+    const std::vector<TileId> tiles{{17, 68893, 47863}, {1, 0, 1}, {22, 4194303, 0}, {12, 2047, 2048}, {0, 0, 0}};
+    std::vector<BitTile> patterns(2);
+    patterns[1] = ~BitTile{};
+    for (const double density : {0.001, 0.1, 0.5, 0.97}) {
+        BitTile t;
+        std::bernoulli_distribution on(density);
+        for (int y = 0; y < 256; ++y) {
+            for (int x = 0; x < 256; ++x) {
+                if (on(rng)) t.set(x, y);
+            }
+        }
+        patterns.push_back(t);
+    }
+    BitTile shapes;
+    Rasterizer r;
+    ASSERT_TRUE(r.triangle({10.3, 20.1}, {200.7, 40.2}, {90.5, 230.9}, Coverage::CellCentre, shapes));
+    ASSERT_TRUE(r.disk({40, 200}, 30, Coverage::Conservative, shapes));
+    patterns.push_back(shapes);
+
+    std::vector<std::uint8_t> ours;
+    for (const TileId& tile : tiles) {
+        for (std::size_t p = 0; p < patterns.size(); ++p) {
+            ASSERT_TRUE(io::detail::encodeBitGeoTiff(&patterns[p], tile, ours));
+            EXPECT_EQ(ours, gdalBitGeoTiff(patterns[p], tile)) << tile.quadkey() << " pattern " << p;
+        }
+        ASSERT_TRUE(io::detail::encodeBitGeoTiff(nullptr, tile, ours));
+        EXPECT_EQ(ours, gdalBitGeoTiff(BitTile{}, tile)) << tile.quadkey() << " without a layer";
+    }
 }
