@@ -12,7 +12,8 @@
 //   manifest   the same document built as one nlohmann::json value and dumped (the obvious code)
 //   layers     GDAL writing each layer as a plain 8-bit uncompressed GeoTIFF; and the layers'
 //              1-bit DEFLATE GeoTIFFs alone (no previews, one thread), Terrabit's encoder against
-//              GDAL's GTiff driver writing the same bytes
+//              GDAL's GTiff driver writing the same bytes; and the previews alone, against
+//              GDAL's PNG driver
 //   collision  loading the grid back (readCollisionFile) against GDAL reading the same layers
 //              from 1-bit GeoTIFFs into bit tiles — what a game would otherwise load
 
@@ -27,6 +28,7 @@
 #include <random>
 
 #include "bit_geotiff_p.h"
+#include "palette_png_p.h"
 #include "terrabit/cli/map_commands.h"
 #include "terrabit/core/collision/collision_file.h"
 #include "terrabit/core/export/glb_scene_writer.h"
@@ -254,6 +256,59 @@ void layerGeoTiffs(benchmark::State& state, bool gdal) {
 void BM_LayerGeoTiffs_Terrabit(benchmark::State& s) { layerGeoTiffs(s, false); }
 void BM_LayerGeoTiffs_Gdal(benchmark::State& s) { layerGeoTiffs(s, true); }
 
+/// The layers' previews alone, one thread: GDAL's PNG driver (what the export used, zlib inside
+/// libpng) against Terrabit's encoder (libdeflate), the same paletted image each; the files
+/// decode to the same pixels and palette (tile_writer_test).
+void previews(benchmark::State& state, bool gdal) {
+    World& w = world();
+    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
+    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
+    std::vector<Rgb> palette{{0xf2, 0xf2, 0xf2}};
+    GDALColorTable table;
+    const GDALColorEntry background{0xf2, 0xf2, 0xf2, 255};
+    table.SetColorEntry(0, &background);
+    for (std::size_t l = 0; l < w.layerNames.size(); ++l) {
+        const Rgb c{static_cast<std::uint8_t>(40 * l), static_cast<std::uint8_t>(255 - 20 * l), 90};
+        palette.push_back(c);
+        const GDALColorEntry e{c.r, c.g, c.b, 255};
+        table.SetColorEntry(static_cast<int>(l + 1), &e);
+    }
+    std::vector<std::uint8_t> image(65536), bytes;
+    std::uint64_t total = 0;
+    for (auto _ : state) {
+        total = 0;
+        for (const TileId& t : w.scene.tiles) {
+            std::fill(image.begin(), image.end(), 0);
+            for (int l = 0; l < static_cast<int>(w.layerNames.size()); ++l) {
+                if (const BitTile* bits = w.layers->tile(t, l)) {
+                    bits->forEachSetCell([&](int x, int y) { image[y * 256 + x] = static_cast<std::uint8_t>(l + 1); });
+                }
+            }
+            const auto file = w.dir / ((gdal ? "gdal-" : "ours-") + t.quadkey() + ".png");
+            if (gdal) {
+                GDALDataset* src = mem->Create("", 256, 256, 1, GDT_Byte, nullptr);
+                if (src->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, 256, 256, image.data(), 256, 256, GDT_Byte, 0, 0,
+                                                    nullptr) != CE_None) {
+                    state.SkipWithError("GDAL could not fill the image");
+                }
+                src->GetRasterBand(1)->SetColorTable(&table);
+                GDALClose(png->CreateCopy(file.c_str(), src, FALSE, nullptr, nullptr, nullptr));
+                GDALClose(src);
+            } else {
+                if (!io::detail::encodePalettePng(image, 256, palette, bytes)) state.SkipWithError("could not encode");
+                std::FILE* f = std::fopen(file.c_str(), "wb");
+                std::fwrite(bytes.data(), 1, bytes.size(), f);
+                std::fclose(f);
+            }
+            total += std::filesystem::file_size(file);
+        }
+    }
+    state.counters["MB"] = double(total) / 1e6;
+    gBytes[gdal ? "previews-gdal" : "previews"] = total;
+}
+void BM_Previews_Terrabit(benchmark::State& s) { previews(s, false); }
+void BM_Previews_GdalPng(benchmark::State& s) { previews(s, true); }
+
 /// Loading the collision grid in a game: the Terrabit file against GDAL reading the layers' own
 /// 1-bit GeoTIFFs (written by the layers export above) into bit tiles.
 void BM_CollisionLoad_Terrabit(benchmark::State& state) {
@@ -311,6 +366,8 @@ BENCHMARK(BM_Layers)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Layers_GdalPlainGeoTiff)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LayerGeoTiffs_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_LayerGeoTiffs_Gdal)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Previews_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
+BENCHMARK(BM_Previews_GdalPng)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_Collision)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_CollisionLoad_Terrabit)->Unit(benchmark::kMillisecond)->MinTime(1.0);
 BENCHMARK(BM_CollisionLoad_GdalGeoTiffs)->Unit(benchmark::kMillisecond)->MinTime(1.0);
@@ -371,6 +428,8 @@ int main(int argc, char** argv) {
                     static_cast<unsigned long long>(gBytes["layer-tiffs"]),
                     static_cast<unsigned long long>(gBytes["layer-tiffs-gdal"]));
     }
+    line("layer previews: Terrabit vs GDAL PNG (time)", "Previews_Terrabit", "Previews_GdalPng");
+    std::printf("layer previews: %.2f MB, GDAL's %.2f MB\n", gBytes["previews"] / 1e6, gBytes["previews-gdal"] / 1e6);
     std::printf("collision: write %.1f ms, %.2f MB\n", gSeconds["Collision"] * 1e3, gBytes["collision"] / 1e6);
     line("collision load: Terrabit file vs GDAL GeoTIFFs (time)", "CollisionLoad_Terrabit",
          "CollisionLoad_GdalGeoTiffs");

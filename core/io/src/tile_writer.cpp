@@ -16,6 +16,7 @@
 
 #include "bit_geotiff_p.h"
 #include "gdal_dataset_p.h"
+#include "palette_png_p.h"
 #include "terrabit/core/io/map_reader.h"
 
 namespace terrabit::core::io {
@@ -122,27 +123,6 @@ Status flushed(GDALDataset& ds, const std::string& mem, const std::filesystem::p
     return ioError(file.string() + ": cannot finish the " + what + why);
 }
 
-/// Encodes `src` (a MEM dataset) as a PNG in a memory file and stores it (storeEncoded).
-/// Nothing is at a fresh memory name: the copy is told not to ask every GDAL driver whether it
-/// is one of its files, to delete it quietly first.
-Status writePngCopy(GDALDataset& src, const std::filesystem::path& file) {
-    GDALDriver* png = GetGDALDriverManager()->GetDriverByName("PNG");
-    if (!png) return ioError(file.string() + ": GDAL has no PNG driver");
-    const std::string mem = memoryName(file);
-    {
-        const UncheckedCreationOptions unchecked;
-        CPLStringList options;
-        options.AddString("QUIET_DELETE_ON_CREATE_COPY=NO");
-        DatasetPtr out(png->CreateCopy(mem.c_str(), &src, FALSE, options.List(), nullptr, nullptr));
-        if (!out) {
-            VSIUnlink(mem.c_str());
-            return ioError(file.string() + ": cannot write the PNG" + lastGdalError());
-        }
-        if (Status s = flushed(*out, mem, file, "PNG"); !s) return s;
-    }
-    return storeEncoded(mem, file);
-}
-
 /// Writes one band of `size` × `size` pixels (GDT_Byte or GDT_Float32 `data`, row-major, north
 /// first) as an EPSG:3857 GeoTIFF with the geotransform `transform` (encoded in memory, then
 /// stored: storeEncoded). `nodata`, when set, is declared for the band. Created, not copied from
@@ -182,34 +162,27 @@ Status writeGeoTiff(const BitTile* bits, const TileId& tile, const std::filesyst
 }
 
 /// The preview as a paletted PNG: entry 0 the background, entry l + 1 layer l's colour. A byte
-/// a pixel to filter and compress instead of three, for the same colours.
+/// a pixel to filter and compress instead of three, for the same colours. Encoded without GDAL
+/// (palette_png_p.h), as GDAL's PNG driver wrote it but for the compressor.
 Status writePreviewPng(const LayerStore& store, std::size_t slot, const std::vector<LayerInfo>& layers,
                        const std::filesystem::path& file) {
     if (layers.size() > 255) return ioError(file.string() + ": a preview shows at most 255 layers");
-    std::vector<std::uint8_t> image(BitTile::kSize * BitTile::kSize, 0);
-    GDALColorTable palette;
-    const GDALColorEntry background{kBackground, kBackground, kBackground, 255};
-    palette.SetColorEntry(0, &background);
+    thread_local std::vector<std::uint8_t> image, bytes;
+    image.assign(BitTile::kSize * BitTile::kSize, 0);
+    std::vector<Rgb> palette{{kBackground, kBackground, kBackground}};
     for (std::size_t l = 0; l < layers.size(); ++l) {
         const auto index = static_cast<std::uint8_t>(l + 1);
-        const Rgb c = layers[l].colour;
-        const GDALColorEntry entry{c.r, c.g, c.b, 255};
-        palette.SetColorEntry(index, &entry);
+        palette.push_back(layers[l].colour);
         if (const BitTile* bits = store.at(slot, static_cast<int>(l))) {
             bits->forEachSetCell([&](int x, int y) {
                 image[static_cast<std::size_t>(y) * BitTile::kSize + static_cast<std::size_t>(x)] = index;
             });
         }
     }
-    GDALDriver* mem = GetGDALDriverManager()->GetDriverByName("MEM");
-    if (!mem) return ioError(file.string() + ": GDAL has no MEM driver");
-    DatasetPtr src(mem->Create("", BitTile::kSize, BitTile::kSize, 1, GDT_Byte, nullptr));
-    if (!src || src->GetRasterBand(1)->RasterIO(GF_Write, 0, 0, BitTile::kSize, BitTile::kSize, image.data(),
-                                                BitTile::kSize, BitTile::kSize, GDT_Byte, 0, 0, nullptr) != CE_None) {
-        return ioError(file.string() + ": cannot make the preview image" + lastGdalError());
+    if (!detail::encodePalettePng(image, BitTile::kSize, palette, bytes)) {
+        return ioError(file.string() + ": cannot compress the preview");
     }
-    src->GetRasterBand(1)->SetColorTable(&palette);
-    return writePngCopy(*src, file);
+    return storeBytes(bytes.data(), bytes.size(), file);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "bit_geotiff_p.h"
 #include "io_test_support.h"
+#include "palette_png_p.h"
 #include "terrabit/core/io/map_reader.h"
 #include "terrabit/core/io/tile_writer.h"
 #include "terrabit/core/raster/rasterizer.h"
@@ -189,4 +190,60 @@ TEST(TileWriter, LayerGeoTiffIsTheFileGdalWrites) {
         ASSERT_TRUE(io::detail::encodeBitGeoTiff(nullptr, tile, ours));
         EXPECT_EQ(ours, gdalBitGeoTiff(BitTile{}, tile)) << tile.quadkey() << " without a layer";
     }
+}
+
+// The previews are encoded without GDAL too (palette_png_p.h): GDAL's PNG driver (libpng) must
+// read back every index and colour, for palettes of one to 256 colours and images from uniform
+// to noise; indices without a colour are refused.
+TEST(TileWriter, PreviewPngReadsBackThroughGdal) {
+    GDALAllRegister();
+    std::mt19937_64 rng(5122026);
+    std::vector<std::uint8_t> bytes;
+    for (const std::size_t colours : {1u, 2u, 14u, 256u}) {
+        std::vector<Rgb> palette(colours);
+        for (Rgb& c : palette) {
+            c = {static_cast<std::uint8_t>(rng()), static_cast<std::uint8_t>(rng()), static_cast<std::uint8_t>(rng())};
+        }
+        for (const int runs : {1, 40, 65536}) {  // one colour, long runs, noise
+            std::vector<std::uint8_t> image(65536);
+            std::uniform_int_distribution<std::size_t> pick(0, colours - 1);
+            for (std::size_t i = 0; i < image.size(); ++i) {
+                image[i] = i % (65536 / static_cast<std::size_t>(runs)) == 0 || i == 0
+                               ? static_cast<std::uint8_t>(pick(rng))
+                               : image[i - 1];
+            }
+            ASSERT_TRUE(io::detail::encodePalettePng(image, 256, palette, bytes));
+            const std::string mem = "/vsimem/preview_oracle.png";
+            VSILFILE* f = VSIFileFromMemBuffer(mem.c_str(), bytes.data(), bytes.size(), FALSE);
+            ASSERT_NE(f, nullptr);
+            VSIFCloseL(f);
+            {
+                DatasetPtr png(
+                    GDALDataset::Open(mem.c_str(), GDAL_OF_RASTER | GDAL_OF_READONLY, nullptr, nullptr, nullptr));
+                ASSERT_TRUE(png) << colours << " colours, " << runs << " runs";
+                EXPECT_STREQ(png->GetDriver()->GetDescription(), "PNG");
+                GDALRasterBand* band = png->GetRasterBand(1);
+                const GDALColorTable* table = band->GetColorTable();
+                ASSERT_NE(table, nullptr);
+                ASSERT_EQ(static_cast<std::size_t>(table->GetColorEntryCount()), colours);
+                for (std::size_t k = 0; k < colours; ++k) {
+                    const GDALColorEntry* c = table->GetColorEntry(static_cast<int>(k));
+                    EXPECT_EQ(c->c1, palette[k].r);
+                    EXPECT_EQ(c->c2, palette[k].g);
+                    EXPECT_EQ(c->c3, palette[k].b);
+                    EXPECT_EQ(c->c4, 255);
+                }
+                std::vector<std::uint8_t> read(65536);
+                ASSERT_EQ(band->RasterIO(GF_Read, 0, 0, 256, 256, read.data(), 256, 256, GDT_Byte, 0, 0, nullptr),
+                          CE_None);
+                EXPECT_EQ(read, image) << colours << " colours, " << runs << " runs";
+            }
+            VSIUnlink(mem.c_str());
+        }
+    }
+    std::vector<std::uint8_t> image(65536, 3);
+    const std::vector<Rgb> three(3);
+    EXPECT_FALSE(io::detail::encodePalettePng(image, 256, three, bytes));  // index 3 of three colours
+    EXPECT_FALSE(io::detail::encodePalettePng(image, 256, {}, bytes));
+    EXPECT_FALSE(io::detail::encodePalettePng(image, 128, std::vector<Rgb>(4), bytes));  // the wrong size
 }
