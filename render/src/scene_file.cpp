@@ -142,9 +142,11 @@ public:
     bool decompress(std::istream& in, std::string& target) override { return mZlib->decompress(in, target); }
 
 private:
-    /// osgDB's level. On monaco-region's osgb (2 cores) against osgDB's zlib (10.4 s, 127.5 MB):
-    /// 6 wrote it in 6.2 s and 125.1 MB, 4 in 5.3 s and 128.8 MB, 1 in 4.5 s and 145.0 MB.
-    static constexpr int kLevel = 6;
+    /// Below osgDB's 6: the stream is mostly vertex arrays and float instance textures, where
+    /// the extra search buys little. monaco-region's osgb (2 cores, 2026-12-05, two runs each):
+    /// level 6 took 9.5 and 8.9 s of CPU for 120.0 MB, 4 took 8.2 and 7.9 s for 122.2 MB (+1.9 %),
+    /// 1 took 7.3 s for 137.0 MB (+14 %).
+    static constexpr int kLevel = 4;
     osg::ref_ptr<osgDB::BaseCompressor> mZlib;
 };
 
