@@ -17,6 +17,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "crs_check_p.h"
 #include "gdal_dataset_p.h"
 #include "terrabit/core/io/map_reader.h"
 
@@ -190,6 +191,10 @@ Result<DemHandle> openHandle(const std::filesystem::path& path) {
     const OGRSpatialReference* srs = h.dataset->GetSpatialRef();
     if (!srs || srs->IsEmpty()) {
         return Error{name + ": the raster has no coordinate system (CRS), so where its heights lie is unknown"};
+    }
+    if (const auto why = detail::inconsistentAuthority(*srs)) {
+        return Error{name + ": its coordinate system contradicts itself: " + *why +
+                     "; give the file its real CRS (gdal_edit.py -a_srs EPSG:<code> " + name + ")"};
     }
     OGRSpatialReference mercator;
     mercator.importFromEPSG(3857);

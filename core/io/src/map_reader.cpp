@@ -17,6 +17,7 @@
 #include <string_view>
 #include <system_error>
 
+#include "crs_check_p.h"
 #include "gdal_dataset_p.h"
 #include "terrabit/core/io/pbf_check.h"
 #include "terrabit/core/map/geometry_repair.h"
@@ -286,6 +287,10 @@ bool Reader::prepareLayer(OGRLayer* layer, LayerReader& r) {
     const OGRSpatialReference* srs = layer->GetSpatialRef();
     OGRSpatialReference source;
     if (srs) {
+        if (const auto why = detail::inconsistentAuthority(*srs)) {
+            warn("layer " + info.name + ": its coordinate system contradicts itself: " + *why + "; layer skipped");
+            return false;
+        }
         source = *srs;
     } else {
         // No coordinate system: longitude/latitude if the data fits, else assume Web Mercator.

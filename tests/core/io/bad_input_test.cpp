@@ -236,3 +236,37 @@ TEST(BadInput, ExtractWithoutBuildingsSaysSoAndKeepsTheRest) {
     EXPECT_TRUE(anyContains(c.warnings, "roads.geojson: no feature matched layer 'building'"))
         << testing::PrintToString(c.warnings);
 }
+
+TEST(BadInput, ACoordinateSystemThatContradictsItselfSkipsItsLayer) {
+    // Found by the DEM fuzzer, in a GeoTIFF; a hand-edited .prj can say the same: longitude and
+    // latitude on a datum, naming EPSG:4342, a geocentric CRS. PROJ crashed building the
+    // transformation from it, ending the CLI or the app.
+    const auto dir = test::scratchDir("contradictory-crs");
+    std::string error;
+    const test::OgrLayer houses{
+        "houses", 4326, {{"POLYGON ((7.420 43.730,7.421 43.730,7.421 43.731,7.420 43.730))", {{"building", "yes"}}}}};
+    ASSERT_TRUE(test::writeOgr(dir / "shp", "ESRI Shapefile", {houses}, error)) << error;
+    test::writeText(
+        dir / "shp" / "houses.prj",
+        R"crs(GEOGCS["EST97 (geocentric)",DATUM["Estonia_1997",SPHEROID["GRS 1980",6378137,298.257223563,)crs"
+        R"crs(AUTHORITY["EPSG","7019"]],AUTHORITY["EPSG","6180"]],PRIMEM["Greenwich",0],UNIT["degree",)crs"
+        R"crs(0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],)crs"
+        R"crs(AUTHORITY["EPSG","4342"]])crs");
+    auto map = io::readMap(dir / "shp" / "houses.shp");
+    ASSERT_FALSE(map.ok());
+    EXPECT_EQ(map.error().kind, ErrorKind::BadInput);
+    EXPECT_NE(map.message().find("layer houses: its coordinate system contradicts itself: a geographic coordinate "
+                                 "system that names EPSG:4342, a geocentric one; layer skipped"),
+              std::string::npos)
+        << map.message();
+
+    // The same layer naming the code of its own kind (EPSG:4180, EST97 in longitude/latitude)
+    // reads as before.
+    std::string consistent =
+        R"crs(GEOGCS["EST97",DATUM["Estonia_1997",SPHEROID["GRS 1980",6378137,298.257223563]],)crs"
+        R"crs(PRIMEM["Greenwich",0],UNIT["degree",0.0174532925199433],AUTHORITY["EPSG","4180"]])crs";
+    test::writeText(dir / "shp" / "houses.prj", consistent);
+    auto read = io::readMap(dir / "shp" / "houses.shp");
+    ASSERT_TRUE(read.ok()) << read.message();
+    EXPECT_EQ(read->features.size(), 1u);
+}

@@ -35,6 +35,14 @@ using test::monacoUtm;
 using test::Projector;
 using test::writeDem;
 
+/// A coordinate system that spells out longitude/latitude on a datum but names EPSG:4342, a
+/// geocentric CRS (io/crs_check_p.h).
+constexpr const char* kContradictoryCrs =
+    R"crs(GEOGCS["EST97 (geocentric)",DATUM["Estonia_1997",SPHEROID["GRS 1980",6378137,298.257223563,)crs"
+    R"crs(AUTHORITY["EPSG","7019"]],AUTHORITY["EPSG","6180"]],PRIMEM["Greenwich",0],UNIT["degree",)crs"
+    R"crs(0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],)crs"
+    R"crs(AUTHORITY["EPSG","4342"]])crs";
+
 constexpr LonLat kMonaco = test::kMonacoCentre;
 /// Heights must match the analytic surface this closely (the Terrain issue's 1 mm).
 constexpr double kPlaneToleranceMetres = 1e-3;
@@ -282,11 +290,24 @@ TEST_F(DemReaderTest, BadInputIsNamedWithItsProblem) {
     DemGrid tiny = g;
     tiny.pixel = 1e-300;
     writeDem(dir / "tiny.tif", kUtm32N, tiny, planeOn(g));
+    // Found by the DEM fuzzer: longitude/latitude on a datum, naming EPSG:4342 (a geocentric
+    // CRS). PROJ crashed building the transformation to it.
+    writeDem(dir / "contradicts.tif", 0, g, planeOn(g));
+    {
+        OGRSpatialReference contradiction;
+        ASSERT_EQ(contradiction.importFromWkt(kContradictoryCrs), OGRERR_NONE);
+        test::DatasetPtr ds(GDALDataset::Open((dir / "contradicts.tif").c_str(), GDAL_OF_RASTER | GDAL_OF_UPDATE));
+        ASSERT_TRUE(ds);
+        ASSERT_EQ(ds->SetSpatialRef(&contradiction), CE_None);
+    }
     const struct {
         std::filesystem::path file;
         std::string problem;
     } cases[] = {
         {dir / "missing.tif", "no such file"},
+        {dir / "contradicts.tif",
+         "its coordinate system contradicts itself: a geographic coordinate system that names EPSG:4342, a "
+         "geocentric one"},
         {dir / "notes.txt", "not a raster GDAL can read"},
         {dir / "nocrs.tif", "has no coordinate system (CRS)"},
         {dir / "nogeo.tif", "has no usable extent"},
