@@ -77,37 +77,23 @@ private:
     /// indices, shared by every block of the model). False, the geometry untouched, when an
     /// index lies beyond an array.
     bool unroll(osg::Geometry& geometry, const osg::DrawElements& indices) {
-        std::vector<std::pair<osg::Array*, osg::ref_ptr<osg::Array>>> swaps;
-        for (osg::Array* a : {geometry.getVertexArray(), geometry.getNormalArray(), geometry.getColorArray(),
-                              geometry.getSecondaryColorArray(), geometry.getFogCoordArray()}) {
-            if (a) swaps.emplace_back(a, nullptr);
+        // Every array first (unrolledArray keeps what it made), so a failure changes nothing.
+        osg::Geometry::ArrayList arrays;
+        geometry.getArrayList(arrays);
+        for (const osg::ref_ptr<osg::Array>& a : arrays) {
+            if (!unrolledArray(indices, *a)) return false;
         }
-        for (const osg::ref_ptr<osg::Array>& a : geometry.getTexCoordArrayList()) {
-            if (a) swaps.emplace_back(a.get(), nullptr);
-        }
-        for (const osg::ref_ptr<osg::Array>& a : geometry.getVertexAttribArrayList()) {
-            if (a) swaps.emplace_back(a.get(), nullptr);
-        }
-        for (auto& [array, unrolled] : swaps) {
-            unrolled = unrolledArray(indices, *array);
-            if (!unrolled) return false;
-        }
-        const auto swapped = [&](osg::Array* a) -> osg::Array* {
-            for (const auto& [array, unrolled] : swaps) {
-                if (array == a) return unrolled.get();
-            }
-            return a;
-        };
-        geometry.setVertexArray(swapped(geometry.getVertexArray()));
-        geometry.setNormalArray(swapped(geometry.getNormalArray()));
-        geometry.setColorArray(swapped(geometry.getColorArray()));
-        geometry.setSecondaryColorArray(swapped(geometry.getSecondaryColorArray()));
-        geometry.setFogCoordArray(swapped(geometry.getFogCoordArray()));
+        const auto unrolled = [&](osg::Array* a) { return a ? unrolledArray(indices, *a) : nullptr; };
+        geometry.setVertexArray(unrolled(geometry.getVertexArray()));
+        geometry.setNormalArray(unrolled(geometry.getNormalArray()));
+        geometry.setColorArray(unrolled(geometry.getColorArray()));
+        geometry.setSecondaryColorArray(unrolled(geometry.getSecondaryColorArray()));
+        geometry.setFogCoordArray(unrolled(geometry.getFogCoordArray()));
         for (unsigned u = 0; u < geometry.getNumTexCoordArrays(); ++u) {
-            geometry.setTexCoordArray(u, swapped(geometry.getTexCoordArray(u)));
+            geometry.setTexCoordArray(u, unrolled(geometry.getTexCoordArray(u)));
         }
         for (unsigned k = 0; k < geometry.getNumVertexAttribArrays(); ++k) {
-            geometry.setVertexAttribArray(k, swapped(geometry.getVertexAttribArray(k)));
+            geometry.setVertexAttribArray(k, unrolled(geometry.getVertexAttribArray(k)));
         }
         return true;
     }
