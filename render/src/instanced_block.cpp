@@ -19,21 +19,24 @@ namespace terrabit::render {
 
 namespace {
 
-// The instance transform is T · Ry · S with per-axis scale; normals take its inverse transpose,
-// which for R · S is R · S⁻¹: each column divided by its squared length. The model's vertex
-// colours are display values already (AssetModel), lit like fixed-function GL lights the ground:
-// ambient from the light model plus light 0's diffuse term. Two ways to fetch the matrix: the
-// live graph's samplerBuffer, and for files (osgDB does not write a texture buffer's data) a
-// float texture whose rows hold whole instances.
+// The instance transform is T · Ry · S with per-axis scale (core::transformMatrix), kept as its
+// five entries that are not 0 or 1 and its translation, in kTexelsPerInstance texels: (tx, ty, tz,
+// sy) and (c·sx, -s·sx, s·sz, c·sz). Half a 4 × 4 matrix's texels, so half the graphics memory and
+// half an osgb file's transform bytes, and the shader rebuilds the matrix from the same floats.
+// Normals take its inverse transpose, which for R · S is R · S⁻¹: each column divided by its
+// squared length. The model's vertex colours are display values already (AssetModel), lit like
+// fixed-function GL lights the ground: ambient from the light model plus light 0's diffuse term.
+// Two ways to fetch the texels: the live graph's samplerBuffer, and for files (osgDB does not
+// write a texture buffer's data) a float texture whose rows hold whole instances.
 constexpr const char* kBufferFetch = R"(#version 330 compatibility
 uniform samplerBuffer terrabitInstances;
-vec4 instanceColumn(int i) { return texelFetch(terrabitInstances, gl_InstanceID * 4 + i); }
+vec4 instanceTexel(int i) { return texelFetch(terrabitInstances, gl_InstanceID * 2 + i); }
 )";
 
 constexpr const char* kTextureFetch = R"(#version 330 compatibility
 uniform sampler2D terrabitInstances;
-vec4 instanceColumn(int i) {
-    int texel = gl_InstanceID * 4 + i;
+vec4 instanceTexel(int i) {
+    int texel = gl_InstanceID * 2 + i;
     int width = textureSize(terrabitInstances, 0).x;
     return texelFetch(terrabitInstances, ivec2(texel % width, texel / width), 0);
 }
@@ -43,7 +46,8 @@ constexpr const char* kVertexBody = R"(
 out vec4 vColour;
 out vec3 vNormal;
 void main() {
-    mat4 m = mat4(instanceColumn(0), instanceColumn(1), instanceColumn(2), instanceColumn(3));
+    vec4 a = instanceTexel(0), b = instanceTexel(1);
+    mat4 m = mat4(vec4(b.x, 0.0, b.y, 0.0), vec4(0.0, a.w, 0.0, 0.0), vec4(b.z, 0.0, b.w, 0.0), vec4(a.xyz, 1.0));
     vec3 c0 = m[0].xyz, c1 = m[1].xyz, c2 = m[2].xyz;
     mat3 normalMatrix = mat3(c0 / max(dot(c0, c0), 1e-12), c1 / max(dot(c1, c1), 1e-12),
                              c2 / max(dot(c2, c2), 1e-12));
@@ -65,9 +69,9 @@ void main() {
 }
 )";
 
-/// Instances per row of a file's transform texture (four texels each: 4096 texels wide, well
-/// within every GL's texture size limit).
-constexpr int kInstancesPerRow = 1024;
+/// Instances per row of a file's transform texture (4096 texels wide, well within every GL's
+/// texture size limit).
+constexpr int kInstancesPerRow = 4096 / detail::kTexelsPerInstance;
 
 osg::ref_ptr<osg::Program> makeProgram(const char* name, const char* fetch) {
     osg::ref_ptr<osg::Program> p = new osg::Program;
@@ -125,13 +129,11 @@ osg::BoundingBox instanceBounds(const core::ModelBounds& model, std::span<const 
 osg::ref_ptr<osg::TextureBuffer> instanceTransformBuffer(std::span<const core::Instance> instances) {
     const auto count = static_cast<int>(instances.size());
     osg::ref_ptr<osg::Image> transforms = new osg::Image;
-    transforms->allocateImage(4 * count, 1, 1, GL_RGBA, GL_FLOAT);
+    transforms->allocateImage(detail::kTexelsPerInstance * count, 1, 1, GL_RGBA, GL_FLOAT);
     transforms->setInternalTextureFormat(GL_RGBA32F_ARB);
     auto* out = reinterpret_cast<float*>(transforms->data());
     for (const core::Instance& instance : instances) {
-        const std::array<float, 16> m = core::transformMatrix(instance);
-        std::memcpy(out, m.data(), sizeof(m));
-        out += 16;
+        out = detail::packTransform(core::transformMatrix(instance), out);
     }
     osg::ref_ptr<osg::TextureBuffer> buffer = new osg::TextureBuffer(transforms);
     buffer->setInternalFormat(GL_RGBA32F_ARB);
@@ -187,10 +189,21 @@ std::span<const float> instanceTransforms(const osg::Geometry& geometry) {
     if (!image || image->getDataType() != GL_FLOAT || geometry.getNumPrimitiveSets() == 0) return {};
     const auto instances = static_cast<std::size_t>(std::max(0, geometry.getPrimitiveSet(0)->getNumInstances()));
     const std::size_t floats = static_cast<std::size_t>(image->s()) * static_cast<std::size_t>(image->t()) * 4;
-    return {reinterpret_cast<const float*>(image->data()), std::min(instances * 16, floats)};
+    return {reinterpret_cast<const float*>(image->data()), std::min(instances * detail::kFloatsPerInstance, floats)};
+}
+
+std::array<float, 16> instanceMatrix(std::span<const float> transforms, std::size_t k) {
+    const float* t = transforms.data() + k * detail::kFloatsPerInstance;
+    return {t[4], 0.0f, t[5], 0.0f, 0.0f, t[3], 0.0f, 0.0f, t[6], 0.0f, t[7], 0.0f, t[0], t[1], t[2], 1.0f};
 }
 
 namespace detail {
+
+float* packTransform(const std::array<float, 16>& m, float* out) {
+    const std::array<float, kFloatsPerInstance> packed{m[12], m[13], m[14], m[5], m[0], m[2], m[8], m[10]};
+    std::memcpy(out, packed.data(), sizeof(packed));
+    return out + kFloatsPerInstance;
+}
 
 osg::ref_ptr<osg::Program> fileInstancingProgram() {
     static const osg::ref_ptr<osg::Program> program = makeProgram(kFileInstancingProgramName, kTextureFetch);
@@ -198,15 +211,15 @@ osg::ref_ptr<osg::Program> fileInstancingProgram() {
 }
 
 osg::ref_ptr<osg::Texture2D> fileTransformTexture(const osg::Image& buffer) {
-    const int instances = buffer.s() / 4;
+    const int instances = buffer.s() / kTexelsPerInstance;
     const int perRow = std::max(1, std::min(instances, kInstancesPerRow));
     const int rows = (instances + perRow - 1) / perRow;
     osg::ref_ptr<osg::Image> image = new osg::Image;
-    image->allocateImage(4 * perRow, std::max(rows, 1), 1, GL_RGBA, GL_FLOAT);
+    image->allocateImage(kTexelsPerInstance * perRow, std::max(rows, 1), 1, GL_RGBA, GL_FLOAT);
     image->setInternalTextureFormat(GL_RGBA32F_ARB);
     std::memset(image->data(), 0, image->getTotalSizeInBytes());
     // Row-major and whole instances per row: instance i's texels are contiguous, as in the buffer.
-    std::memcpy(image->data(), buffer.data(), static_cast<std::size_t>(instances) * 16 * sizeof(float));
+    std::memcpy(image->data(), buffer.data(), static_cast<std::size_t>(instances) * kFloatsPerInstance * sizeof(float));
     osg::ref_ptr<osg::Texture2D> texture = new osg::Texture2D(image.get());
     texture->setInternalFormat(GL_RGBA32F_ARB);
     texture->setSourceType(GL_FLOAT);

@@ -4,6 +4,8 @@
 // buffer without its data (measured: the image's properties are written, its floats are not).
 
 #include <osg/Image>
+
+#include <array>
 #include <osg/Program>
 #include <osg/Texture2D>
 #include <osg/ref_ptr>
@@ -15,10 +17,19 @@ inline constexpr const char* kInstancingProgramName = "terrabit instancing";
 /// The name of the files' instancing program (sampler2D).
 inline constexpr const char* kFileInstancingProgramName = "terrabit instancing (texture)";
 
+/// Texels (RGBA32F) per instance in a transform buffer or texture: the translation and the height
+/// scale, then the yaw's cosine and sine times the width and depth scales (see instanced_block.cpp).
+inline constexpr int kTexelsPerInstance = 2;
+inline constexpr std::size_t kFloatsPerInstance = 4 * kTexelsPerInstance;
+
+/// Writes the texels of an instance whose transform is `m` (core::transformMatrix: T · Ry · S,
+/// column-major) to `out`; returns the float after them.
+float* packTransform(const std::array<float, 16>& m, float* out);
+
 /// The instancing program reading transforms from a 2-D float texture on kInstanceTextureUnit.
 osg::ref_ptr<osg::Program> fileInstancingProgram();
 
-/// The 2-D float texture a file carries for a texture buffer's image (4n × 1 RGBA32F texels):
+/// The 2-D float texture a file carries for a texture buffer's image (kTexelsPerInstance · n × 1 RGBA32F texels):
 /// whole instances per row, nearest filtering, never resized.
 osg::ref_ptr<osg::Texture2D> fileTransformTexture(const osg::Image& buffer);
 

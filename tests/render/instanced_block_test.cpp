@@ -78,14 +78,17 @@ TEST(InstancedBlock, TransformBufferHoldsOsgsCompositionOfEachInstance) {
     osg::ref_ptr<osg::Geode> block = makeInstancedBlock(model, instances);
     ASSERT_TRUE(block);
     const std::span<const float> texels = instanceTransforms(*block->getDrawable(0)->asGeometry());
-    ASSERT_EQ(texels.size(), instances.size() * 16);
+    ASSERT_EQ(texels.size(), instances.size() * detail::kFloatsPerInstance);
     for (std::size_t i = 0; i < instances.size(); ++i) {
         // osg::Matrixf stores row vectors, so its rows are OpenGL's columns: the same 16 floats.
         const osg::Matrixf expected = osgTransform(instances[i]);
+        const std::array<float, 16> m = instanceMatrix(texels, i);
         for (int k = 0; k < 16; ++k) {
-            EXPECT_NEAR(texels[i * 16 + static_cast<std::size_t>(k)], expected.ptr()[k], 1e-3f)
+            EXPECT_NEAR(m[static_cast<std::size_t>(k)], expected.ptr()[k], 1e-3f)
                 << "instance " << i << " element " << k;
         }
+        // The shader's matrix is core's, float for float.
+        EXPECT_EQ(m, core::transformMatrix(instances[i])) << "instance " << i;
     }
 }
 

@@ -122,7 +122,7 @@ TEST_P(SceneFileTest, ReadsBackWithTheSameDrawablesInstancesAndTransforms) {
     EXPECT_EQ(countDrawables(**read), countDrawables(*graph.root()));
     EXPECT_EQ(countInstances(**read), countInstances(*graph.root()));
     const std::vector<float> transforms = allTransforms(*graph.root());
-    EXPECT_EQ(transforms.size(), scene.instanceCount() * 16);
+    EXPECT_EQ(transforms.size(), scene.instanceCount() * detail::kFloatsPerInstance);
     EXPECT_EQ(allTransforms(**read), transforms);
     // Every block draws the same corners (the file's unrolled by the model's indices), each
     // instanced as often.
@@ -243,7 +243,7 @@ TEST(SceneFile, ExportFormatOsgbWritesTheScenesGraphAFileAGroupOfTiles) {
     // Read back from the root (its groups load with it), it is the graph the viewport draws.
     core::Result<osg::ref_ptr<osg::Node>> read = readSceneFile(out / "scene.osgb");
     ASSERT_TRUE(read) << read.message();
-    EXPECT_EQ(allTransforms(**read).size(), fx.scene.instanceCount() * 16);
+    EXPECT_EQ(allTransforms(**read).size(), fx.scene.instanceCount() * detail::kFloatsPerInstance);
     AssetModelCache models;
     SceneGraphOptions whole;
     whole.style.layers = fx.options.layerStyles;

@@ -841,9 +841,10 @@ TEST(SceneGraph, DistanceLevelsDrawBuildingsAsBoxesFarOffAndPlantsOnlyNear) {
                 // They draw the first instances of the buffer the models and all cards draw:
                 // the kept ones.
                 const std::span<const float> t = instanceTransforms(*g);
-                ASSERT_EQ(t.size(), kept * 16) << asset;
+                ASSERT_EQ(t.size(), kept * detail::kFloatsPerInstance) << asset;
                 for (std::size_t k = 0; k < kept; ++k) {
-                    EXPECT_LT(core::plantRank(scene.seed, t[16 * k + 12], t[16 * k + 14]), 0.25f) << asset;
+                    const std::array<float, 16> m = instanceMatrix(t, k);
+                    EXPECT_LT(core::plantRank(scene.seed, m[12], m[14]), 0.25f) << asset;
                 }
                 EXPECT_EQ(g->getPrimitiveSet(0)->getNumIndices(), cards.triangleCount() * 3) << asset;
             }
