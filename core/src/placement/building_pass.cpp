@@ -306,6 +306,7 @@ public:
           mShrinkMatcher(*ctx.catalogue, shrinkOptions(mRule.fit)),
           mPassKey(ctx.passKey(pass)),
           mRuleKey(detail::ruleKeyOf(ctx, pass)),
+          mCellMetres(ctx.frame.metresPerCell()),
           mScratch(static_cast<std::size_t>(ctx.threads)) {
         // Each model's ground area at scale 1: its outline's (its box's for a box model); and
         // its rectangles' half perimeters and count (mostCells).
@@ -505,7 +506,7 @@ private:
         const double slackU = box.halfExtents.x - margin - 0.5 * w;
         const double slackV = box.halfExtents.y - margin - 0.5 * d;
         if (slackU < -1e-9 || slackV < -1e-9) return out;
-        const double cell = mCtx.frame.metresPerCell();
+        const double cell = mCellMetres;
         const auto stepOf = [&](double slack) { return std::max(cell, slack / kSteps); };
         const double stepU = stepOf(slackU), stepV = stepOf(slackV);
         const int nu = std::min(kSteps, static_cast<int>(std::max(0.0, slackU) / stepU + 1e-9));
@@ -852,7 +853,7 @@ private:
         // After the first model, placeMore's: any allowed model at scale one.
         const double moreCells = std::max(0, static_cast<int>(std::floor(mRule.maxModels)) - 1) * mostCellsOfMore(s);
         PoseSearch summary;
-        const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
+        const double cellArea = mCellMetres * mCellMetres;
         const double free = static_cast<double>(s.window.freeInsideCells());
         for (std::size_t k = 0; k < s.candidates.size(); ++k) {
             const ModelFit& fit = s.candidates[k];
@@ -888,7 +889,7 @@ private:
                     s.candidates.push_back({asset, turned, one, one, 0.0, reversed});
             }
         }
-        const double cellArea = mCtx.frame.metresPerCell() * mCtx.frame.metresPerCell();
+        const double cellArea = mCellMetres * mCellMetres;
         boundCellsFrom(s);
         std::size_t next = 0;
         for (int placed = 1; placed < maxModels && next < s.candidates.size();) {
@@ -941,7 +942,7 @@ private:
             s.cellsPerMetreL1 =
                 std::max(std::abs(s.cellU.x) + std::abs(s.cellU.y), std::abs(s.cellV.x) + std::abs(s.cellV.y));
         }
-        const double cell = mCtx.frame.metresPerCell();
+        const double cell = mCellMetres;
         s.shapedFootprint = static_cast<double>(s.window.insideCells()) * cell * cell <
                             kShapedFill * 4.0 * target.box.halfExtents.x * target.box.halfExtents.y;
         EarlyFallback early;
@@ -1292,6 +1293,8 @@ private:
     std::vector<double> mRectCounts;      ///< per catalogue asset: its outline's rectangles (1 for a box)
     std::uint64_t mPassKey;
     std::uint64_t mRuleKey;
+    /// A cell's side in ground metres, once: the frame works it out from a cosine each time.
+    double mCellMetres;
     std::vector<Scratch> mScratch;  ///< per worker
     Blocking mBlocking;
     Blocking mKeepOff;
