@@ -610,6 +610,12 @@ Result<AssetMesh> readAssetMeshUnguarded(const std::filesystem::path& file) {
     }
     if (!mesh) return mesh;
     if (mesh->empty()) return Error{"model '" + file.string() + "' has no triangles"};
+    // A coordinate beyond float range (a node scaled by 1e200, say) reads as infinite: its
+    // bounds would become a prefab's footprint, and its vertices every export's.
+    if (Status s = mesh->validate(); !s) {
+        return Error{"model '" + file.string() + "' makes no usable mesh: " + s.message() +
+                     " (a value beyond float range once the node transforms are applied?)"};
+    }
     return mesh;
 }
 }  // namespace

@@ -220,6 +220,23 @@ TEST(AssetMeshReader, CyclicNodeHierarchyIsAnErrorNotAnEndlessWalk) {
     EXPECT_NE(mesh.message().find("cycle.gltf"), std::string::npos) << mesh.message();
 }
 
+TEST(AssetMeshReader, ANodeScaledBeyondFloatRangeIsAnErrorNotAnInfiniteModel) {
+    // Found by the model fuzzer: every coordinate is a float, but a scale of 1e200 takes them
+    // beyond float range, and the mesh came back with infinite positions and bounds.
+    ScratchDir dir;
+    GltfFixture f = test::unitCube();
+    f.nodes = {{{"mesh", 0}, {"scale", {1e200, 1.0, 1.0}}}};
+    Result<AssetMesh> mesh = readAssetMesh(test::writeGltf(dir.path(), "huge", f));
+    ASSERT_FALSE(mesh);
+    EXPECT_NE(mesh.message().find("huge.gltf"), std::string::npos) << mesh.message();
+    EXPECT_NE(mesh.message().find("not finite"), std::string::npos) << mesh.message();
+    // The largest scale that stays within float range still reads.
+    f.nodes = {{{"mesh", 0}, {"scale", {1e30, 1.0, 1.0}}}};
+    Result<AssetMesh> large = readAssetMesh(test::writeGltf(dir.path(), "large", f));
+    ASSERT_TRUE(large) << large.message();
+    EXPECT_NEAR(large->footprint().width, 1e30, 1e24);
+}
+
 TEST(AssetMeshReader, ModelWithOnlyLinesHasNoTriangles) {
     ScratchDir dir;
     GltfFixture f;
