@@ -19,11 +19,17 @@ namespace {
 
 using yaml_detail::where;
 
+std::string formatNumber(double v);
+
 /// How far an outline rectangle may reach past its footprint box, metres: the millimetre
 /// rounding of written sizes, with room to spare.
 constexpr double kOutlineSlack = 0.005;
 /// The most rectangles an outline may have: placement rasterizes each for every pose it tries.
 constexpr std::size_t kMaxOutlineRects = 32;
+/// The largest a model may be along any axis, metres: a prefab bigger than a town is a mistake
+/// of units (a model in millimetres read as metres), and its ground outline alone would be a
+/// raster of millions of millions of cells.
+constexpr double kMaxModelMetres = 10000.0;
 
 /// Why an outline does not fit its footprint (`what` empty when it does), and which rectangle.
 struct OutlineProblem {
@@ -89,7 +95,7 @@ public:
                 info.footprint = *f;
                 haveFootprint = true;
             } else if (name == "height") {
-                Result<double> h = positive(value, name);
+                Result<double> h = size(value, name);
                 if (!h) return h.error();
                 info.height = *h;
                 haveHeight = true;
@@ -154,6 +160,14 @@ private:
         Result<AssetMesh> mesh = readAssetMesh(info.path);
         if (!mesh) return fail(mFileNode, "file", mesh.message());
         info.bounds = mesh->bounds();
+        for (const auto& [axis, name] : {std::pair{0, "X"}, {1, "Y"}, {2, "Z"}}) {
+            if (info.bounds.size(axis) > kMaxModelMetres) {
+                return fail(mFileNode, "file",
+                            "model '" + info.path.string() + "' measures " + formatNumber(info.bounds.size(axis)) +
+                                " metres along " + name + "; a model may measure at most " +
+                                formatNumber(kMaxModelMetres) + " (are its units metres?)");
+            }
+        }
         if (!mHaveFootprint) {
             info.footprint = mesh->footprint();
             info.footprintMeasured = true;
@@ -208,10 +222,15 @@ private:
         return v;
     }
 
-    Result<double> positive(const YAML::Node& node, std::string_view key) const {
+    /// A model's size along one axis: more than 0 and at most kMaxModelMetres.
+    Result<double> size(const YAML::Node& node, std::string_view key) const {
         Result<double> v = number(node, key);
         if (!v) return v;
         if (*v <= 0.0) return fail(node, key, "must be more than 0 metres, got " + node.Scalar());
+        if (*v > kMaxModelMetres) {
+            return fail(node, key,
+                        "must be at most " + formatNumber(kMaxModelMetres) + " metres, got " + node.Scalar());
+        }
         return v;
     }
 
@@ -245,9 +264,9 @@ private:
         AssetFootprint f;
         if (node.IsSequence()) {
             if (node.size() != 2) return fail(node, "footprint", "expected [width, depth] or {width: …, depth: …}");
-            Result<double> w = positive(node[0], "footprint");
+            Result<double> w = size(node[0], "footprint");
             if (!w) return w.error();
-            Result<double> d = positive(node[1], "footprint");
+            Result<double> d = size(node[1], "footprint");
             if (!d) return d.error();
             return AssetFootprint{*w, *d};
         }
@@ -259,7 +278,7 @@ private:
         for (auto it = node.begin(); it != node.end(); ++it) {
             const std::string name = it->first.IsScalar() ? it->first.Scalar() : std::string("?");
             if (name == "width" || name == "depth") {
-                Result<double> v = positive(it->second, "footprint." + name);
+                Result<double> v = size(it->second, "footprint." + name);
                 if (!v) return v.error();
                 (name == "width" ? f.width : f.depth) = *v;
                 (name == "width" ? haveWidth : haveDepth) = true;
@@ -467,6 +486,11 @@ Status AssetCatalogue::add(AssetInfo info) {
     }
     if (!(info.height > 0.0) || !std::isfinite(info.height)) {
         return Error{name + ": height " + formatNumber(info.height) + " m is not positive"};
+    }
+    if (std::max({info.footprint.width, info.footprint.depth, info.height}) > kMaxModelMetres) {
+        return Error{name + ": " + formatNumber(info.footprint.width) + " × " + formatNumber(info.footprint.depth) +
+                     " × " + formatNumber(info.height) + " m is larger than a model may be (" +
+                     formatNumber(kMaxModelMetres) + " m along any axis)"};
     }
     if (!(info.weight >= 0.0) || !std::isfinite(info.weight)) {
         return Error{name + ": weight " + formatNumber(info.weight) + " is negative"};

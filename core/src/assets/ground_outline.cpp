@@ -15,6 +15,8 @@ namespace {
 /// on a grid line (a wall at a whole number of steps from the centre) up to float rounding
 /// cover no cell beyond it.
 constexpr double kEnter = 1e-4;
+/// The most raster cells along either axis of a model's ground (see groundOutline).
+constexpr double kMaxCellsPerAxis = 4096.0;
 
 /// The grid lines along one axis: the bounds' ends and every multiple of `step` from the
 /// centre strictly between them, so the cells are whole steps save the two at the ends.
@@ -110,8 +112,13 @@ OutlineRect boundingBox(const OutlineRect& a, const OutlineRect& b) {
 std::vector<OutlineRect> groundOutline(const AssetMesh& mesh, const GroundOutlineOptions& options) {
     const ModelBounds bounds = mesh.bounds();
     if (bounds.empty() || !(bounds.size(0) > 0.0) || !(bounds.size(2) > 0.0) || !(options.stepMetres > 0.0)) return {};
-    const std::vector<double> xs = gridLines(bounds.min[0], bounds.max[0], options.stepMetres);
-    const std::vector<double> zs = gridLines(bounds.min[2], bounds.max[2], options.stepMetres);
+    if (!std::isfinite(bounds.size(0)) || !std::isfinite(bounds.size(2))) return {};
+    // A model so large that the step would make a grid of more than kMaxCellsPerAxis a side is
+    // rasterized coarser: its outline is still conservative, and the grid stays small.
+    const double step =
+        std::max({options.stepMetres, bounds.size(0) / kMaxCellsPerAxis, bounds.size(2) / kMaxCellsPerAxis});
+    const std::vector<double> xs = gridLines(bounds.min[0], bounds.max[0], step);
+    const std::vector<double> zs = gridLines(bounds.min[2], bounds.max[2], step);
     const std::size_t nx = xs.size() - 1, nz = zs.size() - 1;
     std::vector<std::uint8_t> covered(nx * nz, 0);
     for (std::size_t t = 0; t < mesh.triangleCount(); ++t) {

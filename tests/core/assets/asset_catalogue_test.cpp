@@ -259,6 +259,26 @@ TEST_F(AssetCatalogueTest, BadNumbersNameTheirLineAndKey) {
                 {"catalogue.yaml:5:16:", "key 'footprint.depth'", "missing"});
 }
 
+TEST_F(AssetCatalogueTest, AModelLargerThanATownIsRefusedAsAMistakeOfUnits) {
+    // Declared: up to 10 km is a size, beyond is an error naming the key.
+    const std::string head = "assets:\n  - id: barn\n    file: models/a.glb\n    category: building\n";
+    Result<AssetCatalogue> large = parse(head + "    footprint: {width: 10000, depth: 20}\n    height: 9999\n");
+    EXPECT_TRUE(large) << large.message();
+    expectError(head + "    footprint: {width: 10001, depth: 20}\n    height: 5\n",
+                {"catalogue.yaml:5:24:", "key 'footprint.width'", "at most 10000 metres", "10001"});
+    expectError(head + "    footprint: [3, 4]\n    height: 1e30\n",
+                {"catalogue.yaml:6:13:", "key 'height'", "at most 10000 metres", "1e30"});
+    // Measured: a model in millimetres read as metres (a 12 m house 12,000 "metres" wide) is
+    // named with its size; before, its ground outline asked for a raster of 2.3e9 cells and
+    // the catalogue failed with "std::bad_alloc".
+    test::GltfFixture house = test::unitCube();
+    house.nodes = {{{"scale", {12000.0, 9000.0, 8000.0}}, {"mesh", 0}}};
+    test::writeGltf(mDir.path() / "user", "millimetres", house);
+    expectError(
+        "assets:\n  - id: house\n    file: user/millimetres.gltf\n    category: building\n",
+        {"catalogue.yaml:3:11:", "asset 'house'", "millimetres.gltf", "measures 12000 metres along X", "units"});
+}
+
 TEST_F(AssetCatalogueTest, MissingRequiredKeysAndDuplicatesAreNamed) {
     expectError("assets:\n  - id: barn\n    category: building\n", {"catalogue.yaml:2:5:", "key 'file'", "missing"});
     expectError("assets:\n  - file: models/a.glb\n    category: building\n",
@@ -382,10 +402,10 @@ TEST_F(AssetCatalogueTest, WrittenYamlReadsBackTheSameEntries) {
 
 // Found by tests/fuzz/catalogue_fuzz.cpp: 2e144 was written as the first 63 digits of its
 // %.3f form (a buffer's length), which reads back as 2e62; 0.0004 was written as 0, which is no
-// longer a positive size.
+// longer a positive size. Sizes now stop at 10 km; a weight has no bound.
 TEST_F(AssetCatalogueTest, HugeAndTinySizesAreWrittenSoTheCatalogueReadsBackTheSame) {
     Result<AssetCatalogue> c = parse(R"(assets:
-  - {id: huge, file: models/a.glb, category: building, footprint: {width: 2.19, depth: 2e144}, height: 1e300}
+  - {id: huge, file: models/a.glb, category: building, footprint: {width: 2.19, depth: 9999.9999}, height: 10000, weight: 2e144}
   - {id: tiny, file: models/b.glb, category: building, footprint: [0.0004, 3], height: 0.0001, weight: 1e-9}
   - {id: plain, file: models/a.glb, category: building, footprint: [6.7004, 3.25], height: 2}
 )");
@@ -397,8 +417,8 @@ TEST_F(AssetCatalogueTest, HugeAndTinySizesAreWrittenSoTheCatalogueReadsBackTheS
     const AssetInfo* huge = again->find("huge");
     const AssetInfo* tiny = again->find("tiny");
     ASSERT_TRUE(huge && tiny);
-    EXPECT_EQ(huge->footprint.depth, 2e144);
-    EXPECT_EQ(huge->height, 1e300);
+    EXPECT_EQ(huge->weight, 2e144);
+    EXPECT_EQ(huge->height, 10000.0);
     EXPECT_EQ(tiny->footprint.width, 0.0004);
     EXPECT_EQ(tiny->weight, 1e-9);
     EXPECT_NE(yaml.find("footprint: {width: 6.7, depth: 3.25}"), std::string::npos)

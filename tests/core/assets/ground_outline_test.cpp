@@ -36,6 +36,24 @@ TEST(GroundOutline, LShapedBlockIsItsTwoWings) {
     EXPECT_EQ(groundOutline(m), (Rects{{-12, -10, 12, -1}, {-12, -1, -3, 10}}));
 }
 
+TEST(GroundOutline, AModelKilometresAcrossIsRasterizedCoarserAndStillCoversItsWings) {
+    // The L above, a thousand times larger: at the 0.25 m step its grid would be 96,000 ×
+    // 80,000 cells. The step grows to keep 4,096 a side, and the wings are still covered.
+    const AssetMesh m = boxes({{{-12000, 0, -10000}, {12000, 12, -1000}}, {{-12000, 0, -1000}, {-3000, 12, 10000}}});
+    const Rects rects = groundOutline(m);
+    ASSERT_FALSE(rects.empty());
+    for (const auto& [x, z] : {std::pair{-11999.0, -9999.0}, {11999.0, -1001.0}, {-3001.0, 9999.0}, {-11999.0, 9999.0}})
+        EXPECT_TRUE(inside(rects, x, z)) << x << ", " << z;
+    // Coarser, not careless: the empty corner stays out beyond a step of 24,000 / 4,096 m.
+    EXPECT_FALSE(inside(rects, 11000.0, 9000.0));
+    for (const OutlineRect& r : rects) {
+        EXPECT_GE(r.x0, -12000.0);
+        EXPECT_LE(r.x1, 12000.0);
+        EXPECT_GE(r.z0, -10000.0);
+        EXPECT_LE(r.z1, 10000.0);
+    }
+}
+
 TEST(GroundOutline, UShapedBlockIsItsThreeWings) {
     const AssetMesh m =
         boxes({{{-13, 0, -10}, {13, 12, -2}}, {{-13, 0, -2}, {-5, 12, 10}}, {{5, 0, -2}, {13, 12, 10}}});

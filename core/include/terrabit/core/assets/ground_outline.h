@@ -15,7 +15,8 @@ namespace terrabit::core {
 /// How groundOutline measures.
 struct GroundOutlineOptions {
     /// Raster step, metres: the outline is exact on a grid of this step through the footprint's
-    /// centre, and never smaller than the mesh's projection (conservative).
+    /// centre, and never smaller than the mesh's projection (conservative). A model more than
+    /// 4,096 steps across is rasterized at its size / 4,096 instead, so the grid stays small.
     double stepMetres = 0.25;
     /// At most this many rectangles; neighbours are merged into their bounding box (which only
     /// grows the outline) until the count fits.
