@@ -69,6 +69,8 @@ void main() {
 }
 )";
 
+static_assert(detail::kTexelsPerInstance == 2, "the shaders above fetch two texels per instance");
+
 /// Instances per row of a file's transform texture (4096 texels wide, well within every GL's
 /// texture size limit).
 constexpr int kInstancesPerRow = 4096 / detail::kTexelsPerInstance;

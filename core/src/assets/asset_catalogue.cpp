@@ -161,11 +161,16 @@ private:
         if (!mesh) return fail(mFileNode, "file", mesh.message());
         info.bounds = mesh->bounds();
         for (const auto& [axis, name] : {std::pair{0, "X"}, {1, "Y"}, {2, "Z"}}) {
-            if (info.bounds.size(axis) > kMaxModelMetres) {
+            const double size = info.bounds.size(axis);
+            if (size > kMaxModelMetres) {
+                // Three digits say how far off it is (1e+30, not 1.0000000150474662e+30).
+                char rounded[32];
+                std::snprintf(rounded, sizeof rounded, "%.3g", size);
                 return fail(mFileNode, "file",
-                            "model '" + info.path.string() + "' measures " + formatNumber(info.bounds.size(axis)) +
-                                " metres along " + name + "; a model may measure at most " +
-                                formatNumber(kMaxModelMetres) + " (are its units metres?)");
+                            "model '" + info.path.string() + "' measures " +
+                                (size < 1e6 ? formatNumber(size) : std::string(rounded)) + " metres along " + name +
+                                "; a model may measure at most " + formatNumber(kMaxModelMetres) +
+                                " (are its units metres?)");
             }
         }
         if (!mHaveFootprint) {

@@ -277,6 +277,11 @@ TEST_F(AssetCatalogueTest, AModelLargerThanATownIsRefusedAsAMistakeOfUnits) {
     expectError(
         "assets:\n  - id: house\n    file: user/millimetres.gltf\n    category: building\n",
         {"catalogue.yaml:3:11:", "asset 'house'", "millimetres.gltf", "measures 12000 metres along X", "units"});
+    // Far beyond: said in three digits.
+    house.nodes = {{{"scale", {1.0, 1e30, 1.0}}, {"mesh", 0}}};
+    test::writeGltf(mDir.path() / "user", "astronomic", house);
+    expectError("assets:\n  - id: tower\n    file: user/astronomic.gltf\n    category: building\n",
+                {"asset 'tower'", "measures 1e+30 metres along Y"});
 }
 
 TEST_F(AssetCatalogueTest, MissingRequiredKeysAndDuplicatesAreNamed) {
