@@ -703,7 +703,10 @@ std::string formatParam(const ParamSpec& spec, const ParamValue& value) {
     if (const auto* species = std::get_if<std::vector<SpeciesWeight>>(&value)) {
         std::string s = "{";
         for (std::size_t i = 0; i < species->size(); ++i) {
-            s += (i ? ", " : "") + (*species)[i].asset + ": " + numberText((*species)[i].weight);
+            // An asset id that is no plain word (a colon, a brace, a quote) is quoted, so the
+            // text reads back as these species (found by the project fuzzer).
+            s += (i ? ", " : "") + yaml_detail::yamlScalar((*species)[i].asset) + ": " +
+                 numberText((*species)[i].weight);
         }
         return s + "}";
     }

@@ -21,6 +21,14 @@ inline std::string where(std::string_view source, const YAML::Mark& mark) {
     return s + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
 }
 
+/// Whether `s` can be written as a plain YAML scalar, in block and flow context alike, and read
+/// back as the same string: letters, digits and _ - . / only, not starting like a number, and
+/// no word YAML reads as a boolean or null.
+bool plainWord(std::string_view s);
+/// `s` as a YAML scalar that reads back as exactly `s`: plain when plainWord allows, else
+/// double-quoted with its quotes, backslashes and control characters escaped.
+std::string yamlScalar(std::string_view s);
+
 /// "map", "list", "value", "empty value": a node's kind, for messages.
 inline std::string typeName(const YAML::Node& n) {
     switch (n.Type()) {

@@ -135,6 +135,30 @@ TEST(RuleSchema, EveryEditableParameterReadsBackWhatWasWritten) {
     }
 }
 
+// Found by the project fuzzer: a species id holding ": " and a brace was written as it was,
+// and the text ruleValue gave back read as other species (or none). Ids that are no plain
+// word are quoted; plain ones are written as before.
+TEST(RuleSchema, SpeciesWhoseIdsAreNoPlainWordsReadBackAsTheSameSpecies) {
+    auto rules = PlacementRules::parse(kMinimal, "minimal.yaml", defaultLayers());
+    ASSERT_TRUE(rules.ok()) << rules.message();
+    const std::string path = "passes.v.classes.forest.species";
+    for (const std::string& value : {std::string("{\"p:{alm 2, broadleaf_oak\": 1.5}"),
+                                     std::string("{\"a \\\"b\\\"\": 1, \"#hash\": 2, \"yes\": 3, \"1st\": 4}"),
+                                     std::string("{\"tab\\there\": 2}")}) {
+        ASSERT_TRUE(project::applyRuleEdit(*rules, {path, value}).ok()) << value;
+        auto read = project::ruleValue(*rules, path);
+        ASSERT_TRUE(read.ok()) << read.message();
+        const std::string before = PlacementRules::describe(rules->passes().back());
+        ASSERT_TRUE(project::applyRuleEdit(*rules, {path, *read}).ok()) << *read;
+        EXPECT_EQ(PlacementRules::describe(rules->passes().back()), before) << value << " read back as " << *read;
+        auto again = project::ruleValue(*rules, path);
+        ASSERT_TRUE(again.ok());
+        EXPECT_EQ(*again, *read) << "writing is a fixed point";
+    }
+    ASSERT_TRUE(project::applyRuleEdit(*rules, {path, "{palm: 2, broadleaf_oak: 0.5}"}).ok());
+    EXPECT_EQ(*project::ruleValue(*rules, path), "{palm: 2, broadleaf_oak: 0.5}");
+}
+
 TEST(RuleSchema, TheFileAndTheEditsRefuseTheSameValuesInTheSameWords) {
     auto rules = PlacementRules::parse(kMinimal, "minimal.yaml", defaultLayers());
     ASSERT_TRUE(rules.ok()) << rules.message();
