@@ -29,8 +29,8 @@ float* packTransform(const std::array<float, 16>& m, float* out);
 /// The instancing program reading transforms from a 2-D float texture on kInstanceTextureUnit.
 osg::ref_ptr<osg::Program> fileInstancingProgram();
 
-/// The 2-D float texture a file carries for a texture buffer's image (kTexelsPerInstance · n × 1 RGBA32F texels):
-/// whole instances per row, nearest filtering, never resized.
+/// The 2-D float texture a file carries for a texture buffer's image (kTexelsPerInstance · n × 1
+/// RGBA32F texels): whole instances per row, nearest filtering, never resized.
 osg::ref_ptr<osg::Texture2D> fileTransformTexture(const osg::Image& buffer);
 
 }  // namespace terrabit::render::detail

@@ -221,8 +221,9 @@ TEST(AssetMeshReader, CyclicNodeHierarchyIsAnErrorNotAnEndlessWalk) {
 }
 
 TEST(AssetMeshReader, ANodeScaledBeyondFloatRangeIsAnErrorNotAnInfiniteModel) {
-    // Found by the model fuzzer: every coordinate is a float, but a scale of 1e200 takes them
-    // beyond float range, and the mesh came back with infinite positions and bounds.
+    // Found with hand-made edge cases run through the model fuzz target: every coordinate is a
+    // float, but a scale of 1e200 takes them beyond float range, and the mesh came back with
+    // infinite positions and bounds.
     ScratchDir dir;
     GltfFixture f = test::unitCube();
     f.nodes = {{{"mesh", 0}, {"scale", {1e200, 1.0, 1.0}}}};
