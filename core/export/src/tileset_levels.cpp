@@ -10,11 +10,13 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
 #include "terrabit/core/algebra/random_mask.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
 namespace terrabit::core {
@@ -226,6 +228,7 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
     std::vector<double> deviation(assetMeshes.size(), -1.0);  // per asset, measured on first use
     std::vector<ModelBounds> bounds;                          // per asset: AssetMesh::bounds walks every vertex
     for (const AssetMesh& m : assetMeshes) bounds.push_back(m.bounds());
+    std::vector<std::optional<FacadeColours>> colours(assetMeshes.size());  // per asset, measured on first use
     const auto tileOf = [&](const TileId& t) -> std::ptrdiff_t {
         const auto it = slot.find(t);
         return it == slot.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
@@ -246,6 +249,9 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
                                        kCentimetres);
                 b.key = buildingSize(b);
                 b.id = scene.sources[i.source];
+                std::optional<FacadeColours>& c = colours[static_cast<std::size_t>(block.asset)];
+                if (!c) c = facadeColours(mesh, kLevelBuildingColours);
+                b.colours = *c;
                 buildings[static_cast<std::size_t>(k)].push_back(std::move(b));
             } else {
                 b.key = plantRank(scene.seed, i.position.x, i.position.z);
@@ -297,6 +303,7 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
         b.deviation = upOnGrid(std::max<double>(stray, g.roofHeight), kCentimetres);
         b.key = buildingSize(b);
         b.id = g.source != Instance::kNoSource ? scene.sources[g.source] : std::string();
+        b.colours = generatedBuildingColours(g);
         buildings[static_cast<std::size_t>(k)].push_back(std::move(b));
     }
     for (std::size_t k = 0; k < out.size(); ++k) {
@@ -365,6 +372,19 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
     return out;
 }
 
+namespace {
+
+/// A colour in a level source: 0xRRGGBB.
+std::uint32_t packedRgb(Rgb c) { return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b; }
+
+Rgb unpackedRgb(const json& v) {
+    const std::uint32_t p = v.get<std::uint32_t>();
+    if (p > 0xffffff) throw std::out_of_range("a colour beyond 0xffffff");
+    return {static_cast<std::uint8_t>(p >> 16), static_cast<std::uint8_t>(p >> 8), static_cast<std::uint8_t>(p)};
+}
+
+}  // namespace
+
 std::filesystem::path levelSourcePath(std::string_view quadkey) {
     return std::filesystem::path("3dtiles") / "levels" / (std::string(quadkey) + ".json");
 }
@@ -377,6 +397,8 @@ std::string encodeLevelSource(const LevelSource& s) {
         if (building) {
             a.push_back(cm(b.deviation));
             a.push_back(b.id);
+            a.push_back(packedRgb(b.colours.walls));
+            a.push_back(packedRgb(b.colours.roof));
         }
         return a;
     };
@@ -415,6 +437,8 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
             if (building) {
                 b.deviation = cm(a.at(8));
                 b.id = a.at(9).get<std::string>();
+                // Absent from the level sources of older bakes: the stone they were drawn in.
+                if (a.size() > 11) b.colours = {unpackedRgb(a.at(10)), unpackedRgb(a.at(11))};
             }
             return b;
         };
@@ -502,20 +526,37 @@ public:
         return static_cast<int>(mModel.materials.size() - 1);
     }
 
-    /// A mesh of one primitive from flat-shaded triangles (positions, normals, indices).
-    int mesh(const std::string& name, const std::vector<float>& positions, const std::vector<float>& normals,
-             const std::vector<std::uint32_t>& idx, int material) {
-        tinygltf::Primitive p;
-        p.attributes["POSITION"] = accessor(positions, TINYGLTF_TYPE_VEC3, 3, TINYGLTF_TARGET_ARRAY_BUFFER, true);
-        p.attributes["NORMAL"] = accessor(normals, TINYGLTF_TYPE_VEC3, 3, TINYGLTF_TARGET_ARRAY_BUFFER, false);
-        p.indices = indices(idx, positions.size() / 3);
-        p.material = material;
-        p.mode = TINYGLTF_MODE_TRIANGLES;
+    /// Flat-shaded triangles (positions, normals, indices) as accessors, which any number of
+    /// primitives may share.
+    struct Geometry {
+        int positions = -1, normals = -1, indices = -1;
+    };
+    Geometry geometry(const std::vector<float>& positions, const std::vector<float>& normals,
+                      const std::vector<std::uint32_t>& idx) {
+        return {accessor(positions, TINYGLTF_TYPE_VEC3, 3, TINYGLTF_TARGET_ARRAY_BUFFER, true),
+                accessor(normals, TINYGLTF_TYPE_VEC3, 3, TINYGLTF_TARGET_ARRAY_BUFFER, false),
+                indices(idx, positions.size() / 3)};
+    }
+
+    /// A mesh of one primitive per part: its geometry in its material.
+    int mesh(const std::string& name, std::initializer_list<std::pair<Geometry, int>> parts) {
         tinygltf::Mesh m;
         m.name = name;
-        m.primitives.push_back(std::move(p));
+        for (const auto& [g, material] : parts) {
+            tinygltf::Primitive p;
+            p.attributes["POSITION"] = g.positions;
+            p.attributes["NORMAL"] = g.normals;
+            p.indices = g.indices;
+            p.material = material;
+            p.mode = TINYGLTF_MODE_TRIANGLES;
+            m.primitives.push_back(std::move(p));
+        }
         mModel.meshes.push_back(std::move(m));
         return static_cast<int>(mModel.meshes.size() - 1);
+    }
+    int mesh(const std::string& name, const std::vector<float>& positions, const std::vector<float>& normals,
+             const std::vector<std::uint32_t>& idx, int material) {
+        return mesh(name, {{geometry(positions, normals, idx), material}});
     }
 
     /// A node drawing `mesh` once per box through EXT_mesh_gpu_instancing.
@@ -659,6 +700,7 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
         }
     }
     if (!buildings.empty()) {
+        // The unit box's sides and its top, shared by every pair of colours.
         std::vector<float> pos, nrm;
         std::vector<std::uint32_t> idx;
         const float h = 0.5f;
@@ -666,15 +708,34 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
         addFace(pos, nrm, idx, {{h, 0, -h}, {-h, 0, -h}, {-h, 1, -h}, {h, 1, -h}}, {0, 0, -1});
         addFace(pos, nrm, idx, {{h, 0, h}, {h, 0, -h}, {h, 1, -h}, {h, 1, h}}, {1, 0, 0});
         addFace(pos, nrm, idx, {{-h, 0, -h}, {-h, 0, h}, {-h, 1, h}, {-h, 1, -h}}, {-1, 0, 0});
+        const LevelEncoder::Geometry sides = enc.geometry(pos, nrm, idx);
+        pos.clear();
+        nrm.clear();
+        idx.clear();
         addFace(pos, nrm, idx, {{-h, 1, h}, {h, 1, h}, {h, 1, -h}, {-h, 1, -h}}, {0, 1, 0});
-        const int mesh = enc.mesh("building box", pos, nrm, idx, enc.material("buildings", {196, 188, 176}, 0.9));
-        const int node = enc.instanced("buildings", mesh, buildings);
-        tinygltf::Value::Array ids;
-        for (const LevelBox* b : buildings) ids.emplace_back(b->id);
-        tinygltf::Value::Object extras;
-        extras["sources"] = tinygltf::Value(std::move(ids));
-        enc.setExtras(node, tinygltf::Value(std::move(extras)));
-        root.children.push_back(node);
+        const LevelEncoder::Geometry top = enc.geometry(pos, nrm, idx);
+        // One instanced node per pair of colours (by colour value), its boxes in the order kept;
+        // a material per colour.
+        std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<const LevelBox*>> byColours;
+        for (const LevelBox* b : buildings)
+            byColours[{packedRgb(b->colours.walls), packedRgb(b->colours.roof)}].push_back(b);
+        std::map<std::uint32_t, int> materials;
+        const auto material = [&](Rgb c) {
+            const auto [it, made] = materials.emplace(packedRgb(c), -1);
+            if (made) it->second = enc.material("buildings", {c.r, c.g, c.b}, 0.9);
+            return it->second;
+        };
+        for (const auto& [key, boxes] : byColours) {
+            const FacadeColours& c = boxes.front()->colours;
+            const int mesh = enc.mesh("building box", {{sides, material(c.walls)}, {top, material(c.roof)}});
+            const int node = enc.instanced("buildings", mesh, boxes);
+            tinygltf::Value::Array ids;
+            for (const LevelBox* b : boxes) ids.emplace_back(b->id);
+            tinygltf::Value::Object extras;
+            extras["sources"] = tinygltf::Value(std::move(ids));
+            enc.setExtras(node, tinygltf::Value(std::move(extras)));
+            root.children.push_back(node);
+        }
         out.buildings = buildings.size();
     }
     if (!plants.empty()) {

@@ -565,6 +565,41 @@ namespace {
 Result<AssetMesh> readAssetMeshUnguarded(const std::filesystem::path& file);
 }  // namespace
 
+FacadeColours facadeColours(const AssetMesh& mesh, FacadeColours fallback) {
+    // Per kind (walls, roof): the area-weighted sum of the corners' mean colour, and the area.
+    std::array<std::array<double, 4>, 2> sum{};
+    for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+        const std::uint32_t i[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
+        if (std::max({i[0], i[1], i[2]}) >= mesh.vertexCount() || mesh.colours.size() < 4 * mesh.vertexCount()) {
+            continue;
+        }
+        const auto at = [&](std::uint32_t v, int c) { return double(mesh.positions[3 * v + c]); };
+        const double ax = at(i[1], 0) - at(i[0], 0), ay = at(i[1], 1) - at(i[0], 1), az = at(i[1], 2) - at(i[0], 2);
+        const double bx = at(i[2], 0) - at(i[0], 0), by = at(i[2], 1) - at(i[0], 1), bz = at(i[2], 2) - at(i[0], 2);
+        const double nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+        const double twiceArea = std::sqrt(nx * nx + ny * ny + nz * nz);
+        if (!(twiceArea > 0.0)) continue;
+        // Turned down more than 30° from vertical: under the model, never seen from afar.
+        if (ny < -0.5 * twiceArea) continue;
+        // Turned up more than 30°: roof.
+        auto& s = sum[ny > 0.5 * twiceArea ? 1 : 0];
+        for (int c = 0; c < 3; ++c) {
+            for (const std::uint32_t v : i) s[std::size_t(c)] += twiceArea * double(mesh.colours[4 * v + c]) / 3.0;
+        }
+        s[3] += twiceArea;
+    }
+    const auto mean = [](const std::array<double, 4>& s) {
+        const auto channel = [&](int c) {
+            const double srgb = linearToSrgb(std::clamp(s[std::size_t(c)] / s[3], 0.0, 1.0));
+            return static_cast<std::uint8_t>(std::lround(255.0 * std::clamp(srgb, 0.0, 1.0)));
+        };
+        return Rgb{channel(0), channel(1), channel(2)};
+    };
+    const bool walls = sum[0][3] > 0.0, roof = sum[1][3] > 0.0;
+    if (!walls && !roof) return fallback;
+    return {mean(walls ? sum[0] : sum[1]), mean(roof ? sum[1] : sum[0])};
+}
+
 double srgbToLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
 
 double linearToSrgb(double c) { return c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }

@@ -25,6 +25,13 @@ constexpr std::array<Rgb, 7> kWallColours{style::kPlasterCream, style::kPlasterW
                                           style::kConcrete};
 constexpr std::array<Rgb, 2> kPitchedRoofColours{style::kRoofTerracotta, style::kRoofSlate};
 
+// A generated building's colours from its outline's hash and its roof.
+FacadeColours coloursOf(std::uint64_t hash, GeneratedRoof roof) {
+    return {kWallColours[hash % kWallColours.size()],
+            roof == GeneratedRoof::Flat ? style::kRoofFlat
+                                        : kPitchedRoofColours[(hash >> 32) % kPitchedRoofColours.size()]};
+}
+
 // Twice the signed area of the triangle o, a, b (positive counter-clockwise, y north).
 double cross(Vec2 o, Vec2 a, Vec2 b) { return core::cross(a - o, b - o); }
 
@@ -292,9 +299,9 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
     const Outline outline = localOutline(ring, box.centre);
     const Affine toScene = Affine::translation({box.centre.x, 0.0, -box.centre.y});
 
-    const std::uint64_t hash = outlineHash(ring);
-    const Rgb wall = kWallColours[hash % kWallColours.size()];
     const GeneratedRoof roof = yards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat;
+    const FacadeColours colours = coloursOf(outlineHash(ring), roof);
+    const Rgb wall = colours.walls;
     const double base = building.base;
     const double wallHeight = building.wallHeight;
     const int storeys = std::max(1, static_cast<int>(std::lround(wallHeight / kGeneratedStoreyMetres)));
@@ -313,8 +320,7 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
         b.setColour(wall);
         b.addWalls(outline, base, top);
         for (const std::vector<Vec2>& yard : yards) b.addWalls(localOutline(yard, box.centre), base, top);
-        b.setColour(roof == GeneratedRoof::Flat ? style::kRoofFlat
-                                                : kPitchedRoofColours[(hash >> 32) % kPitchedRoofColours.size()]);
+        b.setColour(colours.roof);
         if (yards.empty()) {
             b.addFlatCap(outline, top);
         } else {
@@ -377,13 +383,20 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
     b.setColour(wall);
     b.addFlatCap(outline, eaves);  // the ceiling under the roof, seen where the box overhangs
     b.setTransform(toScene * Affine::rotationY(box.angle));
-    b.setColour(kPitchedRoofColours[(hash >> 32) % kPitchedRoofColours.size()]);
+    b.setColour(colours.roof);
     if (roof == GeneratedRoof::Gabled) {
         b.addGableRoof(-hx, hx, -hz, hz, eaves, rise, hx >= hz, 0.3, wall);
     } else {
         b.addHipRoof(-hx, hx, -hz, hz, eaves, rise, 0.3);
     }
     return b.take();
+}
+
+FacadeColours generatedBuildingColours(const GeneratedBuilding& building) {
+    std::vector<Vec2> ring = building.outline;
+    if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
+    return coloursOf(outlineHash(ring),
+                     building.courtyards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat);
 }
 
 AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings, GeneratedDetail detail) {

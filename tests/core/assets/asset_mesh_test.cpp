@@ -169,6 +169,44 @@ TEST(AssetMeshReader, GlbWrittenByTerrabitReadsBackTriangleForTriangle) {
     }
 }
 
+TEST(FacadeColours, MeanTheWallsAndTheRoofByAreaInLinearLight) {
+    // A 4 × 4 × 3 m box: red walls but for one 4 × 3 m side in white, a blue top, a green
+    // floor (facing down, never seen from afar).
+    MeshBuilder b;
+    b.setColour({255, 0, 0});
+    b.addWalls(std::vector<Vec3>{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}, {0, 0, -4}}, 0.0, 3.0);
+    AssetMesh box = b.take();
+    MeshBuilder side, top, floor;
+    side.setColour({255, 255, 255});
+    side.addQuad({0, 0, 0.01}, {4, 0, 0.01}, {4, 3, 0.01}, {0, 3, 0.01});
+    top.setColour({0, 0, 255});
+    top.addFlatCap(std::vector<Vec3>{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}, {0, 0, -4}}, 3.0);
+    floor.setColour({0, 255, 0});
+    floor.addFlatCap(std::vector<Vec3>{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}, {0, 0, -4}}, 0.0, true);
+    box.append(side.take());
+    box.append(top.take());
+    box.append(floor.take());
+    const FacadeColours c = facadeColours(box, {});
+    // Walls: 4 red sides and one white, equal areas: red 1, green and blue 1/5 in linear light.
+    const auto srgb = [](double linear) {
+        return static_cast<std::uint8_t>(std::lround(255.0 * linearToSrgb(linear)));
+    };
+    EXPECT_EQ(c.walls, (Rgb{255, srgb(0.2), srgb(0.2)}));
+    EXPECT_EQ(c.roof, (Rgb{0, 0, 255}));
+    // A model without a roof takes its walls' colour for it, one without walls its roof's; one
+    // without triangles the fallback.
+    MeshBuilder wallsOnly;
+    wallsOnly.setColour({10, 200, 30});
+    wallsOnly.addWalls(std::vector<Vec3>{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}, {0, 0, -4}}, 0.0, 3.0);
+    EXPECT_EQ(facadeColours(wallsOnly.take(), {}), (FacadeColours{{10, 200, 30}, {10, 200, 30}}));
+    MeshBuilder roofOnly;
+    roofOnly.setColour({90, 80, 70});
+    roofOnly.addFlatCap(std::vector<Vec3>{{0, 0, 0}, {4, 0, 0}, {4, 0, -4}}, 1.0);
+    EXPECT_EQ(facadeColours(roofOnly.take(), {}), (FacadeColours{{90, 80, 70}, {90, 80, 70}}));
+    const FacadeColours fallback{{1, 2, 3}, {4, 5, 6}};
+    EXPECT_EQ(facadeColours(AssetMesh{}, fallback), fallback);
+}
+
 TEST(AssetMeshReader, MissingFileNamesIt) {
     ScratchDir dir;
     Result<AssetMesh> mesh = readAssetMesh(dir / "nowhere.glb");

@@ -10,6 +10,7 @@
 #include "terrabit/core/export/glb_scene_writer.h"
 #include "terrabit/core/export/tileset_levels.h"
 #include "terrabit/core/export/tileset_writer.h"
+#include "terrabit/core/scene/generated_building_mesh.h"
 
 using namespace terrabit::core;
 using nlohmann::json;
@@ -200,6 +201,60 @@ TEST(TilesetLevels, EveryCoarseBuildingAndPlantIsOneOfTheSceneBelowIt) {
     });
     EXPECT_GT(checkedPlants, 100u);
     EXPECT_GT(checkedBuildings, 10u);
+}
+
+TEST(TilesetLevels, CoarseBuildingsWearTheirModelsWallAndRoofColours) {
+    const auto test = denseScene();
+    const Scene& s = test.scene;
+    const Written w = writeTileset(s, test.meshes);
+    // What each building's box should wear: its model's mean wall and roof colours, or the
+    // generated building's own.
+    std::map<std::string, FacadeColours> expected;
+    for (const InstanceBlock& b : s.blocks) {
+        for (const Instance& i : b.instances) {
+            if (i.source == Instance::kNoSource) continue;
+            expected[s.sources[i.source]] = facadeColours(test.meshes[std::size_t(b.asset)], kLevelBuildingColours);
+        }
+    }
+    for (const GeneratedBuilding& g : s.generated) expected[s.sources[g.source]] = generatedBuildingColours(g);
+    const auto linear = [](Rgb c) {
+        return std::vector<double>{srgbToLinear(c.r / 255.0), srgbToLinear(c.g / 255.0), srgbToLinear(c.b / 255.0),
+                                   1.0};
+    };
+    std::size_t checked = 0;
+    std::set<std::vector<double>> walls, roofs;
+    for (const auto& [uri, glb] : w.levels) {
+        const tinygltf::Model m = loadGlb(glb);
+        std::set<std::pair<std::vector<double>, std::vector<double>>> pairs;
+        for (const tinygltf::Node& n : m.nodes) {
+            if (n.name != "buildings") continue;
+            // The box's sides in one material, its top in another.
+            const tinygltf::Mesh& mesh = m.meshes.at(std::size_t(n.mesh));
+            ASSERT_EQ(mesh.primitives.size(), 2u);
+            const auto colourOf = [&](const tinygltf::Primitive& p) {
+                return m.materials.at(std::size_t(p.material)).pbrMetallicRoughness.baseColorFactor;
+            };
+            const auto facing = [&](const tinygltf::Primitive& p) {
+                return accessorData<float>(m, p.attributes.at("NORMAL"))[1];
+            };
+            EXPECT_EQ(facing(mesh.primitives[0]), 0.0f);  // the sides
+            EXPECT_EQ(facing(mesh.primitives[1]), 1.0f);  // the top
+            const auto side = colourOf(mesh.primitives[0]), top = colourOf(mesh.primitives[1]);
+            EXPECT_TRUE(pairs.insert({side, top}).second) << uri << ": two nodes for one pair of colours";
+            walls.insert(side);
+            roofs.insert(top);
+            for (const tinygltf::Value& v : n.extras.Get("sources").Get<tinygltf::Value::Array>()) {
+                const FacadeColours& c = expected.at(v.Get<std::string>());
+                EXPECT_EQ(side, linear(c.walls)) << v.Get<std::string>();
+                EXPECT_EQ(top, linear(c.roof)) << v.Get<std::string>();
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GT(checked, 10u);
+    // The shipped models and the generated buildings are not all of one colour.
+    EXPECT_GE(walls.size(), 3u);
+    EXPECT_GE(roofs.size(), 2u);
 }
 
 TEST(TilesetLevels, EachLevelUpDrawsAboutAQuarterOfThePlants) {

@@ -14,6 +14,7 @@
 
 #include "../support/generated_mesh_checks.h"
 #include "terrabit/core/assets/mesh_builder.h"
+#include "terrabit/core/assets/style_kit.h"
 
 namespace terrabit::core {
 namespace {
@@ -399,6 +400,39 @@ TEST(GeneratedBuildingMesh, BlockIsTheOutlinesPrismUpToTheRoofsMeanHeight) {
     // A flat roof's parapet is most of a plain building's triangles.
     EXPECT_LT(generatedBuildingMesh(building(kL, 12.0f), GeneratedDetail::Block).triangleCount() * 2,
               generatedBuildingMesh(building(kL, 12.0f), GeneratedDetail::Plain).triangleCount());
+}
+
+TEST(GeneratedBuildingMesh, ItsColoursAreThoseItsMeshesAreDrawnIn) {
+    GeneratedBuilding hipped = building(kU, 6.0f, "hipped");
+    hipped.roofHeight = 3.0f;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> seen;
+    const auto packed = [](Rgb c) { return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b; };
+    for (const GeneratedBuilding& g :
+         {building(kL, 12.0f), building(kU, 6.0f), building(kL, 9.0f, "gabled"), hipped, courtyardBlock()}) {
+        const FacadeColours c = generatedBuildingColours(g);
+        // The block (the outline's prism in the wall colour, its top in the roof's) means them
+        // exactly; a courtyard block's roof is flat whatever its tag.
+        EXPECT_EQ(facadeColours(generatedBuildingMesh(g, GeneratedDetail::Block), {}), c);
+        if (g.courtyards.empty() && g.roofShape == "flat") {
+            EXPECT_EQ(c.roof, style::kRoofFlat);
+        } else if (g.courtyards.empty()) {
+            EXPECT_TRUE(c.roof == style::kRoofTerracotta || c.roof == style::kRoofSlate);
+        }
+        // The dressed building's walls and roof hold them too.
+        std::set<std::uint32_t> drawn;
+        const AssetMesh dressed = generatedBuildingMesh(g);
+        for (std::size_t v = 0; v < dressed.vertexCount(); ++v) {
+            const auto channel = [&](int k) {
+                return static_cast<std::uint8_t>(
+                    std::lround(255.0 * linearToSrgb(double(dressed.colours[v * 4 + std::size_t(k)]))));
+            };
+            drawn.insert(packed({channel(0), channel(1), channel(2)}));
+        }
+        EXPECT_EQ(drawn.count(packed(c.walls)), 1u);
+        EXPECT_EQ(drawn.count(packed(c.roof)), 1u);
+        seen.insert({packed(c.walls), packed(c.roof)});
+    }
+    EXPECT_GE(seen.size(), 2u);  // the outline picks them
 }
 
 TEST(GeneratedBuildingMesh, RefusesBadCourtyardsSayingWhich) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "terrabit/core/assets/asset_info.h"
+#include "terrabit/core/colour.h"
 #include "terrabit/core/result.h"
 
 namespace terrabit::core {
@@ -56,6 +57,19 @@ struct AssetMesh {
 /// Errors name the file and what is wrong (missing, unreadable, corrupt, an accessor out of its
 /// buffer, no triangles); a damaged file never crashes the reader.
 Result<AssetMesh> readAssetMesh(const std::filesystem::path& file);
+
+/// A building's colours as seen from afar: its walls' and its roof's.
+struct FacadeColours {
+    Rgb walls;
+    Rgb roof;
+    friend constexpr bool operator==(FacadeColours, FacadeColours) = default;
+};
+
+/// The mean colour of a model's walls (faces within 30° of vertical) and of its roof (faces
+/// turned up more than that), each weighted by area and averaged in linear light; faces turned
+/// down are left out. A model without one of them takes the other's for it, and one with
+/// neither (no triangle, no colours) `fallback`.
+FacadeColours facadeColours(const AssetMesh& mesh, FacadeColours fallback);
 
 /// Converts an sRGB-encoded channel value in [0, 1] to linear light.
 double srgbToLinear(double c);

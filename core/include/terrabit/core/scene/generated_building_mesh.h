@@ -81,6 +81,10 @@ enum class GeneratedDetail : std::uint8_t { Dressed, Plain, Block };
 /// Empty when checkGeneratedBuilding fails. A clockwise outline is drawn as its reverse.
 AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDetail detail = GeneratedDetail::Dressed);
 
+/// The colours generatedBuildingMesh draws a building in: its walls' and its roof's (a flat
+/// roof's deck, a pitched roof's tiles). Cheap: no mesh is made.
+FacadeColours generatedBuildingColours(const GeneratedBuilding& building);
+
 /// The meshes of several buildings appended in order into one (a tile's), skipping any that
 /// checkGeneratedBuilding refuses.
 AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings,

@@ -9,7 +9,9 @@
 ///   frame of the tileset's root (no per-tile transform), so inner tiles only gather and thin.
 /// - An inner tile `d` levels above the baked tiles draws:
 ///     buildings  the kLevelBuildings largest of its baked tiles' (size = the larger of height
-///                and footprint diagonal, ties by id), each a box (instanced unit box);
+///                and footprint diagonal, ties by id), each a box (instanced unit box) with
+///                its sides in the model's mean wall colour and its top in its roof's, one
+///                instanced node per pair of colours;
 ///     plants     those whose rank (a hash of the scene seed and the plant's position, uniform in
 ///                [0, 1)) is below 4^-d — a quarter as many per level, so each inner tile holds
 ///                about as many as one baked tile — each a four-sided pyramid in its box;
@@ -48,6 +50,9 @@ inline constexpr std::size_t kLevelBuildings = 2048;
 /// one level up may draw (4^-1).
 inline constexpr float kLevelPlantRank = 0.25f;
 
+/// The colours of a coarse building whose model says none: a light stone.
+inline constexpr FacadeColours kLevelBuildingColours{{196, 188, 176}, {196, 188, 176}};
+
 /// A building or plant as the coarse levels draw it: a box standing on the ground, in the root's
 /// frame of the tileset (glTF Y up: x east, y up, z south of the root's east-north-up frame).
 struct LevelBox {
@@ -59,6 +64,9 @@ struct LevelBox {
     float deviation = 0;        ///< buildings: how far the box's surface lies from the model, metres
     float key = 0;              ///< buildings: size (metres); plants: rank in [0, 1)
     std::string id;             ///< buildings: the source feature id ("" when none)
+    /// Buildings: the colours the box is drawn in, its sides' and its top's (the model's mean
+    /// wall and roof colours, sRGB), so that a city reads the same from afar as close up.
+    FacadeColours colours = kLevelBuildingColours;
     friend bool operator==(const LevelBox&, const LevelBox&) = default;
 };
 
