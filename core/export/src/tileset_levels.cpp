@@ -228,7 +228,9 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
     std::vector<double> deviation(assetMeshes.size(), -1.0);  // per asset, measured on first use
     std::vector<ModelBounds> bounds;                          // per asset: AssetMesh::bounds walks every vertex
     for (const AssetMesh& m : assetMeshes) bounds.push_back(m.bounds());
-    std::vector<std::optional<FacadeColours>> colours(assetMeshes.size());  // per asset, measured on first use
+    // Per asset, measured on first use: as a building, its wall and roof colours; as a plant, its
+    // crown's (its roof colour, which a view from afar sees most of). Apart: a model may be both.
+    std::vector<std::optional<FacadeColours>> colours(assetMeshes.size()), crowns(assetMeshes.size());
     const auto tileOf = [&](const TileId& t) -> std::ptrdiff_t {
         const auto it = slot.find(t);
         return it == slot.end() ? -1 : static_cast<std::ptrdiff_t>(it->second);
@@ -255,6 +257,12 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
                 buildings[static_cast<std::size_t>(k)].push_back(std::move(b));
             } else {
                 b.key = plantRank(scene.seed, i.position.x, i.position.z);
+                std::optional<FacadeColours>& c = crowns[static_cast<std::size_t>(block.asset)];
+                if (!c) {
+                    const Rgb crown = facadeColours(mesh, kLevelPlantColours).roof;
+                    c = FacadeColours{crown, crown};
+                }
+                b.colours = *c;
                 plants[static_cast<std::size_t>(k)].push_back(std::move(b));
             }
         }
@@ -398,8 +406,8 @@ std::string encodeLevelSource(const LevelSource& s) {
             a.push_back(cm(b.deviation));
             a.push_back(b.id);
             a.push_back(packedRgb(b.colours.walls));
-            a.push_back(packedRgb(b.colours.roof));
         }
+        a.push_back(packedRgb(b.colours.roof));
         return a;
     };
     json buildings = json::array(), plants = json::array(), ground = json::array();
@@ -434,11 +442,14 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
             b.height = cm(a.at(5));
             b.yaw = static_cast<float>(a.at(6).get<long long>()) / kYawSteps;
             b.key = building ? cm(a.at(7)) : static_cast<float>(a.at(7).get<long long>()) / kRankSteps;
+            // The colours are absent from the level sources of older bakes: those they were drawn in.
             if (building) {
                 b.deviation = cm(a.at(8));
                 b.id = a.at(9).get<std::string>();
-                // Absent from the level sources of older bakes: the stone they were drawn in.
                 if (a.size() > 11) b.colours = {unpackedRgb(a.at(10)), unpackedRgb(a.at(11))};
+            } else {
+                b.colours =
+                    a.size() > 8 ? FacadeColours{unpackedRgb(a.at(8)), unpackedRgb(a.at(8))} : kLevelPlantColours;
             }
             return b;
         };
@@ -749,8 +760,15 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
         addFace(pos, nrm, idx, {{h, 0, h}, {h, 0, -h}, apex}, {k, 0.5f * k, 0});
         addFace(pos, nrm, idx, {{h, 0, -h}, {-h, 0, -h}, apex}, {0, 0.5f * k, -k});
         addFace(pos, nrm, idx, {{-h, 0, -h}, {-h, 0, h}, apex}, {-k, 0.5f * k, 0});
-        const int mesh = enc.mesh("plant", pos, nrm, idx, enc.material("plants", {70, 110, 52}, 0.95));
-        root.children.push_back(enc.instanced("plants", mesh, plants));
+        const LevelEncoder::Geometry pyramid = enc.geometry(pos, nrm, idx);
+        // One instanced node per crown colour (by colour value), its plants in rank order.
+        std::map<std::uint32_t, std::vector<const LevelBox*>> byColour;
+        for (const LevelBox* p : plants) byColour[packedRgb(p->colours.roof)].push_back(p);
+        for (const auto& [key, group] : byColour) {
+            const Rgb c = group.front()->colours.roof;
+            const int mesh = enc.mesh("plant", {{pyramid, enc.material("plants", {c.r, c.g, c.b}, 0.95)}});
+            root.children.push_back(enc.instanced("plants", mesh, group));
+        }
         out.plants = plants.size();
     }
     auto glb = enc.finish(enc.node(std::move(root)));

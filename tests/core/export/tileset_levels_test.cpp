@@ -203,6 +203,43 @@ TEST(TilesetLevels, EveryCoarseBuildingAndPlantIsOneOfTheSceneBelowIt) {
     EXPECT_GT(checkedBuildings, 10u);
 }
 
+TEST(TilesetLevels, CoarsePlantsWearTheirModelsCrownColours) {
+    const auto test = denseScene();
+    const Written w = writeTileset(test.scene, test.meshes);
+    const auto linear = [](Rgb c) {
+        return std::vector<double>{srgbToLinear(c.r / 255.0), srgbToLinear(c.g / 255.0), srgbToLinear(c.b / 255.0),
+                                   1.0};
+    };
+    // The crown colours of the scene's plant models.
+    std::set<std::vector<double>> crowns;
+    for (const InstanceBlock& b : test.scene.blocks) {
+        for (const Instance& i : b.instances) {
+            if (i.source == Instance::kNoSource) {
+                crowns.insert(linear(facadeColours(test.meshes[std::size_t(b.asset)], kLevelPlantColours).roof));
+            }
+        }
+    }
+    ASSERT_FALSE(crowns.empty());
+    std::size_t nodes = 0;
+    for (const auto& [uri, glb] : w.levels) {
+        const tinygltf::Model m = loadGlb(glb);
+        std::set<std::vector<double>> drawn;
+        for (const tinygltf::Node& n : m.nodes) {
+            if (n.name != "plants") continue;
+            const tinygltf::Mesh& mesh = m.meshes.at(std::size_t(n.mesh));
+            ASSERT_EQ(mesh.primitives.size(), 1u);
+            const auto colour =
+                m.materials.at(std::size_t(mesh.primitives[0].material)).pbrMetallicRoughness.baseColorFactor;
+            EXPECT_EQ(crowns.count(colour), 1u) << uri << ": plants in a colour no plant model has";
+            EXPECT_TRUE(drawn.insert(colour).second) << uri << ": two nodes for one colour";
+            ++nodes;
+        }
+    }
+    EXPECT_GT(nodes, w.levels.size() - 1);
+    // Not the stand-in green: the shipped plants have colours of their own.
+    EXPECT_EQ(crowns.count(linear(kLevelPlantColours.roof)), 0u);
+}
+
 TEST(TilesetLevels, CoarseBuildingsWearTheirModelsWallAndRoofColours) {
     const auto test = denseScene();
     const Scene& s = test.scene;

@@ -14,7 +14,8 @@
 ///                instanced node per pair of colours;
 ///     plants     those whose rank (a hash of the scene seed and the plant's position, uniform in
 ///                [0, 1)) is below 4^-d — a quarter as many per level, so each inner tile holds
-///                about as many as one baked tile — each a four-sided pyramid in its box;
+///                about as many as one baked tile — each a four-sided pyramid in its box, in
+///                its model's crown colour, one instanced node per colour;
 ///     ground     one quad per baked tile through the tile's ground corners (flat: exact), in
 ///                the colour of the surface covering most of the tile when one covers more
 ///                than half of it (the sea), else the ground's.
@@ -52,6 +53,8 @@ inline constexpr float kLevelPlantRank = 0.25f;
 
 /// The colours of a coarse building whose model says none: a light stone.
 inline constexpr FacadeColours kLevelBuildingColours{{196, 188, 176}, {196, 188, 176}};
+/// The colour of a coarse plant whose model says none: a leaf green.
+inline constexpr FacadeColours kLevelPlantColours{{70, 110, 52}, {70, 110, 52}};
 
 /// A building or plant as the coarse levels draw it: a box standing on the ground, in the root's
 /// frame of the tileset (glTF Y up: x east, y up, z south of the root's east-north-up frame).
@@ -64,8 +67,9 @@ struct LevelBox {
     float deviation = 0;        ///< buildings: how far the box's surface lies from the model, metres
     float key = 0;              ///< buildings: size (metres); plants: rank in [0, 1)
     std::string id;             ///< buildings: the source feature id ("" when none)
-    /// Buildings: the colours the box is drawn in, its sides' and its top's (the model's mean
-    /// wall and roof colours, sRGB), so that a city reads the same from afar as close up.
+    /// The colours the box is drawn in, sRGB, so that a scene reads the same from afar as close
+    /// up. Buildings: its sides' and its top's (the model's mean wall and roof colours). Plants:
+    /// their crown's in both (the model's roof colour, what is seen of it from above).
     FacadeColours colours = kLevelBuildingColours;
     friend bool operator==(const LevelBox&, const LevelBox&) = default;
 };
