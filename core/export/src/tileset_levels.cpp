@@ -361,20 +361,38 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
             for (int i = 0; i < 3; ++i) s.ground[std::size_t(3 * c + i)] = onGrid(q[std::size_t(i)], kCentimetres);
         }
     }
-    // Surfaces are left to the baked tiles, but a tile mostly under one (the sea, a lake) takes
-    // its colour, so water does not read as land from afar.
-    std::vector<std::uint64_t> largest(out.size(), 0);
+    // Surfaces are left to the baked tiles, but the quad takes the colour its tile shows from
+    // afar: the mean of its surfaces' colours by the cells they cover and of the ground's over
+    // the rest, in linear light (overlapping surfaces leave no ground) — or, under one water
+    // surface covering more than half of it (the sea, a lake), the water's, drawn glossy, so
+    // water reads as water from afar.
+    constexpr double kTileArea = double(kTileCells) * kTileCells;
+    std::vector<std::array<double, 4>> mix(out.size(), {0.0, 0.0, 0.0, 0.0});  // linear r, g, b × cells; cells
+    std::vector<std::uint64_t> largestWater(out.size(), 0);
     for (const SurfacePatch& p : scene.surfaces) {
         const std::ptrdiff_t k = tileOf(p.tile);
         if (k < 0) continue;
-        float& e = out[std::size_t(k)].groundError;
-        e = std::max(e, upOnGrid(std::abs(p.elevation), kCentimetres));
+        LevelSource& level = out[std::size_t(k)];
+        level.groundError = std::max(level.groundError, upOnGrid(std::abs(p.elevation), kCentimetres));
         std::uint64_t cells = 0;
         for (const CellRect& r : p.rects) cells += std::uint64_t(r.x1 - r.x0) * std::uint64_t(r.y1 - r.y0);
-        if (2 * cells > std::uint64_t{kTileCells} * kTileCells && cells > largest[std::size_t(k)]) {
-            largest[std::size_t(k)] = cells;
-            out[std::size_t(k)].groundColour = p.colour;
-            out[std::size_t(k)].groundWater = isWaterSurface(p);
+        std::array<double, 4>& m = mix[std::size_t(k)];
+        for (int c = 0; c < 3; ++c) m[std::size_t(c)] += double(cells) * srgbToLinear(p.colour[std::size_t(c)] / 255.0);
+        m[3] += double(cells);
+        if (isWaterSurface(p) && 2 * cells > kTileCells * kTileCells && cells > largestWater[std::size_t(k)]) {
+            largestWater[std::size_t(k)] = cells;
+            level.groundColour = p.colour;
+            level.groundWater = true;
+        }
+    }
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        std::array<double, 4>& m = mix[k];
+        if (out[k].groundWater || !(m[3] > 0.0)) continue;
+        const double ground = std::max(0.0, kTileArea - m[3]);
+        for (std::size_t c = 0; c < 3; ++c) {
+            m[c] += ground * srgbToLinear(groundColour[c] / 255.0);
+            const double srgb = linearToSrgb(std::clamp(m[c] / (m[3] + ground), 0.0, 1.0));
+            out[k].groundColour[c] = static_cast<std::uint8_t>(std::lround(255.0 * std::clamp(srgb, 0.0, 1.0)));
         }
     }
     return out;
@@ -510,6 +528,18 @@ public:
         return static_cast<int>(mModel.accessors.size() - 1);
     }
 
+    /// Vertex colours: RGBA normalised bytes, four per vertex.
+    int colours(const std::vector<std::uint8_t>& rgba) {
+        tinygltf::Accessor a;
+        a.bufferView = view(rgba.data(), rgba.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
+        a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+        a.normalized = true;
+        a.type = TINYGLTF_TYPE_VEC4;
+        a.count = rgba.size() / 4;
+        mModel.accessors.push_back(std::move(a));
+        return static_cast<int>(mModel.accessors.size() - 1);
+    }
+
     int indices(const std::vector<std::uint32_t>& idx, std::size_t vertices) {
         tinygltf::Accessor a;
         if (vertices <= std::numeric_limits<std::uint16_t>::max()) {
@@ -541,6 +571,7 @@ public:
     /// primitives may share.
     struct Geometry {
         int positions = -1, normals = -1, indices = -1;
+        int colours = -1;  ///< COLOR_0, when there is one
     };
     Geometry geometry(const std::vector<float>& positions, const std::vector<float>& normals,
                       const std::vector<std::uint32_t>& idx) {
@@ -557,6 +588,7 @@ public:
             tinygltf::Primitive p;
             p.attributes["POSITION"] = g.positions;
             p.attributes["NORMAL"] = g.normals;
+            if (g.colours >= 0) p.attributes["COLOR_0"] = g.colours;
             p.indices = g.indices;
             p.material = material;
             p.mode = TINYGLTF_MODE_TRIANGLES;
@@ -635,6 +667,15 @@ private:
     bool mInstancing = false;
 };
 
+/// An sRGB colour as a vertex colour: linear light in normalised bytes, opaque.
+std::array<std::uint8_t, 4> linearBytes(std::array<std::uint8_t, 3> srgb) {
+    std::array<std::uint8_t, 4> out{0, 0, 0, 255};
+    for (std::size_t c = 0; c < 3; ++c) {
+        out[c] = static_cast<std::uint8_t>(std::lround(255.0 * srgbToLinear(srgb[c] / 255.0)));
+    }
+    return out;
+}
+
 /// Appends a flat face (corners counter-clockwise seen from outside) with its normal.
 void addFace(std::vector<float>& pos, std::vector<float>& nrm, std::vector<std::uint32_t>& idx,
              std::initializer_list<std::array<float, 3>> corners, std::array<float, 3> normal) {
@@ -679,13 +720,15 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
     LevelEncoder enc;
     tinygltf::Node root;
     root.name = "terrabit level";
-    // The ground: a quad per baked tile, a primitive per colour.
+    // The ground: a quad per baked tile in its colour (vertex colours, as tiles' colours are
+    // means and seldom repeat), land matte and water glossy, a primitive each.
     {
         struct Quads {
             std::vector<float> pos, nrm;
             std::vector<std::uint32_t> idx;
+            std::vector<std::uint8_t> rgba;  ///< linear light, per vertex
         };
-        std::map<std::pair<std::array<std::uint8_t, 3>, bool>, Quads> byColour;  // colour, water
+        std::array<Quads, 2> quads;  // land, water
         for (const LevelSource* s : below) {
             const auto& g = s->ground;
             const std::array<float, 3> nw{g[0], g[1], g[2]}, sw{g[3], g[4], g[5]}, se{g[6], g[7], g[8]},
@@ -697,16 +740,21 @@ Result<LevelContent> encodeLevelContent(std::span<const LevelSource* const> belo
             const float len = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
             n = len > 0 ? std::array<float, 3>{n[0] / len, n[1] / len, n[2] / len} : std::array<float, 3>{0, 1, 0};
             if (n[1] < 0) n = {-n[0], -n[1], -n[2]};
-            Quads& q = byColour[{s->groundColour, s->groundWater}];
+            Quads& q = quads[s->groundWater ? 1 : 0];
             addFace(q.pos, q.nrm, q.idx, {nw, sw, se, ne}, n);
+            const std::array<std::uint8_t, 4> colour = linearBytes(s->groundColour);
+            for (int corner = 0; corner < 4; ++corner) q.rgba.insert(q.rgba.end(), colour.begin(), colour.end());
         }
-        for (const auto& [key, q] : byColour) {
-            const auto& [colour, water] = key;
+        for (const bool water : {false, true}) {
+            const Quads& q = quads[water ? 1 : 0];
+            if (q.idx.empty()) continue;
+            LevelEncoder::Geometry geometry = enc.geometry(q.pos, q.nrm, q.idx);
+            geometry.colours = enc.colours(q.rgba);
             const int material =
-                enc.material(water ? "water" : "ground", colour, water ? kWaterRoughness : kGroundRoughness);
+                enc.material(water ? "water" : "ground", {255, 255, 255}, water ? kWaterRoughness : kGroundRoughness);
             tinygltf::Node part;
             part.name = "ground";
-            part.mesh = enc.mesh("ground", q.pos, q.nrm, q.idx, material);
+            part.mesh = enc.mesh("ground", {{geometry, material}});
             root.children.push_back(enc.node(std::move(part)));
         }
     }

@@ -400,6 +400,89 @@ TEST(TilesetLevels, ATileMostlyUnderWaterIsGlossyWaterFromAfar) {
     EXPECT_GT(ground, water) << "every level has land";
 }
 
+TEST(TilesetLevels, ACoarseGroundQuadIsTheMeanColourOfWhatItsTileShows) {
+    auto test = denseScene();
+    Scene& s = test.scene;
+    s.surfaces.clear();
+    const auto cover = [&](std::size_t k, std::string layer, std::array<std::uint8_t, 3> colour, CellRect r) {
+        SurfacePatch p;
+        p.tile = s.tiles[k];
+        p.layer = std::move(layer);
+        p.colour = colour;
+        p.rects.push_back(r);
+        s.surfaces.push_back(std::move(p));
+    };
+    // A quarter of one tile under a road, a quarter of another under water (not enough to be
+    // water from afar), the whole of a third under water.
+    cover(3, "road", {95, 95, 95}, {0, 0, kTileCells / 2, kTileCells / 2});
+    cover(6, "water", {40, 90, 160}, {0, 0, kTileCells, kTileCells / 4});
+    cover(9, "water", {40, 90, 160}, {0, 0, kTileCells, kTileCells});
+    Result<std::vector<TilesetLeaf>> leaves = tilesetLeaves(s, test.meshes);
+    ASSERT_TRUE(leaves.ok()) << leaves.message();
+    std::map<std::string, LevelSource> by;
+    for (const TilesetLeaf& leaf : *leaves) by[leaf.quadkey] = leaf.level;
+    const std::array<std::uint8_t, 3> bare = by.at(s.tiles[0].quadkey()).groundColour;
+    const auto quarter = [&](std::array<std::uint8_t, 3> c) {
+        std::array<std::uint8_t, 3> out{};
+        for (std::size_t i = 0; i < 3; ++i) {
+            const double mean = 0.25 * srgbToLinear(c[i] / 255.0) + 0.75 * srgbToLinear(bare[i] / 255.0);
+            out[i] = static_cast<std::uint8_t>(std::lround(255.0 * linearToSrgb(mean)));
+        }
+        return out;
+    };
+    const LevelSource& road = by.at(s.tiles[3].quadkey());
+    EXPECT_EQ(road.groundColour, quarter({95, 95, 95}));
+    EXPECT_FALSE(road.groundWater);
+    const LevelSource& shore = by.at(s.tiles[6].quadkey());
+    EXPECT_EQ(shore.groundColour, quarter({40, 90, 160}));
+    EXPECT_FALSE(shore.groundWater);
+    const LevelSource& sea = by.at(s.tiles[9].quadkey());
+    EXPECT_EQ(sea.groundColour, (std::array<std::uint8_t, 3>{40, 90, 160}));
+    EXPECT_TRUE(sea.groundWater);
+    EXPECT_NE(road.groundColour, bare);
+    EXPECT_NE(shore.groundColour, road.groundColour);
+
+    // The root's content draws every tile's quad in its colour: vertex colours in linear light
+    // (normalised bytes) under a white material.
+    const Written w = writeTileset(s, test.meshes);
+    const tinygltf::Model m = loadGlb(w.levels.at(w.tileset["root"]["content"]["uri"].get<std::string>()));
+    std::set<std::array<std::uint8_t, 3>> drawn;
+    std::size_t quads = 0;
+    for (const tinygltf::Node& n : m.nodes) {
+        if (n.name != "ground") continue;
+        for (const tinygltf::Primitive& p : m.meshes.at(std::size_t(n.mesh)).primitives) {
+            const tinygltf::Accessor& a = m.accessors.at(std::size_t(p.attributes.at("COLOR_0")));
+            ASSERT_EQ(a.componentType, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE);
+            ASSERT_TRUE(a.normalized);
+            const std::vector<std::uint8_t> rgba = accessorData<std::uint8_t>(m, p.attributes.at("COLOR_0"));
+            ASSERT_EQ(rgba.size(), 4 * accessorData<float>(m, p.attributes.at("POSITION")).size() / 3);
+            for (std::size_t v = 0; v < rgba.size(); v += 4) {
+                std::array<std::uint8_t, 3> srgb{};
+                for (std::size_t c = 0; c < 3; ++c) {
+                    srgb[c] = static_cast<std::uint8_t>(std::lround(255.0 * linearToSrgb(rgba[v + c] / 255.0)));
+                }
+                drawn.insert(srgb);
+            }
+            quads += rgba.size() / 16;
+            EXPECT_EQ(m.materials.at(std::size_t(p.material)).pbrMetallicRoughness.baseColorFactor,
+                      (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+        }
+    }
+    EXPECT_EQ(quads, s.tiles.size());
+    // Within the rounding of linear bytes: one sRGB step at these colours, two in the darks.
+    const auto near = [&](std::array<std::uint8_t, 3> c) {
+        for (const auto& d : drawn) {
+            bool close = true;
+            for (std::size_t i = 0; i < 3; ++i) close = close && std::abs(int(d[i]) - int(c[i])) <= 2;
+            if (close) return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(near(road.groundColour));
+    EXPECT_TRUE(near(shore.groundColour));
+    EXPECT_TRUE(near(bare));
+}
+
 TEST(TilesetLevels, AFailingSinkFailsTheTileset) {
     const auto test = denseScene();
     const Result<std::string> text = encodeTileset(

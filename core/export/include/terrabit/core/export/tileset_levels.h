@@ -17,8 +17,9 @@
 ///                about as many as one baked tile — each a four-sided pyramid in its box, in
 ///                its model's crown colour, one instanced node per colour;
 ///     ground     one quad per baked tile through the tile's ground corners (flat: exact), in
-///                the colour of the surface covering most of the tile when one covers more
-///                than half of it (the sea), else the ground's.
+///                the colour of the water surface covering most of the tile when one covers
+///                more than half of it (the sea, drawn glossy), else in the mean colour of its
+///                surfaces and its bare ground (roads grey a town's quads).
 ///   Roads, water and other surfaces, plinths and bridge decks are left to the baked tiles.
 /// - Its geometricError is the largest deviation that makes from the full scene, in metres: the
 ///   size of the largest building it leaves out, the height of the tallest plant it leaves out,
@@ -77,12 +78,15 @@ struct LevelBox {
 /// What the coarse levels need of one baked tile (see the file comment).
 struct LevelSource {
     std::string quadkey;
-    std::vector<LevelBox> buildings;                         ///< its kLevelBuildings largest, by (size descending, id)
-    std::vector<LevelBox> plants;                            ///< those ranked below kLevelPlantRank, by rank
-    float droppedBuildingSize = 0;                           ///< size of the largest building not listed, metres
-    float droppedPlantHeight = 0;                            ///< height of the tallest plant not listed, metres
-    std::array<float, 12> ground{};                          ///< corners NW, SW, SE, NE (x, y, z each), root frame
-    std::array<std::uint8_t, 3> groundColour{124, 133, 98};  ///< the quad's, sRGB
+    std::vector<LevelBox> buildings;  ///< its kLevelBuildings largest, by (size descending, id)
+    std::vector<LevelBox> plants;     ///< those ranked below kLevelPlantRank, by rank
+    float droppedBuildingSize = 0;    ///< size of the largest building not listed, metres
+    float droppedPlantHeight = 0;     ///< height of the tallest plant not listed, metres
+    std::array<float, 12> ground{};   ///< corners NW, SW, SE, NE (x, y, z each), root frame
+    /// The quad's, sRGB: the mean colour of what the tile's ground shows (its surfaces by the
+    /// cells they cover, the ground's colour elsewhere, in linear light), or the colour of a
+    /// water surface covering more than half of it.
+    std::array<std::uint8_t, 3> groundColour{124, 133, 98};
     /// The quad is water (the tile lies mostly under a water surface): drawn glossy, as the
     /// baked tiles draw water, so the sea reads as sea from afar too.
     bool groundWater = false;
