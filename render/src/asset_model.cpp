@@ -105,6 +105,7 @@ AssetModel AssetModel::build(const core::AssetMesh& mesh, bool cullBackFaces) {
     model.mVertexCount = n;
     model.mTriangleCount = mesh.triangleCount();
     model.mBounds = mesh.bounds();
+    model.mFacade = core::facadeColours(mesh, core::kStoneFacade);
     return model;
 }
 

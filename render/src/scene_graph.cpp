@@ -758,8 +758,12 @@ void SceneGraph::syncTile(const core::TileId& tile, const TileInput& input, cons
         *e.group, e.buildingBoxes, buildingBlocks.empty() ? 0 : buildingKeys.value(),
         [&]() -> osg::ref_ptr<osg::Node> {
             std::vector<core::ModelBounds> bounds;
-            for (const AssetModel& m : *input.models) bounds.push_back(m.bounds());
-            osg::ref_ptr<osg::Geode> boxes = makeInstanceBoxes(buildingBlocks, bounds);
+            std::vector<core::FacadeColours> colours;
+            for (const AssetModel& m : *input.models) {
+                bounds.push_back(m.bounds());
+                colours.push_back(m.facade());
+            }
+            osg::ref_ptr<osg::Geode> boxes = makeInstanceBoxes(buildingBlocks, bounds, colours);
             if (!boxes) return nullptr;
             return tileLod(placement, boxes, mOptions.lod.buildings, std::numeric_limits<float>::max());
         },

@@ -278,14 +278,22 @@ osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::Generat
 }
 
 osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* const> blocks,
-                                           std::span<const core::ModelBounds> bounds) {
-    // Light stone, linear (the models' own walls are about this).
-    constexpr std::array<float, 4> kColour{0.55f, 0.52f, 0.46f, 1.0f};
+                                           std::span<const core::ModelBounds> bounds,
+                                           std::span<const core::FacadeColours> colours) {
+    const auto linear = [](core::Rgb c) {
+        return std::array<float, 4>{static_cast<float>(core::srgbToLinear(c.r / 255.0)),
+                                    static_cast<float>(core::srgbToLinear(c.g / 255.0)),
+                                    static_cast<float>(core::srgbToLinear(c.b / 255.0)), 1.0f};
+    };
     core::AssetMesh mesh;
     for (const core::InstanceBlock* b : blocks) {
         if (b->asset < 0 || static_cast<std::size_t>(b->asset) >= bounds.size()) continue;
         const core::ModelBounds& box = bounds[static_cast<std::size_t>(b->asset)];
         if (box.empty()) continue;
+        const core::FacadeColours facade = static_cast<std::size_t>(b->asset) < colours.size()
+                                               ? colours[static_cast<std::size_t>(b->asset)]
+                                               : core::kStoneFacade;
+        const std::array<float, 4> walls = linear(facade.walls), roof = linear(facade.roof);
         const std::array<double, 3> mid{0.5 * (box.min[0] + box.max[0]), 0.5 * (box.min[1] + box.max[1]),
                                         0.5 * (box.min[2] + box.max[2])};
         const std::array<double, 3> half{0.5 * (box.max[0] - box.min[0]), 0.5 * (box.max[1] - box.min[1]),
@@ -319,7 +327,9 @@ osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* 
                         point(p);
                         for (const double v : {nx / len, ny / len, nz / len})
                             mesh.normals.push_back(static_cast<float>(v));
-                        mesh.colours.insert(mesh.colours.end(), kColour.begin(), kColour.end());
+                        // The top (+Y) in the roof's colour, the rest in the walls'.
+                        const std::array<float, 4>& colour = k == 1 && s > 0 ? roof : walls;
+                        mesh.colours.insert(mesh.colours.end(), colour.begin(), colour.end());
                     }
                     for (const std::uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) mesh.indices.push_back(first + i);
                 }

@@ -3,6 +3,7 @@
 // sub-graphs, and every other node stays the same object; errors leave the graph whole.
 
 #include "terrabit/render/scene_graph.h"
+#include "terrabit/core/assets/mesh_builder.h"
 
 #include <gtest/gtest.h>
 #include <osg/Geode>
@@ -1092,6 +1093,49 @@ TEST(SceneGraph, AnUpdateUntilADeadlineTakesTheLeadingTilesInTheOrderGiven) {
     EXPECT_FALSE(failed.ok());
     EXPECT_NE(failed.message().find("no_such_asset"), std::string::npos) << failed.message();
     EXPECT_TRUE(untouched.tiles().empty());
+}
+
+TEST(InstanceBoxes, AFarBoxWearsItsModelsRoofColourOnTopAndItsWallColourOnItsSides) {
+    core::InstanceBlock block;
+    block.asset = 1;
+    core::Instance a;
+    a.yaw = 0.3f;
+    block.instances = {a};
+    core::ModelBounds bounds;
+    bounds.extend(-2.0, 0.0, -3.0);
+    bounds.extend(2.0, 6.0, 3.0);
+    const core::InstanceBlock* blocks[] = {&block};
+    const core::ModelBounds models[] = {bounds, bounds};
+    const core::FacadeColours colours[] = {core::kStoneFacade, {{200, 100, 50}, {30, 60, 90}}};
+    for (const bool coloured : {true, false}) {
+        const osg::ref_ptr<osg::Geode> geode =
+            coloured ? makeInstanceBoxes(blocks, models, colours) : makeInstanceBoxes(blocks, models);
+        ASSERT_TRUE(geode);
+        const osg::Geometry* g = geode->getDrawable(0)->asGeometry();
+        const auto* n = dynamic_cast<const osg::Vec3bArray*>(g->getNormalArray());
+        // Colours as sRGB bytes (AssetModel converts the mesh's linear light).
+        const auto* c = dynamic_cast<const osg::Vec4ubArray*>(g->getColorArray());
+        ASSERT_NE(n, nullptr);
+        ASSERT_NE(c, nullptr);
+        ASSERT_EQ(n->size(), 24u);
+        std::size_t tops = 0;
+        for (std::size_t i = 0; i < n->size(); ++i) {
+            const bool top = (*n)[i].y() > 120;
+            tops += top ? 1 : 0;
+            const core::Rgb want = !coloured ? core::kStoneFacade.walls : top ? colours[1].roof : colours[1].walls;
+            EXPECT_NEAR((*c)[i].r(), want.r, 1) << i;
+            EXPECT_NEAR((*c)[i].g(), want.g, 1) << i;
+            EXPECT_NEAR((*c)[i].b(), want.b, 1) << i;
+        }
+        EXPECT_EQ(tops, 4u);
+    }
+    // A model's colours are its mesh's, which the scene graph hands the far boxes.
+    core::MeshBuilder builder;
+    builder.setColour({10, 20, 30});
+    builder.addBox({-1, 0, -1}, {1, 2, 1});
+    const core::AssetMesh mesh = builder.take();
+    EXPECT_EQ(AssetModel::fromMesh(mesh).facade(), core::facadeColours(mesh, core::kStoneFacade));
+    EXPECT_EQ(AssetModel::fromMesh(mesh).facade().walls, (core::Rgb{10, 20, 30}));
 }
 
 TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFaces) {

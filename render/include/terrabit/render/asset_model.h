@@ -52,6 +52,8 @@ public:
     std::size_t triangleCount() const { return mTriangleCount; }
     /// The mesh's bounds in model space (metres, Y up).
     const core::ModelBounds& bounds() const { return mBounds; }
+    /// Its mean wall and roof colours (core::facadeColours), which its far box wears.
+    const core::FacadeColours& facade() const { return mFacade; }
     /// The model's far stand-in: its crossed cards (core::crossCardImpostor), drawn from both
     /// sides. Made with the model; an empty model for an empty one (and for an impostor's own).
     const AssetModel& impostor() const;
@@ -64,6 +66,7 @@ private:
     std::size_t mVertexCount = 0;
     std::size_t mTriangleCount = 0;
     core::ModelBounds mBounds;
+    core::FacadeColours mFacade = core::kStoneFacade;
     std::shared_ptr<const AssetModel> mImpostor;
 };
 

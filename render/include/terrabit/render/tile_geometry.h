@@ -87,10 +87,13 @@ osg::ref_ptr<osg::Geode> makeGeneratedBuildingMesh(std::span<const core::Generat
                                                    core::GeneratedDetail detail = core::GeneratedDetail::Dressed);
 
 /// A far picture of instances: each as the box of its model's bounds (`bounds[i]` for the blocks'
-/// asset index i), placed as the instance is (core::transformMatrix), in one lit mesh of a light
-/// stone colour; nullptr when there is none. Twelve triangles per instance.
+/// asset index i), placed as the instance is (core::transformMatrix), in one lit mesh: its top
+/// in the model's roof colour and its sides in its wall colour (`colours[i]`; a light stone
+/// where there is none), so a town reads the same from afar; nullptr when there is none.
+/// Twelve triangles per instance.
 osg::ref_ptr<osg::Geode> makeInstanceBoxes(std::span<const core::InstanceBlock* const> blocks,
-                                           std::span<const core::ModelBounds> bounds);
+                                           std::span<const core::ModelBounds> bounds,
+                                           std::span<const core::FacadeColours> colours = {});
 /// A tile's bridge decks (on terrain): each one's faces (core::bridgeDeckFaces, scene metres)
 /// as triangles in core::kBridgeColour, lit. nullptr when there are none.
 osg::ref_ptr<osg::Geode> makeBridgeMesh(std::span<const core::BridgeDeck* const> bridges);

@@ -65,6 +65,9 @@ struct FacadeColours {
     friend constexpr bool operator==(FacadeColours, FacadeColours) = default;
 };
 
+/// The colours of a building whose model says none: a light stone.
+inline constexpr FacadeColours kStoneFacade{{196, 188, 176}, {196, 188, 176}};
+
 /// The mean colour of a model's walls (faces within 30° of vertical) and of its roof (faces
 /// turned up more than that), each weighted by area and averaged in linear light; faces turned
 /// down are left out. A model without one of them takes the other's for it, and one with

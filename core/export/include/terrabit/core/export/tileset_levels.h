@@ -52,8 +52,8 @@ inline constexpr std::size_t kLevelBuildings = 2048;
 /// one level up may draw (4^-1).
 inline constexpr float kLevelPlantRank = 0.25f;
 
-/// The colours of a coarse building whose model says none: a light stone.
-inline constexpr FacadeColours kLevelBuildingColours{{196, 188, 176}, {196, 188, 176}};
+/// The colours of a coarse building whose model says none.
+inline constexpr FacadeColours kLevelBuildingColours = kStoneFacade;
 /// The colour of a coarse plant whose model says none: a leaf green.
 inline constexpr FacadeColours kLevelPlantColours{{70, 110, 52}, {70, 110, 52}};
 
