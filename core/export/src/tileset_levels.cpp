@@ -597,10 +597,6 @@ public:
         mModel.meshes.push_back(std::move(m));
         return static_cast<int>(mModel.meshes.size() - 1);
     }
-    int mesh(const std::string& name, const std::vector<float>& positions, const std::vector<float>& normals,
-             const std::vector<std::uint32_t>& idx, int material) {
-        return mesh(name, {{geometry(positions, normals, idx), material}});
-    }
 
     /// A node drawing `mesh` once per box through EXT_mesh_gpu_instancing.
     int instanced(const std::string& name, int meshIndex, const std::vector<const LevelBox*>& boxes) {
