@@ -353,6 +353,30 @@ TEST(TilesetLevels, LevelSourcesRoundTripSoAMergedTilesetHasTheSameBytes) {
     EXPECT_EQ(again.levels, whole.levels);
     EXPECT_EQ(again.tileset, whole.tileset);
     EXPECT_FALSE(decodeLevelSource("{\"quadkey\": 3}").ok());
+    // A colour beyond 24 bits, or not a number, is an error saying so, not a wrapped colour.
+    const auto withBoth = std::find_if(leaves->begin(), leaves->end(), [](const TilesetLeaf& l) {
+        return !l.level.buildings.empty() && !l.level.plants.empty();
+    });
+    ASSERT_NE(withBoth, leaves->end());
+    const LevelSource& some = withBoth->level;
+    ASSERT_FALSE(some.buildings.empty());
+    ASSERT_FALSE(some.plants.empty());
+    json bad = json::parse(encodeLevelSource(some));
+    bad["buildings"][0][11] = 0x1000000;
+    const Result<LevelSource> beyond = decodeLevelSource(bad.dump());
+    ASSERT_FALSE(beyond.ok());
+    EXPECT_NE(beyond.message().find("colour"), std::string::npos) << beyond.message();
+    bad = json::parse(encodeLevelSource(some));
+    bad["plants"][0][8] = "green";
+    EXPECT_FALSE(decodeLevelSource(bad.dump()).ok());
+    // Older sources without colours read in the colours those bakes drew.
+    json old = json::parse(encodeLevelSource(some));
+    for (json& b : old["buildings"]) b.erase(b.begin() + 10, b.end());
+    for (json& p : old["plants"]) p.erase(p.begin() + 8, p.end());
+    const Result<LevelSource> older = decodeLevelSource(old.dump());
+    ASSERT_TRUE(older.ok()) << older.message();
+    EXPECT_EQ(older->buildings.front().colours, kLevelBuildingColours);
+    EXPECT_EQ(older->plants.front().colours, kLevelPlantColours);
 }
 
 TEST(TilesetLevels, ATileMostlyUnderWaterIsGlossyWaterFromAfar) {
