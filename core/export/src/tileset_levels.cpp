@@ -41,7 +41,24 @@ constexpr float kRankSteps = 16777216.0f;  // 2^24
 float onGrid(double v, float steps) { return static_cast<float>(std::lround(v * steps)) / steps; }
 /// Rounded up: an error must not shrink on its grid.
 float upOnGrid(double v, float steps) { return static_cast<float>(std::ceil(v * steps)) / steps; }
-long long gridSteps(float v, float steps) { return std::lround(double(v) * steps); }
+/// The whole number of steps a level source writes a grid value as: one that reads back as the
+/// same float (decodeLevelSource makes float(n) / steps, as onGrid does). The nearest to
+/// v · steps is, up to 2^24 steps; beyond, a float holds only every second (fourth, ...) whole
+/// number, and the nearest may read back as the float next to v (the level source fuzzer found
+/// a yaw that did), so the whole numbers the floats around it hold are tried.
+long long gridSteps(float v, float steps) {
+    const long long n = std::llround(double(v) * steps);
+    if (static_cast<float>(n) / steps == v) return n;
+    const float at = static_cast<float>(n);
+    for (const float towards : {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity()}) {
+        float g = at;
+        for (int k = 0; k < 8; ++k) {
+            g = std::nextafter(g, towards);
+            if (g == std::trunc(g) && g / steps == v) return static_cast<long long>(g);
+        }
+    }
+    return n;
+}
 
 struct Vec3d {
     double x = 0, y = 0, z = 0;
@@ -403,9 +420,23 @@ namespace {
 /// A colour in a level source: 0xRRGGBB.
 std::uint32_t packedRgb(Rgb c) { return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b; }
 
+/// A whole number of a level source (`what` says which) within [lo, hi]. nlohmann's get<> would
+/// convert a float or an integer beyond the type's range as C++ casts do, which is undefined
+/// (the level source fuzzer found 6.4e23 read as centimetres).
+long long wholeNumber(const json& v, std::string_view what, long long lo, long long hi) {
+    const auto fail = [&](std::string_view why) {
+        return std::out_of_range(std::string(what) + " " + std::string(why) + ": " + v.dump());
+    };
+    if (!v.is_number_integer()) throw fail("is not a whole number");
+    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::max(hi, 0LL))
+                               : v.get<long long>() < lo || v.get<long long>() > hi) {
+        throw fail("is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return v.get<long long>();
+}
+
 Rgb unpackedRgb(const json& v) {
-    const std::uint32_t p = v.get<std::uint32_t>();
-    if (p > 0xffffff) throw std::out_of_range("a colour beyond 0xffffff");
+    const auto p = static_cast<std::uint32_t>(wholeNumber(v, "a colour", 0, 0xffffff));
     return {static_cast<std::uint8_t>(p >> 16), static_cast<std::uint8_t>(p >> 8), static_cast<std::uint8_t>(p)};
 }
 
@@ -449,7 +480,11 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
     try {
         const json doc = json::parse(text);
         LevelSource s;
-        const auto cm = [](const json& v) { return static_cast<float>(v.get<long long>()) / kCentimetres; };
+        // Lengths within ±2^31 cm (21,000 km), yaws within ±10^5 rad, ranks in [0, 1].
+        constexpr long long kMostCentimetres = 1LL << 31;
+        const auto cm = [](const json& v) {
+            return static_cast<float>(wholeNumber(v, "a length", -kMostCentimetres, kMostCentimetres)) / kCentimetres;
+        };
         const auto box = [&](const json& a, bool building) {
             LevelBox b;
             b.x = cm(a.at(0));
@@ -458,8 +493,9 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
             b.halfWidth = cm(a.at(3));
             b.halfDepth = cm(a.at(4));
             b.height = cm(a.at(5));
-            b.yaw = static_cast<float>(a.at(6).get<long long>()) / kYawSteps;
-            b.key = building ? cm(a.at(7)) : static_cast<float>(a.at(7).get<long long>()) / kRankSteps;
+            b.yaw = static_cast<float>(wholeNumber(a.at(6), "a yaw", -1000000000, 1000000000)) / kYawSteps;
+            b.key = building ? cm(a.at(7))
+                             : static_cast<float>(wholeNumber(a.at(7), "a plant's rank", 0, 1LL << 24)) / kRankSteps;
             // The colours are absent from the level sources of older bakes: those they were drawn in.
             if (building) {
                 b.deviation = cm(a.at(8));
@@ -479,7 +515,11 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
         const json& g = doc.at("ground");
         if (g.size() != s.ground.size()) return Error{"level source: \"ground\" needs 12 numbers"};
         for (std::size_t i = 0; i < s.ground.size(); ++i) s.ground[i] = cm(g[i]);
-        s.groundColour = doc.at("groundColour").get<std::array<std::uint8_t, 3>>();
+        const json& colour = doc.at("groundColour");
+        if (!colour.is_array() || colour.size() != 3) return Error{"level source: \"groundColour\" needs 3 numbers"};
+        for (std::size_t i = 0; i < 3; ++i) {
+            s.groundColour[i] = static_cast<std::uint8_t>(wholeNumber(colour[i], "a colour channel", 0, 255));
+        }
         s.groundWater = doc.value("groundWater", false);  // absent from the level sources of older bakes
         s.groundError = cm(doc.at("groundError"));
         return s;

@@ -369,6 +369,28 @@ TEST(TilesetLevels, LevelSourcesRoundTripSoAMergedTilesetHasTheSameBytes) {
     bad = json::parse(encodeLevelSource(some));
     bad["plants"][0][8] = "green";
     EXPECT_FALSE(decodeLevelSource(bad.dump()).ok());
+    // A length given as a float, or beyond ±2^31 cm, is refused with what it is (read as an
+    // integer it was undefined behaviour: the level source fuzzer's first find).
+    for (const json& v : {json(6.39e23), json(1.5), json(std::int64_t{1} << 40), json(std::uint64_t{1} << 63)}) {
+        bad = json::parse(encodeLevelSource(some));
+        bad["buildings"][0][0] = v;
+        const Result<LevelSource> r = decodeLevelSource(bad.dump());
+        ASSERT_FALSE(r.ok()) << v;
+        EXPECT_NE(r.message().find("a length"), std::string::npos) << r.message();
+    }
+    // Beyond 2^24 steps a float holds only some whole numbers: values there still read back as
+    // themselves, written and read again (a country's boxes 170 km and more from the root, a
+    // yaw the fuzzer made of -3061 rad).
+    LevelSource far = some;
+    far.buildings.front().x = static_cast<float>(123456789) / 100.0f;
+    far.buildings.front().z = static_cast<float>(-2000000001) / 100.0f;
+    far.buildings.front().yaw = static_cast<float>(-30611126) / 10000.0f;
+    const Result<LevelSource> farBack = decodeLevelSource(encodeLevelSource(far));
+    ASSERT_TRUE(farBack.ok()) << farBack.message();
+    EXPECT_EQ(farBack->buildings.front().x, far.buildings.front().x);
+    EXPECT_EQ(farBack->buildings.front().z, far.buildings.front().z);
+    EXPECT_EQ(farBack->buildings.front().yaw, far.buildings.front().yaw);
+    EXPECT_EQ(encodeLevelSource(*farBack), encodeLevelSource(far));
     // Older sources without colours read in the colours those bakes drew.
     json old = json::parse(encodeLevelSource(some));
     for (json& b : old["buildings"]) b.erase(b.begin() + 10, b.end());
