@@ -1,4 +1,5 @@
 #include "terrabit/core/export/instance_file.h"
+#include "terrabit/core/json_number.h"
 
 #include <bit>
 #include <cstring>
@@ -91,10 +92,10 @@ Result<InstanceBlockEntry> InstanceBlockEntry::parse(std::string_view line) {
         const nlohmann::json j = nlohmann::json::parse(line);
         InstanceBlockEntry e;
         e.asset = j.at("asset").get<std::string>();
-        e.blockX = j.at("block").at(0).get<int>();
-        e.blockY = j.at("block").at(1).get<int>();
-        e.count = j.at("count").get<std::uint64_t>();
-        e.offset = j.at("offset").get<std::uint64_t>();
+        e.blockX = wholeNumber<int>(j.at("block").at(0), "a block's column");
+        e.blockY = wholeNumber<int>(j.at("block").at(1), "a block's row");
+        e.count = wholeNumber<std::uint64_t>(j.at("count"), "a block's count");
+        e.offset = wholeNumber<std::uint64_t>(j.at("offset"), "a block's offset");
         auto tile = TileId::fromQuadkey(j.at("tile").get<std::string>());
         if (!tile) return Error{"an instance block with an invalid tile: " + std::string(line.substr(0, 80))};
         e.tile = *tile;

@@ -1,5 +1,6 @@
 #include "terrabit/core/export/manifest_writer.h"
 #include "manifest_writer_p.h"
+#include "terrabit/core/json_number.h"
 
 #include <algorithm>
 #include <charconv>
@@ -275,33 +276,35 @@ Result<ManifestStatistics> ManifestStatistics::parse(std::string_view text) {
     try {
         const nlohmann::json st = nlohmann::json::parse(text);
         ManifestStatistics out;
-        out.buildingsPlaced = st.at("buildingsPlaced").get<std::uint64_t>();
-        out.buildingsBlocked = st.at("buildingsBlocked").get<std::uint64_t>();
-        out.buildingsUnmatched = st.at("buildingsUnmatched").get<std::uint64_t>();
+        out.buildingsPlaced = wholeNumber<std::uint64_t>(st.at("buildingsPlaced"), "buildingsPlaced");
+        out.buildingsBlocked = wholeNumber<std::uint64_t>(st.at("buildingsBlocked"), "buildingsBlocked");
+        out.buildingsUnmatched = wholeNumber<std::uint64_t>(st.at("buildingsUnmatched"), "buildingsUnmatched");
         // The building fill's counts, 0 in a manifest written before them.
         const auto count = [&](const char* key) {
-            return st.contains(key) ? st.at(key).get<std::uint64_t>() : std::uint64_t{0};
+            return st.contains(key) ? wholeNumber<std::uint64_t>(st.at(key), key) : std::uint64_t{0};
         };
         out.buildingsGenerated = count("buildingsGenerated");
         out.footprintCells = count("footprintCells");
         out.footprintCellsCovered = count("footprintCellsCovered");
         out.placedCells = count("placedCells");
         out.placedCellsOutside = count("placedCellsOutside");
-        out.vegetationCellsRequested = st.at("vegetationCellsRequested").get<std::uint64_t>();
-        out.vegetationInstances = st.at("vegetationInstances").get<std::uint64_t>();
+        out.vegetationCellsRequested =
+            wholeNumber<std::uint64_t>(st.at("vegetationCellsRequested"), "vegetationCellsRequested");
+        out.vegetationInstances = wholeNumber<std::uint64_t>(st.at("vegetationInstances"), "vegetationInstances");
         for (const auto& [id, n] : st.at("instancesPerAsset").items()) {
-            out.instancesPerAsset[id] = n.get<std::uint64_t>();
+            out.instancesPerAsset[id] = wholeNumber<std::uint64_t>(n, id);
         }
         if (st.contains("buildingsBlockedBySlope")) {
             out.terrain = true;
-            out.buildingsBlockedBySlope = st.at("buildingsBlockedBySlope").get<std::uint64_t>();
+            out.buildingsBlockedBySlope =
+                wholeNumber<std::uint64_t>(st.at("buildingsBlockedBySlope"), "buildingsBlockedBySlope");
             const auto height = [](const nlohmann::json& v) {
                 return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
             };
             out.minHeight = height(st.at("minHeight"));
             out.maxHeight = height(st.at("maxHeight"));
-            out.cellsWithHeight = st.at("cellsWithHeight").get<std::uint64_t>();
-            out.steepCells = st.at("steepCells").get<std::uint64_t>();
+            out.cellsWithHeight = wholeNumber<std::uint64_t>(st.at("cellsWithHeight"), "cellsWithHeight");
+            out.steepCells = wholeNumber<std::uint64_t>(st.at("steepCells"), "steepCells");
             out.heightsFilledFromCoarser = count("heightsFilledFromCoarser");
             out.heightsInpainted = count("heightsInpainted");
             out.heightsAbsurd = count("heightsAbsurd");

@@ -16,6 +16,7 @@
 
 #include "terrabit/core/algebra/random_mask.h"
 #include "terrabit/core/export/glb_scene_writer.h"
+#include "terrabit/core/json_number.h"
 #include "terrabit/core/scene/generated_building_mesh.h"
 #include "terrabit/core/scene/ground_drape.h"
 
@@ -420,23 +421,8 @@ namespace {
 /// A colour in a level source: 0xRRGGBB.
 std::uint32_t packedRgb(Rgb c) { return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b; }
 
-/// A whole number of a level source (`what` says which) within [lo, hi]. nlohmann's get<> would
-/// convert a float or an integer beyond the type's range as C++ casts do, which is undefined
-/// (the level source fuzzer found 6.4e23 read as centimetres).
-long long wholeNumber(const json& v, std::string_view what, long long lo, long long hi) {
-    const auto fail = [&](std::string_view why) {
-        return std::out_of_range(std::string(what) + " " + std::string(why) + ": " + v.dump());
-    };
-    if (!v.is_number_integer()) throw fail("is not a whole number");
-    if (v.is_number_unsigned() ? v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::max(hi, 0LL))
-                               : v.get<long long>() < lo || v.get<long long>() > hi) {
-        throw fail("is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    }
-    return v.get<long long>();
-}
-
 Rgb unpackedRgb(const json& v) {
-    const auto p = static_cast<std::uint32_t>(wholeNumber(v, "a colour", 0, 0xffffff));
+    const auto p = static_cast<std::uint32_t>(wholeNumber<std::uint32_t>(v, "a colour", 0, 0xffffff));
     return {static_cast<std::uint8_t>(p >> 16), static_cast<std::uint8_t>(p >> 8), static_cast<std::uint8_t>(p)};
 }
 
@@ -483,7 +469,8 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
         // Lengths within ±2^31 cm (21,000 km), yaws within ±10^5 rad, ranks in [0, 1].
         constexpr long long kMostCentimetres = 1LL << 31;
         const auto cm = [](const json& v) {
-            return static_cast<float>(wholeNumber(v, "a length", -kMostCentimetres, kMostCentimetres)) / kCentimetres;
+            return static_cast<float>(wholeNumber<long long>(v, "a length", -kMostCentimetres, kMostCentimetres)) /
+                   kCentimetres;
         };
         const auto box = [&](const json& a, bool building) {
             LevelBox b;
@@ -493,9 +480,10 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
             b.halfWidth = cm(a.at(3));
             b.halfDepth = cm(a.at(4));
             b.height = cm(a.at(5));
-            b.yaw = static_cast<float>(wholeNumber(a.at(6), "a yaw", -1000000000, 1000000000)) / kYawSteps;
+            b.yaw = static_cast<float>(wholeNumber<long long>(a.at(6), "a yaw", -1000000000, 1000000000)) / kYawSteps;
             b.key = building ? cm(a.at(7))
-                             : static_cast<float>(wholeNumber(a.at(7), "a plant's rank", 0, 1LL << 24)) / kRankSteps;
+                             : static_cast<float>(wholeNumber<long long>(a.at(7), "a plant's rank", 0, 1LL << 24)) /
+                                   kRankSteps;
             // The colours are absent from the level sources of older bakes: those they were drawn in.
             if (building) {
                 b.deviation = cm(a.at(8));
@@ -518,7 +506,7 @@ Result<LevelSource> decodeLevelSource(std::string_view text) {
         const json& colour = doc.at("groundColour");
         if (!colour.is_array() || colour.size() != 3) return Error{"level source: \"groundColour\" needs 3 numbers"};
         for (std::size_t i = 0; i < 3; ++i) {
-            s.groundColour[i] = static_cast<std::uint8_t>(wholeNumber(colour[i], "a colour channel", 0, 255));
+            s.groundColour[i] = static_cast<std::uint8_t>(wholeNumber<int>(colour[i], "a colour channel", 0, 255));
         }
         s.groundWater = doc.value("groundWater", false);  // absent from the level sources of older bakes
         s.groundError = cm(doc.at("groundError"));

@@ -1,4 +1,5 @@
 #include "terrabit/core/scale/shard_merge.h"
+#include "terrabit/core/json_number.h"
 
 #include <unistd.h>
 #include <algorithm>
@@ -665,7 +666,7 @@ public:
                 }
                 bake = same;
                 frame.origin = {extras.at("originLon").get<double>(), extras.at("originLat").get<double>()};
-                frame.zoom = extras.at("zoom").get<int>();
+                frame.zoom = wholeNumber<int>(extras.at("zoom"), "the zoom", 0, 30);
                 seed = std::stoull(extras.at("seed").get<std::string>());
                 if (extras.contains("originHeight")) originHeight = extras.at("originHeight").get<double>();
                 std::vector<const json*> stack{&doc.at("root")};
@@ -907,7 +908,8 @@ private:
                 auto st = ManifestStatistics::parse(p.entries.at("statistics"));
                 if (!st) return st.error();
                 statistics.add(*st);
-                mInstanceCount += json::parse(p.entries.at("instanceCount")).get<std::uint64_t>();
+                mInstanceCount +=
+                    wholeNumber<std::uint64_t>(json::parse(p.entries.at("instanceCount")), "the instance count");
             }
         } catch (const std::exception& e) {
             return Error{std::string("manifest: ") + e.what()};

@@ -1,4 +1,5 @@
 #include "terrabit/core/scale/shard_record.h"
+#include "terrabit/core/json_number.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -43,13 +44,14 @@ Result<ShardRecord> decodeShardRecord(std::string_view text, std::string_view wh
     try {
         const json doc = json::parse(text);
         if (doc.value("format", std::string()) != kFormat) return Error{at + ": not a Terrabit shard record"};
-        if (doc.value("version", 0) != kVersion) {
+        if (!doc.contains("version") || !doc["version"].is_number_integer() ||
+            doc["version"].get<std::int64_t>() != kVersion) {
             return Error{at + ": shard record version " + doc.value("version", json()).dump() + " is not " +
                          std::to_string(kVersion)};
         }
         ShardRecord r;
-        r.shard.index = doc.at("shard").at("index").get<int>();
-        r.shard.count = doc.at("shard").at("count").get<int>();
+        r.shard.index = wholeNumber<int>(doc.at("shard").at("index"), "the shard's index");
+        r.shard.count = wholeNumber<int>(doc.at("shard").at("count"), "the shard count");
         if (r.shard.count < 1 || r.shard.index < 0 || r.shard.index >= r.shard.count) {
             return Error{at + ": shard " + r.shard.text() + " is not a valid K/N"};
         }
@@ -59,13 +61,14 @@ Result<ShardRecord> decodeShardRecord(std::string_view text, std::string_view wh
             r.tiles.push_back(*t);
         }
         r.prefixes = doc.at("prefixes").get<std::vector<std::string>>();
-        r.weight = doc.at("weight").get<std::uint64_t>();
-        r.bakedTiles = doc.at("bakedTiles").get<std::size_t>();
+        r.weight = wholeNumber<std::uint64_t>(doc.at("weight"), "the weight");
+        r.bakedTiles = wholeNumber<std::size_t>(doc.at("bakedTiles"), "the baked tiles");
         for (const json& v : doc.at("vegetationTallies")) {
             auto t = TileId::fromQuadkey(v.at(0).get<std::string>());
             if (!t) return Error{at + ": " + t.message()};
-            r.tallies.push_back({*t, v.at(1).get<std::uint32_t>(), v.at(2).get<std::size_t>(),
-                                 v.at(3).get<std::size_t>(), v.at(4).get<double>()});
+            r.tallies.push_back({*t, wholeNumber<std::uint32_t>(v.at(1), "a tally's pass"),
+                                 wholeNumber<std::size_t>(v.at(2), "a tally's cells"),
+                                 wholeNumber<std::size_t>(v.at(3), "a tally's plants"), v.at(4).get<double>()});
         }
         r.files = doc.at("files").get<std::vector<std::string>>();
         r.milliseconds = doc.at("milliseconds").get<double>();
