@@ -89,8 +89,8 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     info.name = kResultLayer;
     info.colour = Rgb{200, 40, 120};
     const std::vector<LayerInfo> infos{info};
-    using Json = nlohmann::ordered_json;
-    Json tileList = Json::array();
+    using OrderedJson = nlohmann::ordered_json;
+    OrderedJson tileList = OrderedJson::array();
     for (std::size_t s = 0; s < tiles.size(); ++s) {
         result.store(s, std::span<const BitTile>(&composed->masks[s], 1));
         Result<io::TileFiles> files = io::writeTile(result, s, infos, command.outDir);
@@ -107,7 +107,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
 
     const AreaCoverage& total = composed->total;
     const double fraction = static_cast<double>(total.cells) / (65536.0 * static_cast<double>(tiles.size()));
-    Json summary;
+    OrderedJson summary;
     summary["source"] = m.map.source;
     if (m.map.format == "OSM") summary["attribution"] = "© OpenStreetMap contributors, ODbL 1.0";
     summary["rules"] = m.rules.source();
@@ -116,7 +116,7 @@ int runComposeCommand(const ComposeCommand& command, std::ostream& out, std::ost
     summary["seed"] = command.seed;
     summary["metres_latitude"] = composed->latitude;
     if (!command.dems.empty()) {
-        Json dems = Json::array();
+        OrderedJson dems = OrderedJson::array();
         for (const std::filesystem::path& d : command.dems) dems.push_back(d.string());
         summary["dems"] = std::move(dems);
     }
