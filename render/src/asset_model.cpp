@@ -16,6 +16,9 @@ namespace terrabit::render {
 AssetModel AssetModel::fromMesh(const core::AssetMesh& mesh, Impostor impostor) {
     AssetModel model = build(mesh, true);
     if (impostor == Impostor::None) return model;
+    // Only a model drawn as instances stands as a far box (a tile's own mesh never does): its
+    // colours are not worth a walk over a tile's generated buildings.
+    model.mFacade = core::facadeColours(mesh, core::kStoneFacade);
     const core::AssetMesh cards = core::crossCardImpostor(mesh);
     if (!cards.empty()) model.mImpostor = std::make_shared<const AssetModel>(build(cards, false));
     return model;
@@ -105,7 +108,6 @@ AssetModel AssetModel::build(const core::AssetMesh& mesh, bool cullBackFaces) {
     model.mVertexCount = n;
     model.mTriangleCount = mesh.triangleCount();
     model.mBounds = mesh.bounds();
-    model.mFacade = core::facadeColours(mesh, core::kStoneFacade);
     return model;
 }
 

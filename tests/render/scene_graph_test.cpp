@@ -1136,6 +1136,8 @@ TEST(InstanceBoxes, AFarBoxWearsItsModelsRoofColourOnTopAndItsWallColourOnItsSid
     const core::AssetMesh mesh = builder.take();
     EXPECT_EQ(AssetModel::fromMesh(mesh).facade(), core::facadeColours(mesh, core::kStoneFacade));
     EXPECT_EQ(AssetModel::fromMesh(mesh).facade().walls, (core::Rgb{10, 20, 30}));
+    // A mesh drawn once (a tile's generated buildings) never stands as a box: not measured.
+    EXPECT_EQ(AssetModel::fromMesh(mesh, AssetModel::Impostor::None).facade(), core::kStoneFacade);
 }
 
 TEST(InstanceBoxes, EachInstanceIsItsModelsBoxPlacedAsTheInstanceWithOutwardFaces) {

@@ -52,7 +52,8 @@ public:
     std::size_t triangleCount() const { return mTriangleCount; }
     /// The mesh's bounds in model space (metres, Y up).
     const core::ModelBounds& bounds() const { return mBounds; }
-    /// Its mean wall and roof colours (core::facadeColours), which its far box wears.
+    /// Its mean wall and roof colours (core::facadeColours), which its far box wears; the stone
+    /// for a model made with Impostor::None (a mesh drawn once, never as a box).
     const core::FacadeColours& facade() const { return mFacade; }
     /// The model's far stand-in: its crossed cards (core::crossCardImpostor), drawn from both
     /// sides. Made with the model; an empty model for an empty one (and for an impostor's own).
