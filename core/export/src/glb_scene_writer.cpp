@@ -226,8 +226,9 @@ private:
 /// the instance attributes, which go at its end), and its large arrays' text.
 struct EncoderStores {
     detail::SpillBytes bin;
-    std::array<detail::SpillBytes, 3> instances;  ///< TRANSLATION, ROTATION, SCALE floats
-    std::array<detail::SpillBytes, 4> arrays;     ///< accessors, bufferViews, meshes, nodes
+    /// TRANSLATION and SCALE floats, ROTATION normalised shorts
+    std::array<detail::SpillBytes, 3> instances;
+    std::array<detail::SpillBytes, 4> arrays;  ///< accessors, bufferViews, meshes, nodes
 
     /// In memory, or in unnamed files of `folder`.
     static Result<EncoderStores> make(const std::filesystem::path& folder) {
@@ -997,20 +998,20 @@ private:
         const std::uint64_t t0 = mInstanceData[0].size(), r0 = mInstanceData[1].size(), s0 = mInstanceData[2].size();
         for (const Instance& i : b.instances) {
             const std::array<float, 3> t{i.position.x, i.position.y, i.position.z};
-            const std::array<float, 4> q = rotationQuaternion(i);
+            const std::array<std::int16_t, 4> q = rotationQuaternionSnorm16(i);
             const std::array<float, 3> s{i.scale.x, i.scale.y, i.scale.z};
             mInstanceData[0].append(t.data(), sizeof t);
             mInstanceData[1].append(q.data(), sizeof q);
             mInstanceData[2].append(s.data(), sizeof s);
         }
-        const auto shared = [&](int kind, std::uint64_t firstByte, int type) {
-            const int a = mBuilder.accessor(mInstanceViews[kind], TINYGLTF_COMPONENT_TYPE_FLOAT, type, n);
+        const auto shared = [&](int kind, std::uint64_t firstByte, int componentType, int type, bool normalized) {
+            const int a = mBuilder.accessor(mInstanceViews[kind], componentType, type, n, normalized);
             mBuilder.accessors.at(a).byteOffset = firstByte;
             return a;
         };
-        const int t = shared(0, t0, TINYGLTF_TYPE_VEC3);
-        const int r = shared(1, r0, TINYGLTF_TYPE_VEC4);
-        const int s = shared(2, s0, TINYGLTF_TYPE_VEC3);
+        const int t = shared(0, t0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, false);
+        const int r = shared(1, r0, TINYGLTF_COMPONENT_TYPE_SHORT, TINYGLTF_TYPE_VEC4, true);
+        const int s = shared(2, s0, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, false);
 
         tinygltf::Value::Object attributes;
         attributes["TRANSLATION"] = tinygltf::Value(t);
@@ -1058,7 +1059,7 @@ private:
     GlbSceneOptions mOptions;
     GltfText mJson;
     ModelBuilder mBuilder;
-    std::array<detail::SpillBytes, 3> mInstanceData;  ///< TRANSLATION, ROTATION, SCALE floats, in block order
+    std::array<detail::SpillBytes, 3> mInstanceData;  ///< as EncoderStores::instances, in block order
     const Scene* mScene = nullptr;                    ///< the part being added
     std::span<const AssetMesh> mMeshes;               ///< its assets' meshes
     std::optional<Georeference> mGeoreference;        ///< the first part's

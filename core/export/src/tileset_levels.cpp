@@ -556,14 +556,26 @@ public:
         return static_cast<int>(mModel.accessors.size() - 1);
     }
 
+    /// Instance rotations: rotationQuaternionSnorm16's normalised shorts, four per instance.
+    int rotations(const std::vector<std::int16_t>& xyzw) {
+        return normalisedVec4(view(xyzw.data(), xyzw.size() * sizeof(std::int16_t), 0), TINYGLTF_COMPONENT_TYPE_SHORT,
+                              xyzw.size() / 4);
+    }
+
     /// Vertex colours: RGBA normalised bytes, four per vertex.
     int colours(const std::vector<std::uint8_t>& rgba) {
+        return normalisedVec4(view(rgba.data(), rgba.size(), TINYGLTF_TARGET_ARRAY_BUFFER),
+                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, rgba.size() / 4);
+    }
+
+    /// A VEC4 accessor of normalised integers over a whole view.
+    int normalisedVec4(int bufferView, int componentType, std::size_t count) {
         tinygltf::Accessor a;
-        a.bufferView = view(rgba.data(), rgba.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
-        a.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE;
+        a.bufferView = bufferView;
+        a.componentType = componentType;
         a.normalized = true;
         a.type = TINYGLTF_TYPE_VEC4;
-        a.count = rgba.size() / 4;
+        a.count = count;
         mModel.accessors.push_back(std::move(a));
         return static_cast<int>(mModel.accessors.size() - 1);
     }
@@ -628,19 +640,20 @@ public:
 
     /// A node drawing `mesh` once per box through EXT_mesh_gpu_instancing.
     int instanced(const std::string& name, int meshIndex, const std::vector<const LevelBox*>& boxes) {
-        std::vector<float> t, r, s;
+        std::vector<float> t, s;
+        std::vector<std::int16_t> r;
         for (const LevelBox* b : boxes) {
             t.insert(t.end(), {b->x, b->y, b->z});
             Instance i;
             i.yaw = b->yaw;
-            const std::array<float, 4> q = rotationQuaternion(i);
+            const std::array<std::int16_t, 4> q = rotationQuaternionSnorm16(i);
             r.insert(r.end(), q.begin(), q.end());
             s.insert(s.end(), {std::max(2.0f * b->halfWidth, kMinExtent), std::max(b->height, kMinExtent),
                                std::max(2.0f * b->halfDepth, kMinExtent)});
         }
         tinygltf::Value::Object attributes;
         attributes["TRANSLATION"] = tinygltf::Value(accessor(t, TINYGLTF_TYPE_VEC3, 3, 0, false));
-        attributes["ROTATION"] = tinygltf::Value(accessor(r, TINYGLTF_TYPE_VEC4, 4, 0, false));
+        attributes["ROTATION"] = tinygltf::Value(rotations(r));
         attributes["SCALE"] = tinygltf::Value(accessor(s, TINYGLTF_TYPE_VEC3, 3, 0, false));
         tinygltf::Value::Object extension;
         extension["attributes"] = tinygltf::Value(std::move(attributes));

@@ -31,6 +31,15 @@ std::array<float, 4> rotationQuaternion(const Instance& i) {
     return {0.0f, std::sin(h), 0.0f, std::cos(h)};
 }
 
+std::array<std::int16_t, 4> rotationQuaternionSnorm16(const Instance& i) {
+    const std::array<float, 4> q = rotationQuaternion(i);
+    std::array<std::int16_t, 4> out{};
+    for (std::size_t c = 0; c < 4; ++c) {
+        out[c] = static_cast<std::int16_t>(std::lround(std::clamp(q[c], -1.0f, 1.0f) * 32767.0f));
+    }
+    return out;
+}
+
 const char* outcomeName(BuildingOutcome outcome) {
     switch (outcome) {
         case BuildingOutcome::Placed:

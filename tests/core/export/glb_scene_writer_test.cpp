@@ -21,6 +21,7 @@ using terrabit::test::indexData;
 using terrabit::test::loadGlb;
 using terrabit::test::makeScene;
 using terrabit::test::normalData;
+using terrabit::test::rotationData;
 using terrabit::test::shippedCatalogue;
 
 namespace {
@@ -136,31 +137,36 @@ TEST(GlbSceneWriter, InstancedNodesHoldEveryInstanceWithItsExactTransform) {
         for (const char* name : {"TRANSLATION", "ROTATION", "SCALE"}) {
             const tinygltf::Accessor& a = m.accessors.at(static_cast<std::size_t>(attribute(n, name)));
             EXPECT_EQ(a.count, b.instances.size()) << name;
-            EXPECT_EQ(a.componentType, TINYGLTF_COMPONENT_TYPE_FLOAT) << name;
+            EXPECT_EQ(a.componentType,
+                      std::string(name) == "ROTATION" ? TINYGLTF_COMPONENT_TYPE_SHORT : TINYGLTF_COMPONENT_TYPE_FLOAT)
+                << name;
             EXPECT_EQ(a.type, std::string(name) == "ROTATION" ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3) << name;
             EXPECT_EQ(m.bufferViews.at(static_cast<std::size_t>(a.bufferView)).target, 0) << name;
         }
         const auto t = accessorData<float>(m, attribute(n, "TRANSLATION"));
-        const auto r = accessorData<float>(m, attribute(n, "ROTATION"));
+        const auto r = rotationData(m, attribute(n, "ROTATION"));
         const auto sc = accessorData<float>(m, attribute(n, "SCALE"));
         for (std::size_t i = 0; i < b.instances.size(); ++i) {
             const Instance& in = b.instances[i];
             EXPECT_EQ(t[3 * i], in.position.x);
             EXPECT_EQ(t[3 * i + 1], in.position.y);
             EXPECT_EQ(t[3 * i + 2], in.position.z);
+            // The rotation as normalised shorts: within one step of the float quaternion.
             const std::array<float, 4> q = rotationQuaternion(in);
             for (int c = 0; c < 4; ++c)
-                EXPECT_EQ(r[4 * i + static_cast<std::size_t>(c)], q[static_cast<std::size_t>(c)]);
+                EXPECT_NEAR(r[4 * i + static_cast<std::size_t>(c)], q[static_cast<std::size_t>(c)], 0.5f / 32767.0f);
             EXPECT_EQ(sc[3 * i], in.scale.x);
             EXPECT_EQ(sc[3 * i + 1], in.scale.y);
             EXPECT_EQ(sc[3 * i + 2], in.scale.z);
-            // The TRS a viewer composes is the Scene's matrix.
+            // The TRS a viewer composes is the Scene's matrix, up to the shorts' rounding (a
+            // matrix term moves by at most 4 × half a step, times the scale).
             const float qx = r[4 * i], qy = r[4 * i + 1], qz = r[4 * i + 2], qw = r[4 * i + 3];
             const float r00 = 1 - 2 * (qy * qy + qz * qz), r20 = 2 * (qx * qz - qw * qy), r02 = 2 * (qx * qz + qw * qy);
             const std::array<float, 16> expected = transformMatrix(in);
-            EXPECT_NEAR(r00 * sc[3 * i], expected[0], 1e-5);
-            EXPECT_NEAR(r20 * sc[3 * i], expected[2], 1e-5);
-            EXPECT_NEAR(r02 * sc[3 * i + 2], expected[8], 1e-5);
+            const float step = 2.0f / 32767.0f;
+            EXPECT_NEAR(r00 * sc[3 * i], expected[0], step * std::abs(sc[3 * i]) + 1e-6f);
+            EXPECT_NEAR(r20 * sc[3 * i], expected[2], step * std::abs(sc[3 * i]) + 1e-6f);
+            EXPECT_NEAR(r02 * sc[3 * i + 2], expected[8], step * std::abs(sc[3 * i + 2]) + 1e-6f);
         }
         total += b.instances.size();
         // Source feature ids ride along per instance.

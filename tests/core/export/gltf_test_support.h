@@ -73,6 +73,20 @@ inline std::vector<float> normalData(const tinygltf::Model& model, int index) {
     return out;
 }
 
+/// An instance ROTATION accessor's quaternions as floats, x, y, z, w per instance: normalised
+/// signed shorts (EXT_mesh_gpu_instancing), decoded as glTF says (value / 32767 clamped at -1).
+inline std::vector<float> rotationData(const tinygltf::Model& model, int index) {
+    const tinygltf::Accessor& a = model.accessors.at(static_cast<std::size_t>(index));
+    EXPECT_EQ(a.componentType, TINYGLTF_COMPONENT_TYPE_SHORT);
+    EXPECT_TRUE(a.normalized);
+    EXPECT_EQ(a.type, TINYGLTF_TYPE_VEC4);
+    std::vector<float> out;
+    for (const std::int16_t q : accessorData<std::int16_t>(model, index)) {
+        out.push_back(std::max(static_cast<float>(q) / 32767.0f, -1.0f));
+    }
+    return out;
+}
+
 /// The node indices under `node` in depth-first order (the node itself first).
 inline void collectNodes(const tinygltf::Model& model, int node, std::vector<int>& out) {
     out.push_back(node);

@@ -18,6 +18,7 @@ using nlohmann::json;
 using terrabit::test::accessorData;
 using terrabit::test::loadGlb;
 using terrabit::test::makeScene;
+using terrabit::test::rotationData;
 using terrabit::test::shippedCatalogue;
 
 namespace {
@@ -324,7 +325,7 @@ TEST(TilesetWriter, EveryVertexOfEveryContentLiesInsideItsRegion) {
                 }
                 const tinygltf::Value& at = n.extensions.at("EXT_mesh_gpu_instancing").Get("attributes");
                 const auto tr = accessorData<float>(g, at.Get("TRANSLATION").GetNumberAsInt());
-                const auto ro = accessorData<float>(g, at.Get("ROTATION").GetNumberAsInt());
+                const auto ro = rotationData(g, at.Get("ROTATION").GetNumberAsInt());
                 const auto sc = accessorData<float>(g, at.Get("SCALE").GetNumberAsInt());
                 for (std::size_t k = 0; k < tr.size() / 3; ++k) {
                     const float qy = ro[4 * k + 1], qw = ro[4 * k + 3];

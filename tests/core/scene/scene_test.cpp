@@ -54,6 +54,26 @@ TEST(Scene, MatrixAndQuaternionAgree) {
     }
 }
 
+TEST(Scene, TheShortQuaternionTurnsAsTheFloatOneWithinTwoMillimetresAtFortyMetres) {
+    // Every yaw around the circle, the decoded shorts (value / 32767, as glTF reads them).
+    for (int k = -3600; k <= 3600; ++k) {
+        Instance i;
+        i.yaw = static_cast<float>(k * std::numbers::pi / 3600.0);
+        const std::array<float, 4> q = rotationQuaternion(i);
+        const std::array<std::int16_t, 4> s = rotationQuaternionSnorm16(i);
+        std::array<float, 4> d{};
+        for (std::size_t c = 0; c < 4; ++c) {
+            d[c] = std::max(static_cast<float>(s[c]) / 32767.0f, -1.0f);
+            ASSERT_LE(std::abs(d[c] - q[c]), 0.5f / 32767.0f) << "yaw " << i.yaw << " component " << c;
+        }
+        // The turn the decoded quaternion makes, against the yaw: each component within half a
+        // step, so the half angle within √2 half steps, the angle within 0.000045 rad.
+        const double angle = 2.0 * std::atan2(static_cast<double>(d[1]), static_cast<double>(d[3]));
+        const double off = std::remainder(angle - static_cast<double>(i.yaw), 2.0 * std::numbers::pi);
+        ASSERT_LE(std::abs(off), 4.5e-5) << "yaw " << i.yaw;
+    }
+}
+
 TEST(Scene, InstanceCountSumsBlocks) {
     Scene s;
     s.blocks.resize(2);
