@@ -1,6 +1,7 @@
 #include "terrabit/core/scale/shard_record.h"
 #include "terrabit/core/json_number.h"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +15,21 @@ using nlohmann::json;
 
 constexpr std::string_view kFormat = "terrabit-shard";
 constexpr int kVersion = 1;
+
+/// A file a shard wrote, as its record names it: a path inside the shard's folder, its parts
+/// separated by single slashes, none of them empty, "." or "..". merge reads the file from the
+/// shard's folder and writes it at the same path in its output, so anything else (an absolute
+/// path, a way up) would have it read and write outside both.
+bool isPathInsideFolder(std::string_view path) {
+    if (path.empty()) return false;
+    for (std::size_t from = 0; from <= path.size();) {
+        const std::size_t slash = std::min(path.find('/', from), path.size());
+        const std::string_view part = path.substr(from, slash - from);
+        if (part.empty() || part == "." || part == ".." || part.find('\0') != std::string_view::npos) return false;
+        from = slash + 1;
+    }
+    return true;
+}
 
 }  // namespace
 
@@ -71,6 +87,12 @@ Result<ShardRecord> decodeShardRecord(std::string_view text, std::string_view wh
                                  wholeNumber<std::size_t>(v.at(3), "a tally's plants"), v.at(4).get<double>()});
         }
         r.files = doc.at("files").get<std::vector<std::string>>();
+        for (const std::string& f : r.files) {
+            if (!isPathInsideFolder(f)) {
+                return Error{at + ": file " + json(f).dump() +
+                             " is not a path inside the shard's folder (a shard names only files it wrote there)"};
+            }
+        }
         r.milliseconds = doc.at("milliseconds").get<double>();
         return r;
     } catch (const std::exception& e) {

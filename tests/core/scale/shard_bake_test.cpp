@@ -317,6 +317,37 @@ TEST_F(ShardBakeTest, AnOlderShardsGlbIsNamedAndLeftOut) {
     EXPECT_NE(err.str().find("bake the shards again with this terrabit-cli"), std::string::npos) << err.str();
 }
 
+TEST_F(ShardBakeTest, AShardRecordNamingAFileOutsideItsFolderIsRefusedBeforeAnythingIsCopied) {
+    // merge reads each file a record names from the shard's folder and writes it at the same
+    // path in its output: a damaged or hostile record must not lead either outside.
+    for (int k = 0; k < 2; ++k) {
+        terrabit::cli::BakeCommand c = command(mDir / ("s" + std::to_string(k)));
+        c.formats = {ExportFormat::Layers};
+        c.shard = scale::ShardSpec{k, 2};
+        ASSERT_EQ(bake(c), 0) << mLastErr;
+    }
+    std::ofstream(mDir / "outside.txt") << "not the shard's";
+    const std::string record = readFile(mDir / "s1" / scale::kShardRecordFile);
+    for (const std::string& bad :
+         {std::string("layers/../../outside.txt"), std::string("/etc/hostname"), std::string("layers//x.tif"),
+          std::string("layers/./x.tif"), std::string(), std::string("layers/x\0.tif", 13)}) {
+        auto tampered = scale::decodeShardRecord(record, "s1");
+        ASSERT_TRUE(tampered) << tampered.message();
+        tampered->files.push_back(bad);
+        std::ofstream(mDir / "s1" / scale::kShardRecordFile) << scale::encodeShardRecord(*tampered);
+
+        terrabit::cli::MergeCommand merge;
+        merge.shards = {mDir / "s0", mDir / "s1"};
+        merge.outDir = mDir / "merged";
+        std::ostringstream out, err;
+        EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1) << bad;
+        EXPECT_NE(err.str().find("is not a path inside the shard's folder"), std::string::npos) << err.str();
+        EXPECT_NE(err.str().find((mDir / "s1" / scale::kShardRecordFile).string()), std::string::npos) << err.str();
+        EXPECT_FALSE(fs::exists(merge.outDir / "layers")) << bad;
+    }
+    EXPECT_EQ(readFile(mDir / "outside.txt"), "not the shard's");
+}
+
 TEST_F(ShardBakeTest, OsgbShardsJoinUnderOneRootAndAGroupCutBetweenShardsIsRefused) {
     const std::string cli = TERRABIT_CLI;
     ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2"), 0);
