@@ -683,6 +683,13 @@ public:
                     const fs::path relative = fs::path(uri);
                     TilesetLeaf leaf;
                     leaf.quadkey = relative.stem().string();
+                    // The content is copied from the shard's 3dtiles/ to the output's at its uri:
+                    // only the baked tiles' own names may lead there (no way up, no absolute path).
+                    if (leaf.quadkey.empty() || uri != "tiles/" + leaf.quadkey + ".glb" ||
+                        !TileId::fromQuadkey(leaf.quadkey)) {
+                        return Error{(s.folder / tilesetName).string() + ": a baked tile's content " +
+                                     json(uri).dump() + " is not tiles/QUADKEY.glb"};
+                    }
                     leaf.region = node.at("boundingVolume").at("region").get<std::array<double, 6>>();
                     leaf.transform = node.at("transform").get<std::array<double, 16>>();
                     const fs::path levelFile = levelSourcePath(leaf.quadkey);

@@ -348,6 +348,36 @@ TEST_F(ShardBakeTest, AShardRecordNamingAFileOutsideItsFolderIsRefusedBeforeAnyt
     EXPECT_EQ(readFile(mDir / "outside.txt"), "not the shard's");
 }
 
+TEST_F(ShardBakeTest, ATilesetLeafWhoseContentIsNotABakedTileIsRefused) {
+    // merge copies each baked tile's content from the shard's 3dtiles/ to its own at the uri the
+    // shard's tileset gives: only tiles/QUADKEY.glb may lead there.
+    for (int k = 0; k < 2; ++k) {
+        terrabit::cli::BakeCommand c = command(mDir / ("s" + std::to_string(k)));
+        c.shard = scale::ShardSpec{k, 2};
+        ASSERT_EQ(bake(c), 0) << mLastErr;
+    }
+    std::ofstream(mDir / "outside.glb") << "not a tile";
+    const fs::path tileset = mDir / "s1" / "3dtiles" / "tileset.json";
+    const std::string text = readFile(tileset);
+    const std::size_t at = text.find("\"tiles/1");
+    ASSERT_NE(at, std::string::npos);
+    const std::size_t end = text.find('"', at + 1);
+    for (const std::string bad : {"../../outside.glb", "/etc/hostname", "tiles/../../../outside.glb", "tiles/x.glb"}) {
+        std::ofstream(tileset) << text.substr(0, at + 1) << bad << text.substr(end);
+        terrabit::cli::MergeCommand merge;
+        merge.shards = {mDir / "s0", mDir / "s1"};
+        merge.outDir = mDir / "merged";
+        std::ostringstream out, err;
+        EXPECT_EQ(terrabit::cli::runMerge(merge, out, err), 1) << bad;
+        EXPECT_NE(
+            err.str().find(tileset.string() + ": a baked tile's content \"" + bad + "\" is not tiles/QUADKEY.glb"),
+            std::string::npos)
+            << err.str();
+        EXPECT_FALSE(fs::exists(merge.outDir / "3dtiles" / "tileset.json")) << bad;
+    }
+    EXPECT_EQ(readFile(mDir / "outside.glb"), "not a tile");
+}
+
 TEST_F(ShardBakeTest, OsgbShardsJoinUnderOneRootAndAGroupCutBetweenShardsIsRefused) {
     const std::string cli = TERRABIT_CLI;
     ASSERT_EQ(run(cli + cliArgs(mDir / "s0") + " --shard 0/2"), 0);
