@@ -59,6 +59,9 @@ Result<InstanceFileHeader> InstanceFileHeader::decode(std::string_view bytes) {
     if (getU32(bytes.data() + 28) != kByteOrderMark) return Error{"wrong byte-order mark"};
     InstanceFileHeader h;
     h.instances = getU64(bytes.data() + 16);
+    if (h.instances > kInstanceMaxRecords) {
+        return Error{"counts " + std::to_string(h.instances) + " instances, more than a file can hold"};
+    }
     h.blocks = getU32(bytes.data() + 24);
     return h;
 }
@@ -94,8 +97,9 @@ Result<InstanceBlockEntry> InstanceBlockEntry::parse(std::string_view line) {
         e.asset = j.at("asset").get<std::string>();
         e.blockX = wholeNumber<int>(j.at("block").at(0), "a block's column");
         e.blockY = wholeNumber<int>(j.at("block").at(1), "a block's row");
-        e.count = wholeNumber<std::uint64_t>(j.at("count"), "a block's count");
-        e.offset = wholeNumber<std::uint64_t>(j.at("offset"), "a block's offset");
+        e.count = wholeNumber<std::uint64_t>(j.at("count"), "a block's count", 0, kInstanceMaxRecords);
+        e.offset = wholeNumber<std::uint64_t>(j.at("offset"), "a block's offset", 0,
+                                              kInstanceHeaderBytes + kInstanceMaxRecords * kInstanceRecordBytes);
         auto tile = TileId::fromQuadkey(j.at("tile").get<std::string>());
         if (!tile) return Error{"an instance block with an invalid tile: " + std::string(line.substr(0, 80))};
         e.tile = *tile;

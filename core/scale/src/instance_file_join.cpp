@@ -38,6 +38,11 @@ Status checkPart(const InstanceFilePart& part, CheckedPart& out) {
             return Error{name + ": the manifest's index has a block at byte " + std::to_string(entry->offset) +
                          " where one should start at " + std::to_string(expected)};
         }
+        // The blocks together must fit a file (each alone does): no sum wraps around.
+        constexpr std::uint64_t kMostBytes = kInstanceHeaderBytes + kInstanceMaxRecords * kInstanceRecordBytes;
+        if (entry->count > (kMostBytes - expected) / kInstanceRecordBytes) {
+            return Error{name + ": the manifest's index counts more records than a file can hold"};
+        }
         expected += entry->count * kInstanceRecordBytes;
         out.blocks.push_back(std::move(*entry));
     }

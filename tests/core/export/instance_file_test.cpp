@@ -190,6 +190,20 @@ TEST(InstanceFile, ABadHeaderSaysWhatIsWrong) {
     std::string order = good;
     std::swap(order[28], order[31]);  // a big-endian writer's mark
     expectError(order, "byte-order mark");
+    // More records than a file's bytes can count (their size would wrap around).
+    expectError(InstanceFileHeader{kInstanceMaxRecords + 1, 1}.encode(), "more than a file can hold");
+    EXPECT_TRUE(InstanceFileHeader::decode(InstanceFileHeader{kInstanceMaxRecords, 1}.encode()));
+}
+
+TEST(InstanceFile, ABlockEntryCountsNoMoreRecordsThanAFileCanHold) {
+    const TileId tile = *TileId::fromZxy(4, 3, 1);
+    const auto entry = [&](std::uint64_t count) {
+        return InstanceBlockEntry::parse(InstanceBlockEntry{"palm", tile, 0, 0, kInstanceHeaderBytes, count}.encode());
+    };
+    ASSERT_TRUE(entry(kInstanceMaxRecords));
+    const auto refused = entry(kInstanceMaxRecords + 1);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.message().find("a block's count is not within"), std::string::npos) << refused.message();
 }
 
 TEST(InstanceFile, ARecordIsSixteenFloatsAndASource) {

@@ -12,6 +12,7 @@
 #include "../support/monaco_bake.h"
 #include "../support/output_files.h"
 #include "../support/scratch_dir.h"
+#include "instance_file_join_p.h"
 #include "terrabit/cli/bake_command.h"
 #include "terrabit/cli/merge_command.h"
 #include "terrabit/core/export/instance_file.h"
@@ -159,6 +160,43 @@ TEST_F(InstanceFileMergeTest, ACorruptOrForeignInstanceFileIsNamed) {
     EXPECT_EQ(merge(), 1);
     EXPECT_NE(mErr.find(second.string() + ": its header counts"), std::string::npos) << mErr;
     EXPECT_NE(mErr.find("not this manifest's instance file"), std::string::npos) << mErr;
+}
+
+TEST_F(InstanceFileMergeTest, CountsWhoseBytesWouldWrapAroundAreRefused) {
+    // 2^62 + 1 records of 68 bytes "are" 68 bytes modulo 2^64: a header and an index saying so,
+    // over a file of one record, passed every size check and joined into a file whose header
+    // counted 2^62 + 1 instances.
+    const std::uint64_t wraps = (std::uint64_t{1} << 62) + 1;
+    ASSERT_EQ(kInstanceHeaderBytes + wraps * kInstanceRecordBytes, kInstanceHeaderBytes + kInstanceRecordBytes);
+    const TileId tile = *TileId::fromZxy(4, 3, 1);
+    const auto write = [&](const fs::path& file, const InstanceFileHeader& header) {
+        std::string bytes = header.encode();
+        appendInstanceRecord(bytes, {}, kInstanceNoSource);
+        std::ofstream(file, std::ios::binary) << bytes;
+    };
+    const auto line = [&](std::uint64_t count, std::uint64_t offset) {
+        return InstanceBlockEntry{"palm", tile, 0, 0, offset, count}.encode();
+    };
+    const fs::path file = mDir / "instances.bin";
+    write(file, {wraps, 1});
+    auto joined = scale::joinInstanceFiles({{file, {line(wraps, kInstanceHeaderBytes)}, {}}}, mDir / "joined.bin");
+    ASSERT_FALSE(joined);
+    EXPECT_NE(joined.message().find(file.string() + ": "), std::string::npos) << joined.message();
+    EXPECT_NE(joined.message().find("more than a file can hold"), std::string::npos) << joined.message();
+
+    // Two blocks each within the bound, together beyond it.
+    write(file, {1, 2});
+    joined = scale::joinInstanceFiles(
+        {{file,
+          {line(kInstanceMaxRecords, kInstanceHeaderBytes),
+           line(kInstanceMaxRecords, kInstanceHeaderBytes + kInstanceMaxRecords * kInstanceRecordBytes)},
+          {}}},
+        mDir / "joined.bin");
+    ASSERT_FALSE(joined);
+    EXPECT_NE(joined.message().find(file.string() + ": the manifest's index counts more records than a file can hold"),
+              std::string::npos)
+        << joined.message();
+    EXPECT_FALSE(fs::exists(mDir / "joined.bin"));
 }
 
 TEST_F(InstanceFileMergeTest, ShardsWithDifferentInstanceEncodingsAreRefused) {

@@ -37,6 +37,10 @@ inline constexpr std::string_view kInstanceFileName = "instances.bin";
 inline constexpr std::uint32_t kInstanceFileVersion = 1;
 inline constexpr std::size_t kInstanceHeaderBytes = 32;
 inline constexpr std::size_t kInstanceRecordBytes = 68;
+/// The most records a file may count: its size in bytes then still fits a signed 64-bit file
+/// offset, and no count times the record size wraps around (a count read from a damaged or
+/// hostile file could otherwise pass every size check).
+inline constexpr std::uint64_t kInstanceMaxRecords = (std::uint64_t{1} << 63) / kInstanceRecordBytes - 1;
 /// A record's source when the instance has none.
 inline constexpr std::uint32_t kInstanceNoSource = 0xffffffffu;
 
@@ -53,7 +57,7 @@ struct InstanceFileHeader {
     /// The 32 header bytes.
     std::string encode() const;
     /// Reads a header. Errors (without the file's name): fewer than 32 bytes, another magic,
-    /// version, header or record size, or byte-order mark.
+    /// version, header or record size, or byte-order mark; more than kInstanceMaxRecords.
     static Result<InstanceFileHeader> decode(std::string_view bytes);
     /// The file's size in bytes: header and records.
     std::uint64_t fileBytes() const { return kInstanceHeaderBytes + instances * kInstanceRecordBytes; }
@@ -80,7 +84,7 @@ struct InstanceBlockEntry {
     /// The line: compact JSON, keys sorted.
     std::string encode() const;
     /// Reads a line. Errors: not JSON, a key missing or of the wrong type, an invalid tile, an
-    /// offset that is not a record's.
+    /// offset that is not a record's, a count above kInstanceMaxRecords.
     static Result<InstanceBlockEntry> parse(std::string_view line);
 };
 
