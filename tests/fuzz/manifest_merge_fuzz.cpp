@@ -5,8 +5,6 @@
 // and that is what the bytes exercise. Contracts beyond "no crash, no UB": a refused merge says
 // why and leaves the output folder as it was (no manifest in it).
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -76,13 +74,7 @@ fs::path gRoot;
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    std::string pattern = (fs::temp_directory_path() / "terrabit-manifest-fuzz-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) std::abort();
-    gRoot = pattern;
-    std::atexit([] {
-        std::error_code ec;
-        fs::remove_all(gRoot, ec);
-    });
+    gRoot = fuzz::scratchFolder("terrabit-manifest-fuzz");
     writeShard(gRoot / "s0", 0, 0, fixedManifest());
     return 0;
 }

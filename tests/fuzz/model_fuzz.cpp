@@ -4,8 +4,6 @@
 // has triangles and passes AssetMesh::validate (every index in range, every value finite), since
 // its bounds become a prefab's footprint and its arrays the viewport's and every export's.
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -25,12 +23,7 @@ namespace {
 /// A folder only this process writes in: a .gltf's relative buffer and an .obj's material
 /// library resolve against it and find nothing there.
 const std::filesystem::path& folder() {
-    static const std::filesystem::path dir = [] {
-        std::filesystem::path d =
-            std::filesystem::temp_directory_path() / ("terrabit-model-fuzz-" + std::to_string(::getpid()));
-        std::filesystem::create_directories(d);
-        return d;
-    }();
+    static const std::filesystem::path dir = fuzz::scratchFolder("terrabit-model-fuzz");
     return dir;
 }
 

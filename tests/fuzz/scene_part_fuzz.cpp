@@ -4,8 +4,6 @@
 // the file; a part read has one model per asset; the encoder either encodes a part or refuses it
 // with a message, and a stream that took every part finishes.
 
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -22,8 +20,7 @@ using fuzz::require;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size > (1u << 18)) return 0;
-    static const std::filesystem::path file =
-        std::filesystem::temp_directory_path() / ("terrabit-fuzz-" + std::to_string(::getpid()) + ".part");
+    static const std::filesystem::path file = fuzz::scratchFolder("terrabit-scene-part-fuzz") / "scene.part";
     {
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
