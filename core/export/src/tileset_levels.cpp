@@ -409,8 +409,7 @@ std::vector<LevelSource> levelSources(const Scene& scene, std::span<const AssetM
         const double ground = std::max(0.0, kTileArea - m[3]);
         for (std::size_t c = 0; c < 3; ++c) {
             m[c] += ground * srgbToLinear(groundColour[c] / 255.0);
-            const double srgb = linearToSrgb(std::clamp(m[c] / (m[3] + ground), 0.0, 1.0));
-            out[k].groundColour[c] = static_cast<std::uint8_t>(std::lround(255.0 * std::clamp(srgb, 0.0, 1.0)));
+            out[k].groundColour[c] = linearToSrgbByte(m[c] / (m[3] + ground));
         }
     }
     return out;

@@ -589,10 +589,7 @@ FacadeColours facadeColours(const AssetMesh& mesh, FacadeColours fallback) {
         s[3] += twiceArea;
     }
     const auto mean = [](const std::array<double, 4>& s) {
-        const auto channel = [&](int c) {
-            const double srgb = linearToSrgb(std::clamp(s[std::size_t(c)] / s[3], 0.0, 1.0));
-            return static_cast<std::uint8_t>(std::lround(255.0 * std::clamp(srgb, 0.0, 1.0)));
-        };
+        const auto channel = [&](int c) { return linearToSrgbByte(s[std::size_t(c)] / s[3]); };
         return Rgb{channel(0), channel(1), channel(2)};
     };
     const bool walls = sum[0][3] > 0.0, roof = sum[1][3] > 0.0;
@@ -603,6 +600,11 @@ FacadeColours facadeColours(const AssetMesh& mesh, FacadeColours fallback) {
 double srgbToLinear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
 
 double linearToSrgb(double c) { return c <= 0.0031308 ? c * 12.92 : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
+
+std::uint8_t linearToSrgbByte(double c) {
+    const double srgb = linearToSrgb(std::clamp(c, 0.0, 1.0));
+    return static_cast<std::uint8_t>(std::lround(255.0 * std::clamp(srgb, 0.0, 1.0)));
+}
 
 Result<AssetMesh> readAssetMesh(const std::filesystem::path& file) {
     // Nothing below should throw, but the parsers are third-party and the input is a user's

@@ -42,6 +42,18 @@ double signedArea(std::span<const Vec2> ring) {
     return twice * 0.5;
 }
 
+// The building's outline counter-clockwise (y north), as its walls are raised from it.
+std::vector<Vec2> counterClockwiseRing(const GeneratedBuilding& building) {
+    std::vector<Vec2> ring = building.outline;
+    if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
+    return ring;
+}
+
+// Its roof: by its tags, flat around courtyards.
+GeneratedRoof roofOf(const GeneratedBuilding& building) {
+    return building.courtyards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat;
+}
+
 bool onSegment(Vec2 p, Vec2 a, Vec2 b) {
     return std::min(a.x, b.x) <= p.x && p.x <= std::max(a.x, b.x) && std::min(a.y, b.y) <= p.y &&
            p.y <= std::max(a.y, b.y);
@@ -283,8 +295,7 @@ GeneratedRoof generatedRoof(std::string_view shape) {
 
 AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDetail detail) {
     if (!checkGeneratedBuilding(building)) return {};
-    std::vector<Vec2> ring = building.outline;
-    if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
+    const std::vector<Vec2> ring = counterClockwiseRing(building);
     // Courtyards clockwise: their walls then face into the yard (MeshBuilder::addWalls).
     std::vector<std::vector<Vec2>> yards = building.courtyards;
     for (std::vector<Vec2>& yard : yards) {
@@ -299,7 +310,7 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
     const Outline outline = localOutline(ring, box.centre);
     const Affine toScene = Affine::translation({box.centre.x, 0.0, -box.centre.y});
 
-    const GeneratedRoof roof = yards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat;
+    const GeneratedRoof roof = roofOf(building);
     const FacadeColours colours = coloursOf(outlineHash(ring), roof);
     const Rgb wall = colours.walls;
     const double base = building.base;
@@ -393,10 +404,7 @@ AssetMesh generatedBuildingMesh(const GeneratedBuilding& building, GeneratedDeta
 }
 
 FacadeColours generatedBuildingColours(const GeneratedBuilding& building) {
-    std::vector<Vec2> ring = building.outline;
-    if (signedArea(ring) < 0.0) std::reverse(ring.begin(), ring.end());
-    return coloursOf(outlineHash(ring),
-                     building.courtyards.empty() ? generatedRoof(building.roofShape) : GeneratedRoof::Flat);
+    return coloursOf(outlineHash(counterClockwiseRing(building)), roofOf(building));
 }
 
 AssetMesh generatedBuildingsMesh(std::span<const GeneratedBuilding* const> buildings, GeneratedDetail detail) {

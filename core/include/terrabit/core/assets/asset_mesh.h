@@ -78,5 +78,7 @@ FacadeColours facadeColours(const AssetMesh& mesh, FacadeColours fallback);
 double srgbToLinear(double c);
 /// Converts a linear-light channel value in [0, 1] to sRGB encoding.
 double linearToSrgb(double c);
+/// A linear-light channel value (clamped to [0, 1]) as an sRGB byte, rounded.
+std::uint8_t linearToSrgbByte(double c);
 
 }  // namespace terrabit::core
