@@ -83,11 +83,10 @@ double msSince(std::chrono::steady_clock::time_point t) {
 
 // -- Terrabit ---------------------------------------------------------------------------------
 
-/// The building pass alone, from scratch each time.
-void BM_BuildingPass(benchmark::State& state) {
-    MapFixture& f = fixtureOf(static_cast<int>(state.range(0)));
+/// A building pass by these rules, from scratch each time.
+void runBuildingPass(benchmark::State& state, MapFixture& f, const PlacementRules& rules) {
     SceneBaker baker(f.layers->index, f.layers->store, f.catalogue);
-    if (Status s = baker.setRules(f.only({PassKind::Buildings})); !s) state.SkipWithError(s.message().c_str());
+    if (Status s = baker.setRules(rules); !s) state.SkipWithError(s.message().c_str());
     Scene scene;
     double ms = 0;
     // The process's CPU time on every thread: steadier than the wall time on a shared machine,
@@ -104,12 +103,36 @@ void BM_BuildingPass(benchmark::State& state) {
     state.counters["bake_cpu_ms"] = cpuMs / static_cast<double>(state.iterations());
     ms /= static_cast<double>(state.iterations());
     const double tiles = static_cast<double>(scene.tiles.size());
+    const SceneStatistics& st = scene.statistics;
     state.counters["tiles"] = tiles;
     state.counters["buildings"] = static_cast<double>(scene.buildings.size());
-    state.counters["placed"] = static_cast<double>(scene.statistics.buildingsPlaced);
+    state.counters["placed"] = static_cast<double>(st.buildingsPlaced);
+    state.counters["generated"] = static_cast<double>(st.buildingsGenerated);
+    state.counters["covered_pct"] = 100.0 * static_cast<double>(st.footprintCellsCovered) /
+                                    static_cast<double>(std::max<std::uint64_t>(1, st.footprintCells));
     state.counters["pass_ms"] = ms;
     state.counters["ms_per_tile"] = ms / tiles;
     state.counters["buildings_per_s"] = scene.buildings.size() / (ms / 1000.0);
+}
+
+/// The building pass alone, by the default rules.
+void BM_BuildingPass(benchmark::State& state) {
+    MapFixture& f = fixtureOf(static_cast<int>(state.range(0)));
+    runBuildingPass(state, f, f.only({PassKind::Buildings}));
+}
+
+/// The building pass with only the AND scan on each model's own cells: one prefab per footprint
+/// (max_models 1), kept whatever share it covers (min_fill 0), and no fallback. The difference
+/// from BM_BuildingPass is what further prefabs, the fill test and generated buildings cost.
+void BM_BuildingPass_OnePrefab(benchmark::State& state) {
+    MapFixture& f = fixtureOf(static_cast<int>(state.range(0)));
+    PlacementRules rules = f.only({PassKind::Buildings});
+    for (PassRule& p : rules.passes()) {
+        p.buildings.maxModels = 1;
+        p.buildings.minFill = 0.0;
+        p.buildings.fallback = FallbackKind::None;
+    }
+    runBuildingPass(state, f, rules);
 }
 
 /// The vegetation pass alone: buildings stay cached, the vegetation seed changes every run so
@@ -315,6 +338,7 @@ void BM_VegetationScatter_PlainLoop(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_BuildingPass)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
+BENCHMARK(BM_BuildingPass_OnePrefab)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
 BENCHMARK(BM_BuildingOverlap_Geos)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
 BENCHMARK(BM_VegetationPass)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
 BENCHMARK(BM_VegetationScatter_PlainLoop)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MinTime(0.5)->UseRealTime();
@@ -351,8 +375,10 @@ int main(int argc, char** argv) {
                 const auto pass = r.counters.find("pass_ms");
                 const double ms = pass != r.counters.end() ? pass->second.value : r.GetAdjustedRealTime();
                 for (const auto& [name, what] :
-                     {std::pair{"BM_BuildingPass/", " buildings"}, std::pair{"BM_VegetationPass/", " vegetation"},
-                      std::pair{"BM_WholeBake/", " whole"}, std::pair{"BM_BuildingOverlap_Geos/", " geos"},
+                     {std::pair{"BM_BuildingPass/", " buildings"},
+                      std::pair{"BM_BuildingPass_OnePrefab/", " one prefab"},
+                      std::pair{"BM_VegetationPass/", " vegetation"}, std::pair{"BM_WholeBake/", " whole"},
+                      std::pair{"BM_BuildingOverlap_Geos/", " geos"},
                       std::pair{"BM_VegetationScatter_PlainLoop/", " plain"}}) {
                     if (n.starts_with(name)) gMs[map + what] = ms;
                 }
@@ -367,6 +393,12 @@ int main(int argc, char** argv) {
                 "%s: building pass %.1f ms (hull, box, matching, occupancy), GEOS overlap tests alone %.1f ms, "
                 "ratio %.1fx\n",
                 map, gMs[m + " buildings"], gMs[m + " geos"], gMs[m + " geos"] / gMs[m + " buildings"]);
+        }
+        if (gMs.count(m + " buildings") && gMs.count(m + " one prefab")) {
+            std::printf(
+                "%s: building pass %.1f ms; with one prefab per footprint, no fill test and no fallback %.1f ms "
+                "(further prefabs and generated buildings cost %.1fx)\n",
+                map, gMs[m + " buildings"], gMs[m + " one prefab"], gMs[m + " buildings"] / gMs[m + " one prefab"]);
         }
         if (gMs.count(m + " vegetation") && gMs.count(m + " plain")) {
             std::printf("%s: vegetation pass %.1f ms, plain per-cell loop %.1f ms, ratio %.1fx\n", map,
