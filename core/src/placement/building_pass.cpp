@@ -1,12 +1,12 @@
 #include "terrabit/core/placement/building_pass.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 
 #include "footprint_window_p.h"
+#include "generated_shape_p.h"
 #include "ground_p.h"
 #include "model_cells_p.h"
 #include "pass_frame_p.h"
@@ -143,24 +143,6 @@ struct EarlyFallback {
     enum class State { NotMade, Made, Impossible } state = State::NotMade;
     PlacedBuilding building;  ///< when Made: the footprint's outcome
 };
-
-/// Whether a height from tags, metres, can be a building's: above 0 and not beyond any
-/// building's (kGeneratedMaxHeightMetres). Beyond is a mapping mistake (height=1e39 made a model
-/// of infinite scale, which no export takes), read as no tag.
-bool credibleHeight(double metres) { return metres > 0.0 && metres <= kGeneratedMaxHeightMetres; }
-
-/// The height a building's tags give, metres; NaN when they give none (or none credible).
-double taggedHeight(const Feature& f, double storeyHeight) {
-    if (const auto h = f.metresTag("height"); h && credibleHeight(*h)) return *h;
-    if (const auto levels = f.tag("building:levels")) {
-        double n = 0.0;
-        const auto [end, ec] = std::from_chars(levels->data(), levels->data() + levels->size(), n);
-        if (ec == std::errc{} && end == levels->data() + levels->size() && credibleHeight(n * storeyHeight)) {
-            return n * storeyHeight;
-        }
-    }
-    return std::numeric_limits<double>::quiet_NaN();
-}
 
 std::string metres(double v) {
     std::ostringstream s;
@@ -1092,71 +1074,13 @@ private:
     /// A generated building's shape (its base set): the footprint's outer ring as the outline,
     /// the roof and the wall heights from the tags. False when the ring makes no building.
     bool shape(const Target& target, GeneratedBuilding& out) const {
-        outerRing(target, out.outline);
-        out.courtyards.clear();
-        if (out.outline.size() < 3) return false;
-        const Feature& f = *target.feature;
-        out.roofShape = std::string(f.tag("roof:shape").value_or("flat"));
-        if (out.roofShape.empty()) out.roofShape = "flat";
-        const double storey = mRule.storeyHeightMetres;
-        double roof = 0.0;
-        if (const auto h = f.metresTag("roof:height"); h && credibleHeight(*h)) {
-            roof = *h;
-        } else if (const auto levels = numberTag(f, "roof:levels"); credibleHeight(levels * storey)) {
-            roof = levels * storey;
-        } else if (out.roofShape != "flat") {
-            // Untagged pitched roofs rise about 30° over half the shorter side, at most two storeys.
-            roof = std::min(0.58 * std::min(target.box.halfExtents.x, target.box.halfExtents.y), 2.0 * storey);
-        }
-        double wall = mRule.wallHeightMetres;
-        if (const auto h = f.metresTag("height"); h && credibleHeight(*h)) {
-            wall = *h - roof;  // OSM's height is to the top of the roof
-        } else if (const auto levels = numberTag(f, "building:levels"); credibleHeight(levels * storey)) {
-            wall = levels * storey;
-        }
-        wall = std::max(wall, std::min(1.0, mRule.wallHeightMetres));
-        out.wallHeight = static_cast<float>(wall);
-        out.roofHeight = static_cast<float>(roof);
-        if (!checkGeneratedBuilding(out)) {
-            // A mapped ring may touch itself (a pinched courtyard, a node used twice: Monaco's
-            // w62664330); the exporters draw simple rings only, so such a building is drawn on
-            // its convex hull. Its cells, and so placement and collision, stay the footprint's.
-            std::vector<Vec2> hull;
-            convexHull(out.outline, hull);
-            out.outline = std::move(hull);
-            if (!checkGeneratedBuilding(out)) return false;
-            return true;  // its courtyards may cross the hull's ring: drawn as a solid block
-        }
-        addCourtyards(target, out);
-        return true;
+        return detail::shapeGeneratedBuilding(*target.feature, ringsOf(target), mCtx.frame, target.box.halfExtents,
+                                              {mRule.storeyHeightMetres, mRule.wallHeightMetres}, out);
     }
 
-    /// The footprint's inner rings that lie within its outline become the building's courtyards
-    /// (clockwise), each only when it can be drawn (checkGeneratedBuilding): a yard that touches
-    /// the outline or another yard stays roofed over. Its cells are free either way.
-    void addCourtyards(const Target& target, GeneratedBuilding& out) const {
-        const std::span<const Vec2> cells = mCtx.index->cells(target.entry);
-        const std::span<const std::uint32_t> ends = mCtx.index->partEnds(target.entry);
-        if (ends.size() < 2) return;  // the outline alone
-        std::uint32_t begin = 0;
-        for (const std::uint32_t end : ends) {
-            std::vector<Vec2> yard;
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 p = mCtx.frame.cellToGround(cells[i]);
-                if (!yard.empty() && yard.back().x == p.x && yard.back().y == p.y) continue;
-                yard.push_back(p);
-            }
-            begin = end;
-            while (yard.size() > 1 && yard.front().x == yard.back().x && yard.front().y == yard.back().y) {
-                yard.pop_back();
-            }
-            // The outer ring itself meets the outline, so the check below refuses it too.
-            double twice = 0.0;
-            for (std::size_t i = 0; i < yard.size(); ++i) twice += cross(yard[i], yard[(i + 1) % yard.size()]);
-            if (twice > 0.0) std::reverse(yard.begin(), yard.end());
-            out.courtyards.push_back(std::move(yard));
-            if (!checkGeneratedBuilding(out)) out.courtyards.pop_back();
-        }
+    /// The footprint's rings, as the tile index keeps them.
+    detail::FootprintRings ringsOf(const Target& target) const {
+        return {mCtx.index->cells(target.entry), mCtx.index->partEnds(target.entry)};
     }
 
     /// A footprint mapped within a generated building (most of its cells are that building's)
@@ -1198,47 +1122,6 @@ private:
         return true;
     }
 
-    /// The footprint's outer ring in ground metres, counter-clockwise, not closed, without
-    /// repeated points: of its rings the one enclosing the largest area (holes lie inside it).
-    void outerRing(const Target& target, std::vector<Vec2>& out) const {
-        out.clear();
-        const std::span<const Vec2> cells = mCtx.index->cells(target.entry);
-        const std::span<const std::uint32_t> ends = mCtx.index->partEnds(target.entry);
-        double best = 0.0;
-        std::uint32_t bestBegin = 0, bestEnd = 0, begin = 0;
-        for (const std::uint32_t end : ends) {
-            double area = 0.0;
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const Vec2 a = cells[i], c = cells[i + 1 < end ? i + 1 : begin];
-                area += cross(a, c);
-            }
-            if (std::abs(area) > best) {
-                best = std::abs(area);
-                bestBegin = begin;
-                bestEnd = end;
-            }
-            begin = end;
-        }
-        for (std::uint32_t i = bestBegin; i < bestEnd; ++i) {
-            const Vec2 p = mCtx.frame.cellToGround(cells[i]);
-            if (!out.empty() && out.back().x == p.x && out.back().y == p.y) continue;
-            out.push_back(p);
-        }
-        while (out.size() > 1 && out.front().x == out.back().x && out.front().y == out.back().y) out.pop_back();
-        double signedArea = 0.0;
-        for (std::size_t i = 0; i < out.size(); ++i) signedArea += cross(out[i], out[(i + 1) % out.size()]);
-        if (signedArea < 0.0) std::reverse(out.begin(), out.end());
-    }
-
-    /// A tag read as a positive number; 0 when absent or not a number.
-    static double numberTag(const Feature& f, std::string_view key) {
-        const auto text = f.tag(key);
-        if (!text) return 0.0;
-        double n = 0.0;
-        const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), n);
-        return ec == std::errc{} && end == text->data() + text->size() && std::isfinite(n) && n > 0.0 ? n : 0.0;
-    }
-
     /// A model's instance in a pose: on the pose's centre, turned with it, its height from the
     /// tags when the rule says so (else the mean of its ground scales).
     Instance placement(const OrientedBox& pose, const ModelFit& fit, const AssetInfo& a, const Feature& f) const {
@@ -1248,7 +1131,7 @@ private:
                                     (fit.reversed ? std::numbers::pi : 0.0));
         double heightScale = std::sqrt(fit.scale * fit.depthScale);
         if (mRule.height == HeightSource::Tags && a.height > 0.0) {
-            const double h = taggedHeight(f, mRule.storeyHeightMetres);
+            const double h = detail::taggedHeight(f, mRule.storeyHeightMetres);
             if (std::isfinite(h)) heightScale = h / a.height;
         }
         in.scale = {static_cast<float>(fit.scale), static_cast<float>(heightScale), static_cast<float>(fit.depthScale)};
