@@ -10,6 +10,7 @@
 #include "ground_p.h"
 #include "model_cells_p.h"
 #include "pass_frame_p.h"
+#include "pose_search_p.h"
 #include "pose_set_p.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
@@ -21,6 +22,8 @@
 namespace terrabit::core::placement {
 
 namespace {
+
+using detail::PoseSearch;
 
 /// One footprint to place: its feature, target box and the hash of everything about it.
 struct Target {
@@ -93,48 +96,30 @@ private:
     std::vector<Models> mFiltered;  ///< per filter of the rule
 };
 
-/// Per-worker scratch: after the first buildings nothing here allocates.
-struct Scratch {
-    std::vector<CellSpan> spans;
+/// Per-worker scratch: the footprint's pose search state (its window, box in cells, budgets and
+/// own models' rectangles), and what the pass keeps beside it. After the first buildings nothing
+/// here allocates.
+struct Scratch : detail::FootprintSearch {
     std::vector<ModelFit> fits;
     std::vector<ModelFit> candidates;
     std::vector<Vec2> ground;
     std::vector<Vec2> hull;
-    detail::FootprintWindow window;
     Rasterizer rasterizer;
-    std::array<Vec2, 4> corners;  ///< the pose being tested, global cells
-    int poseBudget = 0;           ///< poses the current footprint may still test
-    int lookBudget = 0;           ///< poses the current footprint may still look at
     /// Model sizes (ground metres along the box's width and depth) for which every pose of the
     /// current footprint was looked at and refused, since its cells were last freed.
     std::vector<Vec2> refusedSizes;
     /// Outline models (an L) refused at every pose of the current footprint, as tried.
     std::vector<ModelFit> refusedShapes;
-    /// A rectangle one of the current footprint's models stands on, on its target box's axes:
-    /// its centre's offset from the box's centre along the width (u) and depth (v) axes, and its
-    /// half extents along them, ground metres.
-    struct OwnRect {
-        double u = 0.0, v = 0.0, halfU = 0.0, halfV = 0.0;
-    };
-    /// The rectangles of the models placed in the current footprint so far (a box model's box,
-    /// an outline model's rectangles): a pose overlapping one is refused without a look.
-    std::vector<OwnRect> ownRects;
     /// The current footprint fills its target box so little that models with an outline (an L, a
     /// U, a courtyard block) are worth trying; in a nearly rectangular one a box fills more.
     bool shapedFootprint = false;
-    std::vector<OutlineRect> outline;  ///< the model being tried: its ground outline, scaled
     /// The current footprint's models (ModelChoice::allowedFor).
     const ModelChoice::Models* models = nullptr;
-    /// The current footprint's target box in global cells: its centre, and its width and depth
-    /// axes in cells per ground metre.
-    Vec2 cellCentre, cellU, cellV;
     double cellsPerSquareMetre = 0.0;  ///< |cellU × cellV|
     double cellsPerMetreL1 = 0.0;      ///< the larger of cellU's and cellV's L1 norms
     /// Per candidate: the most cells any candidate from it on can take (EarlyFallback's bound).
     std::vector<double> cellsFrom;
-    std::vector<Vec2> outlineLooks;        ///< its rectangles' centres from the pose's centre, cells
-    std::vector<CellSpan> outlineScratch;  ///< modelCells' scratch
-    std::vector<OrientedBox> rects;        ///< takePose's: a further prefab's rectangles
+    std::vector<OrientedBox> rects;  ///< takePose's: a further prefab's rectangles
 };
 
 /// A footprint's generated building, made while its prefabs are still being searched for, once
@@ -406,194 +391,12 @@ private:
         }
     }
 
-    /// The lowest and highest height at every corner of every cell of the spans, metres; both
-    /// NaN when none of them has a height. Corners without a height are left out.
-    static std::pair<float, float> groundRange(std::span<const CellSpan> spans, detail::GroundSampler& ground) {
-        float lo = std::numeric_limits<float>::infinity(), hi = -std::numeric_limits<float>::infinity();
-        // Each row of corners once: a span's top corners with those of the span above it (the
-        // shape is convex, so the two ranges meet), its bottom corners with the span below.
-        for (std::size_t i = 0; i < spans.size(); ++i) {
-            const CellSpan& s = spans[i];
-            std::int64_t x0 = s.x0, x1 = s.x1;
-            if (i > 0 && spans[i - 1].y == s.y - 1) {
-                x0 = std::min(x0, spans[i - 1].x0);
-                x1 = std::max(x1, spans[i - 1].x1);
-            }
-            ground.rowRange(s.y, x0, x1, lo, hi);
-            if (i + 1 == spans.size() || spans[i + 1].y != s.y + 1) ground.rowRange(s.y + 1, s.x0, s.x1, lo, hi);
-        }
-        if (lo > hi) return {terrain::kNoHeight, terrain::kNoHeight};
-        return {lo, hi};
-    }
+    /// The heights findPose measures a pose's ground step on: none without terrain.
+    detail::GroundSampler* heights(detail::GroundSampler& ground) const { return mCtx.terrain ? &ground : nullptr; }
 
-    /// Pose offsets each way from the box's centre (findPose).
-    static constexpr int kSteps = detail::kPoseSteps;
-    /// How much nearer than touching two rectangles' centres must be for findPose to count them
-    /// overlapping without a look, metres (well above the rounding of their offsets).
-    static constexpr double kOverlapSlack = 1e-6;
-
-    /// Where a pose search ended.
-    struct PoseSearch {
-        bool found = false;
-        bool inReach = false;           ///< some pose lay within the tiles around the owner
-        bool blocked = false;           ///< some pose was refused for cells taken or kept off (something stands there)
-        bool tooSteep = false;          ///< some clear pose stood on ground steeper than max_ground_step
-        bool cutShort = false;          ///< the footprint's budget ran out before every pose was looked at
-        OrientedBox box;                ///< the pose found, ground metres
-        double offU = 0.0, offV = 0.0;  ///< its centre's offset from the target box's, along its axes
-        std::pair<float, float> ground{terrain::kNoHeight, terrain::kNoHeight};
-    };
-
-    /// The poses of a box model of `w` × `d` at offsets (i stepU, j stepV), |i| ≤ nu, |j| ≤ nv,
-    /// that overlap the footprint's own models. Two rectangles whose interiors overlap share a
-    /// cell under the conservative rule (some cell's open interior meets their common open part),
-    /// and the test refuses a pose touching a taken cell: such poses need neither a look nor a
-    /// test. Box models only (an outline model stands on its rectangles, not its box).
-    static detail::PoseSet ownOverlaps(std::span<const Scratch::OwnRect> own, double w, double d, double stepU,
-                                       double stepV, int nu, int nv) {
-        // The steps i with lo < i < hi, within ±n (clamped to ±(kSteps + 1) first, so that
-        // truncating is exact: no libm call).
-        const auto range = [](double centre, double reach, double step, int n) {
-            const double lo = std::clamp((centre - reach) / step, -kSteps - 1.0, kSteps + 1.0);
-            const double hi = std::clamp((centre + reach) / step, -kSteps - 1.0, kSteps + 1.0);
-            const int tLo = static_cast<int>(lo), tHi = static_cast<int>(hi);
-            const int floorLo = tLo > lo ? tLo - 1 : tLo, ceilHi = tHi < hi ? tHi + 1 : tHi;
-            return std::pair{std::max(-n, floorLo + 1), std::min(n, ceilHi - 1)};
-        };
-        detail::PoseSet overlapping;
-        for (const Scratch::OwnRect& r : own) {
-            // Interiors overlap when the centres are nearer than the half extents' sum on both
-            // axes; kOverlapSlack keeps rounding from calling touching rectangles overlapping.
-            const double reachU = 0.5 * w + r.halfU - kOverlapSlack, reachV = 0.5 * d + r.halfV - kOverlapSlack;
-            if (!(reachU > 0.0 && reachV > 0.0)) continue;
-            const auto [i0, i1] = range(r.u, reachU, stepU, nu);
-            const auto [j0, j1] = range(r.v, reachV, stepV, nv);
-            overlapping |= detail::PoseSet::rectangle(i0, i1, j0, j1);
-        }
-        return overlapping;
-    }
-
-    /// Searches the target box for a pose of a model of `w` × `d` ground metres (along the box's
-    /// width and depth): the box's centre first, then offsets ring by ring outwards (about a cell
-    /// apart, at most kSteps each way), the first pose whose conservative cells pass the AND
-    /// scan (FootprintWindow::test) and, on terrain, the ground step. Leaves its cells in s.spans.
-    ///
-    /// A model whose ground outline is not its box (s.outline not empty, scaled; an L, a U, a
-    /// courtyard block) stands on its outline's cells only (modelCells), and is looked at in its
-    /// rectangles' centres.
-    PoseSearch findPose(const OrientedBox& box, double w, double d, bool turned, bool reversed, Scratch& s,
-                        const CellRegion& region, detail::GroundSampler& ground) const {
-        PoseSearch out;
-        const double margin = mRule.fit.marginMetres;
-        const double slackU = box.halfExtents.x - margin - 0.5 * w;
-        const double slackV = box.halfExtents.y - margin - 0.5 * d;
-        if (slackU < -1e-9 || slackV < -1e-9) return out;
-        const double cell = mCellMetres;
-        const auto stepOf = [&](double slack) { return std::max(cell, slack / kSteps); };
-        const double stepU = stepOf(slackU), stepV = stepOf(slackV);
-        const int nu = std::min(kSteps, static_cast<int>(std::max(0.0, slackU) / stepU + 1e-9));
-        const int nv = std::min(kSteps, static_cast<int>(std::max(0.0, slackV) / stepV + 1e-9));
-        const bool shaped = !s.outline.empty();
-        // The poses to look at, in order; those refused for the footprint's own models are
-        // neither looked at nor counted.
-        detail::PoseSet poses = detail::PoseSet::within(nu, nv);
-        if (!shaped && !s.ownRects.empty()) {
-            poses = poses.without(ownOverlaps(s.ownRects, w, d, stepU, stepV, nu, nv));
-            if (poses.empty()) return out;
-        }
-        const Vec2 c0 = s.cellCentre, cu = s.cellU, cv = s.cellV;  // the box's, in cells
-        const Vec2 hw = cu * (0.5 * w), hd = cv * (0.5 * d);
-        // The corners' offsets from the pose's centre, and the same half a cell further in (the
-        // cells looked at first).
-        const std::array<Vec2, 4> arm{Vec2{} - hw - hd, hw - hd, hw + hd, Vec2{} - hw + hd};
-        // A box model's looks from the pose's centre: the centre itself, then the corners (adding
-        // a zero offset changes no coordinate).
-        std::array<Vec2, 5> boxLooks{};
-        for (std::size_t c = 0; c < 4; ++c) {
-            const double len = length(arm[c]);
-            boxLooks[c + 1] = len > 0.5 ? arm[c] * (1.0 - 0.5 / len) : Vec2{};
-        }
-        detail::ModelAxes axes = detail::modelAxes(cu, cv, turned);
-        if (reversed) axes = {Vec2{} - axes.x, Vec2{} - axes.z};
-        s.outlineLooks.clear();
-        // Each rectangle's middle, then its corners half a cell in, as a box model's.
-        for (const OutlineRect& r : s.outline) {
-            s.outlineLooks.push_back(axes.x * (0.5 * (r.x0 + r.x1)) + axes.z * (0.5 * (r.z0 + r.z1)));
-        }
-        for (std::size_t k = 0; k < s.outline.size(); ++k) {
-            const OutlineRect& r = s.outline[k];
-            const Vec2 middle = s.outlineLooks[k];
-            for (const auto& [x, z] : {std::pair{r.x0, r.z0}, {r.x1, r.z0}, {r.x1, r.z1}, {r.x0, r.z1}}) {
-                const Vec2 corner = axes.x * x + axes.z * z;
-                const double len = length(corner - middle);
-                s.outlineLooks.push_back(len > 0.5 ? corner + (middle - corner) * (0.5 / len) : middle);
-            }
-        }
-        int i = 0, j = 0;
-        for (auto next = poses.cursor(); next.next(i, j);) {
-            // A footprint looks at and tests a bounded number of poses (the same for any thread
-            // count): looks are a few reads, tests rasterize the pose.
-            if (s.lookBudget-- <= 0) {
-                out.cutShort = true;
-                return out;
-            }
-            const double offU = i * stepU, offV = j * stepV;
-            const Vec2 mid = c0 + cu * offU + cv * offV;
-            // Most poses fail at their centre or a corner: look at those cells (the corners half a
-            // cell in) before rasterizing the pose.
-            const std::span<const Vec2> looks = shaped ? std::span<const Vec2>(s.outlineLooks) : boxLooks;
-            auto refusal = detail::FootprintWindow::Refusal::None;
-            for (std::size_t c = 0; c < looks.size() && refusal == detail::FootprintWindow::Refusal::None; ++c) {
-                refusal = s.window.look(mid + looks[c]);
-            }
-            if (refusal != detail::FootprintWindow::Refusal::None) {
-                out.inReach = out.inReach || refusal != detail::FootprintWindow::Refusal::Window;
-                out.blocked = out.blocked || refusal == detail::FootprintWindow::Refusal::Taken;
-                continue;
-            }
-            // Corners in boxCorners' order.
-            for (std::size_t c = 0; c < 4; ++c) s.corners[c] = mid + arm[c];
-            if (s.poseBudget-- <= 0) {
-                out.cutShort = true;
-                return out;
-            }
-            detail::FootprintWindow::Verdict verdict;
-            if (shaped) {
-                if (!detail::modelCells(s.outline, mid, axes, region, s.spans, s.outlineScratch)) continue;
-                std::int64_t count = 0;
-                for (const CellSpan& sp : s.spans) count += sp.x1 - sp.x0;
-                verdict = s.window.test(
-                    s.spans, static_cast<std::int64_t>(std::floor(mRule.tolerance * static_cast<double>(count))));
-            } else {
-                // A box is rasterized a row at a time, up to the row that refuses it (most poses
-                // tested are refused).
-                const detail::QuadRows rows(s.corners, region);
-                if (!rows.ok()) continue;
-                verdict = s.window.testRows(rows, mRule.tolerance, s.spans);
-            }
-            out.inReach = true;
-            if (!verdict.clear) {
-                out.blocked = out.blocked || verdict.refusal == detail::FootprintWindow::Refusal::Taken;
-                continue;
-            }
-            if (mCtx.terrain) {
-                const auto range = groundRange(s.spans, ground);
-                if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
-                    out.tooSteep = true;
-                    continue;
-                }
-                out.ground = range;
-            }
-            out.found = true;
-            out.box = box;
-            const Vec2 u{std::cos(box.angle), std::sin(box.angle)};
-            out.box.centre = box.centre + u * offU + Vec2{-u.y, u.x} * offV;
-            out.offU = offU;
-            out.offV = offV;
-            out.box.halfExtents = {0.5 * w, 0.5 * d};
-            return out;
-        }
-        return out;
+    /// The rule's limits for findPose.
+    detail::PoseLimits poseLimits() const {
+        return {mRule.fit.marginMetres, mRule.tolerance, mRule.maxGroundStepMetres, mCellMetres};
     }
 
     /// findPose for a model of `w` × `d`, unless a model no larger along either side was refused
@@ -615,14 +418,15 @@ private:
                     return PoseSearch{};
                 }
             }
-            PoseSearch found = findPose(box, w, d, fit.turned, fit.reversed, s, region, ground);
+            PoseSearch found =
+                detail::findPose(poseLimits(), box, w, d, fit.turned, fit.reversed, s, region, heights(ground));
             if (!found.found && !found.cutShort) s.refusedShapes.push_back(fit);
             return found;
         }
         for (const Vec2 r : s.refusedSizes) {
             if (r.x <= w && r.y <= d) return PoseSearch{};
         }
-        PoseSearch found = findPose(box, w, d, fit.turned, false, s, region, ground);
+        PoseSearch found = detail::findPose(poseLimits(), box, w, d, fit.turned, false, s, region, heights(ground));
         if (!found.found && !found.cutShort) s.refusedSizes.push_back({w, d});
         return found;
     }
@@ -1050,7 +854,7 @@ private:
         s.window.freeInsideSpans(g.cells);
         std::pair<float, float> range{terrain::kNoHeight, terrain::kNoHeight};
         if (mCtx.terrain) {
-            range = groundRange(g.cells, ground);
+            range = detail::groundRange(g.cells, ground);
             if (range.first == range.first && double(range.second) - range.first > mRule.maxGroundStepMetres) {
                 g.record.outcome = BuildingOutcome::BlockedBySlope;
                 g.cells.clear();
