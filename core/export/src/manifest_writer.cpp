@@ -189,7 +189,7 @@ Status writeBuildings(const Scene& scene, PieceWriter& w) {
             for (float v : transformMatrix(b.placement)) transform.push_back(floatJson(v));
         }
         json record{{"asset", b.asset >= 0 ? json(scene.assets[static_cast<std::size_t>(b.asset)]) : json(nullptr)},
-                    {"outcome", outcomeText(b, scene.sources)},
+                    {"outcome", outcomeText(b, scene.sources, scene.layerNames)},
                     {"source", b.source == Instance::kNoSource ? json(nullptr) : json(scene.sources[b.source])},
                     {"target",
                      {{"centre", {b.target.centre.x, b.target.centre.y}},

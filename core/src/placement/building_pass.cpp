@@ -12,6 +12,7 @@
 #include "pass_frame_p.h"
 #include "pose_search_p.h"
 #include "pose_set_p.h"
+#include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/placement/occupancy_map.h"
@@ -169,6 +170,32 @@ Status evaluateMask(const PassRule& pass, const PassContext& ctx, std::span<cons
     return s;
 }
 
+/// Plan: the layers an expression reads from its result (ids into the context's layer names),
+/// each once, in the order first met; none for "none" or empty.
+Result<std::vector<int>> layersRead(const PassRule& pass, const PassContext& ctx, std::string_view key,
+                                    const std::string& expression) {
+    std::vector<int> out;
+    if (expression == "none" || expression.empty()) return out;
+    auto ast = ctx.parse(pass, key, expression);
+    if (!ast) return ast.error();
+    // From the root only: the document holds every named expression of the rules too.
+    std::vector<bool> seen(ast->nodes.size(), false);
+    std::vector<int> todo{ast->root};
+    while (!todo.empty()) {
+        const int n = todo.back();
+        todo.pop_back();
+        if (n < 0 || seen[static_cast<std::size_t>(n)]) continue;
+        seen[static_cast<std::size_t>(n)] = true;
+        const algebra::ExprNode& node = ast->nodes[static_cast<std::size_t>(n)];
+        if (node.op == algebra::ExprOp::Layer && std::find(out.begin(), out.end(), node.layer) == out.end()) {
+            out.push_back(node.layer);
+        }
+        todo.push_back(node.b);
+        todo.push_back(node.a);
+    }
+    return out;
+}
+
 /// Plan: the area entries of the rule's layer (or its classes) that reach a baked tile, each
 /// once, ascending.
 std::vector<std::uint32_t> footprintEntries(const BuildingPassRule& rule, const PassContext& ctx) {
@@ -311,6 +338,9 @@ public:
     Status plan(detail::PassFrame<TileBuildings>&) {
         const std::vector<TileId> reach = detail::tilesAround(mCtx.order);
         if (Status s = evaluateMask(mPass, mCtx, reach, "blocked_by", mRule.blockedBy, mBlocking); !s) return s;
+        auto read = layersRead(mPass, mCtx, "blocked_by", mRule.blockedBy);
+        if (!read) return read.error();
+        mBlockingLayers = std::move(*read);
         if (Status s = evaluateMask(mPass, mCtx, reach, "keep_off", mRule.keepOff, mKeepOff); !s) return s;
         mTargets = makeTargets(mRule, mCtx, footprintEntries(mRule, mCtx), mScratch);
         mOwned = ownedTargets(mCtx, mTargets);
@@ -367,6 +397,8 @@ private:
                 k = hashCombine(k, b == mask->hashes.end() ? 0 : b->second);
             }
         }
+        // Which of blocked_by's layers a blocked footprint names.
+        k = hashCombine(k, mCtx.hashes->neighbourhood(t, mBlockingLayers));
         // On terrain a footprint's base and slope come from the heights it covers (up to the
         // neighbours).
         if (mCtx.terrain) k = hashCombine(k, mCtx.hashes->heightNeighbourhood(t));
@@ -792,6 +824,22 @@ private:
         return b;
     }
 
+    /// The blocked_by layer that holds most of a footprint's cells the mask took (`masked` of
+    /// them), when it holds at least half of them; kNoLayer otherwise (a mask of "~park" or of
+    /// "dilate(water, 2m)" takes cells no layer of it holds).
+    std::uint16_t blockingLayer(const detail::FootprintWindow& w, int zoom, std::int64_t masked) const {
+        std::uint16_t best = BuildingRecord::kNoLayer;
+        std::int64_t most = 0;
+        for (const int layer : mBlockingLayers) {
+            const std::int64_t n = w.takenInsideCellsIn(*mCtx.layers, layer, zoom);
+            if (n > most && layer < BuildingRecord::kNoLayer) {
+                most = n;
+                best = static_cast<std::uint16_t>(layer);
+            }
+        }
+        return 2 * most >= masked ? best : BuildingRecord::kNoLayer;
+    }
+
     /// Says what blocks a footprint: whatever held most of its cells that were taken before it
     /// was tried; for a building, the one whose cells cover most of the taken ones around it, in
     /// this tile so far or in a tile of an earlier phase (final before this one ran, so the
@@ -804,6 +852,7 @@ private:
         const std::int64_t unbaked = w.insideTakenAtLoad() - built - masked;
         if (masked > built && masked >= unbaked) {
             b.record.blocker = Blocker::Layers;
+            b.record.blockerLayer = blockingLayer(w, t.zoom, masked);
             return nullptr;
         }
         if (unbaked > built) {
@@ -984,6 +1033,7 @@ private:
     double mCellMetres;
     std::vector<Scratch> mScratch;  ///< per worker
     Blocking mBlocking;
+    std::vector<int> mBlockingLayers;  ///< the layers blocked_by reads (ids into the context's layers)
     Blocking mKeepOff;
     std::vector<Target> mTargets;
     std::unordered_map<TileId, std::vector<std::uint32_t>> mOwned;  ///< per baked tile: its targets, in order

@@ -223,6 +223,27 @@ TERRABIT_COUNT_CLONES void FootprintWindow::take(std::span<const CellSpan> spans
     }
 }
 
+TERRABIT_COUNT_CLONES std::int64_t FootprintWindow::takenInsideCellsIn(const LayerSource& layers, int layer,
+                                                                       int zoom) const {
+    std::int64_t n = 0;
+    for (std::int64_t r = 0; r < mRows; ++r) {
+        const std::int64_t gy = mY0 + r;
+        const int tileRow = static_cast<int>(gy % kTileCells);
+        for (std::int64_t w = 0; w < mWords; ++w) {
+            const std::size_t k = static_cast<std::size_t>(r * mWords + w);
+            const std::uint64_t mine = mInside[k] & mLoaded[k];
+            if (mine == 0) continue;  // most words: a blocked footprint is rare, and this runs once
+            const std::int64_t gw = mX0 / 64 + w;
+            const TileId id{zoom, static_cast<std::uint32_t>(gw / BitTile::kWordsPerRow),
+                            static_cast<std::uint32_t>(gy / kTileCells)};
+            if (const BitTile* t = layers.tile(id, layer)) {
+                n += std::popcount(mine & t->row(tileRow)[gw % BitTile::kWordsPerRow]);
+            }
+        }
+    }
+    return n;
+}
+
 void FootprintWindow::freeInsideSpans(std::vector<CellSpan>& out) const {
     out.clear();
     const auto from = [](int k) { return k >= 64 ? std::uint64_t{0} : ~std::uint64_t{0} << k; };

@@ -20,6 +20,7 @@
 
 #include "quad_rows_p.h"
 #include "terrabit/core/placement/occupancy_map.h"
+#include "terrabit/core/raster/layer_source.h"
 #include "terrabit/core/raster/rasterizer.h"
 
 namespace terrabit::core::placement::detail {
@@ -96,6 +97,9 @@ public:
     /// How many cells of the spans (global cells) load() found taken in the window (only those
     /// inside the footprint when `insideOnly`).
     std::int64_t loadedCellsOf(std::span<const CellSpan> spans, bool insideOnly) const;
+    /// How many of the footprint's cells that load() found taken a layer of `layers` holds (tiles
+    /// at `zoom`): which of a mask's layers stands on the footprint. Reads only.
+    std::int64_t takenInsideCellsIn(const LayerSource& layers, int layer, int zoom) const;
     /// The footprint's cells that were not taken at load(), as row spans of global cells.
     void freeInsideSpans(std::vector<CellSpan>& out) const;
 

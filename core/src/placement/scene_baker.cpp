@@ -955,6 +955,7 @@ Scene SceneBaker::BakeRun::assemble(const PassContext& ctx, std::vector<TileId> 
     Scene scene;
     scene.frame = ctx.frame;
     scene.seed = ctx.sceneSeed;
+    scene.layerNames = ctx.layers->layerNames();
     scene.blockCells = mOptions.blockCells;
     scene.tiles = std::move(tiles);  // row-major
     scene.terrain = ctx.terrain;

@@ -56,7 +56,8 @@ const char* outcomeName(BuildingOutcome outcome) {
     return "unknown";
 }
 
-std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources) {
+std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources,
+                        std::span<const std::string> layerNames) {
     if (b.outcome == BuildingOutcome::Generated && b.partOfSource < sources.size()) {
         return "generated: part of building " + sources[b.partOfSource];
     }
@@ -66,7 +67,8 @@ std::string outcomeText(const BuildingRecord& b, std::span<const std::string> so
             return b.blockerSource < sources.size() ? "blocked: building " + sources[b.blockerSource]
                                                     : std::string("blocked: building");
         case Blocker::Layers:
-            return "blocked: blocked_by layers";
+            return b.blockerLayer < layerNames.size() ? "blocked: " + layerNames[b.blockerLayer]
+                                                      : std::string("blocked: blocked_by layers");
         case Blocker::Unbaked:
             return "blocked: unbaked tiles";
         case Blocker::None:

@@ -77,7 +77,7 @@ TEST(Manifest, RecordsEveryBuildingOutcome) {
         const BuildingRecord& b = scene.buildings[i];
         const json& e = m["buildings"][i];
         EXPECT_EQ(e["source"], scene.sources[b.source]);
-        EXPECT_EQ(e["outcome"], outcomeText(b, scene.sources));
+        EXPECT_EQ(e["outcome"], outcomeText(b, scene.sources, scene.layerNames));
         EXPECT_EQ(e["tile"], b.tile.quadkey());
         EXPECT_DOUBLE_EQ(e["target"]["centre"][0].get<double>(), b.target.centre.x);
         EXPECT_DOUBLE_EQ(e["target"]["halfExtents"][1].get<double>(), b.target.halfExtents.y);

@@ -356,6 +356,43 @@ TEST(BuildingFill, TheFallbackRuleDecidesWhatAnUnfitFootprintGets) {
     EXPECT_TRUE(shrink.scene.generated.empty());
 }
 
+// A footprint the blocked_by mask holds says which of the mask's layers stands there; one the
+// mask holds by none of its layers (a negation) says the mask.
+TEST(BuildingFill, ABlockedFootprintNamesTheBlockedByLayerStandingThere) {
+    SyntheticMap m;
+    m.rectangle("pond", {{"natural", "water"}}, {0, 0}, 40, 40);
+    m.rectangle("green", {{"leisure", "park"}}, {100, 0}, 40, 40);
+    m.rectangle("boathouse", kHouse, {5, 5}, 12, 10);
+    m.rectangle("pavilion", kHouse, {95, -5}, 12, 10);
+    m.rectangle("shed", kHouse, {-100, 0}, 8, 6);  // on open ground
+    const auto bake = [&](const std::string& blockedBy) {
+        std::string rules = syntheticRules(fillPasses(""));
+        const std::string from = "blocked_by: water";
+        rules.replace(rules.find(from), from.size(), "blocked_by: " + blockedBy);
+        FillBake out;
+        out.input = m.build(rules);
+        out.scene = bakeOnce(*out.input, testCatalogue(), parsePasses(*out.input, rules));
+        return out;
+    };
+    const FillBake both = bake("\"park | water\"");
+    const Scene& s = both.scene;
+    for (const char* id : {"boathouse", "pavilion"}) {
+        ASSERT_EQ(expectRecord(s, id).outcome, BuildingOutcome::Blocked) << id;
+        EXPECT_EQ(expectRecord(s, id).blocker, Blocker::Layers) << id;
+    }
+    EXPECT_EQ(outcomeText(expectRecord(s, "boathouse"), s.sources, s.layerNames), "blocked: water");
+    EXPECT_EQ(outcomeText(expectRecord(s, "pavilion"), s.sources, s.layerNames), "blocked: park");
+    EXPECT_NE(expectRecord(s, "shed").outcome, BuildingOutcome::Blocked);
+    // Without the layer names, the mask.
+    EXPECT_EQ(outcomeText(expectRecord(s, "boathouse"), s.sources), "blocked: blocked_by layers");
+    // Everything but the roads: the shed is held by the mask, and by no layer it reads.
+    const FillBake negated = bake("\"~road\"");
+    const BuildingRecord& shed = expectRecord(negated.scene, "shed");
+    ASSERT_EQ(shed.outcome, BuildingOutcome::Blocked);
+    EXPECT_EQ(shed.blockerLayer, BuildingRecord::kNoLayer);
+    EXPECT_EQ(outcomeText(shed, negated.scene.sources, negated.scene.layerNames), "blocked: blocked_by layers");
+}
+
 TEST(BuildingFill, StretchScalesWidthAndDepthApartWithinTheRule) {
     const FillBake b = bakeShapes("    min_fill: 0\n");
     for (const PlacedModel& m : placedModels(b.scene, testCatalogue())) {
@@ -435,7 +472,7 @@ std::unordered_map<std::string, std::uint32_t> monacoFootprints() {
 }
 
 // Blocked only where something stands there, and said with what: every blocked footprint names
-// a building whose mapped footprint (GEOS, exact) covers most of it, or the blocked_by layers.
+// a building whose mapped footprint (GEOS, exact) covers most of it, or the blocked_by layer.
 TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
     ASSERT_TRUE(monacoDefaultBake().ok);
     const Scene& scene = monacoDefaultBake().scene;
@@ -445,10 +482,10 @@ TEST(BuildingFillMonaco, EveryBlockedBuildingNamesWhatStandsThere) {
         if (b.outcome != BuildingOutcome::Blocked) continue;
         ++blocked;
         const std::string& id = scene.sources.at(b.source);
-        const std::string text = outcomeText(b, scene.sources);
+        const std::string text = outcomeText(b, scene.sources, scene.layerNames);
         ASSERT_NE(b.blocker, Blocker::None) << id;
         if (b.blocker != Blocker::Building) {
-            EXPECT_EQ(text, "blocked: blocked_by layers") << id;
+            EXPECT_EQ(text, "blocked: water") << id << ": the default rules' blocked_by";
             continue;
         }
         ++byBuilding;

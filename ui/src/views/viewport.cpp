@@ -393,7 +393,8 @@ QString Viewport::describe(const core::BuildingRecord& b) const {
     if (b.asset >= 0 && std::size_t(b.asset) < mScene->assets.size()) {
         model = " " + QString::fromStdString(mScene->assets[std::size_t(b.asset)]);
     }
-    return tr("%1: %2%3").arg(source, QString::fromStdString(core::outcomeText(b, mScene->sources)), model);
+    return tr("%1: %2%3")
+        .arg(source, QString::fromStdString(core::outcomeText(b, mScene->sources, mScene->layerNames)), model);
 }
 
 QString Viewport::clickAt(QPoint pos) {

@@ -124,6 +124,8 @@ struct BuildingPart {
 
 /// One building footprint and its outcome.
 struct BuildingRecord {
+    static constexpr std::uint16_t kNoLayer = 0xffff;  ///< see blockerLayer
+
     std::uint32_t source = Instance::kNoSource;  ///< index into Scene::sources
     TileId tile;                                 ///< the tile holding the footprint's centre (the one that placed it)
     OrientedBox target;                          ///< the box the model had to fit
@@ -142,6 +144,9 @@ struct BuildingRecord {
     /// When blocked: what stands there, and for Blocker::Building which building (an index into
     /// Scene::sources; kNoSource when the pass could not tell).
     Blocker blocker = Blocker::None;
+    /// For Blocker::Layers: the layer of the pass's blocked_by that holds most of the footprint
+    /// (water, say: an index into Scene::layerNames); kNoLayer when the pass could not tell.
+    std::uint16_t blockerLayer = kNoLayer;
     std::uint32_t blockerSource = Instance::kNoSource;
     /// When generated as a part of another generated building (an index into Scene::sources):
     /// the footprint was mapped within that building (a tower over its podium, a roof over a
@@ -154,9 +159,11 @@ struct BuildingRecord {
 };
 
 /// The outcome as the manifest and the app say it: outcomeName, for a blocked building what
-/// blocks it ("blocked: building w123", "blocked: blocked_by layers", "blocked: unbaked tiles"),
+/// blocks it ("blocked: building w123", "blocked: water" — the blocked_by layer, from
+/// `layerNames` —, "blocked: blocked_by layers" when it is not known, "blocked: unbaked tiles"),
 /// and for a part of another generated building which ("generated: part of building w123").
-std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources);
+std::string outcomeText(const BuildingRecord& b, std::span<const std::string> sources,
+                        std::span<const std::string> layerNames = {});
 
 /// The foundation under a building on sloping ground: a box over the placed footprint's
 /// rectangle from the building's base (the lowest ground under it) up to the highest ground
@@ -360,6 +367,7 @@ struct Scene {
     int blockCells = 32;                       ///< n of the n × n cell blocks
     std::vector<std::string> assets;           ///< catalogue ids of the assets used, sorted
     std::vector<std::string> sources;          ///< source feature ids referenced by instances and records
+    std::vector<std::string> layerNames;       ///< the map's layers, as BuildingRecord::blockerLayer counts them
     std::vector<InstanceBlock> blocks;         ///< sorted by (tile, blockY, blockX, asset)
     std::vector<BuildingRecord> buildings;     ///< sorted by source feature id
     std::vector<SurfacePatch> surfaces;        ///< sorted by (tile, layer)
