@@ -12,7 +12,6 @@
 #include "pass_frame_p.h"
 #include "pose_search_p.h"
 #include "pose_set_p.h"
-#include "terrabit/core/algebra/expression_ast.h"
 #include "terrabit/core/algebra/layer_evaluator.h"
 #include "terrabit/core/placement/model_matcher.h"
 #include "terrabit/core/placement/occupancy_map.h"
@@ -141,6 +140,7 @@ std::string metres(double v) {
 struct Blocking {
     OccupancyMap mask;
     std::unordered_map<TileId, std::uint64_t> hashes;
+    std::vector<int> layers;  ///< the layers its expression reads (ids into the context's), ascending
 };
 
 /// Plan: evaluates one of the rule's masks (blocked_by, keep_off) over every reachable tile
@@ -148,10 +148,12 @@ struct Blocking {
 Status evaluateMask(const PassRule& pass, const PassContext& ctx, std::span<const TileId> reach, std::string_view key,
                     const std::string& expression, Blocking& out) {
     out.mask = OccupancyMap(reach);
+    out.layers.clear();
     for (const TileId& t : reach) out.hashes.emplace(t, 0);
     if (expression == "none" || expression.empty()) return Status::success();
     auto program = ctx.compile(pass, key, expression);
     if (!program) return program.error();
+    out.layers.assign(program->layersRead().begin(), program->layersRead().end());
     std::vector<algebra::LayerEvaluator> evaluators;
     for (int w = 0; w < ctx.threads; ++w) evaluators.emplace_back(*program);
     // Evaluated into a worker's tile and kept only where something is set: most tiles of a
@@ -168,32 +170,6 @@ Status evaluateMask(const PassRule& pass, const PassContext& ctx, std::span<cons
     });
     if (!s) return Error{"pass '" + pass.name + "' " + std::string(key) + ": " + s.message()};
     return s;
-}
-
-/// Plan: the layers an expression reads from its result (ids into the context's layer names),
-/// each once, in the order first met; none for "none" or empty.
-Result<std::vector<int>> layersRead(const PassRule& pass, const PassContext& ctx, std::string_view key,
-                                    const std::string& expression) {
-    std::vector<int> out;
-    if (expression == "none" || expression.empty()) return out;
-    auto ast = ctx.parse(pass, key, expression);
-    if (!ast) return ast.error();
-    // From the root only: the document holds every named expression of the rules too.
-    std::vector<bool> seen(ast->nodes.size(), false);
-    std::vector<int> todo{ast->root};
-    while (!todo.empty()) {
-        const int n = todo.back();
-        todo.pop_back();
-        if (n < 0 || seen[static_cast<std::size_t>(n)]) continue;
-        seen[static_cast<std::size_t>(n)] = true;
-        const algebra::ExprNode& node = ast->nodes[static_cast<std::size_t>(n)];
-        if (node.op == algebra::ExprOp::Layer && std::find(out.begin(), out.end(), node.layer) == out.end()) {
-            out.push_back(node.layer);
-        }
-        todo.push_back(node.b);
-        todo.push_back(node.a);
-    }
-    return out;
 }
 
 /// Plan: the area entries of the rule's layer (or its classes) that reach a baked tile, each
@@ -338,9 +314,6 @@ public:
     Status plan(detail::PassFrame<TileBuildings>&) {
         const std::vector<TileId> reach = detail::tilesAround(mCtx.order);
         if (Status s = evaluateMask(mPass, mCtx, reach, "blocked_by", mRule.blockedBy, mBlocking); !s) return s;
-        auto read = layersRead(mPass, mCtx, "blocked_by", mRule.blockedBy);
-        if (!read) return read.error();
-        mBlockingLayers = std::move(*read);
         if (Status s = evaluateMask(mPass, mCtx, reach, "keep_off", mRule.keepOff, mKeepOff); !s) return s;
         mTargets = makeTargets(mRule, mCtx, footprintEntries(mRule, mCtx), mScratch);
         mOwned = ownedTargets(mCtx, mTargets);
@@ -398,7 +371,7 @@ private:
             }
         }
         // Which of blocked_by's layers a blocked footprint names.
-        k = hashCombine(k, mCtx.hashes->neighbourhood(t, mBlockingLayers));
+        k = hashCombine(k, mCtx.hashes->neighbourhood(t, mBlocking.layers));
         // On terrain a footprint's base and slope come from the heights it covers (up to the
         // neighbours).
         if (mCtx.terrain) k = hashCombine(k, mCtx.hashes->heightNeighbourhood(t));
@@ -830,7 +803,7 @@ private:
     std::uint16_t blockingLayer(const detail::FootprintWindow& w, int zoom, std::int64_t masked) const {
         std::uint16_t best = BuildingRecord::kNoLayer;
         std::int64_t most = 0;
-        for (const int layer : mBlockingLayers) {
+        for (const int layer : mBlocking.layers) {
             const std::int64_t n = w.takenInsideCellsIn(*mCtx.layers, layer, zoom);
             if (n > most && layer < BuildingRecord::kNoLayer) {
                 most = n;
@@ -1033,7 +1006,6 @@ private:
     double mCellMetres;
     std::vector<Scratch> mScratch;  ///< per worker
     Blocking mBlocking;
-    std::vector<int> mBlockingLayers;  ///< the layers blocked_by reads (ids into the context's layers)
     Blocking mKeepOff;
     std::vector<Target> mTargets;
     std::unordered_map<TileId, std::vector<std::uint32_t>> mOwned;  ///< per baked tile: its targets, in order
